@@ -1,0 +1,34 @@
+//===- frontend.h - Parse a .cu file with Clang 19 ------------------------===//
+//
+// Parses CUDA as nvcc users write it (host code included), either against a
+// CUDA installation or, without one, against the project's stand-in headers
+// in analyzer/cuda_stub/. Clang's diagnostics go to stderr.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_FRONTEND_H
+#define GMEM_ANALYZER_FRONTEND_H
+
+#include "clang/Frontend/ASTUnit.h"
+#include "llvm/Support/Error.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct FrontendOptions {
+  /// Empty: use /usr/local/cuda (or $CUDA_PATH) when it exists, else the
+  /// stand-in headers. "none": always the stand-in headers.
+  std::string CudaPath;
+  std::string Arch = "sm_90";
+  std::vector<std::string> ExtraArgs; ///< Passed to Clang after ours.
+};
+
+/// Parses Path for the device side (host functions are still in the AST).
+/// Fails, after Clang has printed its diagnostics, when the file has errors.
+llvm::Expected<std::unique_ptr<clang::ASTUnit>>
+parseCudaFile(const std::string &Path, const FrontendOptions &Opts);
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_FRONTEND_H

@@ -1,0 +1,37 @@
+//===- translate.h - Kernel bodies and host launches to the kernel model --===//
+#ifndef GMEM_ANALYZER_TRANSLATE_H
+#define GMEM_ANALYZER_TRANSLATE_H
+
+#include "model.h"
+#include "clang/AST/ASTContext.h"
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+/// Every __global__ kernel of the translation unit, template specialisations
+/// included (named "name<args>"), each turned into the kernel model.
+/// Implemented in kernel_translator.cpp.
+std::vector<Kernel> translateKernels(clang::ASTContext &Ctx);
+
+/// What the command line says about launches.
+struct LaunchOverrides {
+  std::optional<Dim3> Block; ///< Replaces the block of every host launch,
+                             ///< before host code derives grids from it.
+  std::optional<Dim3> Grid;
+  std::optional<uint64_t> DynamicSmem;
+  std::map<std::string, std::string> Args; ///< --arg NAME=VALUE.
+};
+
+/// The launches in main() and the functions it calls, in execution order,
+/// with grid, block, shared size and argument values computed from host code
+/// where they are compile-time computable. Implemented in host_launches.cpp.
+std::vector<Launch> findLaunches(clang::ASTContext &Ctx,
+                                 const std::vector<Kernel> &Kernels,
+                                 const LaunchOverrides &Overrides);
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_TRANSLATE_H

@@ -1,0 +1,116 @@
+//===- memory_units.cpp - Global sectors and shared wavefronts ------------===//
+#include "memory_units.h"
+
+namespace gmem {
+
+namespace {
+
+/// Copies the active lanes' values into Out (at most 32), sorted ascending.
+/// Lane order is usually already sorted (coalesced or strided accesses), so
+/// insertion sort is linear in the common case.
+unsigned gatherSorted(const uint64_t *V, uint32_t Mask, uint64_t *Out) {
+  unsigned N = 0;
+  while (Mask) {
+    unsigned L = __builtin_ctz(Mask);
+    Mask &= Mask - 1;
+    uint64_t X = V[L];
+    unsigned J = N++;
+    while (J > 0 && Out[J - 1] > X) {
+      Out[J] = Out[J - 1];
+      --J;
+    }
+    Out[J] = X;
+  }
+  return N;
+}
+
+/// Bytes covered by the union of [A[i], A[i] + Size) over sorted A.
+uint64_t unionBytes(const uint64_t *A, unsigned N, unsigned Size) {
+  uint64_t Bytes = 0, End = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    uint64_t Lo = A[I], Hi = A[I] + Size;
+    if (I > 0 && Lo < End)
+      Lo = End;
+    if (Hi > Lo)
+      Bytes += Hi - Lo;
+    if (I == 0 || Hi > End)
+      End = Hi;
+  }
+  return Bytes;
+}
+
+} // namespace
+
+RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
+                          uint32_t Mask, unsigned Size) {
+  RequestCost C;
+  if (!Mask)
+    return C;
+  uint64_t S[32];
+  unsigned N = gatherSorted(Addr, Mask, S);
+  const uint64_t T = A.TransactionBytes;
+  // Count distinct segments over the sorted byte ranges.
+  uint64_t Last = 0;
+  bool Any = false;
+  for (unsigned I = 0; I < N; ++I) {
+    uint64_t First = S[I] / T, End = (S[I] + Size - 1) / T;
+    if (Any && First <= Last)
+      First = Last + 1;
+    if (End >= First)
+      C.Units += End - First + 1;
+    if (!Any || End > Last)
+      Last = End;
+    Any = true;
+  }
+  C.DistinctBytes = unionBytes(S, N, Size);
+  C.IdealUnits = (C.DistinctBytes + T - 1) / T;
+  return C;
+}
+
+RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
+                          uint32_t Mask, unsigned Size) {
+  RequestCost C;
+  if (!Mask)
+    return C;
+  const unsigned GroupLanes = A.groupLanes(Size);
+  const uint64_t WordBytes = A.BankBytes;
+  for (unsigned G = 0; G < A.WarpSize; G += GroupLanes) {
+    uint32_t GroupMask =
+        GroupLanes >= 32 ? Mask : Mask & (((1u << GroupLanes) - 1) << G);
+    if (!GroupMask)
+      continue;
+    // The distinct bank words this group touches, sorted.
+    uint64_t Words[128];
+    unsigned N = 0;
+    for (uint32_t M = GroupMask; M;) {
+      unsigned L = __builtin_ctz(M);
+      M &= M - 1;
+      for (uint64_t W = Addr[L] / WordBytes; W <= (Addr[L] + Size - 1) / WordBytes;
+           ++W) {
+        unsigned J = N++;
+        while (J > 0 && Words[J - 1] > W) {
+          Words[J] = Words[J - 1];
+          --J;
+        }
+        Words[J] = W;
+      }
+    }
+    unsigned PerBank[64] = {0};
+    unsigned Max = 0;
+    for (unsigned I = 0; I < N; ++I) {
+      if (I > 0 && Words[I] == Words[I - 1])
+        continue; // The same word is broadcast.
+      unsigned &B = PerBank[Words[I] % A.Banks];
+      if (++B > Max)
+        Max = B;
+    }
+    C.Units += Max;
+    C.IdealUnits += 1;
+  }
+  uint64_t S[32];
+  unsigned N = gatherSorted(Addr, Mask, S);
+  C.DistinctBytes = unionBytes(S, N, Size);
+  return C;
+}
+
+} // namespace gmem

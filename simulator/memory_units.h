@@ -1,0 +1,35 @@
+//===- memory_units.h - 32 lane addresses to requests, sectors, wavefronts -===//
+//
+// The hardware rules of DESIGN.md for one warp-level request. Addresses are
+// byte addresses of the lanes; Mask says which lanes are active (bit i =
+// lane i); every active lane touches Size bytes from its address.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_MEMORY_UNITS_H
+#define GMEM_SIMULATOR_MEMORY_UNITS_H
+
+#include "arch.h"
+#include <cstdint>
+
+namespace gmem {
+
+struct RequestCost {
+  uint64_t Units = 0;      ///< Sectors (global) or wavefronts (shared).
+  uint64_t IdealUnits = 0; ///< The fewest the same distinct bytes need.
+  uint64_t DistinctBytes = 0;
+};
+
+/// Global: the distinct TransactionBytes-sized segments the active lanes'
+/// bytes touch; a broadcast counts its bytes once.
+RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
+                          uint32_t Mask, unsigned Size);
+
+/// Shared: lanes are served in groups (whole warp; half warps for 8-byte
+/// and quarter warps for 16-byte accesses); a group's wavefronts are the most
+/// distinct bank-words any one bank must deliver (the same word is broadcast).
+RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
+                          uint32_t Mask, unsigned Size);
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_MEMORY_UNITS_H

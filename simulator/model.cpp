@@ -1,0 +1,149 @@
+//===- model.cpp - Kernel model constructors and printing -----------------===//
+#include "model.h"
+
+namespace gmem {
+
+static ExprPtr make(Op K, IntType T, std::vector<ExprPtr> Ops = {}) {
+  auto E = std::make_shared<Expr>();
+  E->Kind = K;
+  E->Type = T;
+  E->Ops = std::move(Ops);
+  return E;
+}
+
+ExprPtr makeConst(int64_t V, IntType T) {
+  auto E = std::make_shared<Expr>();
+  E->Kind = Op::Const;
+  E->Type = T;
+  E->Value = V;
+  return E;
+}
+
+ExprPtr makeParam(int Index, IntType T) {
+  auto E = std::make_shared<Expr>();
+  E->Kind = Op::Param;
+  E->Type = T;
+  E->Index = Index;
+  return E;
+}
+
+ExprPtr makeVar(int Index, IntType T) {
+  auto E = std::make_shared<Expr>();
+  E->Kind = Op::Var;
+  E->Type = T;
+  E->Index = Index;
+  return E;
+}
+
+ExprPtr makeBuiltin(Builtin B) {
+  auto E = std::make_shared<Expr>();
+  E->Kind = Op::Builtin;
+  // threadIdx & co. are unsigned int in CUDA; warpSize is int.
+  E->Type = B == Builtin::WarpSize ? IntType{32, true} : IntType{32, false};
+  E->Index = static_cast<int>(B);
+  return E;
+}
+
+ExprPtr makeUnknown(std::string Reason, IntType T) {
+  auto E = std::make_shared<Expr>();
+  E->Kind = Op::Unknown;
+  E->Type = T;
+  E->Reason = std::move(Reason);
+  return E;
+}
+
+ExprPtr makeCast(ExprPtr E, IntType T) { return make(Op::Cast, T, {E}); }
+ExprPtr makeUnary(Op K, ExprPtr E, IntType T) { return make(K, T, {E}); }
+ExprPtr makeBinary(Op K, ExprPtr L, ExprPtr R, IntType T) {
+  return make(K, T, {L, R});
+}
+ExprPtr makeSelect(ExprPtr C, ExprPtr T, ExprPtr F, IntType Ty) {
+  return make(Op::Select, Ty, {C, T, F});
+}
+
+static const char *builtinName(int B) {
+  static const char *Names[] = {
+      "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y",
+      "blockIdx.z",  "blockDim.x",  "blockDim.y",  "blockDim.z", "gridDim.x",
+      "gridDim.y",   "gridDim.z",   "warpSize"};
+  return B >= 0 && B <= static_cast<int>(Builtin::WarpSize) ? Names[B] : "?";
+}
+
+static const char *binarySpelling(Op K) {
+  switch (K) {
+  case Op::Add: return "+";
+  case Op::Sub: return "-";
+  case Op::Mul: return "*";
+  case Op::Div: return "/";
+  case Op::Rem: return "%";
+  case Op::Shl: return "<<";
+  case Op::Shr: return ">>";
+  case Op::And: return "&";
+  case Op::Or: return "|";
+  case Op::Xor: return "^";
+  case Op::Lt: return "<";
+  case Op::Le: return "<=";
+  case Op::Gt: return ">";
+  case Op::Ge: return ">=";
+  case Op::Eq: return "==";
+  case Op::Ne: return "!=";
+  case Op::LAnd: return "&&";
+  case Op::LOr: return "||";
+  default: return nullptr;
+  }
+}
+
+std::string toString(const Expr &E, const Kernel *K) {
+  auto Sub = [&](int I) { return toString(*E.Ops[I], K); };
+  switch (E.Kind) {
+  case Op::Const:
+    return std::to_string(E.Value);
+  case Op::Param:
+    if (K && E.Index >= 0 && E.Index < (int)K->Params.size())
+      return K->Params[E.Index].Name;
+    return "param" + std::to_string(E.Index);
+  case Op::Var:
+    if (K && E.Index >= 0 && E.Index < (int)K->Slots.size())
+      return K->Slots[E.Index].Name;
+    return "v" + std::to_string(E.Index);
+  case Op::Builtin:
+    return builtinName(E.Index);
+  case Op::Unknown:
+    return "unknown(" + E.Reason + ")";
+  case Op::Cast:
+    return std::string("(") + (E.Type.Signed ? "i" : "u") +
+           std::to_string(E.Type.Bits) + ")" + Sub(0);
+  case Op::Neg:
+    return "-" + Sub(0);
+  case Op::BitNot:
+    return "~" + Sub(0);
+  case Op::LNot:
+    return "!" + Sub(0);
+  case Op::Min:
+    return "min(" + Sub(0) + ", " + Sub(1) + ")";
+  case Op::Max:
+    return "max(" + Sub(0) + ", " + Sub(1) + ")";
+  case Op::Select:
+    return "(" + Sub(0) + " ? " + Sub(1) + " : " + Sub(2) + ")";
+  default:
+    if (const char *S = binarySpelling(E.Kind))
+      return "(" + Sub(0) + " " + S + " " + Sub(1) + ")";
+    return "?";
+  }
+}
+
+int Kernel::paramIndex(const std::string &N) const {
+  for (size_t I = 0; I < Params.size(); ++I)
+    if (Params[I].Name == N)
+      return static_cast<int>(I);
+  return -1;
+}
+
+const Kernel *Module::findKernel(const std::string &N) const {
+  for (const Kernel &K : Kernels)
+    if (K.Name == N)
+      return &K;
+  return nullptr;
+}
+
+} // namespace gmem

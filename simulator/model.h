@@ -1,0 +1,228 @@
+//===- model.h - The kernel model: the contract between the parts ---------===//
+//
+// The analyzer turns CUDA source into this plain data; the simulator runs it.
+// Nothing here depends on Clang or CUDA. The model round-trips through JSON
+// (model_json.h) and carries a schema version so stored models stay readable.
+//
+// A kernel body is a tree of statements (assignments to local slots, guards,
+// loops, memory accesses, returns) whose values are integer expressions over
+// the CUDA built-ins, kernel parameters and local slots, evaluated with C++
+// integer semantics of the expression's type.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_MODEL_H
+#define GMEM_SIMULATOR_MODEL_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+/// Bumped whenever the JSON form of the model changes incompatibly.
+constexpr int ModelSchemaVersion = 1;
+
+struct SourceLoc {
+  std::string File; ///< As given on the command line or as Clang names it.
+  unsigned Line = 0;
+  unsigned Col = 0;
+};
+
+/// An integer type as the device computes it: Bits is 1 (bool), 8, 16, 32 or
+/// 64. Values are kept normalised in an int64_t: truncated to Bits, then
+/// sign-extended (signed) or zero-extended (unsigned).
+struct IntType {
+  uint8_t Bits = 32;
+  bool Signed = true;
+  bool operator==(const IntType &O) const {
+    return Bits == O.Bits && Signed == O.Signed;
+  }
+};
+
+enum class Builtin : uint8_t {
+  ThreadIdxX, ThreadIdxY, ThreadIdxZ,
+  BlockIdxX, BlockIdxY, BlockIdxZ,
+  BlockDimX, BlockDimY, BlockDimZ,
+  GridDimX, GridDimY, GridDimZ,
+  WarpSize,
+};
+
+enum class Op : uint8_t {
+  Const,   ///< Value.
+  Param,   ///< Index = kernel parameter; a pointer's value is its address.
+  Var,     ///< Index = local slot.
+  Builtin, ///< Index = static_cast<int>(Builtin).
+  Unknown, ///< Not modelled; Reason says why (e.g. "depends on loaded data").
+  Cast,    ///< Ops[0] converted to Type (truncation / extension).
+  // Unary.
+  Neg, BitNot, LNot,
+  // Binary: operands already converted to a common type by the analyzer,
+  // except shifts (result type of the left operand) and comparisons/logical
+  // operators (result type bool {1, false}).
+  Add, Sub, Mul, Div, Rem, Shl, Shr, And, Or, Xor,
+  Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr,
+  Min, Max,
+  Select, ///< Ops[0] ? Ops[1] : Ops[2].
+};
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  Op Kind = Op::Const;
+  IntType Type;
+  int64_t Value = 0; ///< Const only.
+  int Index = -1;    ///< Param, Var, Builtin.
+  std::string Reason; ///< Unknown only.
+  std::vector<ExprPtr> Ops;
+};
+
+/// Convenience constructors (model.cpp).
+ExprPtr makeConst(int64_t V, IntType T = {});
+ExprPtr makeParam(int Index, IntType T);
+ExprPtr makeVar(int Index, IntType T);
+ExprPtr makeBuiltin(Builtin B);
+ExprPtr makeUnknown(std::string Reason, IntType T = {});
+ExprPtr makeCast(ExprPtr E, IntType T);
+ExprPtr makeUnary(Op K, ExprPtr E, IntType T);
+ExprPtr makeBinary(Op K, ExprPtr L, ExprPtr R, IntType T);
+ExprPtr makeSelect(ExprPtr C, ExprPtr T, ExprPtr F, IntType Ty);
+/// Renders E as C-like text with slot/param names; for messages and tests.
+std::string toString(const Expr &E, const struct Kernel *K = nullptr);
+
+enum class Space : uint8_t { Global, Shared };
+enum class AccessKind : uint8_t { Load, Store, Atomic };
+
+/// One memory instruction as written in the source (a device function inlined
+/// twice yields two accesses with the same location).
+struct Access {
+  int Id = -1; ///< Index in Kernel::Accesses.
+  Space Sp = Space::Global;
+  AccessKind Kind = AccessKind::Load;
+  unsigned Size = 4; ///< Bytes per lane: 1, 2, 4, 8 or 16.
+  /// Byte address. Global: starts from a pointer Param (its value is the
+  /// allocation's address). Shared: starts from the array's Offset constant.
+  ExprPtr Address;
+  SourceLoc Loc;
+  std::string Text;  ///< The expression as written, e.g. "in[iy * nx + ix]".
+  std::string Array; ///< Base name: parameter or shared array.
+  int SharedArray = -1; ///< Index in Kernel::Shared when Sp == Shared.
+  /// Set when the address cannot be modelled; the access still counts as
+  /// executed but its sectors/wavefronts are unknown.
+  std::optional<std::string> UnknownReason;
+};
+
+enum class StmtKind : uint8_t {
+  Assign,   ///< Slot = Value (for the active lanes).
+  If,       ///< Cond ? Then : Else.
+  Loop,     ///< while (CondPre; Cond) { Body; Step }  (TestFirst=false: do-while)
+  Access,   ///< Execute Kernel::Accesses[AccessId].
+  Return,   ///< Active lanes leave the innermost Call (or the kernel).
+  Break,    ///< Active lanes leave the innermost Loop.
+  Continue, ///< Active lanes skip to the innermost Loop's Step.
+  Call,     ///< An inlined __device__ function: Body, with its own Return.
+};
+
+struct Stmt {
+  StmtKind Kind = StmtKind::Assign;
+  SourceLoc Loc;
+  int Slot = -1;  ///< Assign.
+  ExprPtr Value;  ///< Assign.
+  ExprPtr Cond;   ///< If, Loop.
+  std::vector<Stmt> Then, Else; ///< If.
+  std::vector<Stmt> CondPre;    ///< Loop: accesses made by the condition.
+  std::vector<Stmt> Body;       ///< Loop, Call.
+  std::vector<Stmt> Step;       ///< Loop: the for-increment.
+  bool TestFirst = true;        ///< Loop.
+  int AccessId = -1;            ///< Access.
+  std::string Callee;           ///< Call: the function's name.
+};
+
+enum class ParamKind : uint8_t { Int, Pointer, Float, Other };
+
+struct Param {
+  std::string Name;
+  std::string TypeName; ///< As written, e.g. "const float *".
+  ParamKind Kind = ParamKind::Int;
+  IntType Type;          ///< Int: its type; Pointer: {64, false}.
+  unsigned PointeeSize = 0; ///< Pointer: sizeof(*p).
+};
+
+struct SharedArray {
+  std::string Name;
+  bool Dynamic = false;  ///< extern __shared__: size comes from the launch.
+  uint64_t Offset = 0;   ///< Byte offset in the block's shared memory.
+  uint64_t Bytes = 0;    ///< Static size; 0 for dynamic.
+  unsigned ElemSize = 4;
+  std::vector<uint64_t> Dims; ///< Static extents, outermost first.
+  SourceLoc Loc;
+};
+
+struct Slot {
+  std::string Name; ///< Source name, made unique by the analyzer if needed.
+  IntType Type;
+};
+
+struct Kernel {
+  std::string Name;        ///< As a user names it: "sgemm_coalescing<32>".
+  std::string MangledName; ///< As the device sees it, when known.
+  SourceLoc Loc;
+  std::vector<Param> Params;
+  std::vector<SharedArray> Shared;
+  std::vector<Slot> Slots;
+  std::vector<Access> Accesses;
+  std::vector<Stmt> Body;
+  /// Constructs the analyzer could not model and what it did about them.
+  std::vector<std::string> Warnings;
+
+  int paramIndex(const std::string &Name) const;
+};
+
+struct Dim3 {
+  uint64_t X = 1, Y = 1, Z = 1;
+  uint64_t count() const { return X * Y * Z; }
+  bool operator==(const Dim3 &O) const {
+    return X == O.X && Y == O.Y && Z == O.Z;
+  }
+};
+
+/// A kernel argument's value for one launch.
+struct ArgValue {
+  enum KindT : uint8_t { Int, Float, Pointer, Unknown } Kind = Unknown;
+  int64_t IntValue = 0;
+  double FloatValue = 0;
+  /// Pointer: which allocation (host variable name; equal names alias) and
+  /// its address modulo 256 (cudaMalloc gives 0).
+  std::string Allocation;
+  uint64_t AlignOffset = 0;
+  std::string Reason; ///< Unknown: why (e.g. "read from argv").
+};
+
+/// A kernel launch as found in host code (or built from the command line).
+struct Launch {
+  std::string Kernel; ///< Kernel::Name.
+  Dim3 Grid, Block;
+  uint64_t DynamicSmem = 0;
+  std::vector<ArgValue> Args; ///< One per kernel parameter.
+  SourceLoc Loc;              ///< The <<<...>>> in the host code.
+  /// Why grid, block or shared size could not be computed (empty when all
+  /// were); the simulator refuses such launches.
+  std::vector<std::string> Unresolved;
+};
+
+/// Everything the analyzer found in one translation unit.
+struct Module {
+  int SchemaVersion = ModelSchemaVersion;
+  std::string File;
+  std::vector<Kernel> Kernels;
+  std::vector<Launch> Launches; ///< In host-code order.
+
+  const Kernel *findKernel(const std::string &Name) const;
+};
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_MODEL_H

@@ -1,0 +1,25 @@
+//===- model_json.h - The kernel model as JSON ----------------------------===//
+//
+// `gmem-analyze --emit-model` prints this form; tests round-trip it. Enums are
+// written as lower-case words, types as "u32"/"i64"/"bool".
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_MODEL_JSON_H
+#define GMEM_SIMULATOR_MODEL_JSON_H
+
+#include "model.h"
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace gmem {
+
+nlohmann::json toJson(const Module &M);
+nlohmann::json toJson(const Kernel &K);
+nlohmann::json toJson(const Launch &L);
+
+/// Reads a module; on failure returns false with a message in Error.
+bool fromJson(const nlohmann::json &J, Module &M, std::string &Error);
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_MODEL_JSON_H

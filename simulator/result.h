@@ -1,0 +1,63 @@
+//===- result.h - What the simulator predicts for one launch --------------===//
+//
+// Counts are exact totals over every warp of the launch. Views (text tables,
+// JSON, comparison) read these structures and nothing else.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_RESULT_H
+#define GMEM_SIMULATOR_RESULT_H
+
+#include "model.h"
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+/// Totals for one access over the whole launch.
+struct AccessStats {
+  uint64_t Requests = 0;    ///< Warp instructions with at least one lane.
+  uint64_t ActiveLanes = 0; ///< Sum of active lanes over those requests.
+  /// Global: 32-byte sectors; shared: wavefronts.
+  uint64_t Units = 0;
+  uint64_t IdealUnits = 0;  ///< The fewest the same bytes could take.
+  uint64_t DistinctBytes = 0; ///< Per request, bytes counted once, summed.
+  uint64_t MaxUnitsPerRequest = 0; ///< Worst request (conflict ways).
+  uint64_t UnknownRequests = 0;    ///< Executed, but address not computable.
+  uint64_t OutOfBoundsLanes = 0;   ///< Shared: lanes outside the array.
+  std::string UnknownReason;       ///< First reason seen.
+  /// Address distance between the first two neighbouring active lanes of
+  /// the first request, to explain the pattern (HasStride when seen).
+  int64_t Stride = 0;
+  bool HasStride = false;
+  uint64_t FirstAddress = 0; ///< Lowest lane's address in that request.
+
+  double perRequest() const {
+    return Requests ? double(Units) / double(Requests) : 0.0;
+  }
+  void add(const AccessStats &O);
+};
+
+/// A kernel-level figure: known, or unknown with the reason.
+struct Metric {
+  std::optional<double> Value;
+  std::string UnknownReason;
+};
+
+struct LaunchResult {
+  Launch L;
+  const Kernel *K = nullptr;
+  std::string Arch;
+  std::vector<AccessStats> PerAccess; ///< Indexed by Access::Id.
+  uint64_t Warps = 0;                 ///< Warps simulated.
+  double Seconds = 0;                 ///< Simulation wall time.
+  /// Nsight Compute and nvprof names (metrics.cpp computes them).
+  std::map<std::string, Metric> Metrics;
+  std::vector<std::string> Diagnostics; ///< E.g. out-of-bounds shared access.
+};
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_RESULT_H

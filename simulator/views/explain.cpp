@@ -1,0 +1,57 @@
+//===- explain.cpp - Why an access costs what it costs --------------------===//
+#include "views.h"
+
+#include <cstdlib>
+#include <numeric>
+
+namespace gmem {
+
+static std::string num(double V) {
+  char B[32];
+  snprintf(B, sizeof B, "%.4g", V);
+  return B;
+}
+
+std::string explainAccess(const Access &A, const AccessStats &S) {
+  if (S.UnknownRequests)
+    return "not modelled: " + S.UnknownReason;
+  if (!S.Requests || S.Units <= S.IdealUnits)
+    return "";
+  const int64_t Stride = S.Stride;
+  const std::string Per = num(S.perRequest());
+  const std::string Ideal = num(double(S.IdealUnits) / double(S.Requests));
+  if (A.Sp == Space::Global) {
+    std::string Cost = Per + " sectors per request where " + Ideal +
+                       " would hold the same bytes";
+    if (S.HasStride && Stride == 0)
+      return Cost + ": lanes repeat addresses";
+    if (S.HasStride && std::llabs(Stride) >= 32)
+      return Cost + ": neighbouring lanes are " + std::to_string(Stride) +
+             " bytes apart, so every lane needs its own sector; make "
+             "threadIdx.x index the fastest-varying (contiguous) dimension";
+    if (S.HasStride && Stride == int64_t(A.Size) && S.FirstAddress % 32)
+      return Cost + ": the warp's bytes start " +
+             std::to_string(S.FirstAddress % 32) +
+             " bytes past a 32-byte sector boundary";
+    if (S.HasStride)
+      return Cost + ": neighbouring lanes are " + std::to_string(Stride) +
+             " bytes apart for " + std::to_string(A.Size) + "-byte elements";
+    return Cost;
+  }
+  std::string Cost = Per + " wavefronts per request where " + Ideal +
+                     " would do (up to " +
+                     std::to_string(S.MaxUnitsPerRequest) +
+                     "-way bank conflict)";
+  if (S.HasStride && Stride % 4 == 0 && Stride != 0) {
+    int64_t Words = std::llabs(Stride) / 4;
+    int64_t Ways = std::gcd<int64_t>(Words, 32);
+    if (Ways > 1)
+      return Cost + ": neighbouring lanes are " + std::to_string(Words) +
+             " words apart, a multiple of " + std::to_string(Ways) +
+             ", so every " + std::to_string(32 / Ways) +
+             "th lane hits the same bank; pad the row by one element";
+  }
+  return Cost;
+}
+
+} // namespace gmem

@@ -1,0 +1,82 @@
+//===- json_view.cpp - The result as data ---------------------------------===//
+//
+// {"file": ..., "warnings": [...], "launches": [{"kernel", "grid", "block",
+//  "dynamic_smem", "args", "loc", "arch", "warps", "metrics": {name: value or
+//  null}, "unknown_metrics": {name: reason}, "accesses": [...],
+//  "diagnostics": [...]}]}
+//
+//===----------------------------------------------------------------------===//
+#include "model_json.h"
+#include "views.h"
+
+namespace gmem {
+
+using nlohmann::json;
+
+nlohmann::json launchJson(const LaunchResult &R) {
+  json L = toJson(R.L);
+  json Metrics = json::object(), Unknown = json::object();
+  for (const auto &[Name, M] : R.Metrics) {
+    Metrics[Name] = M.Value ? json(*M.Value) : json(nullptr);
+    if (!M.Value)
+      Unknown[Name] = M.UnknownReason;
+  }
+  json Accesses = json::array();
+  for (const Access &A : R.K->Accesses) {
+    const AccessStats &S = R.PerAccess[A.Id];
+    bool Shared = A.Sp == Space::Shared;
+    bool Known = S.UnknownRequests == 0;
+    double Unit = Shared ? 128.0 : 32.0;
+    json X = {
+        {"id", A.Id},
+        {"file", A.Loc.File},
+        {"line", A.Loc.Line},
+        {"col", A.Loc.Col},
+        {"text", A.Text},
+        {"array", A.Array},
+        {"op", A.Kind == AccessKind::Load    ? "load"
+               : A.Kind == AccessKind::Store ? "store"
+                                             : "atomic"},
+        {"space", Shared ? "shared" : "global"},
+        {"size", A.Size},
+        {"requests", S.Requests},
+        {"active_lanes", S.ActiveLanes},
+        {Shared ? "wavefronts" : "sectors", Known ? json(S.Units) : json()},
+        {Shared ? "ideal_wavefronts" : "ideal_sectors",
+         Known ? json(S.IdealUnits) : json()},
+        {"per_request", Known ? json(S.perRequest()) : json()},
+        {"efficiency_pct",
+         Known && S.Units ? json(100.0 * S.DistinctBytes / (Unit * S.Units))
+                          : json()},
+        {"conflict_ways",
+         Shared && Known ? json(S.MaxUnitsPerRequest) : json()},
+        {"explanation", explainAccess(A, S)},
+    };
+    if (!Known)
+      X["unknown_reason"] = S.UnknownReason;
+    if (S.OutOfBoundsLanes)
+      X["out_of_bounds_lanes"] = S.OutOfBoundsLanes;
+    Accesses.push_back(X);
+  }
+  L["kernel"] = R.K->Name;
+  L["arch"] = R.Arch;
+  L["warps"] = R.Warps;
+  L["metrics"] = Metrics;
+  if (!Unknown.empty())
+    L["unknown_metrics"] = Unknown;
+  L["accesses"] = Accesses;
+  L["diagnostics"] = R.Diagnostics;
+  return L;
+}
+
+void printJsonView(const Report &Rep, std::ostream &OS) {
+  json Launches = json::array();
+  for (const LaunchResult &R : Rep.Launches)
+    Launches.push_back(launchJson(R));
+  json J = {{"file", Rep.File},
+            {"warnings", Rep.Warnings},
+            {"launches", Launches}};
+  OS << J.dump(2) << "\n";
+}
+
+} // namespace gmem

@@ -1,0 +1,156 @@
+//===- table_view.cpp - nvprof-style tables -------------------------------===//
+//
+// One block per launch: the nvprof metrics, then every access sorted by cost
+// (excess sectors or wavefronts over the ideal), each bad one explained:
+//
+//   naiveGmem<<<(128,256,1), (32,16,1)>>> at transpose.cu:97:3 [sm_90]
+//     Metric Name                           Metric Description                     Value
+//     gld_transactions_per_request          Global Load Transactions Per Request   32.000000
+//     gld_efficiency                        Global Memory Load Efficiency          12.50%
+//     ...
+//     Location           Access            Op Space  Size Requests Sectors/Wavefr Per req Ideal Eff%  Ways
+//     transpose.cu:23:46 in[iy * nx + ix]  ld global    4   524288       16777216   32.00  4.00 12.5     -
+//       -> 32 sectors per request where 4 would hold the same bytes: ...
+//
+//===----------------------------------------------------------------------===//
+#include "metrics.h"
+#include "views.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gmem {
+
+namespace {
+
+std::string fmt(const char *F, double V) {
+  char B[64];
+  snprintf(B, sizeof B, F, V);
+  return B;
+}
+
+std::string dim(const Dim3 &D) {
+  return "(" + std::to_string(D.X) + "," + std::to_string(D.Y) + "," +
+         std::to_string(D.Z) + ")";
+}
+
+std::string pad(std::string S, size_t W, bool Right = false) {
+  if (S.size() >= W)
+    return S;
+  return Right ? std::string(W - S.size(), ' ') + S
+               : S + std::string(W - S.size(), ' ');
+}
+
+const char *opName(const Access &A) {
+  switch (A.Kind) {
+  case AccessKind::Load:
+    return "ld";
+  case AccessKind::Store:
+    return "st";
+  case AccessKind::Atomic:
+    return "atom";
+  }
+  return "?";
+}
+
+void printMetrics(const LaunchResult &R, std::ostream &OS) {
+  OS << "  " << pad("Metric Name", 40) << pad("Metric Description", 46)
+     << pad("Value", 12, true) << "\n";
+  std::vector<std::string> Unknown;
+  for (const MetricInfo &I : metricTable()) {
+    if (!I.Nvprof)
+      continue;
+    const Metric &M = R.Metrics.at(I.Name);
+    std::string V = !M.Value      ? "unknown"
+                    : I.Percent   ? fmt("%.2f%%", *M.Value)
+                                  : fmt("%.6f", *M.Value);
+    if (!M.Value)
+      Unknown.push_back(I.Name + ": " + M.UnknownReason);
+    OS << "  " << pad(I.Name, 40) << pad(I.Description, 46)
+       << pad(V, 12, true) << "\n";
+  }
+  for (const std::string &U : Unknown)
+    OS << "  unknown " << U << "\n";
+}
+
+void printAccesses(const LaunchResult &R, std::ostream &OS) {
+  const Kernel &K = *R.K;
+  std::vector<int> Order;
+  for (const Access &A : K.Accesses)
+    Order.push_back(A.Id);
+  auto Excess = [&](int I) {
+    const AccessStats &S = R.PerAccess[I];
+    return S.Units > S.IdealUnits ? S.Units - S.IdealUnits : 0;
+  };
+  std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
+    if (Excess(A) != Excess(B))
+      return Excess(A) > Excess(B);
+    return R.PerAccess[A].Units > R.PerAccess[B].Units;
+  });
+  size_t LocW = 8, TextW = 6;
+  for (const Access &A : K.Accesses) {
+    LocW = std::max(LocW, locText(A.Loc).size());
+    TextW = std::min<size_t>(40, std::max(TextW, A.Text.size()));
+  }
+  OS << "  " << pad("Location", LocW + 1) << pad("Access", TextW + 1)
+     << "Op   Space  Size " << pad("Requests", 10, true)
+     << pad("Sectors/Wavefronts", 19, true) << pad("Per req", 9, true)
+     << pad("Ideal", 7, true) << pad("Eff%", 7, true) << pad("Ways", 6, true)
+     << "\n";
+  for (int I : Order) {
+    const Access &A = K.Accesses[I];
+    const AccessStats &S = R.PerAccess[I];
+    bool Shared = A.Sp == Space::Shared;
+    std::string Text = A.Text.size() > 40 ? A.Text.substr(0, 37) + "..."
+                                          : A.Text;
+    OS << "  " << pad(locText(A.Loc), LocW + 1) << pad(Text, TextW + 1)
+       << pad(opName(A), 5) << pad(Shared ? "shared" : "global", 7)
+       << pad(std::to_string(A.Size), 4, true) << " "
+       << pad(std::to_string(S.Requests), 10, true);
+    if (S.UnknownRequests) {
+      OS << pad("unknown", 19, true) << "\n      -> "
+         << explainAccess(A, S) << "\n";
+      continue;
+    }
+    double Unit = Shared ? 128.0 : 32.0;
+    OS << pad(std::to_string(S.Units), 19, true)
+       << pad(fmt("%.2f", S.perRequest()), 9, true)
+       << pad(fmt("%.2f", S.Requests ? double(S.IdealUnits) / S.Requests : 0),
+              7, true)
+       << pad(S.Units ? fmt("%.1f", 100.0 * S.DistinctBytes / (Unit * S.Units))
+                      : "-",
+              7, true)
+       << pad(Shared && S.Requests ? std::to_string(S.MaxUnitsPerRequest) : "-",
+              6, true)
+       << "\n";
+    std::string Why = explainAccess(A, S);
+    if (!Why.empty())
+      OS << "      -> " << Why << "\n";
+  }
+}
+
+} // namespace
+
+void printTableView(const Report &Rep, std::ostream &OS) {
+  for (const std::string &W : Rep.Warnings)
+    OS << "warning: " << W << "\n";
+  for (size_t I = 0; I < Rep.Launches.size(); ++I) {
+    const LaunchResult &R = Rep.Launches[I];
+    if (I || !Rep.Warnings.empty())
+      OS << "\n";
+    OS << R.K->Name << "<<<" << dim(R.L.Grid) << ", " << dim(R.L.Block);
+    if (R.L.DynamicSmem)
+      OS << ", " << R.L.DynamicSmem;
+    OS << ">>>";
+    if (R.L.Loc.Line)
+      OS << " at " << locText(R.L.Loc);
+    OS << " [" << R.Arch << ", " << R.Warps << " warps]\n";
+    printMetrics(R, OS);
+    OS << "\n";
+    printAccesses(R, OS);
+    for (const std::string &D : R.Diagnostics)
+      OS << "  error: " << D << "\n";
+  }
+}
+
+} // namespace gmem

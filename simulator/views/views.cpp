@@ -1,0 +1,35 @@
+//===- views.cpp - The table of views -------------------------------------===//
+#include "views.h"
+
+namespace gmem {
+
+namespace {
+struct Entry {
+  const char *Format;
+  ViewFn Print;
+};
+const Entry Views[] = {
+    {"text", printTableView},
+    {"json", printJsonView},
+};
+} // namespace
+
+ViewFn findView(const std::string &Format) {
+  for (const Entry &E : Views)
+    if (Format == E.Format)
+      return E.Print;
+  return nullptr;
+}
+
+std::vector<std::string> viewNames() {
+  std::vector<std::string> N;
+  for (const Entry &E : Views)
+    N.push_back(E.Format);
+  return N;
+}
+
+std::string locText(const SourceLoc &L) {
+  return L.File + ":" + std::to_string(L.Line) + ":" + std::to_string(L.Col);
+}
+
+} // namespace gmem

@@ -1,0 +1,45 @@
+//===- views.h - Reports are views over one result ------------------------===//
+//
+// Each view prints the same collected data (a Report) in its own form. A new
+// view is one file plus one line in the table in views.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_VIEWS_VIEWS_H
+#define GMEM_SIMULATOR_VIEWS_VIEWS_H
+
+#include "result.h"
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct Report {
+  std::string File;
+  std::vector<LaunchResult> Launches;
+  std::vector<std::string> Warnings; ///< What the analyzer could not model.
+};
+
+using ViewFn = void (*)(const Report &, std::ostream &);
+
+/// The view for a --format name ("text", "json"), or null.
+ViewFn findView(const std::string &Format);
+std::vector<std::string> viewNames();
+
+void printTableView(const Report &R, std::ostream &OS);
+void printJsonView(const Report &R, std::ostream &OS);
+
+/// The JSON of one launch (json_view.cpp); the comparison view reuses it.
+nlohmann::json launchJson(const LaunchResult &R);
+
+/// Why an access costs more than it needs to, in one sentence, or "" when it
+/// is as cheap as its bytes allow (explain.cpp).
+std::string explainAccess(const Access &A, const AccessStats &S);
+
+/// "file:line:col".
+std::string locText(const SourceLoc &L);
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_VIEWS_VIEWS_H

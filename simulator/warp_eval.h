@@ -1,0 +1,96 @@
+//===- warp_eval.h - Run one warp of a kernel over the model --------------===//
+//
+// The reference evaluator: every expression is evaluated for all 32 lanes at
+// once (values in int64_t, normalised to the expression's C++ type), control
+// flow follows active-lane masks exactly as SIMT execution does, and every
+// Access statement turns the active lanes' addresses into a request.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_WARP_EVAL_H
+#define GMEM_SIMULATOR_WARP_EVAL_H
+
+#include "arch.h"
+#include "model.h"
+#include "result.h"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+/// Launch-wide values the kernel sees.
+struct LaunchEnv {
+  Dim3 Grid, Block;
+  uint64_t DynamicSmem = 0;
+  std::vector<int64_t> ParamValues; ///< Normalised ints; pointers: address.
+  std::vector<std::string> ParamUnknown; ///< Non-empty: why not known.
+};
+
+/// Called for each executed request when set (tests and pictures use it).
+using RequestObserver =
+    std::function<void(int AccessId, const uint64_t *Addr, uint32_t Mask)>;
+
+/// First out-of-bounds lane seen for a shared access.
+struct OutOfBounds {
+  Dim3 BlockIdx;
+  unsigned Lane = 0, Warp = 0;
+  uint64_t Address = 0;
+};
+
+class WarpEvaluator {
+public:
+  WarpEvaluator(const Kernel &K, const ArchRules &A, const LaunchEnv &Env,
+                std::vector<AccessStats> &Stats);
+  /// Runs warp W of block B; returns false if it had no thread.
+  bool runWarp(Dim3 B, unsigned W);
+  RequestObserver Observer;
+  /// Per access, the first out-of-bounds lane (Lane == ~0u when none).
+  std::vector<OutOfBounds> FirstOutOfBounds;
+
+private:
+  using Lanes = int64_t[32];
+  uint32_t eval(const Expr &E, uint32_t Mask, int64_t *Out, unsigned Depth);
+  void execList(const std::vector<Stmt> &L, uint32_t Mask);
+  void exec(const Stmt &S, uint32_t Mask);
+  void execLoop(const Stmt &S, uint32_t Mask);
+  void execAccess(const Access &A, uint32_t Mask);
+  void poison(const std::vector<Stmt> &L, const std::string &Why);
+  void markUnknown(int AccessId, const std::string &Why);
+
+  const Kernel &K;
+  const ArchRules &Arch;
+  const LaunchEnv &Env;
+  std::vector<AccessStats> &Stats;
+  Dim3 BlockIdx;
+  unsigned WarpInBlock = 0;
+  std::vector<int64_t> SlotVals;   ///< Slots x 32.
+  std::vector<uint32_t> SlotUnknown; ///< Lanes whose value is unknown.
+  std::vector<std::string> SlotReason; ///< Why, when some lane is unknown.
+  int64_t BuiltinVals[13][32];
+  std::vector<int64_t> Scratch; ///< Depth x 32 temporaries for eval().
+  // Lanes that left the construct being executed: returned from the current
+  // function, or broke out of / continued the current loop.
+  uint32_t Dead = 0;
+  uint32_t Returned = 0, Broken = 0, Continued = 0;
+  std::string LastUnknownReason;
+};
+
+/// Normalises V to type T (truncate, then sign- or zero-extend).
+inline int64_t normalize(uint64_t V, IntType T) {
+  switch (T.Bits) {
+  case 1:
+    return V != 0;
+  case 8:
+    return T.Signed ? int64_t(int8_t(V)) : int64_t(uint8_t(V));
+  case 16:
+    return T.Signed ? int64_t(int16_t(V)) : int64_t(uint16_t(V));
+  case 32:
+    return T.Signed ? int64_t(int32_t(V)) : int64_t(uint32_t(V));
+  default:
+    return int64_t(V);
+  }
+}
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_WARP_EVAL_H

@@ -1,0 +1,155 @@
+//===- memory_units_test.cpp - One request under the sm_90 rules ----------===//
+//
+// Expected values are worked out by hand from DESIGN.md's rules (32-byte
+// sectors; 32 banks of 4 bytes; 8-/16-byte shared accesses per half/quarter
+// warp) and agree with the Hopper measurements quoted in the comments.
+//
+//===----------------------------------------------------------------------===//
+#include "memory_units.h"
+
+#include <gtest/gtest.h>
+
+using namespace gmem;
+
+namespace {
+
+const ArchRules &sm90() { return *findArch("sm_90"); }
+
+struct Lanes {
+  uint64_t A[32];
+  template <typename F> explicit Lanes(F Fn) {
+    for (unsigned L = 0; L < 32; ++L)
+      A[L] = Fn(L);
+  }
+};
+
+constexpr uint64_t Base = uint64_t(1) << 36; // 256-byte aligned, as cudaMalloc.
+
+TEST(GlobalRule, CoalescedFloatsTakeFourSectors) {
+  Lanes L([](unsigned I) { return Base + 4 * I; });
+  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  EXPECT_EQ(C.Units, 4u);
+  EXPECT_EQ(C.IdealUnits, 4u);
+  EXPECT_EQ(C.DistinctBytes, 128u);
+}
+
+TEST(GlobalRule, PermutedLanesStillTakeFourSectors) { // seed 001: 4, 100 %
+  Lanes L([](unsigned I) { return Base + 4 * (I ^ 1); });
+  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  EXPECT_EQ(C.Units, 4u);
+  EXPECT_EQ(C.DistinctBytes, 128u);
+}
+
+TEST(GlobalRule, OffsetByOneElementTakesFiveSectors) { // seed 001: 5, 80 %
+  Lanes L([](unsigned I) { return Base + 4 * (I + 1); });
+  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  EXPECT_EQ(C.Units, 5u);
+  EXPECT_DOUBLE_EQ(100.0 * C.DistinctBytes / (32.0 * C.Units), 80.0);
+}
+
+TEST(GlobalRule, StrideTakesOneSectorPerLane) { // seed 001: 32, 12.5 %
+  Lanes L([](unsigned I) { return Base + 4 * 128 * I; });
+  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  EXPECT_EQ(C.Units, 32u);
+  EXPECT_DOUBLE_EQ(100.0 * C.DistinctBytes / (32.0 * C.Units), 12.5);
+}
+
+TEST(GlobalRule, BroadcastCountsItsBytesOnce) { // seed 001: 1, 12.5 %
+  Lanes L([](unsigned) { return Base; });
+  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  EXPECT_EQ(C.Units, 1u);
+  EXPECT_EQ(C.DistinctBytes, 4u);
+  EXPECT_EQ(C.IdealUnits, 1u);
+}
+
+TEST(GlobalRule, WideAccessesTakeEightAndSixteenSectors) {
+  // gpu-metrics.md: fully coalesced 8- and 16-byte accesses read 8.00, 16.00.
+  Lanes L8([](unsigned I) { return Base + 8 * I; });
+  Lanes L16([](unsigned I) { return Base + 16 * I; });
+  EXPECT_EQ(globalRequest(sm90(), L8.A, ~0u, 8).Units, 8u);
+  EXPECT_EQ(globalRequest(sm90(), L16.A, ~0u, 16).Units, 16u);
+}
+
+TEST(GlobalRule, InactiveLanesTouchNothing) {
+  Lanes L([](unsigned I) { return Base + 4 * 128 * I; });
+  RequestCost C = globalRequest(sm90(), L.A, 0x0000000fu, 4);
+  EXPECT_EQ(C.Units, 4u);
+  EXPECT_EQ(C.DistinctBytes, 16u);
+  EXPECT_EQ(globalRequest(sm90(), L.A, 0, 4).Units, 0u);
+}
+
+TEST(GlobalRule, DoubleColumnReadTouchesOneSectorPerLane) {
+  // seed 001 transpose2: A[nx * N + ny] with N = 1024 doubles.
+  Lanes L([](unsigned I) { return Base + 8 * 1024 * I; });
+  RequestCost C = globalRequest(sm90(), L.A, ~0u, 8);
+  EXPECT_EQ(C.Units, 32u);
+  EXPECT_DOUBLE_EQ(100.0 * C.DistinctBytes / (32.0 * C.Units), 25.0);
+}
+
+TEST(SharedRule, RowAccessIsOneWavefront) {
+  Lanes L([](unsigned I) { return 4 * I; });
+  RequestCost C = sharedRequest(sm90(), L.A, ~0u, 4);
+  EXPECT_EQ(C.Units, 1u);
+  EXPECT_EQ(C.IdealUnits, 1u);
+}
+
+TEST(SharedRule, ColumnOfA32WideTileIs32Way) { // seed 003 setColReadCol: 32
+  Lanes L([](unsigned I) { return 4 * 32 * I; });
+  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4).Units, 32u);
+}
+
+TEST(SharedRule, PaddingByOneWordRemovesTheConflict) { // seed 003 Ipad: 1
+  Lanes L([](unsigned I) { return 4 * 33 * I; });
+  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4).Units, 1u);
+}
+
+TEST(SharedRule, RectangleColumnReadIs16Way) {
+  // seed 003 setRowReadColRect: tile[16][32] read at [idx % 16][idx / 16].
+  Lanes L([](unsigned I) { return 4 * ((I % 16) * 32 + I / 16); });
+  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4).Units, 16u);
+  // ... with one word of padding (tile[16][33]) it is 2-way.
+  Lanes P([](unsigned I) { return 4 * ((I % 16) * 33 + I / 16); });
+  EXPECT_EQ(sharedRequest(sm90(), P.A, ~0u, 4).Units, 2u);
+  // ... and with two (tile[16][34]) conflict-free.
+  Lanes Q([](unsigned I) { return 4 * ((I % 16) * 34 + I / 16); });
+  EXPECT_EQ(sharedRequest(sm90(), Q.A, ~0u, 4).Units, 1u);
+}
+
+TEST(SharedRule, SameWordIsBroadcast) {
+  Lanes L([](unsigned) { return 64; });
+  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4).Units, 1u);
+  // Two words in the same bank, each read by half the lanes: 2 wavefronts.
+  Lanes M([](unsigned I) { return I < 16 ? 0 : 128; });
+  EXPECT_EQ(sharedRequest(sm90(), M.A, ~0u, 4).Units, 2u);
+}
+
+TEST(SharedRule, DoublesAreServedPerHalfWarp) {
+  // gpu-metrics.md (seen on GH100): a 32x32 double tile, row store 2.00,
+  // column read 32.00.
+  Lanes Row([](unsigned I) { return 8 * I; });
+  Lanes Col([](unsigned I) { return 8 * 32 * I; });
+  RequestCost R = sharedRequest(sm90(), Row.A, ~0u, 8);
+  EXPECT_EQ(R.Units, 2u);
+  EXPECT_EQ(R.IdealUnits, 2u);
+  EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 8).Units, 32u);
+  // Only the first half warp active: one group, one wavefront.
+  EXPECT_EQ(sharedRequest(sm90(), Row.A, 0xffffu, 8).Units, 1u);
+}
+
+TEST(SharedRule, Float4IsServedPerQuarterWarp) {
+  Lanes Row([](unsigned I) { return 16 * I; });
+  EXPECT_EQ(sharedRequest(sm90(), Row.A, ~0u, 16).Units, 4u);
+  // Stride of 32 words: all 8 lanes of a quarter hit banks 0-3: 8 per group.
+  Lanes Col([](unsigned I) { return 128 * I; });
+  EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 16).Units, 32u);
+}
+
+TEST(Arch, NamesAndAliases) {
+  ASSERT_NE(findArch("sm_90"), nullptr);
+  EXPECT_EQ(findArch("90"), findArch("sm_90"));
+  EXPECT_EQ(findArch("9.0"), findArch("sm_90"));
+  EXPECT_EQ(findArch("sm_12"), nullptr);
+  EXPECT_EQ(findArch("sm_90")->groupLanes(8), 16u);
+}
+
+} // namespace

@@ -1,0 +1,56 @@
+//===- model_json_test.cpp - The model survives a JSON round trip ---------===//
+#include "build_model.h"
+#include "model_json.h"
+
+#include <gtest/gtest.h>
+
+using namespace gmem;
+using namespace gmem::test;
+
+TEST(ModelJson, RoundTripKeepsEverything) {
+  Module M;
+  M.File = "t.cu";
+  Kernel K;
+  K.Name = "k<32>";
+  K.Params = {pointerParam("a", 8), intParam("n", U32)};
+  K.Slots = {{"i", I64}};
+  SharedArray S;
+  S.Name = "tile";
+  S.Dims = {16, 33};
+  S.Bytes = 16 * 33 * 4;
+  K.Shared.push_back(S);
+  auto I = makeVar(0, I64);
+  Stmt Acc = addAccess(K, Space::Global, AccessKind::Atomic, 8,
+                       elem(0, I, 8), "a[i]");
+  K.Accesses[0].UnknownReason = "why not";
+  Stmt L = loop(bin(Op::Lt, I, cast(makeParam(1, U32), I64)), {Acc},
+                {assign(0, add(I, c(-3, I64)))});
+  L.CondPre.push_back(simple(StmtKind::Break));
+  K.Body = {assign(0, c(0, I64)), ifStmt(c(1, Bool), {L}, {simple(StmtKind::Return)})};
+  M.Kernels.push_back(K);
+  Launch La;
+  La.Kernel = K.Name;
+  La.Grid = {2, 3, 4};
+  La.Args = {ptrArg("buf", 4), intArg(-7)};
+  M.Launches.push_back(La);
+
+  nlohmann::json J = toJson(M);
+  Module Back;
+  std::string Error;
+  ASSERT_TRUE(fromJson(J, Back, Error)) << Error;
+  EXPECT_EQ(toJson(Back), J);
+  EXPECT_EQ(Back.Kernels[0].Accesses[0].Kind, AccessKind::Atomic);
+  EXPECT_EQ(*Back.Kernels[0].Accesses[0].UnknownReason, "why not");
+  EXPECT_EQ(Back.Launches[0].Args[1].IntValue, -7);
+  EXPECT_EQ(toString(*Back.Kernels[0].Body[1].Then[0].Cond, &Back.Kernels[0]),
+            "(i < (i64)n)");
+}
+
+TEST(ModelJson, RejectsOtherSchemasAndGarbage) {
+  Module M;
+  std::string Error;
+  EXPECT_FALSE(fromJson({{"schema", 99}}, M, Error));
+  EXPECT_NE(Error.find("schema 99"), std::string::npos);
+  EXPECT_FALSE(fromJson({{"schema", 1}, {"kernels", 3}}, M, Error));
+  EXPECT_NE(Error.find("malformed"), std::string::npos);
+}

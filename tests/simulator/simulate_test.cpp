@@ -1,0 +1,131 @@
+//===- simulate_test.cpp - Whole launches, metrics and validation ---------===//
+#include "build_model.h"
+#include "simulate.h"
+
+#include <gtest/gtest.h>
+
+using namespace gmem;
+using namespace gmem::test;
+
+namespace {
+
+/// seed 001's global_add_broadcast: z[n] = x[0] + y[n], <<<128, 32>>>.
+Kernel broadcastKernel() {
+  Kernel K;
+  K.Name = "global_add_broadcast";
+  K.Params = {pointerParam("x", 4), pointerParam("y", 4), pointerParam("z", 4)};
+  K.Slots = {{"n", I32}};
+  auto N = makeVar(0, I32);
+  K.Body.push_back(assign(0, cast(add(tx(), mul(bx(), bdx())), I32)));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, c(0), 4), "x[0]"));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(1, N, 4), "y[n]"));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Store, 4,
+                             elem(2, N, 4), "z[n]"));
+  return K;
+}
+
+Launch launch128x32() {
+  Launch L;
+  L.Kernel = "global_add_broadcast";
+  L.Grid = {128, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("x"), ptrArg("y"), ptrArg("z")};
+  return L;
+}
+
+TEST(Simulate, BroadcastAggregatesLikeNsightCompute) {
+  // groundtruth/README.md: 2.5 sectors per load request, (4 + 128) /
+  // (5 x 32) = 82.5 % load efficiency; 256 load requests.
+  Kernel K = broadcastKernel();
+  LaunchResult R = simulate(K, launch128x32(), {});
+  EXPECT_EQ(*R.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"].Value,
+            256);
+  EXPECT_EQ(*R.Metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"].Value,
+            640);
+  EXPECT_DOUBLE_EQ(*R.Metrics["gld_transactions_per_request"].Value, 2.5);
+  EXPECT_DOUBLE_EQ(*R.Metrics["gld_efficiency"].Value, 82.5);
+  EXPECT_DOUBLE_EQ(*R.Metrics["gst_efficiency"].Value, 100.0);
+  EXPECT_EQ(R.PerAccess[0].Units, 128u); // x[0]: one sector per request.
+  EXPECT_EQ(R.Warps, 128u);
+}
+
+TEST(Simulate, ThreadCountDoesNotChangeTotals) {
+  Kernel K = broadcastKernel();
+  SimOptions One, Three;
+  One.Threads = 1;
+  Three.Threads = 3;
+  LaunchResult A = simulate(K, launch128x32(), One);
+  LaunchResult B = simulate(K, launch128x32(), Three);
+  for (size_t I = 0; I < K.Accesses.size(); ++I) {
+    EXPECT_EQ(A.PerAccess[I].Units, B.PerAccess[I].Units);
+    EXPECT_EQ(A.PerAccess[I].Requests, B.PerAccess[I].Requests);
+    EXPECT_EQ(A.PerAccess[I].DistinctBytes, B.PerAccess[I].DistinctBytes);
+  }
+}
+
+TEST(Simulate, UnknownAddressMakesTheMetricUnknown) {
+  Kernel K = broadcastKernel();
+  K.Accesses[1].UnknownReason = "depends on data loaded by idx[n]";
+  LaunchResult R = simulate(K, launch128x32(), {});
+  EXPECT_FALSE(R.Metrics["gld_transactions_per_request"].Value.has_value());
+  EXPECT_NE(R.Metrics["gld_efficiency"].UnknownReason.find("idx[n]"),
+            std::string::npos);
+  // Requests do not depend on addresses; stores are unaffected.
+  EXPECT_EQ(*R.Metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"].Value,
+            256);
+  EXPECT_DOUBLE_EQ(*R.Metrics["gst_transactions_per_request"].Value, 4.0);
+}
+
+TEST(Simulate, SharedOutOfBoundsIsReported) {
+  // tile[16][32] read at tile[irow][icol] with irow = tid / 16 up to 31.
+  Kernel K;
+  K.Name = "oob";
+  SharedArray A;
+  A.Name = "tile";
+  A.Bytes = 16 * 32 * 4;
+  A.Dims = {16, 32};
+  K.Shared.push_back(A);
+  auto Tid = add(mul(ty(), bdx()), tx());
+  auto Addr = mul(add(mul(bin(Op::Div, Tid, c(16, U32)), c(32, U32)),
+                      bin(Op::Rem, Tid, c(16, U32))),
+                  c(4, U32));
+  K.Body.push_back(addAccess(K, Space::Shared, AccessKind::Load, 4,
+                             cast(Addr, U64), "tile[irow][icol]", 0));
+  Launch L;
+  L.Grid = {1, 1, 1};
+  L.Block = {32, 16, 1};
+  LaunchResult R = simulate(K, L, {});
+  // Threads 256..511 have irow >= 16: 256 lanes out of bounds.
+  EXPECT_EQ(R.PerAccess[0].OutOfBoundsLanes, 256u);
+  ASSERT_EQ(R.Diagnostics.size(), 1u);
+  EXPECT_NE(R.Diagnostics[0].find("out of bounds"), std::string::npos);
+  EXPECT_NE(R.Diagnostics[0].find("thread 256"), std::string::npos);
+}
+
+TEST(Validate, RejectsBadBlocksAndMissingValues) {
+  Kernel K = broadcastKernel();
+  const ArchRules &A = *findArch("sm_90");
+  Launch L = launch128x32();
+  EXPECT_FALSE(validateLaunch(K, L, A).has_value());
+  L.Block = {32, 33, 1};
+  EXPECT_NE(validateLaunch(K, L, A)->find("at most 1024"), std::string::npos);
+  L.Block = {32, 0, 1};
+  EXPECT_NE(validateLaunch(K, L, A)->find("zero y"), std::string::npos);
+  L = launch128x32();
+  L.Args.pop_back();
+  EXPECT_NE(validateLaunch(K, L, A)->find("2 arguments for 3"),
+            std::string::npos);
+  Kernel K2;
+  K2.Name = "k";
+  K2.Params = {intParam("nx")};
+  Launch L2 = launch128x32();
+  L2.Args = {ArgValue()};
+  L2.Args[0].Reason = "read from argv at t.cu:9";
+  EXPECT_EQ(*validateLaunch(K2, L2, A),
+            "cannot compute argument 'nx' of k (read from argv at t.cu:9); "
+            "pass --arg nx=VALUE");
+}
+
+} // namespace
