@@ -19,7 +19,8 @@ struct ArchRules {
   unsigned Sm = 90;
   std::string Family; ///< "Hopper"
   unsigned WarpSize = 32;
-  /// Global memory: bytes per transaction (a sector on sm_50+).
+  /// Global memory: bytes per transaction (a sector on sm_50+). This and the
+  /// bank figures below must be powers of two.
   unsigned TransactionBytes = 32;
   /// Shared memory: banks and bytes per bank.
   unsigned Banks = 32;

@@ -41,19 +41,63 @@ uint64_t unionBytes(const uint64_t *A, unsigned N, unsigned Size) {
 
 } // namespace
 
+/// Full warps whose lanes are equally spaced (the common cases: coalesced,
+/// strided, broadcast) have closed forms; returns false for the rest.
+static bool affineRequest(unsigned Shift, const uint64_t *Addr, uint32_t Mask,
+                          unsigned Size, RequestCost &C) {
+  if (Mask != 0xffffffffu)
+    return false;
+  const uint64_t D = Addr[1] - Addr[0];
+  for (unsigned L = 2; L < 32; ++L)
+    if (Addr[L] - Addr[L - 1] != D)
+      return false;
+  const uint64_t T = uint64_t(1) << Shift, A0 = Addr[0];
+  auto Segments = [&](uint64_t Lo, uint64_t Bytes) {
+    return ((Lo + Bytes - 1) >> Shift) - (Lo >> Shift) + 1;
+  };
+  if (D == 0) { // Broadcast.
+    C.Units = Segments(A0, Size);
+    C.DistinctBytes = Size;
+  } else if (D <= Size) { // Contiguous or overlapping, ascending.
+    C.DistinctBytes = 31 * D + Size;
+    C.Units = Segments(A0, C.DistinctBytes);
+  } else if (D % T == 0) { // Every lane in its own segments, same offset.
+    C.Units = 32 * Segments(A0, Size);
+    C.DistinctBytes = 32 * uint64_t(Size);
+  } else {
+    return false;
+  }
+  C.IdealUnits = (C.DistinctBytes + T - 1) >> Shift;
+  return true;
+}
+
 RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
                           uint32_t Mask, unsigned Size) {
   RequestCost C;
   if (!Mask)
     return C;
-  uint64_t S[32];
-  unsigned N = gatherSorted(Addr, Mask, S);
+  if (affineRequest(__builtin_ctz(A.TransactionBytes), Addr, Mask, Size, C))
+    return C;
+  // A full warp whose addresses already ascend (coalesced, strided,
+  // broadcast) needs no gathering.
+  uint64_t Buf[32];
+  const uint64_t *S = Addr;
+  unsigned N = 32;
+  bool Ascending = Mask == 0xffffffffu;
+  for (unsigned L = 1; Ascending && L < 32; ++L)
+    Ascending = Addr[L - 1] <= Addr[L];
+  if (!Ascending) {
+    N = gatherSorted(Addr, Mask, Buf);
+    S = Buf;
+  }
+  // Transaction and bank sizes are powers of two: shift, do not divide.
+  const unsigned Shift = __builtin_ctz(A.TransactionBytes);
   const uint64_t T = A.TransactionBytes;
   // Count distinct segments over the sorted byte ranges.
   uint64_t Last = 0;
   bool Any = false;
   for (unsigned I = 0; I < N; ++I) {
-    uint64_t First = S[I] / T, End = (S[I] + Size - 1) / T;
+    uint64_t First = S[I] >> Shift, End = (S[I] + Size - 1) >> Shift;
     if (Any && First <= Last)
       First = Last + 1;
     if (End >= First)
@@ -63,7 +107,7 @@ RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
     Any = true;
   }
   C.DistinctBytes = unionBytes(S, N, Size);
-  C.IdealUnits = (C.DistinctBytes + T - 1) / T;
+  C.IdealUnits = (C.DistinctBytes + T - 1) >> Shift;
   return C;
 }
 
@@ -73,7 +117,8 @@ RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
   if (!Mask)
     return C;
   const unsigned GroupLanes = A.groupLanes(Size);
-  const uint64_t WordBytes = A.BankBytes;
+  const unsigned WordShift = __builtin_ctz(A.BankBytes);
+  const uint64_t BankMask = A.Banks - 1;
   for (unsigned G = 0; G < A.WarpSize; G += GroupLanes) {
     uint32_t GroupMask =
         GroupLanes >= 32 ? Mask : Mask & (((1u << GroupLanes) - 1) << G);
@@ -85,8 +130,8 @@ RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
     for (uint32_t M = GroupMask; M;) {
       unsigned L = __builtin_ctz(M);
       M &= M - 1;
-      for (uint64_t W = Addr[L] / WordBytes; W <= (Addr[L] + Size - 1) / WordBytes;
-           ++W) {
+      for (uint64_t W = Addr[L] >> WordShift;
+           W <= (Addr[L] + Size - 1) >> WordShift; ++W) {
         unsigned J = N++;
         while (J > 0 && Words[J - 1] > W) {
           Words[J] = Words[J - 1];
@@ -100,7 +145,7 @@ RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
     for (unsigned I = 0; I < N; ++I) {
       if (I > 0 && Words[I] == Words[I - 1])
         continue; // The same word is broadcast.
-      unsigned &B = PerBank[Words[I] % A.Banks];
+      unsigned &B = PerBank[Words[I] & BankMask];
       if (++B > Max)
         Max = B;
     }

@@ -49,6 +49,7 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
   SlotVals.assign(K.Slots.size() * 32, 0);
   SlotUnknown.assign(K.Slots.size(), 0);
   SlotReason.assign(K.Slots.size(), "");
+  SlotUniform.assign(K.Slots.size(), false);
   unsigned D = maxDepth(K.Body);
   for (const Access &Acc : K.Accesses)
     if (Acc.Address)
@@ -77,19 +78,78 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
     BuiltinVals[5][L] = B.Z;
   }
   std::fill(SlotUnknown.begin(), SlotUnknown.end(), 0xffffffffu);
+  std::fill(SlotUniform.begin(), SlotUniform.end(), false);
+  WarpLanes = Mask;
   Dead = Returned = Broken = Continued = 0;
   execList(K.Body, Mask);
   return true;
 }
 
-// Evaluates E for all lanes into Out; returns the lanes (within Mask) whose
-// value is unknown. Inactive lanes compute garbage, never undefined behaviour.
-uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
-                             unsigned Depth) {
+namespace {
+
+/// Normalises the first N lanes to T; the switch is outside the loops so
+/// that each loop is a plain (vectorisable) conversion.
+inline void normalizeLanes(int64_t *V, unsigned N, IntType T) {
+  switch (T.Bits) {
+  case 1:
+    for (unsigned L = 0; L < N; ++L)
+      V[L] = V[L] != 0;
+    return;
+  case 8:
+    for (unsigned L = 0; L < N; ++L)
+      V[L] = T.Signed ? int64_t(int8_t(V[L])) : int64_t(uint8_t(V[L]));
+    return;
+  case 16:
+    for (unsigned L = 0; L < N; ++L)
+      V[L] = T.Signed ? int64_t(int16_t(V[L])) : int64_t(uint16_t(V[L]));
+    return;
+  case 32:
+    if (T.Signed)
+      for (unsigned L = 0; L < N; ++L)
+        V[L] = int64_t(int32_t(V[L]));
+    else
+      for (unsigned L = 0; L < N; ++L)
+        V[L] = int64_t(uint32_t(V[L]));
+    return;
+  default:
+    return;
+  }
+}
+
+/// Out = F(Out, R) on the first N lanes in wrapping 64-bit arithmetic, then
+/// normalised to T.
+template <typename F>
+inline void apply(int64_t *Out, const int64_t *R, unsigned N, IntType T,
+                  F Fn) {
+  for (unsigned L = 0; L < N; ++L)
+    Out[L] = int64_t(Fn(uint64_t(Out[L]), uint64_t(R[L])));
+  normalizeLanes(Out, N, T);
+}
+
+/// Comparisons: the result is bool and needs no normalisation.
+template <typename F>
+inline void compare(int64_t *Out, const int64_t *R, unsigned N, F Fn) {
+  for (unsigned L = 0; L < N; ++L)
+    Out[L] = Fn(Out[L], R[L]);
+}
+
+inline void broadcast(int64_t *V) { std::fill(V + 1, V + 32, V[0]); }
+
+} // namespace
+
+// Evaluates E into Out and returns the lanes (within Mask) whose value is
+// unknown. When the value is the same for every lane (Uni), only Out[0] is
+// written: loop counters, parameters and block indices then cost one
+// operation instead of 32. Inactive lanes compute garbage, never undefined
+// behaviour.
+inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask,
+                                    int64_t *Out, unsigned Depth, bool &Uni) {
   const IntType T = E.Type;
+  Uni = true;
+  // Leaves are handled here, inline in their parent; operators below.
   switch (E.Kind) {
   case Op::Const:
-    std::fill(Out, Out + 32, E.Value);
+    Out[0] = E.Value;
     return 0;
   case Op::Param: {
     if (E.Index < 0 || E.Index >= (int)Env.ParamValues.size() ||
@@ -98,14 +158,20 @@ uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
           E.Index >= 0 && E.Index < (int)Env.ParamUnknown.size()
               ? Env.ParamUnknown[E.Index]
               : "unknown parameter";
+      Out[0] = 0;
       return Mask;
     }
-    std::fill(Out, Out + 32, normalize(Env.ParamValues[E.Index], T));
+    Out[0] = normalize(Env.ParamValues[E.Index], T);
     return 0;
   }
   case Op::Var: {
     const int64_t *V = &SlotVals[size_t(E.Index) * 32];
-    std::copy(V, V + 32, Out);
+    if (SlotUniform[E.Index]) {
+      Out[0] = V[0];
+    } else {
+      Uni = false;
+      std::copy(V, V + 32, Out);
+    }
     uint32_t U = SlotUnknown[E.Index] & Mask;
     if (U)
       LastUnknownReason = SlotReason[E.Index].empty()
@@ -115,42 +181,76 @@ uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
     return U;
   }
   case Op::Builtin:
-    std::copy(BuiltinVals[E.Index], BuiltinVals[E.Index] + 32, Out);
+    if (E.Index <= static_cast<int>(Builtin::ThreadIdxZ)) {
+      Uni = false;
+      std::copy(BuiltinVals[E.Index], BuiltinVals[E.Index] + 32, Out);
+    } else {
+      Out[0] = BuiltinVals[E.Index][0];
+    }
     return 0;
   case Op::Unknown:
     LastUnknownReason = E.Reason;
+    Out[0] = 0;
     return Mask;
   default:
-    break;
+    return evalOperator(E, Mask, Out, Depth, Uni);
   }
+}
 
+uint32_t WarpEvaluator::evalLanes(const Expr &E, uint32_t Mask, int64_t *Out) {
+  bool Uni = false;
+  uint32_t U = eval(E, Mask, Out, 0, Uni);
+  if (Uni)
+    broadcast(Out);
+  return U;
+}
+
+uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask,
+                                     int64_t *Out, unsigned Depth, bool &Uni) {
+  const IntType T = E.Type;
   int64_t *Tmp = &Scratch[size_t(Depth) * TempsPerLevel * 32];
-  uint32_t U = eval(*E.Ops[0], Mask, Out, Depth + 1);
+  bool UniL = false;
+  uint32_t U = eval(*E.Ops[0], Mask, Out, Depth + 1, UniL);
+  Uni = UniL;
+  unsigned N = UniL ? 1 : 32;
   const IntType OT = E.Ops[0]->Type;
   switch (E.Kind) {
   case Op::Cast:
-    for (int L = 0; L < 32; ++L)
-      Out[L] = normalize(uint64_t(Out[L]), T);
+    normalizeLanes(Out, N, T);
     return U;
   case Op::Neg:
-    for (int L = 0; L < 32; ++L)
+    for (unsigned L = 0; L < N; ++L)
       Out[L] = normalize(0 - uint64_t(Out[L]), T);
     return U;
   case Op::BitNot:
-    for (int L = 0; L < 32; ++L)
+    for (unsigned L = 0; L < N; ++L)
       Out[L] = normalize(~uint64_t(Out[L]), T);
     return U;
   case Op::LNot:
-    for (int L = 0; L < 32; ++L)
+    for (unsigned L = 0; L < N; ++L)
       Out[L] = Out[L] == 0;
     return U;
   case Op::Select: {
     int64_t *A = Tmp, *B = Tmp + 32;
+    if (UniL)
+      broadcast(Out);
     uint32_t C = 0;
     for (int L = 0; L < 32; ++L)
       C |= uint32_t(Out[L] != 0) << L;
-    uint32_t UA = eval(*E.Ops[1], Mask & C, A, Depth + 1);
-    uint32_t UB = eval(*E.Ops[2], Mask & ~C, B, Depth + 1);
+    bool UniA = false, UniB = false;
+    uint32_t UA = eval(*E.Ops[1], Mask & C, A, Depth + 1, UniA);
+    uint32_t UB = eval(*E.Ops[2], Mask & ~C, B, Depth + 1, UniB);
+    if (UniL) {
+      // One branch for the whole warp.
+      const int64_t *Src = C ? A : B;
+      Uni = C ? UniA : UniB;
+      std::copy(Src, Src + (Uni ? 1 : 32), Out);
+      return U | (C ? UA : UB);
+    }
+    if (UniA)
+      broadcast(A);
+    if (UniB)
+      broadcast(B);
     for (int L = 0; L < 32; ++L)
       Out[L] = (C >> L & 1) ? A[L] : B[L];
     return U | (UA & C) | (UB & ~C);
@@ -160,45 +260,62 @@ uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
   }
 
   int64_t *R = Tmp;
+  bool UniR = false;
   // Short-circuit operators: the right side only matters where the left
   // side does not decide.
   if (E.Kind == Op::LAnd || E.Kind == Op::LOr) {
+    if (UniL)
+      broadcast(Out);
     uint32_t LeftTrue = 0;
     for (int L = 0; L < 32; ++L)
       LeftTrue |= uint32_t(Out[L] != 0) << L;
     uint32_t Needs = E.Kind == Op::LAnd ? LeftTrue : ~LeftTrue;
-    uint32_t UR = eval(*E.Ops[1], Mask & Needs, R, Depth + 1);
-    for (int L = 0; L < 32; ++L) {
+    uint32_t UR = eval(*E.Ops[1], Mask & Needs, R, Depth + 1, UniR);
+    Uni = UniL && UniR;
+    N = Uni ? 1 : 32;
+    if (!Uni && UniR)
+      broadcast(R);
+    for (unsigned L = 0; L < N; ++L) {
       bool Left = Out[L] != 0, Right = R[L] != 0;
       Out[L] = E.Kind == Op::LAnd ? (Left && Right) : (Left || Right);
     }
     return U | (UR & Needs & ~U);
   }
 
-  U |= eval(*E.Ops[1], Mask, R, Depth + 1);
+  U |= eval(*E.Ops[1], Mask, R, Depth + 1, UniR);
+  Uni = UniL && UniR;
+  N = Uni ? 1 : 32;
+  if (!Uni) {
+    if (UniL)
+      broadcast(Out);
+    if (UniR)
+      broadcast(R);
+  }
   const bool S = OT.Signed;
+  // Lanes (all of Mask when uniform) whose operation is undefined.
+  auto Bad = [&](unsigned L, const char *Why) {
+    uint32_t Lanes = Uni ? Mask : (Mask & (1u << L));
+    if (Lanes) {
+      U |= Lanes;
+      LastUnknownReason = Why;
+    }
+  };
   switch (E.Kind) {
   case Op::Add:
-    for (int L = 0; L < 32; ++L)
-      Out[L] = normalize(uint64_t(Out[L]) + uint64_t(R[L]), T);
+    apply(Out, R, N, T, [](uint64_t A, uint64_t B) { return A + B; });
     break;
   case Op::Sub:
-    for (int L = 0; L < 32; ++L)
-      Out[L] = normalize(uint64_t(Out[L]) - uint64_t(R[L]), T);
+    apply(Out, R, N, T, [](uint64_t A, uint64_t B) { return A - B; });
     break;
   case Op::Mul:
-    for (int L = 0; L < 32; ++L)
-      Out[L] = normalize(uint64_t(Out[L]) * uint64_t(R[L]), T);
+    apply(Out, R, N, T, [](uint64_t A, uint64_t B) { return A * B; });
     break;
   case Op::Div:
   case Op::Rem: {
     bool IsDiv = E.Kind == Op::Div;
-    for (int L = 0; L < 32; ++L) {
+    for (unsigned L = 0; L < N; ++L) {
       if (R[L] == 0 || (S && R[L] == -1 && Out[L] == INT64_MIN)) {
-        if (Mask >> L & 1) {
-          U |= 1u << L;
-          LastUnknownReason = "division by zero";
-        }
+        Bad(L, "division by zero");
         Out[L] = 0;
         continue;
       }
@@ -213,13 +330,10 @@ uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
   }
   case Op::Shl:
   case Op::Shr: {
-    for (int L = 0; L < 32; ++L) {
+    for (unsigned L = 0; L < N; ++L) {
       uint64_t Amount = uint64_t(R[L]);
       if (Amount >= T.Bits || (E.Ops[1]->Type.Signed && R[L] < 0)) {
-        if (Mask >> L & 1) {
-          U |= 1u << L;
-          LastUnknownReason = "shift by an amount out of range";
-        }
+        Bad(L, "shift by an amount out of range");
         Out[L] = 0;
         continue;
       }
@@ -232,25 +346,23 @@ uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
     break;
   }
   case Op::And:
-    for (int L = 0; L < 32; ++L)
-      Out[L] = normalize(uint64_t(Out[L]) & uint64_t(R[L]), T);
+    apply(Out, R, N, T, [](uint64_t A, uint64_t B) { return A & B; });
     break;
   case Op::Or:
-    for (int L = 0; L < 32; ++L)
-      Out[L] = normalize(uint64_t(Out[L]) | uint64_t(R[L]), T);
+    apply(Out, R, N, T, [](uint64_t A, uint64_t B) { return A | B; });
     break;
   case Op::Xor:
-    for (int L = 0; L < 32; ++L)
-      Out[L] = normalize(uint64_t(Out[L]) ^ uint64_t(R[L]), T);
+    apply(Out, R, N, T, [](uint64_t A, uint64_t B) { return A ^ B; });
     break;
 #define GMEM_COMPARE(OPK, OPERATOR)                                            \
   case Op::OPK:                                                                \
     if (S)                                                                     \
-      for (int L = 0; L < 32; ++L)                                             \
-        Out[L] = Out[L] OPERATOR R[L];                                         \
+      compare(Out, R, N,                                                       \
+              [](int64_t A, int64_t B) { return int64_t(A OPERATOR B); });     \
     else                                                                       \
-      for (int L = 0; L < 32; ++L)                                             \
-        Out[L] = uint64_t(Out[L]) OPERATOR uint64_t(R[L]);                     \
+      compare(Out, R, N, [](int64_t A, int64_t B) {                            \
+        return int64_t(uint64_t(A) OPERATOR uint64_t(B));                      \
+      });                                                                      \
     break;
     GMEM_COMPARE(Lt, <)
     GMEM_COMPARE(Le, <=)
@@ -258,17 +370,15 @@ uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
     GMEM_COMPARE(Ge, >=)
 #undef GMEM_COMPARE
   case Op::Eq:
-    for (int L = 0; L < 32; ++L)
-      Out[L] = Out[L] == R[L];
+    compare(Out, R, N, [](int64_t A, int64_t B) { return int64_t(A == B); });
     break;
   case Op::Ne:
-    for (int L = 0; L < 32; ++L)
-      Out[L] = Out[L] != R[L];
+    compare(Out, R, N, [](int64_t A, int64_t B) { return int64_t(A != B); });
     break;
   case Op::Min:
   case Op::Max: {
     bool IsMin = E.Kind == Op::Min;
-    for (int L = 0; L < 32; ++L) {
+    for (unsigned L = 0; L < N; ++L) {
       bool Less = S ? Out[L] < R[L] : uint64_t(Out[L]) < uint64_t(R[L]);
       Out[L] = (Less == IsMin) ? Out[L] : R[L];
     }
@@ -294,11 +404,19 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
   switch (S.Kind) {
   case StmtKind::Assign: {
     int64_t V[32];
-    uint32_t U = eval(*S.Value, Mask, V, 0);
+    bool Uni = false;
+    uint32_t U = eval(*S.Value, Mask, V, 0, Uni);
     int64_t *Dst = &SlotVals[size_t(S.Slot) * 32];
-    if (Mask == 0xffffffffu) {
-      std::copy(V, V + 32, Dst);
+    if (Uni && Mask == WarpLanes) {
+      // Every lane that can still read the slot gets the same value.
+      Dst[0] = V[0];
+      SlotUniform[S.Slot] = true;
     } else {
+      if (SlotUniform[S.Slot])
+        broadcast(Dst);
+      SlotUniform[S.Slot] = false;
+      if (Uni)
+        broadcast(V);
       for (uint32_t M = Mask; M; M &= M - 1) {
         unsigned L = __builtin_ctz(M);
         Dst[L] = V[L];
@@ -311,7 +429,7 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
   }
   case StmtKind::If: {
     int64_t C[32];
-    uint32_t U = eval(*S.Cond, Mask, C, 0);
+    uint32_t U = evalLanes(*S.Cond, Mask, C);
     uint32_t True = 0;
     for (int L = 0; L < 32; ++L)
       True |= uint32_t(C[L] != 0) << L;
@@ -370,7 +488,7 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       Dead = 0;
       execList(S.CondPre, Active);
       int64_t C[32];
-      uint32_t U = eval(*S.Cond, Active, C, 0);
+      uint32_t U = evalLanes(*S.Cond, Active, C);
       if (U) {
         poison(S.Body, "it runs in a loop whose condition cannot be "
                        "computed: " + LastUnknownReason);
@@ -429,7 +547,7 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     return;
   }
   int64_t V[32];
-  uint32_t U = eval(*A.Address, Mask, V, 0);
+  uint32_t U = evalLanes(*A.Address, Mask, V);
   St.Requests += 1;
   St.ActiveLanes += __builtin_popcount(Mask);
   if (U) {

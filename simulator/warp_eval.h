@@ -49,7 +49,11 @@ public:
 
 private:
   using Lanes = int64_t[32];
-  uint32_t eval(const Expr &E, uint32_t Mask, int64_t *Out, unsigned Depth);
+  uint32_t eval(const Expr &E, uint32_t Mask, int64_t *Out, unsigned Depth,
+                bool &Uniform);
+  uint32_t evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
+                        unsigned Depth, bool &Uniform);
+  uint32_t evalLanes(const Expr &E, uint32_t Mask, int64_t *Out);
   void execList(const std::vector<Stmt> &L, uint32_t Mask);
   void exec(const Stmt &S, uint32_t Mask);
   void execLoop(const Stmt &S, uint32_t Mask);
@@ -66,6 +70,9 @@ private:
   std::vector<int64_t> SlotVals;   ///< Slots x 32.
   std::vector<uint32_t> SlotUnknown; ///< Lanes whose value is unknown.
   std::vector<std::string> SlotReason; ///< Why, when some lane is unknown.
+  /// Slots holding one value for every lane (kept in lane 0 only).
+  std::vector<char> SlotUniform;
+  uint32_t WarpLanes = 0; ///< The lanes this warp has.
   int64_t BuiltinVals[13][32];
   std::vector<int64_t> Scratch; ///< Depth x 32 temporaries for eval().
   // Lanes that left the construct being executed: returned from the current

@@ -8,6 +8,8 @@
 #include "memory_units.h"
 
 #include <gtest/gtest.h>
+#include <random>
+#include <set>
 
 using namespace gmem;
 
@@ -150,6 +152,49 @@ TEST(Arch, NamesAndAliases) {
   EXPECT_EQ(findArch("9.0"), findArch("sm_90"));
   EXPECT_EQ(findArch("sm_12"), nullptr);
   EXPECT_EQ(findArch("sm_90")->groupLanes(8), 16u);
+}
+
+} // namespace
+
+namespace {
+
+/// Brute force from the rule's wording: the set of touched sectors, the set
+/// of touched bytes, and per bank the set of distinct words.
+RequestCost bruteGlobal(const uint64_t *A, uint32_t Mask, unsigned Size) {
+  std::set<uint64_t> Sectors, Bytes;
+  for (unsigned L = 0; L < 32; ++L)
+    if (Mask >> L & 1)
+      for (uint64_t B = A[L]; B < A[L] + Size; ++B) {
+        Bytes.insert(B);
+        Sectors.insert(B / 32);
+      }
+  RequestCost C;
+  C.Units = Sectors.size();
+  C.DistinctBytes = Bytes.size();
+  C.IdealUnits = (Bytes.size() + 31) / 32;
+  return C;
+}
+
+TEST(GlobalRuleProperty, FastPathsAgreeWithBruteForce) {
+  std::mt19937_64 R(7);
+  const unsigned Sizes[] = {1, 2, 4, 8, 16};
+  for (int I = 0; I < 20000; ++I) {
+    unsigned Size = Sizes[R() % 5];
+    uint64_t A[32];
+    uint64_t Start = Base + (R() % 512) * Size;
+    int64_t Stride = int64_t(R() % 5 == 0 ? R() % 4096 : R() % 40) *
+                     (R() % 4 == 0 ? -1 : 1);
+    bool Random = R() % 3 == 0;
+    for (unsigned L = 0; L < 32; ++L)
+      A[L] = Random ? Base + (R() % 256) * Size
+                    : uint64_t(int64_t(Start + 65536) + Stride * int64_t(L));
+    uint32_t Mask = R() % 2 ? ~0u : uint32_t(R());
+    RequestCost Got = globalRequest(sm90(), A, Mask, Size);
+    RequestCost Want = bruteGlobal(A, Mask, Size);
+    ASSERT_EQ(Got.Units, Want.Units) << "stride " << Stride << " size " << Size;
+    ASSERT_EQ(Got.DistinctBytes, Want.DistinctBytes);
+    ASSERT_EQ(Got.IdealUnits, Want.IdealUnits);
+  }
 }
 
 } // namespace

@@ -1,0 +1,102 @@
+//===- frontend.cpp - Parse a .cu file with Clang 19 ----------------------===//
+//
+// One device-side parse (--cuda-device-only): kernels and device functions get
+// their device semantics, and host code, main() included, is still in the
+// AST for the launch finder.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+
+#ifndef GMEM_CLANG_RESOURCE_DIR
+#error "GMEM_CLANG_RESOURCE_DIR must name Clang 19's resource directory"
+#endif
+#ifndef GMEM_CUDA_STUB_DIR
+#error "GMEM_CUDA_STUB_DIR must name analyzer/cuda_stub"
+#endif
+
+namespace gmem {
+
+namespace {
+
+/// Where the CUDA headers come from: an installation, or our stand-ins.
+std::string findCudaPath(const FrontendOptions &Opts) {
+  if (Opts.CudaPath == "none")
+    return "";
+  if (!Opts.CudaPath.empty())
+    return Opts.CudaPath;
+  if (const char *Env = std::getenv("CUDA_PATH"))
+    if (llvm::sys::fs::is_directory(std::string(Env) + "/include"))
+      return Env;
+  if (llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h"))
+    return "/usr/local/cuda";
+  return "";
+}
+
+std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
+  std::string Stub = GMEM_CUDA_STUB_DIR;
+  std::vector<std::string> Args = {
+      "-x", "cuda", "--cuda-gpu-arch=" + Opts.Arch, "--cuda-device-only",
+      "-std=c++17", "-resource-dir", GMEM_CLANG_RESOURCE_DIR,
+      // Only errors matter to the analyzer; warnings would bury them.
+      "-w"};
+  std::string Cuda = findCudaPath(Opts);
+  if (!Cuda.empty()) {
+    // CUDA 13 removed texture_fetch_functions.h, which Clang 19's wrapper
+    // still includes: compat/ holds an empty one.
+    Args.insert(Args.end(),
+                {"--cuda-path=" + Cuda, "-Wno-unknown-cuda-version", "-isystem",
+                 Cuda + "/include/cccl", "-isystem", Stub + "/compat",
+                 // nvcc's headers make host printf visible without <cstdio>.
+                 "-include", "stdio.h",
+                 // Intrinsics Clang's CUDA wrapper does not declare.
+                 "-include", "gmem_cache_hints.h"});
+  } else {
+    Args.insert(Args.end(), {"-nocudainc", "-nocudalib", "-isystem", Stub,
+                             "-include", "cuda_runtime.h"});
+  }
+  Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+  return Args;
+}
+
+} // namespace
+
+llvm::Expected<std::unique_ptr<clang::ASTUnit>>
+parseCudaFile(const std::string &Path, const FrontendOptions &Opts) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(), "%s: cannot read: %s",
+                                   Path.c_str(),
+                                   Buffer.getError().message().c_str());
+
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  DiagOpts->ShowColors = false;
+  clang::TextDiagnosticPrinter Printer(llvm::errs(), DiagOpts.get());
+  std::unique_ptr<clang::ASTUnit> AST =
+      clang::tooling::buildASTFromCodeWithArgs(
+          (*Buffer)->getBuffer(), clangArgs(Opts), Path, "gmem-analyze",
+          std::make_shared<clang::PCHContainerOperations>(),
+          clang::tooling::getClangStripDependencyFileAdjuster(),
+          clang::tooling::FileContentMappings(), &Printer);
+
+  unsigned Errors = Printer.getNumErrors();
+  if (AST && AST->getDiagnostics().hasErrorOccurred())
+    Errors = std::max(Errors, 1u);
+  if (!AST || Errors) {
+    Errors = std::max(Errors, 1u);
+    return llvm::createStringError(
+        std::errc::invalid_argument,
+        "%s: %u error(s); fix them or pass the flags the file needs after --",
+        Path.c_str(), Errors);
+  }
+  return std::move(AST);
+}
+
+} // namespace gmem

@@ -1,0 +1,129 @@
+//===- gmem_analyze.cpp - The gmem-analyze command ------------------------===//
+//
+// source -> (Clang) kernel model + host launches -> simulator -> a view.
+// User mistakes get one line on stderr and exit code 2.
+//
+//===----------------------------------------------------------------------===//
+#include "arch.h"
+#include "compare.h"
+#include "frontend.h"
+#include "launch_plan.h"
+#include "model_json.h"
+#include "options.h"
+#include "simulate.h"
+#include "translate.h"
+#include "views/views.h"
+
+#include <fstream>
+#include <iostream>
+#include <set>
+
+using namespace gmem;
+
+namespace {
+
+int fail(const std::string &Message) {
+  std::cerr << "gmem-analyze: error: " << Message << "\n";
+  return 2;
+}
+
+std::string where(const Launch &L, const std::string &File) {
+  if (!L.Loc.Line)
+    return File + ": ";
+  return L.Loc.File + ":" + std::to_string(L.Loc.Line) + ": ";
+}
+
+int run(const Options &O) {
+  const ArchRules *Arch = findArch(O.Arch);
+  if (!Arch) {
+    std::string Names;
+    for (const std::string &N : archNames())
+      Names += " " + N;
+    return fail("unknown --arch '" + O.Arch + "'; one of:" + Names);
+  }
+  ViewFn View = findView(O.Format);
+  if (!View)
+    return fail("unknown --format '" + O.Format + "'; use text or json");
+  if (!std::ifstream(O.File))
+    return fail(O.File + ": cannot read the file; check the path");
+
+  FrontendOptions FO;
+  FO.CudaPath = O.CudaPath;
+  FO.Arch = Arch->Name;
+  FO.ExtraArgs = O.ClangArgs;
+  auto AST = parseCudaFile(O.File, FO);
+  if (!AST)
+    return fail(llvm::toString(AST.takeError()));
+
+  clang::ASTContext &Ctx = (*AST)->getASTContext();
+  Module M;
+  M.File = O.File;
+  M.Kernels = translateKernels(Ctx);
+  M.Launches = findLaunches(Ctx, M.Kernels, O.Overrides);
+  if (O.EmitModel) {
+    std::cout << toJson(M).dump(2) << "\n";
+    return 0;
+  }
+
+  if (!O.Compare.empty()) {
+    // The measured launches decide what is simulated (gpu/compare).
+    ComparisonOptions CO;
+    CO.Arch = O.Arch;
+    CO.Threads = O.Threads;
+    CO.Strict = O.Strict;
+    CO.Format = O.Format;
+    return runComparison(M, O.Compare, CO, std::cout, std::cerr);
+  }
+
+  std::vector<Launch> Launches;
+  std::string Error;
+  if (!planLaunches(M, O, Launches, Error))
+    return fail(Error);
+
+  Report Rep;
+  Rep.File = O.File;
+  std::set<std::string> Warned;
+  SimOptions SO;
+  SO.Arch = Arch;
+  SO.Threads = O.Threads;
+  for (const Launch &L : Launches) {
+    const Kernel *K = M.findKernel(L.Kernel);
+    if (!K)
+      return fail(where(L, O.File) + "launch of '" + L.Kernel +
+                  "', a kernel the analyzer could not read");
+    if (auto Why = validateLaunch(*K, L, *Arch))
+      return fail(where(L, O.File) + *Why);
+    if (Warned.insert(K->Name).second)
+      for (const std::string &W : K->Warnings)
+        Rep.Warnings.push_back(W);
+  }
+  for (const Launch &L : Launches)
+    Rep.Launches.push_back(simulate(*M.findKernel(L.Kernel), L, SO));
+
+  View(Rep, std::cout);
+  for (const LaunchResult &R : Rep.Launches)
+    if (!R.Diagnostics.empty())
+      return 1;
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::vector<std::string> Args(Argv + 1, Argv + Argc);
+  std::string Error;
+  auto O = parseOptions(Args, Error);
+  if (!O)
+    return fail(Error);
+  if (O->Help) {
+    std::cout << UsageText;
+    return 0;
+  }
+  try {
+    return run(*O);
+  } catch (const std::exception &E) {
+    // Never crash on bad input; internal errors still exit with a message.
+    std::cerr << "gmem-analyze: internal error: " << E.what() << "\n";
+    return 3;
+  }
+}

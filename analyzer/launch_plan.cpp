@@ -1,0 +1,132 @@
+//===- launch_plan.cpp - Which launches to simulate -----------------------===//
+#include "launch_plan.h"
+
+#include <cstdlib>
+
+namespace gmem {
+
+std::optional<int64_t> parseIntValue(const std::string &S) {
+  if (S.empty())
+    return std::nullopt;
+  errno = 0;
+  char *End = nullptr;
+  long long V = std::strtoll(S.c_str(), &End, 0);
+  if (errno || *End)
+    return std::nullopt;
+  return int64_t(V);
+}
+
+static std::string baseName(const std::string &N) {
+  return N.substr(0, N.find('<'));
+}
+
+static std::string kernelList(const Module &M) {
+  std::string L;
+  for (const Kernel &K : M.Kernels)
+    L += (L.empty() ? "" : ", ") + K.Name;
+  return L.empty() ? "none" : L;
+}
+
+const Kernel *findKernelByName(const Module &M, const std::string &Name,
+                               std::string &Error) {
+  if (const Kernel *K = M.findKernel(Name))
+    return K;
+  const Kernel *Found = nullptr;
+  unsigned Count = 0;
+  for (const Kernel &K : M.Kernels)
+    if (baseName(K.Name) == Name) {
+      Found = &K;
+      ++Count;
+    }
+  if (Count == 1)
+    return Found;
+  if (Count > 1)
+    Error = "'" + Name + "' names several template instances; pick one of: " +
+            kernelList(M);
+  else
+    Error = "no kernel named '" + Name + "' in " + M.File +
+            "; kernels: " + kernelList(M);
+  return nullptr;
+}
+
+static Launch launchFromFlags(const Kernel &K, const Options &O) {
+  Launch L;
+  L.Kernel = K.Name;
+  L.Grid = *O.Overrides.Grid;
+  L.Block = *O.Overrides.Block;
+  L.DynamicSmem = O.Overrides.DynamicSmem.value_or(0);
+  for (const Param &P : K.Params) {
+    ArgValue A;
+    auto It = O.Overrides.Args.find(P.Name);
+    if (P.Kind == ParamKind::Pointer) {
+      A.Kind = ArgValue::Pointer;
+      A.Allocation = P.Name;
+    } else if (It == O.Overrides.Args.end()) {
+      A.Reason = "the host code does not launch " + K.Name;
+    } else if (P.Kind == ParamKind::Int) {
+      if (auto V = parseIntValue(It->second)) {
+        A.Kind = ArgValue::Int;
+        A.IntValue = *V;
+      } else {
+        A.Reason = "--arg " + P.Name + "=" + It->second +
+                   " is not an integer";
+      }
+    } else {
+      A.Kind = ArgValue::Float;
+      A.FloatValue = std::atof(It->second.c_str());
+    }
+    L.Args.push_back(A);
+  }
+  return L;
+}
+
+bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
+                  std::string &Error) {
+  const Kernel *Only = nullptr;
+  if (!O.Kernel.empty() && !(Only = findKernelByName(M, O.Kernel, Error)))
+    return false;
+  for (const std::string &Name : [&] {
+         std::vector<std::string> N;
+         for (const auto &[Arg, Value] : O.Overrides.Args)
+           N.push_back(Arg);
+         return N;
+       }()) {
+    bool Known = false;
+    for (const Kernel &K : M.Kernels)
+      Known |= (!Only || Only == &K) && K.paramIndex(Name) >= 0;
+    if (!Known) {
+      Error = "--arg " + Name + ": no " + (Only ? Only->Name + " " : "") +
+              "kernel has a parameter named '" + Name + "'";
+      return false;
+    }
+  }
+  Out.clear();
+  for (const Launch &L : M.Launches)
+    if (!Only || L.Kernel == Only->Name)
+      Out.push_back(L);
+  if (!Out.empty())
+    return true;
+
+  if (!Only) {
+    if (M.Kernels.empty()) {
+      Error = "no __global__ kernel in " + M.File;
+      return false;
+    }
+    if (M.Kernels.size() > 1) {
+      Error = M.File + " launches no kernel from main(); pass --kernel NAME "
+                       "with --grid and --block (kernels: " +
+              kernelList(M) + ")";
+      return false;
+    }
+    Only = &M.Kernels.front();
+  }
+  if (!O.Overrides.Grid || !O.Overrides.Block) {
+    Error = Only->Name + " is not launched from main(); pass --grid and "
+                         "--block to say how it is launched";
+    return false;
+  }
+  Out.push_back(launchFromFlags(*Only, O));
+  return true;
+}
+
+} // namespace gmem

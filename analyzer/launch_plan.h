@@ -1,0 +1,33 @@
+//===- launch_plan.h - Which launches to simulate -------------------------===//
+//
+// The host code's launches (already carrying the command line's overrides),
+// filtered by --kernel; or, for a kernel the host code does not launch, one
+// launch built from --grid, --block and --arg.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_LAUNCH_PLAN_H
+#define GMEM_ANALYZER_LAUNCH_PLAN_H
+
+#include "model.h"
+#include "options.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+/// The kernel --kernel names: its exact name, or the one template instance
+/// or kernel with that base name. Null with Error set otherwise.
+const Kernel *findKernelByName(const Module &M, const std::string &Name,
+                               std::string &Error);
+
+/// Fills Out; on failure returns false with a message saying what to pass.
+bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
+                  std::string &Error);
+
+/// "42", "-3", "0x20" -> integer; "1.5" -> nullopt.
+std::optional<int64_t> parseIntValue(const std::string &S);
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_LAUNCH_PLAN_H

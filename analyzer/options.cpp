@@ -1,0 +1,164 @@
+//===- options.cpp - gmem-analyze's command line --------------------------===//
+#include "options.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace gmem {
+
+const char *UsageText = R"(usage: gmem-analyze FILE.cu [options] [-- clang args]
+
+Predicts, without a GPU, the global sectors per request, load/store efficiency
+and shared-memory wavefronts of every memory access of every kernel launch.
+Launches come from the host code (main and what it calls) unless given here.
+
+  --block X[,Y[,Z]]     block of every launch (host code re-derives grids)
+  --grid X[,Y[,Z]]      grid of every launch
+  --kernel NAME         only this kernel ('name<32>' for a template instance)
+  --arg NAME=VALUE      value of a kernel parameter (repeatable)
+  --dynamic-smem BYTES  dynamic shared memory of every launch
+  --arch sm_XX          hardware rules (default sm_90)
+  --format text|json    output form (default text)
+  --emit-model          print the kernel model as JSON and stop
+  --compare FILE        compare with measurements (gmem-verify JSON, ncu or
+                        nvprof CSV); exit 1 on an unexplained difference
+  --strict              with --compare: exit 1 on any difference
+  --threads N           simulation threads (default: one per core)
+  --cuda-path DIR|none  CUDA installation to parse with (default: detect)
+  --help                this text
+
+Exit codes: 0 done, 1 findings (out-of-bounds access, comparison failed),
+2 bad input.
+)";
+
+std::optional<Dim3> parseDim3(const std::string &S) {
+  uint64_t V[3] = {1, 1, 1};
+  size_t Pos = 0;
+  for (int I = 0; I < 3; ++I) {
+    size_t End = S.find(',', Pos);
+    std::string Part = S.substr(Pos, End == std::string::npos ? End : End - Pos);
+    if (Part.empty() || Part.find_first_not_of("0123456789") != std::string::npos ||
+        Part.size() > 12)
+      return std::nullopt;
+    V[I] = std::stoull(Part);
+    if (End == std::string::npos)
+      return Dim3{V[0], V[1], V[2]};
+    Pos = End + 1;
+  }
+  return std::nullopt; // More than three numbers.
+}
+
+static bool parseUnsigned(const std::string &S, uint64_t &V) {
+  if (S.empty() || S.find_first_not_of("0123456789") != std::string::npos ||
+      S.size() > 18)
+    return false;
+  V = std::stoull(S);
+  return true;
+}
+
+std::optional<Options> parseOptions(const std::vector<std::string> &Args,
+                                    std::string &Error) {
+  Options O;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    auto Value = [&](const char *Flag) -> const std::string * {
+      if (I + 1 >= Args.size()) {
+        Error = std::string(Flag) + " needs a value";
+        return nullptr;
+      }
+      return &Args[++I];
+    };
+    if (A == "--") {
+      O.ClangArgs.assign(Args.begin() + I + 1, Args.end());
+      break;
+    }
+    if (A == "--help" || A == "-h") {
+      O.Help = true;
+    } else if (A == "--block" || A == "--grid") {
+      const std::string *V = Value(A.c_str());
+      if (!V)
+        return std::nullopt;
+      auto D = parseDim3(*V);
+      if (!D) {
+        Error = A + " '" + *V + "': expected X[,Y[,Z]] with whole numbers";
+        return std::nullopt;
+      }
+      (A == "--block" ? O.Overrides.Block : O.Overrides.Grid) = *D;
+    } else if (A == "--kernel") {
+      const std::string *V = Value("--kernel");
+      if (!V)
+        return std::nullopt;
+      O.Kernel = *V;
+    } else if (A == "--arg") {
+      const std::string *V = Value("--arg");
+      if (!V)
+        return std::nullopt;
+      size_t Eq = V->find('=');
+      if (Eq == 0 || Eq == std::string::npos || Eq + 1 == V->size()) {
+        Error = "--arg '" + *V + "': expected NAME=VALUE";
+        return std::nullopt;
+      }
+      O.Overrides.Args[V->substr(0, Eq)] = V->substr(Eq + 1);
+    } else if (A == "--dynamic-smem") {
+      const std::string *V = Value("--dynamic-smem");
+      uint64_t N;
+      if (!V)
+        return std::nullopt;
+      if (!parseUnsigned(*V, N)) {
+        Error = "--dynamic-smem '" + *V + "': expected a number of bytes";
+        return std::nullopt;
+      }
+      O.Overrides.DynamicSmem = N;
+    } else if (A == "--arch") {
+      const std::string *V = Value("--arch");
+      if (!V)
+        return std::nullopt;
+      O.Arch = *V;
+    } else if (A == "--format") {
+      const std::string *V = Value("--format");
+      if (!V)
+        return std::nullopt;
+      O.Format = *V;
+    } else if (A == "--emit-model") {
+      O.EmitModel = true;
+    } else if (A == "--compare") {
+      const std::string *V = Value("--compare");
+      if (!V)
+        return std::nullopt;
+      O.Compare = *V;
+    } else if (A == "--strict") {
+      O.Strict = true;
+    } else if (A == "--threads") {
+      const std::string *V = Value("--threads");
+      uint64_t N;
+      if (!V)
+        return std::nullopt;
+      if (!parseUnsigned(*V, N) || N == 0 || N > 1024) {
+        Error = "--threads '" + *V + "': expected a number from 1 to 1024";
+        return std::nullopt;
+      }
+      O.Threads = unsigned(N);
+    } else if (A == "--cuda-path") {
+      const std::string *V = Value("--cuda-path");
+      if (!V)
+        return std::nullopt;
+      O.CudaPath = *V;
+    } else if (!A.empty() && A[0] == '-') {
+      Error = "unknown option '" + A + "' (see --help)";
+      return std::nullopt;
+    } else if (O.File.empty()) {
+      O.File = A;
+    } else {
+      Error = "more than one input file ('" + O.File + "', '" + A +
+              "'); analyse one .cu file at a time";
+      return std::nullopt;
+    }
+  }
+  if (O.File.empty() && !O.Help) {
+    Error = "no input file; usage: gmem-analyze FILE.cu [options]";
+    return std::nullopt;
+  }
+  return O;
+}
+
+} // namespace gmem

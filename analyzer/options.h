@@ -1,0 +1,38 @@
+//===- options.h - gmem-analyze's command line ----------------------------===//
+#ifndef GMEM_ANALYZER_OPTIONS_H
+#define GMEM_ANALYZER_OPTIONS_H
+
+#include "translate.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct Options {
+  std::string File;
+  LaunchOverrides Overrides;
+  std::string Kernel; ///< --kernel: only this kernel ("name" or "name<32>").
+  std::string Arch = "sm_90";
+  std::string Format = "text";
+  bool EmitModel = false;
+  std::string Compare; ///< --compare FILE
+  bool Strict = false;
+  unsigned Threads = 0;
+  std::string CudaPath;
+  std::vector<std::string> ClangArgs; ///< After "--".
+  bool Help = false;
+};
+
+/// Parses argv; on a usage error returns nullopt with the message in Error.
+std::optional<Options> parseOptions(const std::vector<std::string> &Args,
+                                    std::string &Error);
+
+/// "32", "32,16" or "32,16,1" -> Dim3; nullopt if malformed.
+std::optional<Dim3> parseDim3(const std::string &S);
+
+extern const char *UsageText;
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_OPTIONS_H

@@ -1,0 +1,566 @@
+//===- compare.cpp - Metric by metric, with the reason for each difference ===//
+//
+// Every row is a metric the simulator predicts (metrics.h) that the
+// measurement has too, directly or computed from its counts. Counts are
+// judged first; the reasons for a count come from the per-line comparison
+// (lines.cpp) or the kernel totals; ratios then inherit the reasons of the
+// counts they are made of. Tolerances and reasons: compare.h.
+//
+//===----------------------------------------------------------------------===//
+#include "compare.h"
+#include "tolerances.h"
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+namespace gmem {
+
+const char *verdictName(Verdict V) {
+  switch (V) {
+  case Verdict::Match:
+    return "match";
+  case Verdict::Explained:
+    return "explained";
+  case Verdict::Mismatch:
+    return "mismatch";
+  }
+  return "?";
+}
+
+bool MetricComparison::exact() const {
+  if (!Predicted)
+    return false;
+  double Eps = 1e-9 * std::max(1.0, std::fabs(*Predicted));
+  return std::fabs(Measured - *Predicted) <= Rounding + Eps;
+}
+
+namespace {
+
+enum class Group : uint8_t {
+  GlobalLd,
+  GlobalSt,
+  GlobalAtom,
+  SharedLd,
+  SharedSt,
+  SharedAll
+};
+enum class Quantity : uint8_t { Requests, Units, PerRequest, Efficiency };
+
+struct RowSpec {
+  const char *Name; ///< Predicted metric (metrics.cpp), also the row's name.
+  Group G;
+  Quantity Q;
+  /// Measured names with the same meaning, tried in order after Name.
+  std::vector<const char *> Aliases;
+};
+
+const std::vector<RowSpec> &rowSpecs() {
+  using G = Group;
+  using Q = Quantity;
+  static const std::vector<RowSpec> Rows = {
+      {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+       G::GlobalLd,
+       Q::Requests,
+       {}},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+       G::GlobalLd,
+       Q::Units,
+       {}},
+      {"gld_transactions_per_request",
+       G::GlobalLd,
+       Q::PerRequest,
+       {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld."
+        "ratio"}},
+      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+       G::GlobalLd,
+       Q::Efficiency,
+       {"gld_efficiency"}},
+      {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+       G::GlobalSt,
+       Q::Requests,
+       {}},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+       G::GlobalSt,
+       Q::Units,
+       {}},
+      {"gst_transactions_per_request",
+       G::GlobalSt,
+       Q::PerRequest,
+       {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st."
+        "ratio"}},
+      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+       G::GlobalSt,
+       Q::Efficiency,
+       {"gst_efficiency"}},
+      {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+       G::GlobalAtom,
+       Q::Requests,
+       {}},
+      {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+       G::GlobalAtom,
+       Q::Units,
+       {}},
+      {"smsp__sass_inst_executed_op_shared_ld.sum",
+       G::SharedLd,
+       Q::Requests,
+       {}},
+      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+       G::SharedLd,
+       Q::Units,
+       {}},
+      {"shared_load_transactions_per_request", G::SharedLd, Q::PerRequest, {}},
+      {"smsp__sass_inst_executed_op_shared_st.sum",
+       G::SharedSt,
+       Q::Requests,
+       {}},
+      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+       G::SharedSt,
+       Q::Units,
+       {}},
+      {"shared_store_transactions_per_request", G::SharedSt, Q::PerRequest, {}},
+      {"shared_efficiency",
+       G::SharedAll,
+       Q::Efficiency,
+       {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct"}},
+  };
+  return Rows;
+}
+
+const RowSpec *specFor(Group G, Quantity Q) {
+  for (const RowSpec &S : rowSpecs())
+    if (S.G == G && S.Q == Q)
+      return &S;
+  return nullptr;
+}
+
+bool isShared(Group G) {
+  return G == Group::SharedLd || G == Group::SharedSt || G == Group::SharedAll;
+}
+
+bool inGroup(const Access &A, Group G) {
+  bool Shared = A.Sp == Space::Shared;
+  switch (G) {
+  case Group::GlobalLd:
+    return !Shared && A.Kind == AccessKind::Load;
+  case Group::GlobalSt:
+    return !Shared && A.Kind == AccessKind::Store;
+  case Group::GlobalAtom:
+    return !Shared && A.Kind == AccessKind::Atomic;
+  case Group::SharedLd:
+    return Shared && A.Kind == AccessKind::Load;
+  case Group::SharedSt:
+    return Shared && A.Kind == AccessKind::Store;
+  case Group::SharedAll:
+    return Shared && A.Kind != AccessKind::Atomic;
+  }
+  return false;
+}
+
+std::optional<double> measured(const MeasuredLaunch &ML, const RowSpec &S) {
+  auto It = ML.Metrics.find(S.Name);
+  if (It != ML.Metrics.end())
+    return It->second;
+  for (const char *A : S.Aliases) {
+    It = ML.Metrics.find(A);
+    if (It != ML.Metrics.end())
+      return It->second;
+  }
+  return std::nullopt;
+}
+
+std::string number(double V) {
+  char B[64];
+  if (V == std::floor(V) && std::fabs(V) < 1e15)
+    snprintf(B, sizeof B, "%.0f", V);
+  else
+    snprintf(B, sizeof B, "%.4g", V);
+  return B;
+}
+
+/// A row and what the reasons need to know about it.
+struct Row {
+  const RowSpec *Spec;
+  MetricComparison C;
+  bool Within = true;
+};
+
+class LaunchJudge {
+public:
+  LaunchJudge(LaunchComparison &LC) : LC(LC), R(LC.Predicted) {}
+
+  void run() {
+    const MeasuredLaunch &ML = *LC.Measured;
+    for (const RowSpec &S : rowSpecs())
+      addRow(S, ML);
+    // Counts first: the ratios' reasons are those of their counts.
+    // Unknown predictions already carry their reason (c).
+    for (Row &W : Rows)
+      if (!W.Within && W.C.Predicted &&
+          (W.Spec->Q == Quantity::Requests || W.Spec->Q == Quantity::Units))
+        explainCount(W);
+    for (Row &W : Rows)
+      if (!W.Within && W.C.Predicted &&
+          (W.Spec->Q == Quantity::PerRequest ||
+           W.Spec->Q == Quantity::Efficiency))
+        explainRatio(W);
+    LC.V = Verdict::Match;
+    for (Row &W : Rows) {
+      LC.V = std::max(LC.V, W.C.V);
+      LC.Metrics.push_back(std::move(W.C));
+    }
+    for (const LineComparison &L : LC.Lines)
+      LC.V = std::max(LC.V, L.V);
+  }
+
+private:
+  LaunchComparison &LC;
+  const LaunchResult &R;
+  std::vector<Row> Rows;
+
+  bool multiBlock() const { return R.L.Grid.count() > 1; }
+
+  Row *row(Group G, Quantity Q) {
+    for (Row &W : Rows)
+      if (W.Spec->G == G && W.Spec->Q == Q)
+        return &W;
+    return nullptr;
+  }
+
+  std::optional<double> predicted(Group G, Quantity Q) const {
+    const RowSpec *S = specFor(G, Q);
+    if (!S)
+      return std::nullopt;
+    auto It = R.Metrics.find(S->Name);
+    return It == R.Metrics.end() ? std::nullopt : It->second.Value;
+  }
+
+  void addRow(const RowSpec &S, const MeasuredLaunch &ML) {
+    auto P = R.Metrics.find(S.Name);
+    if (P == R.Metrics.end())
+      return;
+    Row W;
+    W.Spec = &S;
+    MetricComparison &C = W.C;
+    C.Name = S.Name;
+    C.Predicted = P->second.Value;
+    C.UnknownReason = P->second.UnknownReason;
+    std::optional<double> M = measured(ML, S);
+    bool Derived = false;
+    if (!M && S.Q == Quantity::PerRequest) {
+      // Computed from the counts, as ../shared/groundtruth's table does.
+      const RowSpec *Num = specFor(S.G, Quantity::Units);
+      const RowSpec *Den = specFor(S.G, Quantity::Requests);
+      std::optional<double> N = measured(ML, *Num), D = measured(ML, *Den);
+      if (!N || !D || *D <= 0)
+        return;
+      M = *N / *D;
+      C.MeasuredFrom = std::string(Num->Name) + " / " + Den->Name;
+      Derived = true;
+    }
+    if (!M)
+      return;
+    C.Measured = *M;
+    bool Shared = isShared(S.G);
+    switch (S.Q) {
+    case Quantity::Requests:
+      break;
+    case Quantity::Units:
+      if (Shared && C.Predicted)
+        C.Tolerance = tolerance::sharedTotal(
+            *C.Predicted, predicted(S.G, Quantity::Requests).value_or(0));
+      break;
+    case Quantity::PerRequest:
+      C.Tolerance = Shared && C.Predicted
+                        ? tolerance::sharedPerRequest(*C.Predicted)
+                        : tolerance::Printed;
+      C.Rounding = Derived ? 0 : tolerance::Printed;
+      break;
+    case Quantity::Efficiency:
+      C.Tolerance = C.Rounding = tolerance::Printed;
+      if (Shared && C.Predicted)
+        C.Tolerance =
+            std::max(C.Tolerance, sharedEfficiencyTolerance(*C.Predicted));
+      break;
+    }
+    if (!C.Predicted) {
+      W.Within = false;
+      C.V = Verdict::Explained;
+      C.Reason = "(c) prediction unknown: " + C.UnknownReason;
+      Rows.push_back(std::move(W));
+      return;
+    }
+    double D = std::fabs(C.Measured - *C.Predicted);
+    bool IsCount =
+        S.Q == Quantity::Requests || (S.Q == Quantity::Units && !Shared);
+    W.Within = IsCount ? tolerance::sameCount(C.Measured, *C.Predicted)
+                       : D <= C.Tolerance + 1e-9 * std::max(1.0, *C.Predicted);
+    C.V = W.Within ? Verdict::Match : Verdict::Mismatch;
+    if (!W.Within)
+      C.Reason = "no reason established";
+    Rows.push_back(std::move(W));
+  }
+
+  /// shared_efficiency = bytes / (128 x wavefronts): the efficiencies the
+  /// wavefront tolerance allows, on the side noise pushes it (down).
+  double sharedEfficiencyTolerance(double E) const {
+    uint64_t Req = 0, Units = 0;
+    for (const Access &A : R.K->Accesses)
+      if (inGroup(A, Group::SharedAll)) {
+        Req += R.PerAccess[A.Id].Requests;
+        Units += R.PerAccess[A.Id].Units;
+      }
+    if (!Req || !Units)
+      return 0;
+    double W = double(Units) / double(Req);
+    return E - E * W / (W + tolerance::sharedPerRequest(W));
+  }
+
+  void explain(Row &W, const std::string &Reason) {
+    W.C.V = Verdict::Explained;
+    W.C.Reason = Reason;
+  }
+
+  // --- Per-line evidence ------------------------------------------------
+
+  bool linesHaveInstructions() const {
+    for (const LineComparison &L : LC.Lines)
+      if (L.InstRecorded && L.MeasuredInst)
+        return true;
+    return false;
+  }
+
+  uint64_t groupRequests(const LineComparison &L, Group G) const {
+    uint64_t N = 0;
+    for (int Id : L.Accesses)
+      if (inGroup(R.K->Accesses[Id], G))
+        N += R.PerAccess[Id].Requests;
+    return N;
+  }
+
+  uint64_t groupUnits(const LineComparison &L, Group G) const {
+    uint64_t N = 0;
+    for (int Id : L.Accesses)
+      if (inGroup(R.K->Accesses[Id], G))
+        N += R.PerAccess[Id].Units;
+    return N;
+  }
+
+  unsigned minSize(Group G) const {
+    unsigned Min = tolerance::WidestAccess;
+    for (const Access &A : R.K->Accesses)
+      if (inGroup(A, G))
+        Min = std::min(Min, A.Size);
+    return Min;
+  }
+
+  /// "f.cu:12 (64 -> 32)" for up to three lines chosen by Pick.
+  std::string where(
+      const std::function<bool(const LineComparison &)> &Pick,
+      const std::function<std::string(const LineComparison &)> &Detail) const {
+    std::string S;
+    unsigned N = 0;
+    for (const LineComparison &L : LC.Lines)
+      if (Pick(L)) {
+        if (N < 3)
+          S += (N ? ", " : "") + L.File + ":" + std::to_string(L.Line) + " (" +
+               Detail(L) + ")";
+        ++N;
+      }
+    if (N > 3)
+      S += " and " + std::to_string(N - 3) + " more";
+    return S;
+  }
+
+  void explainCount(Row &W) {
+    Group G = W.Spec->G;
+    bool Shared = isShared(G);
+    bool IsRequests = W.Spec->Q == Quantity::Requests;
+    double P = *W.C.Predicted, M = W.C.Measured, Delta = P - M;
+    if (!IsRequests && Shared && multiBlock() && tolerance::withinNoise(P, M))
+      return explain(W, noiseText(P, M));
+    if (LC.Lines.empty() || (IsRequests && !linesHaveInstructions()))
+      return explainFromTotals(W);
+
+    // What each kind of line adds to the difference, in this row's unit.
+    auto Of = [&](const LineComparison &L) -> double {
+      if (IsRequests)
+        return double(groupRequests(L, G));
+      return double(groupUnits(L, G));
+    };
+    auto MeasuredOf = [&](const LineComparison &L) -> double {
+      if (IsRequests)
+        return double(L.MeasuredInst);
+      return double(Shared ? L.MeasuredWavefronts : L.MeasuredSectors);
+    };
+    auto PredictedOf = [&](const LineComparison &L) -> double {
+      if (IsRequests)
+        return double(L.PredictedRequests);
+      return double(Shared ? L.PredictedWavefronts.value_or(0)
+                           : L.PredictedSectors.value_or(0));
+    };
+    auto NotExecuted = [&](const LineComparison &L) {
+      return L.Kind == "not executed" && groupRequests(L, G);
+    };
+    auto Merged = [&](const LineComparison &L) {
+      return L.Kind == "merged" && groupRequests(L, G);
+    };
+    auto NotPredicted = [](const LineComparison &L) {
+      return L.Kind == "not predicted";
+    };
+    double NE = 0, MG = 0, UP = 0;
+    for (const LineComparison &L : LC.Lines) {
+      if (NotExecuted(L))
+        NE += Of(L);
+      if (Merged(L))
+        MG += PredictedOf(L) - MeasuredOf(L);
+      if (NotPredicted(L))
+        UP += MeasuredOf(L);
+    }
+    double Tol = IsRequests || !Shared ? 0.5 : W.C.Tolerance;
+    std::string Unit = IsRequests ? " requests"
+                       : Shared   ? " wavefronts"
+                                  : " sectors";
+    auto Num = [](double V) { return std::to_string(uint64_t(V + 0.5)); };
+    std::string NEText = where(NotExecuted, [&](const LineComparison &L) {
+      return Num(Of(L)) + Unit + " predicted, nothing executed";
+    });
+    if (Delta > 0 && NE > 0 && std::fabs(NE - Delta) <= Tol)
+      return explain(W, "(b) the " + number(Delta) + Unit +
+                            " missing are those of lines the GPU did not "
+                            "execute: " +
+                            NEText);
+    if (Delta > 0 && MG > 0 && NE + MG + Tol >= Delta) {
+      std::string Text =
+          "(a) the compiler merged accesses into wider instructions on " +
+          where(Merged, [&](const LineComparison &L) {
+            return Num(PredictedOf(L)) + " ->" + " " + Num(MeasuredOf(L)) +
+                   (IsRequests ? " instructions" : Unit);
+          });
+      if (NE > 0)
+        Text += "; (b) lines not executed: " + NEText;
+      return explain(W, Text);
+    }
+    if (Delta < 0 && UP > 0 && UP + Tol >= -Delta)
+      return explain(W, "(b) the extra" + Unit +
+                            " come from lines where the model predicts no "
+                            "executed access: " +
+                            where(NotPredicted, [&](const LineComparison &L) {
+                              return Num(MeasuredOf(L)) +
+                                     (IsRequests ? " instructions" : Unit);
+                            }));
+  }
+
+  /// Merging seen in the kernel totals alone (ncu and nvprof exports have
+  /// no per-line data): f = predicted / measured requests within what the
+  /// access size allows, and the sectors or wavefronts within the bounds
+  /// merging f accesses gives.
+  void explainFromTotals(Row &W) {
+    Group G = W.Spec->G;
+    Row *Req = row(G, Quantity::Requests), *Units = row(G, Quantity::Units);
+    if (!Req || !Units || !Req->C.Predicted || !Units->C.Predicted)
+      return;
+    double PR = *Req->C.Predicted, MR = Req->C.Measured;
+    double PU = *Units->C.Predicted, MU = Units->C.Measured;
+    unsigned Min = minSize(G);
+    if (!(MR > 0 && MR < PR && PR * Min <= MR * tolerance::WidestAccess))
+      return;
+    double F = PR / MR;
+    double Tol = Units->C.Tolerance;
+    if (!(MU <= PU + Tol && (MU + Tol) * F + 1e-9 >= PU))
+      return;
+    char Factor[32];
+    snprintf(Factor, sizeof Factor, "%.3g", F);
+    bool Shared = isShared(G);
+    explain(W, "(a) " + number(MR) + " requests measured for " + number(PR) +
+                   " predicted (" + Factor + "x fewer) with " + number(MU) +
+                   (Shared ? " wavefronts" : " sectors") + " for " +
+                   number(PU) + ": the compiler merged " + std::to_string(Min) +
+                   "-byte accesses into wider "
+                   "instructions (kernel totals; no per-line measurement)");
+  }
+
+  std::string noiseText(double P, double M) const {
+    char B[160];
+    snprintf(
+        B, sizeof B,
+        "(d) measured %s for %s predicted (%+.1f %%): shared-counter noise "
+        "of a %llu-block launch (at most %.0f %% above, never below)",
+        number(M).c_str(), number(P).c_str(), P ? 100.0 * (M - P) / P : 0.0,
+        static_cast<unsigned long long>(R.L.Grid.count()),
+        100 * tolerance::NoiseBand);
+    return B;
+  }
+
+  /// Explained when the counts it is computed from are all within tolerance
+  /// or explained, at least one explained.
+  bool inherit(Row &W, const std::vector<Row *> &Parts) {
+    std::string Text;
+    bool Any = false;
+    for (Row *P : Parts) {
+      if (!P)
+        continue;
+      if (P->C.V == Verdict::Mismatch)
+        return false;
+      if (P->C.V == Verdict::Explained) {
+        Any = true;
+        Text += (Text.empty() ? "" : "; ") + P->C.Name + ": " + P->C.Reason;
+      }
+    }
+    if (!Any)
+      return false;
+    explain(W, "follows from " + Text);
+    return true;
+  }
+
+  void explainRatio(Row &W) {
+    Group G = W.Spec->G;
+    double P = *W.C.Predicted, M = W.C.Measured;
+    bool Shared = isShared(G);
+    if (W.Spec->Q == Quantity::PerRequest) {
+      if (Shared && multiBlock() && tolerance::withinNoise(P, M))
+        return explain(W, noiseText(P, M));
+      Row *Req = row(G, Quantity::Requests), *Units = row(G, Quantity::Units);
+      if (Req && Units)
+        inherit(W, {Req, Units});
+      return;
+    }
+    // Efficiency: bytes over sectors or wavefronts.
+    if (Shared) {
+      // Noise adds wavefronts, so it lowers the efficiency.
+      if (multiBlock() && M > 0 && tolerance::withinNoise(M, P))
+        return explain(W, noiseText(P, M));
+      inherit(W, {row(Group::SharedLd, Quantity::Units),
+                  row(Group::SharedSt, Quantity::Units)});
+      return;
+    }
+    inherit(W, {row(G, Quantity::Units)});
+  }
+};
+
+} // namespace
+
+LaunchComparison compareLaunch(const MatchedLaunch &Match,
+                               const MeasuredLaunch &Measured, LaunchResult R) {
+  LaunchComparison LC;
+  LC.Match = Match;
+  LC.Measured = &Measured;
+  LC.Predicted = std::move(R);
+  LC.Lines = compareLines(LC.Predicted, Measured);
+  LaunchJudge(LC).run();
+  return LC;
+}
+
+int comparisonExitCode(const Comparison &C, bool Strict) {
+  for (const LaunchComparison &L : C.Launches) {
+    for (const MetricComparison &M : L.Metrics)
+      if (M.V == Verdict::Mismatch || (Strict && !M.exact()))
+        return 1;
+    for (const LineComparison &Line : L.Lines)
+      if (Line.V == Verdict::Mismatch || (Strict && !Line.Exact))
+        return 1;
+  }
+  return 0;
+}
+
+} // namespace gmem

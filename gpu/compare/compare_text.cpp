@@ -1,0 +1,177 @@
+//===- compare_text.cpp - Prediction beside measurement, as tables --------===//
+//
+//   measured: NVIDIA H200 (compute capability 9.0), driver 580, CUDA 13.0,
+//   2026-11-21T10:00:00Z, by gmem-verify; simulated for sm_90
+//   tolerances: ...
+//
+//   global_add_offset<<<(128,1,1), (32,1,1)>>> at coalescing.cu:169:5
+//   [measured launch 2]: match
+//     Metric                                       Predicted  Measured
+//     Difference  Verdict    Reason
+//     l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum    256       256 0  match
+//     ...
+//     Line              Requests  Instructions  Sectors (pred/meas)  Wavefronts
+//     (pred/meas)  Verdict    Reason coalescing.cu:46       384           384
+//     1920 / 1920          0 / 0                   match
+//
+//===----------------------------------------------------------------------===//
+#include "compare.h"
+#include "views/views.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace gmem {
+
+namespace {
+
+std::string pad(std::string S, size_t W, bool Right = false) {
+  if (S.size() >= W)
+    return S;
+  return Right ? std::string(W - S.size(), ' ') + S
+               : S + std::string(W - S.size(), ' ');
+}
+
+std::string value(double V, bool Sign = false) {
+  char B[64];
+  if (V == 0)
+    return "0";
+  if (V == std::floor(V) && std::fabs(V) < 1e15) {
+    snprintf(B, sizeof B, Sign ? "%+.0f" : "%.0f", V);
+    return B;
+  }
+  snprintf(B, sizeof B, Sign ? "%+.4f" : "%.4f", V);
+  std::string S = B;
+  while (S.back() == '0')
+    S.pop_back();
+  if (S.back() == '.')
+    S.pop_back();
+  if (S == "0" || S == "+0" || S == "-0") { // Tiny, but not zero.
+    snprintf(B, sizeof B, Sign ? "%+.2g" : "%.2g", V);
+    S = B;
+  }
+  return S;
+}
+
+std::string dim(const Dim3 &D) {
+  return "(" + std::to_string(D.X) + "," + std::to_string(D.Y) + "," +
+         std::to_string(D.Z) + ")";
+}
+
+std::string launchTitle(const Launch &L) {
+  std::string S = L.Kernel + "<<<" + dim(L.Grid) + ", " + dim(L.Block);
+  if (L.DynamicSmem)
+    S += ", " + std::to_string(L.DynamicSmem);
+  S += ">>>";
+  if (L.Loc.Line)
+    S += " at " + locText(L.Loc);
+  return S;
+}
+
+void printMetrics(const LaunchComparison &LC, std::ostream &OS) {
+  size_t NameW = 6;
+  bool AnyDerived = false;
+  for (const MetricComparison &M : LC.Metrics) {
+    NameW = std::max(NameW, M.Name.size() + 1);
+    AnyDerived |= !M.MeasuredFrom.empty();
+  }
+  OS << "  " << pad("Metric", NameW + 1) << pad("Predicted", 12, true) << " "
+     << pad("Measured", 12, true) << " " << pad("Difference", 12, true) << "  "
+     << pad("Verdict", 10) << " Reason\n";
+  for (const MetricComparison &M : LC.Metrics) {
+    std::string Name = M.Name + (M.MeasuredFrom.empty() ? "" : "*");
+    std::optional<double> D = M.difference();
+    OS << "  " << pad(Name, NameW + 1)
+       << pad(M.Predicted ? value(*M.Predicted) : "unknown", 12, true) << " "
+       << pad(value(M.Measured), 12, true) << " "
+       << pad(D ? value(*D, true) : "-", 12, true) << "  "
+       << pad(verdictName(M.V), 10);
+    if (!M.Reason.empty())
+      OS << " " << M.Reason;
+    OS << "\n";
+  }
+  if (AnyDerived)
+    OS << "  * measured value computed from the measured counts "
+          "(sectors or wavefronts / requests)\n";
+}
+
+void printLines(const LaunchComparison &LC, std::ostream &OS) {
+  if (LC.Lines.empty())
+    return;
+  size_t LocW = 4;
+  for (const LineComparison &L : LC.Lines)
+    LocW = std::max(LocW, L.File.size() + 1 + std::to_string(L.Line).size());
+  auto Opt = [](const std::optional<uint64_t> &V) {
+    return V ? std::to_string(*V) : std::string("unknown");
+  };
+  OS << "  " << pad("Line", LocW + 1) << pad("Requests", 10, true)
+     << pad("Instructions", 14, true) << "  " << pad("Sectors (pred/meas)", 22)
+     << " " << pad("Wavefronts (pred/meas)", 23) << " " << pad("Verdict", 10)
+     << " Reason\n";
+  for (const LineComparison &L : LC.Lines) {
+    std::string Inst = !L.Measured      ? "-"
+                       : L.InstRecorded ? std::to_string(L.MeasuredInst)
+                                        : "?";
+    std::string Sectors =
+        Opt(L.PredictedSectors) + " / " +
+        (L.Measured ? std::to_string(L.MeasuredSectors) : std::string("-"));
+    std::string Waves =
+        Opt(L.PredictedWavefronts) + " / " +
+        (L.Measured ? std::to_string(L.MeasuredWavefronts) : std::string("-"));
+    OS << "  " << pad(L.File + ":" + std::to_string(L.Line), LocW + 1)
+       << pad(std::to_string(L.PredictedRequests), 10, true)
+       << pad(Inst, 14, true) << "  " << pad(Sectors, 22) << " "
+       << pad(Waves, 23) << " " << pad(verdictName(L.V), 10);
+    if (!L.Reason.empty())
+      OS << " " << L.Reason;
+    OS << "\n";
+  }
+}
+
+} // namespace
+
+void printComparisonText(const Comparison &C, std::ostream &OS) {
+  const Measurement &Ms = *C.Ms;
+  OS << "comparing " << C.File << " with " << C.MeasurementPath << "\n";
+  OS << "measured: " << (Ms.Device.empty() ? "unnamed device" : Ms.Device);
+  if (!Ms.ComputeCapability.empty())
+    OS << " (compute capability " << Ms.ComputeCapability << ")";
+  if (!Ms.DriverVersion.empty())
+    OS << ", driver " << Ms.DriverVersion;
+  if (!Ms.CudaVersion.empty())
+    OS << ", CUDA " << Ms.CudaVersion;
+  if (!Ms.Date.empty())
+    OS << ", " << Ms.Date;
+  OS << ", by " << Ms.Tool << "; simulated for " << C.Arch << "\n";
+  OS << "tolerances: counts exact; global sectors per request and "
+        "efficiencies within 0.005 (printed precision); shared wavefronts "
+        "per request within max(3 %, 0.15) (counter noise)\n";
+  for (const std::string &W : C.Warnings)
+    OS << "warning: " << W << "\n";
+  for (const std::string &N : C.Notes)
+    OS << "note: " << N << "\n";
+  unsigned Count[3] = {0, 0, 0};
+  for (const LaunchComparison &LC : C.Launches) {
+    const MeasuredLaunch &ML = *LC.Measured;
+    ++Count[int(LC.V)];
+    OS << "\n"
+       << launchTitle(LC.Predicted.L) << " [measured launch " << ML.Index
+       << "]: " << verdictName(LC.V) << "\n";
+    for (const std::string &N : LC.Match.Notes)
+      OS << "  note: " << N << "\n";
+    for (const std::string &D : LC.Predicted.Diagnostics)
+      OS << "  error: " << D << "\n";
+    printMetrics(LC, OS);
+    printLines(LC, OS);
+  }
+  if (!C.Unmeasured.empty()) {
+    OS << "\nhost launches not measured:\n";
+    for (const Launch &L : C.Unmeasured)
+      OS << "  " << launchTitle(L) << "\n";
+  }
+  OS << "\n"
+     << C.Launches.size() << " launches: " << Count[0] << " match, " << Count[1]
+     << " explained, " << Count[2] << " mismatch\n";
+}
+
+} // namespace gmem

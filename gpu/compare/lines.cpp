@@ -1,0 +1,303 @@
+//===- lines.cpp - Predicted and measured traffic per source line ---------===//
+//
+// gmem-verify sums the CUPTI SASS counters of every memory instruction that
+// -lineinfo maps to a line; the prediction sums the accesses the model has
+// on that line. Lines are matched by file base name and number, since the
+// measurement records the name the compiler saw and the analyzer the one it
+// was given.
+//
+//===----------------------------------------------------------------------===//
+#include "compare.h"
+#include "tolerances.h"
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace gmem {
+
+namespace {
+
+std::string baseName(const std::string &Path) {
+  size_t Slash = Path.find_last_of("/\\");
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
+
+std::string num(uint64_t V) { return std::to_string(V); }
+
+std::string traffic(std::optional<uint64_t> Sectors,
+                    std::optional<uint64_t> Wavefronts) {
+  auto Text = [](std::optional<uint64_t> V) {
+    return V ? std::to_string(*V) : std::string("unknown");
+  };
+  std::string S;
+  if (!Sectors || *Sectors)
+    S += Text(Sectors) + " sectors";
+  if (!Wavefronts || *Wavefronts)
+    S += (S.empty() ? "" : ", ") + Text(Wavefronts) + " wavefronts";
+  return S.empty() ? "no traffic" : S;
+}
+
+void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
+  bool MeasuredSomething = C.Measured && (C.MeasuredInst || C.MeasuredSectors ||
+                                          C.MeasuredWavefronts);
+  std::string Measured = traffic(C.MeasuredSectors, C.MeasuredWavefronts);
+  std::string Predicted = traffic(C.PredictedSectors, C.PredictedWavefronts);
+  C.Exact = false;
+  if (!MeasuredSomething) {
+    C.Kind = "not executed";
+    C.V = Verdict::Explained;
+    C.Reason = "(b) " + num(C.PredictedRequests) + " requests predicted (" +
+               Predicted +
+               "), no memory instruction of this line executed on the GPU: "
+               "no warp reached it or the compiler removed it";
+    return;
+  }
+  if (!C.PredictedRequests) {
+    C.Kind = "not predicted";
+    C.V = Verdict::Explained;
+    C.Reason = "(b) the GPU executed " +
+               (C.InstRecorded ? num(C.MeasuredInst) + " memory instructions"
+                               : std::string("memory instructions")) +
+               " here (" + Measured +
+               ") where the model predicts no executed access";
+    return;
+  }
+  if (!C.PredictedSectors || !C.PredictedWavefronts) {
+    C.Kind = "unknown";
+    C.V = Verdict::Explained;
+    C.Reason = "(c) prediction unknown: " + C.UnknownReason;
+    return;
+  }
+  double PW = double(*C.PredictedWavefronts), MW = double(C.MeasuredWavefronts);
+  bool SectorsSame = *C.PredictedSectors == C.MeasuredSectors;
+  bool WavesClose =
+      std::fabs(MW - PW) <=
+      tolerance::sharedTotal(PW, double(C.PredictedSharedRequests));
+  bool InstSame = !C.InstRecorded || C.MeasuredInst == C.PredictedRequests;
+  C.Exact =
+      SectorsSame && InstSame && *C.PredictedWavefronts == C.MeasuredWavefronts;
+  std::string Requests =
+      num(C.PredictedRequests) + " requests predicted, " +
+      (C.InstRecorded ? num(C.MeasuredInst) : std::string("?")) +
+      " instructions measured";
+  if (SectorsSame && WavesClose && InstSame) {
+    C.Kind = "match";
+    C.V = Verdict::Match;
+    return;
+  }
+  if (SectorsSame && WavesClose && C.InstRecorded &&
+      C.MeasuredInst > C.PredictedRequests) {
+    // A warp whose lanes are all predicated off still executes the
+    // instruction (smsp__sass_inst_executed counts it) but makes no request.
+    C.Kind = "inactive warps";
+    C.V = Verdict::Explained;
+    C.Reason = "(b) " + Requests + " with the same " + Measured + ": " +
+               num(C.MeasuredInst - C.PredictedRequests) +
+               " executions by warps with every lane predicated off, which "
+               "make no request";
+    return;
+  }
+  if (C.InstRecorded && C.MeasuredInst &&
+      C.MeasuredInst < C.PredictedRequests &&
+      C.PredictedRequests * MinSize <=
+          C.MeasuredInst * uint64_t(tolerance::WidestAccess)) {
+    // Merging f accesses into one instruction keeps the bytes and can only
+    // drop sectors the accesses shared: predicted / f <= measured <=
+    // predicted.
+    double F = double(C.PredictedRequests) / double(C.MeasuredInst);
+    double PS = double(*C.PredictedSectors), MS = double(C.MeasuredSectors);
+    double TolW = tolerance::sharedTotal(PW, double(C.PredictedSharedRequests));
+    bool SectorsFit = MS <= PS && MS * F + 1e-9 >= PS;
+    bool WavesFit = MW <= PW + TolW && (MW + TolW) * F + 1e-9 >= PW;
+    bool IdealRecorded = C.MeasuredSectorsIdeal || C.MeasuredWavefrontsIdeal;
+    bool BytesKept = !IdealRecorded ||
+                     (C.MeasuredSectorsIdeal >= C.PredictedSectorsIdeal &&
+                      C.MeasuredWavefrontsIdeal >= C.PredictedWavefrontsIdeal);
+    if (SectorsFit && WavesFit && BytesKept) {
+      char Factor[32];
+      snprintf(Factor, sizeof Factor, "%.3g", F);
+      C.Kind = "merged";
+      C.V = Verdict::Explained;
+      C.Reason = "(a) " + Requests + " (" + Factor + "x fewer), " + Measured +
+                 " for " + Predicted +
+                 (IdealRecorded ? ", ideal sectors/wavefronts kept" : "") +
+                 ": the compiler merged accesses into wider instructions (" +
+                 std::to_string(MinSize) + "-byte accesses allow up to " +
+                 std::to_string(tolerance::WidestAccess / MinSize) + "x)";
+      return;
+    }
+  }
+  if (SectorsSame && InstSame && MultiBlock && PW > 0 &&
+      tolerance::withinNoise(PW, MW)) {
+    char Excess[32];
+    snprintf(Excess, sizeof Excess, "%+.1f %%", 100.0 * (MW - PW) / PW);
+    C.Kind = "noise";
+    C.V = Verdict::Explained;
+    C.Reason = "(d) " + num(C.MeasuredWavefronts) +
+               " wavefronts measured for " + num(*C.PredictedWavefronts) +
+               " predicted (" + Excess +
+               "): shared-counter noise of a multi-block launch";
+    return;
+  }
+  C.Kind = "differs";
+  C.V = Verdict::Mismatch;
+  C.Reason = "no reason established: " + Requests + "; predicted " + Predicted +
+             ", measured " + Measured;
+}
+
+std::string lineName(const LineComparison &C) {
+  return C.File + ":" + std::to_string(C.Line);
+}
+
+/// -lineinfo does not always put an instruction at the line of the access
+/// the model has: code inlined from another function (an intrinsic such as
+/// __ldg in a CUDA header) is counted at that function's line, and a
+/// loop-invariant load the compiler hoisted at the loop's line. A line that
+/// measured less than predicted, and lines measured without a prediction
+/// that make up exactly the rest (instructions, sectors; wavefronts within
+/// tolerance), are one line's accesses counted in two places.
+void attributeElsewhere(std::vector<LineComparison> &Lines) {
+  std::vector<size_t> Extra;
+  for (size_t I = 0; I < Lines.size(); ++I)
+    if (Lines[I].Kind == "not predicted" && Lines[I].InstRecorded)
+      Extra.push_back(I);
+  std::vector<bool> Used(Lines.size(), false);
+  for (LineComparison &D : Lines) {
+    // Exact sums are stronger evidence than merging's bounds.
+    if ((D.Kind != "differs" && D.Kind != "merged") || !D.InstRecorded ||
+        !D.PredictedSectors || !D.PredictedWavefronts ||
+        D.MeasuredInst > D.PredictedRequests ||
+        D.MeasuredSectors > *D.PredictedSectors)
+      continue;
+    uint64_t Inst = D.PredictedRequests - D.MeasuredInst;
+    uint64_t Sectors = *D.PredictedSectors - D.MeasuredSectors;
+    double Waves =
+        double(*D.PredictedWavefronts) - double(D.MeasuredWavefronts);
+    double Tol = tolerance::sharedTotal(double(*D.PredictedWavefronts),
+                                        double(D.PredictedSharedRequests));
+    // The rest in one, two or three of the unpredicted lines.
+    std::vector<size_t> Pick;
+    std::function<bool(size_t, uint64_t, uint64_t, double)> Find =
+        [&](size_t From, uint64_t I, uint64_t S, double W) {
+          if (I == Inst && S == Sectors && std::fabs(W - Waves) <= Tol &&
+              !Pick.empty())
+            return true;
+          if (Pick.size() == 3)
+            return false;
+          for (size_t K = From; K < Extra.size(); ++K) {
+            const LineComparison &U = Lines[Extra[K]];
+            if (Used[Extra[K]] || I + U.MeasuredInst > Inst ||
+                S + U.MeasuredSectors > Sectors)
+              continue;
+            Pick.push_back(Extra[K]);
+            if (Find(K + 1, I + U.MeasuredInst, S + U.MeasuredSectors,
+                     W + double(U.MeasuredWavefronts)))
+              return true;
+            Pick.pop_back();
+          }
+          return false;
+        };
+    if (!Inst || !Find(0, 0, 0, 0))
+      continue;
+    std::string Where;
+    for (size_t K : Pick) {
+      LineComparison &U = Lines[K];
+      Used[K] = true;
+      Where += (Where.empty() ? "" : ", ") + lineName(U) + " (" +
+               num(U.MeasuredInst) + " instructions, " +
+               traffic(U.MeasuredSectors, U.MeasuredWavefronts) + ")";
+      U.Kind = "elsewhere";
+      U.V = Verdict::Explained;
+      U.Reason = "(e) the rest of " + lineName(D) +
+                 ": the compiler put those instructions at this line";
+    }
+    D.Kind = "elsewhere";
+    D.V = Verdict::Explained;
+    D.Reason = "(e) the GPU counted the rest of this line's accesses (" +
+               num(Inst) + " instructions, " +
+               traffic(Sectors, uint64_t(Waves + 0.5)) + ") at " + Where +
+               ": -lineinfo puts them there (code inlined from that line, "
+               "or hoisted into it, as a loop-invariant load is)";
+  }
+}
+
+} // namespace
+
+std::vector<LineComparison> compareLines(const LaunchResult &R,
+                                         const MeasuredLaunch &ML) {
+  if (ML.Lines.empty())
+    return {};
+  std::map<std::pair<std::string, unsigned>, LineComparison> Map;
+  std::map<std::pair<std::string, unsigned>, unsigned> MinSize;
+  std::map<std::pair<std::string, unsigned>, std::pair<bool, bool>> Unknown;
+  for (const Access &A : R.K->Accesses) {
+    auto Key = std::make_pair(baseName(A.Loc.File), A.Loc.Line);
+    LineComparison &C = Map[Key];
+    C.File = Key.first;
+    C.Line = Key.second;
+    C.Accesses.push_back(A.Id);
+    const AccessStats &S = R.PerAccess[A.Id];
+    bool Shared = A.Sp == Space::Shared;
+    C.PredictedRequests += S.Requests;
+    (Shared ? C.PredictedSharedRequests : C.PredictedGlobalRequests) +=
+        S.Requests;
+    auto &Units = Shared ? C.PredictedWavefronts : C.PredictedSectors;
+    auto &Unk = Unknown[Key];
+    bool &UnknownHere = Shared ? Unk.second : Unk.first;
+    if (S.UnknownRequests) {
+      UnknownHere = true;
+      if (C.UnknownReason.empty())
+        C.UnknownReason = A.Text + ": " + S.UnknownReason;
+    }
+    Units = Units.value_or(0) + S.Units;
+    (Shared ? C.PredictedWavefrontsIdeal : C.PredictedSectorsIdeal) +=
+        S.IdealUnits;
+    unsigned &Min = MinSize.try_emplace(Key, A.Size).first->second;
+    Min = std::min(Min, A.Size);
+  }
+  for (auto &[Key, C] : Map) {
+    if (!C.PredictedSectors)
+      C.PredictedSectors = 0;
+    if (!C.PredictedWavefronts)
+      C.PredictedWavefronts = 0;
+    if (Unknown[Key].first)
+      C.PredictedSectors.reset();
+    if (Unknown[Key].second)
+      C.PredictedWavefronts.reset();
+  }
+  for (const MeasuredLine &L : ML.Lines) {
+    auto Key = std::make_pair(baseName(L.File), L.Line);
+    auto [It, New] = Map.try_emplace(Key);
+    LineComparison &C = It->second;
+    if (New) {
+      C.File = Key.first;
+      C.Line = Key.second;
+      C.PredictedSectors = 0;
+      C.PredictedWavefronts = 0;
+    }
+    C.Measured = true;
+    C.MeasuredInst += L.InstExecuted;
+    C.MeasuredSectors += L.Sectors;
+    C.MeasuredWavefronts += L.Wavefronts;
+    C.MeasuredSectorsIdeal += L.SectorsIdeal;
+    C.MeasuredWavefrontsIdeal += L.WavefrontsIdeal;
+  }
+  bool MultiBlock = R.L.Grid.count() > 1;
+  std::vector<LineComparison> Out;
+  for (auto &[Key, C] : Map) {
+    // Instruction counts missing (a hand-written file): compare traffic only.
+    C.InstRecorded =
+        C.Measured &&
+        (C.MeasuredInst || (!C.MeasuredSectors && !C.MeasuredWavefronts));
+    if (!C.PredictedRequests && !C.Measured)
+      continue; // The model's access never runs, and the GPU agrees.
+    auto Min = MinSize.find(Key);
+    judge(C, MultiBlock, Min == MinSize.end() ? 4 : Min->second);
+    Out.push_back(std::move(C));
+  }
+  attributeElsewhere(Out);
+  return Out;
+}
+
+} // namespace gmem

@@ -1,0 +1,208 @@
+//===- match_launches.cpp - Which launch to simulate for each measured one ===//
+//
+// Measurements name kernels the way the analyzer does (kernelBaseName), and
+// carry what they know of each launch: gmem-verify everything, ncu grid and
+// block, nvprof nothing but the kernel. The rest comes from the host code's
+// launches of the same kernel, taken in order.
+//
+//===----------------------------------------------------------------------===//
+#include "compare.h"
+#include "views/views.h"
+
+#include <map>
+
+namespace gmem {
+
+namespace {
+
+std::string baseOf(const std::string &Name) {
+  return Name.substr(0, Name.find('<'));
+}
+
+const Kernel *findMeasuredKernel(const Module &M, const MeasuredLaunch &ML) {
+  if (const Kernel *K = M.findKernel(ML.Kernel))
+    return K;
+  if (!ML.Mangled.empty())
+    for (const Kernel &K : M.Kernels)
+      if (K.MangledName == ML.Mangled)
+        return &K;
+  // "k" measured where the source has exactly one instance "k<...>".
+  if (ML.Kernel.find('<') != std::string::npos)
+    return nullptr;
+  const Kernel *Found = nullptr;
+  for (const Kernel &K : M.Kernels)
+    if (baseOf(K.Name) == ML.Kernel) {
+      if (Found)
+        return nullptr;
+      Found = &K;
+    }
+  return Found;
+}
+
+std::string kernelList(const Module &M) {
+  std::string S;
+  for (size_t I = 0; I < M.Kernels.size() && I < 8; ++I)
+    S += (I ? ", " : "") + M.Kernels[I].Name;
+  if (M.Kernels.size() > 8)
+    S += ", ...";
+  return S.empty() ? "none" : S;
+}
+
+bool known(const std::array<uint64_t, 3> &D) { return D[0] && D[1] && D[2]; }
+
+Dim3 toDim3(const std::array<uint64_t, 3> &D) { return {D[0], D[1], D[2]}; }
+
+std::string ordinal(size_t N) {
+  std::string S = std::to_string(N);
+  unsigned Tens = N % 100, Ones = N % 10;
+  if (Tens >= 11 && Tens <= 13)
+    return S + "th";
+  return S + (Ones == 1 ? "st" : Ones == 2 ? "nd" : Ones == 3 ? "rd" : "th");
+}
+
+/// The argument for parameter P from the measured argument MA and the host
+/// launch's HA (either may be null).
+ArgValue buildArg(const Param &P, const MeasuredArg *MA, const ArgValue *HA) {
+  ArgValue A;
+  switch (P.Kind) {
+  case ParamKind::Pointer:
+    A.Kind = ArgValue::Pointer;
+    if (HA && HA->Kind == ArgValue::Pointer) {
+      A.Allocation = HA->Allocation;
+      A.AlignOffset = HA->AlignOffset;
+    }
+    if (MA && MA->AlignOffset)
+      A.AlignOffset = *MA->AlignOffset;
+    return A;
+  case ParamKind::Int:
+    if (MA && MA->Value) {
+      A.Kind = ArgValue::Int;
+      A.IntValue = *MA->Value;
+      return A;
+    }
+    break;
+  case ParamKind::Float:
+    if (MA && MA->FloatValue) {
+      A.Kind = ArgValue::Float;
+      A.FloatValue = *MA->FloatValue;
+      return A;
+    }
+    break;
+  case ParamKind::Other:
+    break;
+  }
+  if (HA)
+    return *HA;
+  A.Reason = MA ? "the measurement has no value for it"
+                : "neither the measurement nor the host code gives it";
+  return A;
+}
+
+} // namespace
+
+bool matchLaunches(const Module &M, const Measurement &Ms,
+                   const std::string &MeasurementName, LaunchMatching &Out,
+                   std::string &Error) {
+  Out = LaunchMatching();
+  if (Ms.Launches.empty()) {
+    Error = MeasurementName + ": the measurement has no launches";
+    return false;
+  }
+  // Host launches of each kernel, in host-code order.
+  std::map<std::string, std::vector<size_t>> HostOf;
+  for (size_t I = 0; I < M.Launches.size(); ++I)
+    HostOf[M.Launches[I].Kernel].push_back(I);
+  std::map<std::string, size_t> Seen; // Measured launches per kernel so far.
+  std::vector<bool> Used(M.Launches.size(), false);
+  // gmem-verify records dynamic shared memory; the CSV formats do not.
+  bool HasSmem = Ms.Tool == "gmem-verify";
+
+  for (size_t I = 0; I < Ms.Launches.size(); ++I) {
+    const MeasuredLaunch &ML = Ms.Launches[I];
+    std::string What = MeasurementName + ": launch " +
+                       std::to_string(ML.Index) + " (" + ML.Kernel + ")";
+    const Kernel *K = findMeasuredKernel(M, ML);
+    if (!K) {
+      Error = What + ": no kernel of that name in " + M.File + " (it has " +
+              kernelList(M) + "); compare the measurement of this program";
+      return false;
+    }
+    size_t Occurrence = Seen[K->Name]++;
+    const std::vector<size_t> &Hosts = HostOf[K->Name];
+    const Launch *Host = nullptr;
+    MatchedLaunch ML2;
+    ML2.Measured = I;
+    ML2.K = K;
+    if (Occurrence < Hosts.size()) {
+      ML2.HostLaunch = int(Hosts[Occurrence]);
+      Host = &M.Launches[Hosts[Occurrence]];
+      Used[Hosts[Occurrence]] = true;
+    }
+    std::string HostText = Host ? "the host launch at " + locText(Host->Loc)
+                                : std::string("no host launch");
+
+    bool DimsKnown = known(ML.Grid) && known(ML.Block);
+    bool NeedArgs = ML.Args.empty() && !K->Params.empty();
+    bool UsesDynamicSmem = false;
+    for (const SharedArray &S : K->Shared)
+      UsesDynamicSmem |= S.Dynamic;
+    if (!Host && (!DimsKnown || NeedArgs)) {
+      Error = What + ": the measurement has no " +
+              std::string(!DimsKnown ? "grid and block" : "argument values") +
+              " and " + M.File + " has " + std::to_string(Hosts.size()) +
+              " launch(es) of " + K->Name + " to take them from (this is the " +
+              ordinal(Occurrence + 1) +
+              " measured); measure with gmem-verify or ncu to record them";
+      return false;
+    }
+    if (!ML.Args.empty() && ML.Args.size() != K->Params.size()) {
+      Error = What + ": " + std::to_string(ML.Args.size()) +
+              " arguments measured, but " + K->Name + " in " + M.File +
+              " has " + std::to_string(K->Params.size()) +
+              " parameters; was the program built from this source?";
+      return false;
+    }
+
+    Launch &L = ML2.L;
+    L.Kernel = K->Name;
+    if (DimsKnown) {
+      L.Grid = toDim3(ML.Grid);
+      L.Block = toDim3(ML.Block);
+    } else {
+      L.Grid = Host->Grid;
+      L.Block = Host->Block;
+      L.Unresolved = Host->Unresolved;
+      ML2.Notes.push_back("grid and block from " + HostText);
+    }
+    if (HasSmem) {
+      L.DynamicSmem = ML.DynamicSmem;
+    } else if (Host) {
+      L.DynamicSmem = Host->DynamicSmem;
+      if (UsesDynamicSmem) {
+        L.Unresolved = Host->Unresolved;
+        ML2.Notes.push_back("dynamic shared memory from " + HostText);
+      }
+    }
+    if (Host)
+      L.Loc = Host->Loc;
+    bool ArgsFromHost = false;
+    for (size_t P = 0; P < K->Params.size(); ++P) {
+      const MeasuredArg *MA = P < ML.Args.size() ? &ML.Args[P] : nullptr;
+      const ArgValue *HA =
+          Host && P < Host->Args.size() ? &Host->Args[P] : nullptr;
+      L.Args.push_back(buildArg(K->Params[P], MA, HA));
+      bool FromMeasurement = MA && (MA->Value || MA->FloatValue);
+      if (K->Params[P].Kind != ParamKind::Pointer && !FromMeasurement && HA)
+        ArgsFromHost = true;
+    }
+    if (ArgsFromHost)
+      ML2.Notes.push_back("argument values from " + HostText);
+    Out.Launches.push_back(std::move(ML2));
+  }
+  for (size_t I = 0; I < M.Launches.size(); ++I)
+    if (!Used[I])
+      Out.Unmeasured.push_back(I);
+  return true;
+}
+
+} // namespace gmem

@@ -1,0 +1,47 @@
+//===- measured_json.h - Writing measured.json, merging the two passes ----===//
+//
+// gmem-verify runs the program twice (see README.md): the counter pass writes
+// the launches with their Range Profiler metrics, the line pass the same
+// launches with per-line SASS metrics. Both passes write the schema of
+// measurement.h; the launcher merges them by launch index.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_GPU_CUPTI_MEASURED_JSON_H
+#define GMEM_GPU_CUPTI_MEASURED_JSON_H
+
+#include "measurement.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gmem {
+namespace cupti {
+
+using OrderedJson = nlohmann::ordered_json;
+
+/// One launch as measured.json holds it.
+OrderedJson launchToJson(const MeasuredLaunch &L);
+
+/// The whole document (schema 1); \p Error, when not empty, is added as
+/// "error" so that the launcher can report why a pass measured nothing.
+OrderedJson measurementToJson(const Measurement &M,
+                              const std::string &Error = "");
+
+struct MergeOutcome {
+  OrderedJson Doc;
+  std::vector<std::string> Warnings;
+};
+
+/// Adds each launch's "lines" from \p LinePass to \p CounterPass, matching
+/// launches by "index" and checking that kernel and configuration agree.
+MergeOutcome mergeLinePass(OrderedJson CounterPass,
+                           const OrderedJson &LinePass);
+
+/// Current time as "2026-11-21T10:00:00Z".
+std::string utcNowIso8601();
+
+} // namespace cupti
+} // namespace gmem
+
+#endif // GMEM_GPU_CUPTI_MEASURED_JSON_H

@@ -1,0 +1,277 @@
+//===- range_profiler.cpp - Per-launch counters with the Range Profiler ---===//
+#include "range_profiler.h"
+#include "cupti_status.h"
+
+#include <cupti_target.h>
+
+namespace gmem {
+namespace cupti {
+
+// Ranges a counter data image can hold. One launch makes one range; the
+// slack keeps a stray second launch (another thread) from overflowing it.
+static constexpr size_t MaxRanges = 4;
+
+const std::vector<std::string> &defaultCounterMetrics() {
+  static const std::vector<std::string> M = {
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+      "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+      "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+      "smsp__sass_data_bytes_mem_global_op_ld.sum",
+      "smsp__sass_data_bytes_mem_global_op_st.sum",
+      "smsp__sass_inst_executed_op_global_ld.sum",
+      "smsp__sass_inst_executed_op_global_st.sum",
+      "smsp__sass_inst_executed_op_shared_ld.sum",
+      "smsp__sass_inst_executed_op_shared_st.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+      "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct",
+      "gpu__time_duration.sum",
+  };
+  return M;
+}
+
+RangeProfiler::RangeProfiler(std::vector<std::string> Metrics)
+    : Requested(std::move(Metrics)) {}
+
+#define GMEM_CUPTI_TRY(Call, Params)                                           \
+  do {                                                                         \
+    CUptiResult R_ = Call(&Params);                                            \
+    if (R_ != CUPTI_SUCCESS) {                                                 \
+      Error = cuptiMessage(#Call, R_);                                         \
+      Fatal = isFatal(R_);                                                     \
+      return false;                                                            \
+    }                                                                          \
+  } while (0)
+
+bool RangeProfiler::setUpHost(CUcontext Ctx, std::string &Error, bool &Fatal) {
+  CUdevice Dev = 0;
+  if (CUresult R = cuCtxGetDevice(&Dev)) {
+    Error = driverMessage("cuCtxGetDevice", R);
+    return false;
+  }
+  CUpti_Device_GetChipName_Params ChipP = {
+      CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  ChipP.deviceIndex = static_cast<size_t>(Dev);
+  GMEM_CUPTI_TRY(cuptiDeviceGetChipName, ChipP);
+  Chip = ChipP.pChipName;
+
+  CUpti_Profiler_GetCounterAvailability_Params AvP = {
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  AvP.ctx = Ctx;
+  GMEM_CUPTI_TRY(cuptiProfilerGetCounterAvailability, AvP);
+  Availability.assign(AvP.counterAvailabilityImageSize, 0);
+  AvP.pCounterAvailabilityImage = Availability.data();
+  GMEM_CUPTI_TRY(cuptiProfilerGetCounterAvailability, AvP);
+
+  CUpti_Profiler_Host_Initialize_Params HostP = {
+      CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  HostP.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  HostP.pChipName = Chip.c_str();
+  HostP.pCounterAvailabilityImage = Availability.data();
+  GMEM_CUPTI_TRY(cuptiProfilerHostInitialize, HostP);
+  Host = HostP.pHostObject;
+
+  // A name the chip does not know would fail the whole configuration: check
+  // each one and leave the unknown ones out.
+  for (const std::string &M : Requested) {
+    CUpti_Profiler_Host_GetMetricProperties_Params PropP = {
+        CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE};
+    PropP.pHostObject = Host;
+    PropP.pMetricName = M.c_str();
+    if (cuptiProfilerHostGetMetricProperties(&PropP) == CUPTI_SUCCESS)
+      Metrics.push_back(M);
+    else
+      Rejected.push_back(M);
+  }
+  if (Metrics.empty()) {
+    Error = "the GPU (" + Chip + ") accepts none of the metrics";
+    Fatal = true;
+    return false;
+  }
+  for (const std::string &M : Metrics)
+    MetricPtrs.push_back(M.c_str());
+
+  CUpti_Profiler_Host_ConfigAddMetrics_Params AddP = {
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  AddP.pHostObject = Host;
+  AddP.ppMetricNames = MetricPtrs.data();
+  AddP.numMetrics = MetricPtrs.size();
+  GMEM_CUPTI_TRY(cuptiProfilerHostConfigAddMetrics, AddP);
+
+  CUpti_Profiler_Host_GetConfigImageSize_Params SizeP = {
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  SizeP.pHostObject = Host;
+  GMEM_CUPTI_TRY(cuptiProfilerHostGetConfigImageSize, SizeP);
+  Config.assign(SizeP.configImageSize, 0);
+  CUpti_Profiler_Host_GetConfigImage_Params ImgP = {
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  ImgP.pHostObject = Host;
+  ImgP.configImageSize = Config.size();
+  ImgP.pConfigImage = Config.data();
+  GMEM_CUPTI_TRY(cuptiProfilerHostGetConfigImage, ImgP);
+
+  CUpti_Profiler_Host_GetNumOfPasses_Params PassP = {
+      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  PassP.configImageSize = Config.size();
+  PassP.pConfigImage = Config.data();
+  GMEM_CUPTI_TRY(cuptiProfilerHostGetNumOfPasses, PassP);
+  Passes = PassP.numOfPasses;
+  return true;
+}
+
+bool RangeProfiler::enable(CUcontext Ctx, ContextState &S, std::string &Error,
+                           bool &Fatal) {
+  CUpti_RangeProfiler_Enable_Params EnP = {
+      CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  EnP.ctx = Ctx;
+  GMEM_CUPTI_TRY(cuptiRangeProfilerEnable, EnP);
+  S.Object = EnP.pRangeProfilerObject;
+
+  CUpti_RangeProfiler_GetCounterDataSize_Params SizeP = {
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  SizeP.pRangeProfilerObject = S.Object;
+  SizeP.pMetricNames = MetricPtrs.data();
+  SizeP.numMetrics = MetricPtrs.size();
+  SizeP.maxNumOfRanges = MaxRanges;
+  SizeP.maxNumRangeTreeNodes = MaxRanges;
+  GMEM_CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize, SizeP);
+  S.CounterData.assign(SizeP.counterDataSize, 0);
+  return true;
+}
+
+bool RangeProfiler::configureAndStart(ContextState &S, std::string &Error,
+                                      bool &Fatal) {
+  // Re-initialising the image empties it: each session holds one launch.
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params InitP = {
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  InitP.pRangeProfilerObject = S.Object;
+  InitP.counterDataSize = S.CounterData.size();
+  InitP.pCounterData = S.CounterData.data();
+  GMEM_CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize, InitP);
+
+  CUpti_RangeProfiler_SetConfig_Params CfgP = {
+      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  CfgP.pRangeProfilerObject = S.Object;
+  CfgP.configSize = Config.size();
+  CfgP.pConfig = Config.data();
+  CfgP.counterDataImageSize = S.CounterData.size();
+  CfgP.pCounterDataImage = S.CounterData.data();
+  CfgP.range = CUPTI_AutoRange;
+  CfgP.replayMode = CUPTI_KernelReplay;
+  CfgP.maxRangesPerPass = MaxRanges;
+  CfgP.numNestingLevels = 1;
+  CfgP.minNestingLevel = 1;
+  CfgP.passIndex = 0;
+  CfgP.targetNestingLevel = 1;
+  GMEM_CUPTI_TRY(cuptiRangeProfilerSetConfig, CfgP);
+
+  CUpti_RangeProfiler_Start_Params StartP = {
+      CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  StartP.pRangeProfilerObject = S.Object;
+  GMEM_CUPTI_TRY(cuptiRangeProfilerStart, StartP);
+  return true;
+}
+
+bool RangeProfiler::begin(CUcontext Ctx, std::string &Error, bool &Fatal) {
+  Fatal = false;
+  if (!Host && !setUpHost(Ctx, Error, Fatal)) {
+    Fatal = true; // Without a host configuration nothing can be measured.
+    return false;
+  }
+  ContextState &S = Contexts[Ctx];
+  if (!S.Object && !enable(Ctx, S, Error, Fatal))
+    return false;
+  if (!configureAndStart(S, Error, Fatal)) {
+    if (Fatal)
+      return false;
+    // Should a configuration not be reusable after a session, start over
+    // with a fresh profiler object once.
+    release(Ctx);
+    ContextState &Fresh = Contexts[Ctx];
+    std::string Again;
+    if (!enable(Ctx, Fresh, Again, Fatal) ||
+        !configureAndStart(Fresh, Again, Fatal)) {
+      Error += "; after re-enabling: " + Again;
+      return false;
+    }
+  }
+  Active = Ctx;
+  return true;
+}
+
+bool RangeProfiler::end(std::map<std::string, double> &Values,
+                        std::string &Error) {
+  bool Fatal = false;
+  auto It = Contexts.find(Active);
+  Active = nullptr;
+  if (It == Contexts.end() || !It->second.Object) {
+    Error = "no profiling session was started";
+    return false;
+  }
+  ContextState &S = It->second;
+  cuCtxSynchronize(); // Kernel replay is synchronous; this is belt and braces.
+
+  CUpti_RangeProfiler_Stop_Params StopP = {
+      CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  StopP.pRangeProfilerObject = S.Object;
+  GMEM_CUPTI_TRY(cuptiRangeProfilerStop, StopP);
+  CUpti_RangeProfiler_DecodeData_Params DecP = {
+      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  DecP.pRangeProfilerObject = S.Object;
+  GMEM_CUPTI_TRY(cuptiRangeProfilerDecodeData, DecP);
+
+  CUpti_RangeProfiler_GetCounterDataInfo_Params InfoP = {
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  InfoP.pCounterDataImage = S.CounterData.data();
+  InfoP.counterDataImageSize = S.CounterData.size();
+  GMEM_CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo, InfoP);
+  if (InfoP.numTotalRanges == 0) {
+    Error = "the profiler recorded no range for the launch";
+    if (DecP.numOfRangeDropped)
+      Error += " (" + std::to_string(DecP.numOfRangeDropped) + " dropped)";
+    return false;
+  }
+  if (InfoP.numTotalRanges > 1) {
+    Error = "the profiler recorded " + std::to_string(InfoP.numTotalRanges) +
+            " ranges for one launch (launches from several threads?)";
+    return false;
+  }
+  std::vector<double> V(MetricPtrs.size(), 0.0);
+  CUpti_Profiler_Host_EvaluateToGpuValues_Params EvP = {
+      CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+  EvP.pHostObject = Host;
+  EvP.pCounterDataImage = S.CounterData.data();
+  EvP.counterDataImageSize = S.CounterData.size();
+  EvP.rangeIndex = 0;
+  EvP.ppMetricNames = MetricPtrs.data();
+  EvP.numMetrics = MetricPtrs.size();
+  EvP.pMetricValues = V.data();
+  GMEM_CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues, EvP);
+  (void)Fatal;
+  for (size_t I = 0; I < Metrics.size(); ++I)
+    Values[Metrics[I]] = V[I];
+  return true;
+}
+
+void RangeProfiler::release(CUcontext Ctx) {
+  auto It = Contexts.find(Ctx);
+  if (It == Contexts.end())
+    return;
+  if (It->second.Object) {
+    CUpti_RangeProfiler_Disable_Params DisP = {
+        CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+    DisP.pRangeProfilerObject = It->second.Object;
+    cuptiRangeProfilerDisable(&DisP);
+  }
+  Contexts.erase(It);
+  if (Active == Ctx)
+    Active = nullptr;
+}
+
+} // namespace cupti
+} // namespace gmem

@@ -1,0 +1,87 @@
+//===- read_measurement.cpp - Files to Measurements, by their content -----===//
+#include "csv.h"
+#include "importers.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace gmem {
+
+namespace {
+
+enum class Format { Json, Ncu, Nvprof, Unknown };
+
+Format detect(const std::string &Text) {
+  size_t First = Text.find_first_not_of(" \t\r\n");
+  if (First != std::string::npos && Text[First] == '{')
+    return Format::Json;
+  if (Text.compare(0, 3, "\xEF\xBB\xBF{") == 0)
+    return Format::Json;
+  for (const csv::Line &L : csv::splitLines(Text)) {
+    if (L.Text.compare(0, 5, "\"ID\",") == 0)
+      return Format::Ncu;
+    if (L.Text.compare(0, 18, "\"Device\",\"Kernel\",") == 0)
+      return Format::Nvprof;
+  }
+  return Format::Unknown;
+}
+
+/// The whole file, or an error naming it.
+std::variant<std::string, ImportError> readText(const std::string &Path) {
+  std::error_code EC;
+  if (std::filesystem::is_directory(Path, EC))
+    return ImportError{Path + ": is a directory, not a measurement file"};
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    return ImportError{Path + ": cannot open the file"};
+  std::ostringstream Buffer;
+  Buffer << In.rdbuf();
+  if (In.bad())
+    return ImportError{Path + ": cannot read the file"};
+  return Buffer.str();
+}
+
+template <typename Parse>
+ImportResult readWith(const std::string &Path, Parse P) {
+  std::variant<std::string, ImportError> Text = readText(Path);
+  if (Text.index() == 1)
+    return std::get<1>(Text);
+  return P(std::get<0>(Text), Path);
+}
+
+} // namespace
+
+ImportResult parseMeasurement(const std::string &Text,
+                              const std::string &Name) {
+  if (Text.find_first_not_of(" \t\r\n") == std::string::npos)
+    return ImportError{Name + ": empty file"};
+  switch (detect(Text)) {
+  case Format::Json:
+    return parseMeasuredJson(Text, Name);
+  case Format::Ncu:
+    return parseNcuCsv(Text, Name);
+  case Format::Nvprof:
+    return parseNvprofCsv(Text, Name);
+  case Format::Unknown:
+    break;
+  }
+  return ImportError{Name + ": not a measurement: expected gmem-verify's "
+                            "measured.json, an ncu --csv export or an nvprof "
+                            "--metrics --csv log"};
+}
+
+ImportResult readMeasurement(const std::string &Path) {
+  return readWith(Path, parseMeasurement);
+}
+ImportResult readMeasuredJson(const std::string &Path) {
+  return readWith(Path, parseMeasuredJson);
+}
+ImportResult readNcuCsv(const std::string &Path) {
+  return readWith(Path, parseNcuCsv);
+}
+ImportResult readNvprofCsv(const std::string &Path) {
+  return readWith(Path, parseNvprofCsv);
+}
+
+} // namespace gmem

@@ -1,0 +1,61 @@
+//===- analysis.cpp - Analyse and simulate a file in-process for tests ----===//
+#include "analysis.h"
+#include "frontend.h"
+#include "simulate.h"
+
+#include <chrono>
+#include <gtest/gtest.h>
+#include <map>
+#include <memory>
+
+namespace gmem::test {
+
+std::string sharedDir() { return GMEM_SHARED_DIR; }
+std::string sourceDir() { return GMEM_SOURCE_DIR; }
+
+const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {
+  static std::map<std::string, std::unique_ptr<Analysis>> Cache;
+  std::string Key = Path;
+  if (O.Block)
+    Key += "|block=" + std::to_string(O.Block->X) + "," +
+           std::to_string(O.Block->Y) + "," + std::to_string(O.Block->Z);
+  auto &Slot = Cache[Key];
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<Analysis>();
+  auto AST = parseCudaFile(Path, FrontendOptions());
+  if (!AST) {
+    ADD_FAILURE() << llvm::toString(AST.takeError());
+    return *Slot;
+  }
+  clang::ASTContext &Ctx = (*AST)->getASTContext();
+  Slot->M.File = Path;
+  Slot->M.Kernels = translateKernels(Ctx);
+  Slot->M.Launches = findLaunches(Ctx, Slot->M.Kernels, O);
+  auto Start = std::chrono::steady_clock::now();
+  for (const Launch &L : Slot->M.Launches) {
+    const Kernel *K = Slot->M.findKernel(L.Kernel);
+    if (!K) {
+      ADD_FAILURE() << "launch of unknown kernel " << L.Kernel;
+      continue;
+    }
+    if (auto Why = validateLaunch(*K, L, *findArch("sm_90"))) {
+      ADD_FAILURE() << L.Kernel << ": " << *Why;
+      continue;
+    }
+    Slot->Results.push_back(simulate(*K, L, SimOptions()));
+  }
+  Slot->Seconds = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - Start)
+                      .count();
+  return *Slot;
+}
+
+const AccessStats *accessByText(const LaunchResult &R, const std::string &Text) {
+  for (const Access &A : R.K->Accesses)
+    if (A.Text == Text)
+      return &R.PerAccess[A.Id];
+  return nullptr;
+}
+
+} // namespace gmem::test

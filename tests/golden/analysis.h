@@ -1,0 +1,31 @@
+//===- analysis.h - Analyse and simulate a file in-process for tests ------===//
+#ifndef GMEM_TESTS_GOLDEN_ANALYSIS_H
+#define GMEM_TESTS_GOLDEN_ANALYSIS_H
+
+#include "result.h"
+#include "translate.h"
+#include <string>
+#include <vector>
+
+namespace gmem::test {
+
+struct Analysis {
+  Module M;
+  std::vector<LaunchResult> Results; ///< One per host launch, in order.
+  double Seconds = 0;                ///< Simulation time of all launches.
+};
+
+/// Parses, translates and simulates Path (cached per path and overrides);
+/// fails the current test when the file does not parse.
+const Analysis &analyze(const std::string &Path,
+                        const LaunchOverrides &O = {});
+
+/// The per-access statistics of the access whose text is Text in R.
+const AccessStats *accessByText(const LaunchResult &R, const std::string &Text);
+
+std::string sharedDir();
+std::string sourceDir();
+
+} // namespace gmem::test
+
+#endif

@@ -1,0 +1,148 @@
+//===- cli_test.cpp - gmem-analyze as a user runs it ----------------------===//
+#include "analysis.h"
+
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace gmem::test;
+
+namespace {
+
+struct ToolRun {
+  int Exit = -1;
+  std::string Out, Err;
+};
+
+std::string slurp(const std::string &Path) {
+  std::ifstream F(Path);
+  std::stringstream S;
+  S << F.rdbuf();
+  return S.str();
+}
+
+ToolRun runTool(const std::string &Args) {
+  std::string Dir = ::testing::TempDir();
+  std::string Out = Dir + "/gmem_out.txt", Err = Dir + "/gmem_err.txt";
+  std::string Cmd = std::string("cd ") + GMEM_SOURCE_DIR + " && " +
+                    GMEM_ANALYZE_EXE + " " + Args + " >" + Out + " 2>" + Err;
+  int Status = std::system(Cmd.c_str());
+  ToolRun R;
+  R.Exit = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+  R.Out = slurp(Out);
+  R.Err = slurp(Err);
+  return R;
+}
+
+std::string writeTemp(const std::string &Name, const std::string &Text) {
+  std::string Path = ::testing::TempDir() + "/" + Name;
+  std::ofstream(Path) << Text;
+  return Path;
+}
+
+TEST(Cli, TransposeWithTheSeedsBlock) {
+  ToolRun R = runTool("examples/transpose.cu --block 32,16");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("naiveGmem<<<(128,256,1), (32,16,1)>>>"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("gld_transactions_per_request"), std::string::npos);
+  EXPECT_NE(R.Out.find("transposeSmemUnrollPad<<<(64,256,1), (32,16,1)>>>"),
+            std::string::npos);
+}
+
+TEST(Cli, BlockOverrideRederivesTheGrid) {
+  ToolRun R = runTool("examples/transpose.cu --block 16,16 --kernel naiveGmem");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("naiveGmem<<<(256,256,1), (16,16,1)>>>"),
+            std::string::npos)
+      << R.Out;
+}
+
+TEST(Cli, JsonHasNsightComputeNames) {
+  ToolRun R = runTool("examples/coalescing.cu --format json --kernel "
+                      "global_add_offset");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  auto J = nlohmann::json::parse(R.Out);
+  ASSERT_EQ(J["launches"].size(), 1u);
+  auto &L = J["launches"][0];
+  EXPECT_EQ(L["kernel"], "global_add_offset");
+  EXPECT_EQ(L["grid"], nlohmann::json::array({128, 1, 1}));
+  EXPECT_EQ(L["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"],
+            256.0);
+  EXPECT_EQ(L["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"],
+            1280.0); // 5 sectors x 2 loads x 128 warps.
+  EXPECT_EQ(L["metrics"]["gld_efficiency"], 80.0);
+  EXPECT_EQ(L["accesses"].size(), 3u);
+}
+
+TEST(Cli, EmitModel) {
+  ToolRun R = runTool("examples/coalescing.cu --emit-model");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  auto J = nlohmann::json::parse(R.Out);
+  EXPECT_EQ(J["schema"], 1);
+  EXPECT_EQ(J["launches"].size(), 8u);
+}
+
+TEST(Cli, ParseErrorIsExit2WithClangsDiagnostic) {
+  std::string Bad = writeTemp("bad.cu", "__global__ void k(float *a) {\n"
+                                        "  a[threadIdx.x] = 1.0f\n}\n");
+  ToolRun R = runTool(Bad);
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("bad.cu:2"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("error"), std::string::npos);
+}
+
+TEST(Cli, UnknownKernelIsExit2) {
+  ToolRun R = runTool("examples/transpose.cu --kernel nosuch");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("no kernel named 'nosuch'"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("naiveGmem"), std::string::npos);
+}
+
+TEST(Cli, BadBlocksAreExit2) {
+  ToolRun Big = runTool("examples/transpose.cu --block 64,32");
+  EXPECT_EQ(Big.Exit, 2);
+  EXPECT_NE(Big.Err.find("at most 1024"), std::string::npos) << Big.Err;
+  ToolRun Zero = runTool("examples/transpose.cu --block 0,16");
+  EXPECT_EQ(Zero.Exit, 2);
+  EXPECT_NE(Zero.Err.find("zero"), std::string::npos) << Zero.Err;
+  ToolRun Bad = runTool("examples/transpose.cu --block 32,x");
+  EXPECT_EQ(Bad.Exit, 2);
+}
+
+TEST(Cli, ValueFromArgvNamesTheFlag) {
+  std::string Src = writeTemp(
+      "argv.cu", "#include <cstdlib>\n"
+                 "__global__ void scale(float *a, int n) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "  if (i < n) a[i] *= 2.0f;\n}\n"
+                 "int main(int argc, char **argv) {\n"
+                 "  int n = atoi(argv[1]);\n  float *a;\n"
+                 "  cudaMalloc(&a, n * sizeof(float));\n"
+                 "  scale<<<4, 256>>>(a, n);\n  return 0;\n}\n");
+  ToolRun R = runTool(Src);
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("argv.cu:10"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("--arg n=VALUE"), std::string::npos) << R.Err;
+  ToolRun Ok = runTool(Src + " --arg n=1000");
+  EXPECT_EQ(Ok.Exit, 0) << Ok.Err;
+  // 1000 of 1024 threads active: 32 warps, the last with 8 lanes; load and
+  // store each 32 requests.
+  EXPECT_NE(Ok.Out.find("scale<<<(4,1,1), (256,1,1)>>>"), std::string::npos);
+}
+
+TEST(Cli, MissingFileAndBadFlags) {
+  EXPECT_EQ(runTool("no/such/file.cu").Exit, 2);
+  EXPECT_EQ(runTool("examples/transpose.cu --arch sm_12").Exit, 2);
+  EXPECT_EQ(runTool("examples/transpose.cu --format xml").Exit, 2);
+  EXPECT_EQ(runTool("examples/transpose.cu --frobnicate").Exit, 2);
+  EXPECT_EQ(runTool("examples/transpose.cu --arg nx").Exit, 2);
+  EXPECT_EQ(runTool("examples/transpose.cu --arg nosuch=3").Exit, 2);
+}
+
+} // namespace

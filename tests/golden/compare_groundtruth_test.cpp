@@ -1,0 +1,254 @@
+//===- compare_groundtruth_test.cpp - Predictions beside real measurements ===//
+//
+// The analyzer's predictions compared (gpu/compare) with measurements taken
+// on an H200: Nsight Compute's export for the seeds' program
+// (../shared/groundtruth/h200_ncu_seeds.csv) and gmem-verify's recordings
+// of every example (tests/data/measured, scripts/measure_examples.sh). The
+// large programs reuse the simulations the other golden tests cache
+// (analysis.h); gmem-analyze --compare itself runs on small inputs.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis.h"
+#include "compare.h"
+#include "importers.h"
+#include "simulate.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace gmem;
+using namespace gmem::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The same addresses: equal integer arguments and pointer placements.
+bool sameArgs(const Kernel &K, const std::vector<ArgValue> &A,
+              const std::vector<ArgValue> &B) {
+  if (A.size() != K.Params.size() || B.size() != K.Params.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (K.Params[I].Kind == ParamKind::Int &&
+        (A[I].Kind != B[I].Kind || A[I].IntValue != B[I].IntValue))
+      return false;
+    if (K.Params[I].Kind == ParamKind::Pointer &&
+        (A[I].AlignOffset != B[I].AlignOffset ||
+         A[I].Allocation != B[I].Allocation))
+      return false;
+  }
+  return true;
+}
+
+/// What `gmem-analyze Source --compare Measured` computes, reusing the
+/// cached simulation of a host launch when the measured launch is the same.
+Comparison compareInProcess(const std::string &Source, const Measurement &Ms,
+                            const std::string &Name) {
+  const Analysis &A = analyze(Source);
+  Comparison C;
+  C.File = Source;
+  C.MeasurementPath = Name;
+  C.Ms = &Ms;
+  C.Arch = "sm_90";
+  LaunchMatching Matching;
+  std::string Error;
+  EXPECT_TRUE(matchLaunches(A.M, Ms, Name, Matching, Error)) << Error;
+  const ArchRules &Arch = *findArch("sm_90");
+  for (const MatchedLaunch &ML : Matching.Launches) {
+    const LaunchResult *Cached = nullptr;
+    for (const LaunchResult &R : A.Results)
+      if (R.L.Kernel == ML.L.Kernel && R.L.Loc.Line == ML.L.Loc.Line &&
+          R.L.Grid == ML.L.Grid && R.L.Block == ML.L.Block &&
+          R.L.DynamicSmem == ML.L.DynamicSmem &&
+          sameArgs(*ML.K, R.L.Args, ML.L.Args))
+        Cached = &R;
+    const MeasuredLaunch &Measured = Ms.Launches[ML.Measured];
+    if (Cached) {
+      C.Launches.push_back(compareLaunch(ML, Measured, *Cached));
+      continue;
+    }
+    if (auto Why = validateLaunch(*ML.K, ML.L, Arch))
+      ADD_FAILURE() << *Why;
+    else
+      C.Launches.push_back(
+          compareLaunch(ML, Measured, simulate(*ML.K, ML.L, SimOptions())));
+  }
+  return C;
+}
+
+/// Every value that is neither within tolerance nor explained.
+std::string mismatches(const Comparison &C) {
+  std::string S;
+  for (const LaunchComparison &L : C.Launches) {
+    for (const MetricComparison &M : L.Metrics)
+      if (M.V == Verdict::Mismatch)
+        S += L.Match.K->Name + ": " + M.Name + " predicted " +
+             (M.Predicted ? std::to_string(*M.Predicted) : "unknown") +
+             ", measured " + std::to_string(M.Measured) + "\n";
+    for (const LineComparison &Line : L.Lines)
+      if (Line.V == Verdict::Mismatch)
+        S += L.Match.K->Name + ": " + Line.File + ":" +
+             std::to_string(Line.Line) + ": " + Line.Reason + "\n";
+  }
+  return S;
+}
+
+const MetricComparison *metric(const Comparison &C, const std::string &Kernel,
+                               const std::string &Name) {
+  for (const LaunchComparison &L : C.Launches)
+    if (L.Match.K->Name == Kernel)
+      for (const MetricComparison &M : L.Metrics)
+        if (M.Name == Name)
+          return &M;
+  return nullptr;
+}
+
+const std::string GtSource = sharedDir() + "/groundtruth/seeds_gt.cu";
+
+TEST(CompareGroundTruth, SeedsProgramAgreesWithNsightCompute) {
+  // The "done when": every launch within tolerance or explained.
+  ImportResult Ms = readNcuCsv(sharedDir() + "/groundtruth/h200_ncu_seeds.csv");
+  ASSERT_TRUE(bool(Ms)) << Ms.error().Message;
+  Comparison C = compareInProcess(GtSource, *Ms, "h200_ncu_seeds.csv");
+  ASSERT_EQ(C.Launches.size(), 31u);
+  EXPECT_EQ(mismatches(C), "");
+  EXPECT_EQ(comparisonExitCode(C, false), 0);
+  // The shared counters' noise is beyond equality: --strict fails.
+  EXPECT_EQ(comparisonExitCode(C, true), 1);
+  // Global counts are exact (groundtruth/README.md).
+  const MetricComparison *Sectors =
+      metric(C, "naiveGmem", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  ASSERT_NE(Sectors, nullptr);
+  EXPECT_EQ(*Sectors->Predicted, 16777216.0);
+  EXPECT_EQ(Sectors->Measured, 16777216.0);
+  // A 16-way conflict read as 16.35 wavefronts per request: within noise.
+  const MetricComparison *Shared =
+      metric(C, "transposeSmem", "shared_load_transactions_per_request");
+  ASSERT_NE(Shared, nullptr);
+  EXPECT_EQ(*Shared->Predicted, 16.0);
+  EXPECT_NEAR(Shared->Measured, 16.35, 0.005);
+  EXPECT_EQ(Shared->V, Verdict::Match);
+  // Single blocks read exact integers.
+  const MetricComparison *Col =
+      metric(C, "setColReadCol", "shared_store_transactions_per_request");
+  ASSERT_NE(Col, nullptr);
+  EXPECT_EQ(*Col->Predicted, 32.0);
+  EXPECT_EQ(Col->Measured, 32.0);
+}
+
+/// gmem-verify's recordings, with per-line counts; NAME.json belongs to
+/// examples/NAME.cu or, for seeds_gt, to the ground-truth program.
+TEST(CompareGroundTruth, RecordedExampleMeasurementsAgree) {
+  fs::path Dir = fs::path(sourceDir()) / "tests/data/measured";
+  if (!fs::is_directory(Dir))
+    GTEST_SKIP() << "no " << Dir << ": run scripts/measure_examples.sh";
+  unsigned Files = 0;
+  for (const fs::directory_entry &E : fs::directory_iterator(Dir)) {
+    if (E.path().extension() != ".json")
+      continue;
+    std::string Name = E.path().stem().string();
+    fs::path Source = fs::path(sourceDir()) / "examples" / (Name + ".cu");
+    if (!fs::exists(Source))
+      Source = fs::path(GtSource).parent_path() / (Name + ".cu");
+    SCOPED_TRACE(E.path().string());
+    ASSERT_TRUE(fs::exists(Source)) << "no source for " << Name;
+    ImportResult Ms = readMeasuredJson(E.path().string());
+    ASSERT_TRUE(bool(Ms)) << Ms.error().Message;
+    // analysis.h caches by path: the names the other golden tests use.
+    std::string Path = Name == "seeds_gt"
+                           ? GtSource
+                           : sourceDir() + "/examples/" + Name + ".cu";
+    Comparison C = compareInProcess(Path, *Ms, E.path().filename().string());
+    EXPECT_EQ(C.Launches.size(), Ms->Launches.size());
+    EXPECT_EQ(mismatches(C), "");
+    EXPECT_EQ(comparisonExitCode(C, false), 0);
+    for (const LaunchComparison &L : C.Launches)
+      EXPECT_FALSE(L.Lines.empty()) << L.Match.K->Name;
+    ++Files;
+  }
+  EXPECT_GE(Files, 5u);
+}
+
+struct Run {
+  int Exit = -1;
+  std::string Out, Err;
+};
+
+std::string slurp(const std::string &Path) {
+  std::ifstream F(Path);
+  std::stringstream S;
+  S << F.rdbuf();
+  return S.str();
+}
+
+Run gmemAnalyze(const std::string &Args) {
+  std::string Dir = ::testing::TempDir();
+  std::string Out = Dir + "/gmem_compare_out.txt";
+  std::string Err = Dir + "/gmem_compare_err.txt";
+  std::string Cmd = std::string("cd ") + GMEM_SOURCE_DIR + " && " +
+                    GMEM_ANALYZE_EXE + " " + Args + " >" + Out + " 2>" + Err;
+  int Status = std::system(Cmd.c_str());
+  Run R;
+  R.Exit = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+  R.Out = slurp(Out);
+  R.Err = slurp(Err);
+  return R;
+}
+
+TEST(CompareCli, SeedNvprofTableAgreesWithTheExample) {
+  // Seed 001's numbers (transactions per request, efficiencies) for the
+  // five global_add kernels; the transposes are not in the table.
+  Run R = gmemAnalyze("examples/coalescing.cu --compare "
+                      "tests/data/imports/nvprof_seed001.csv");
+  EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
+  EXPECT_NE(R.Out.find("5 launches: 5 match, 0 explained, 0 mismatch"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("host launches not measured:\n  transpose1<<<"),
+            std::string::npos)
+      << R.Out;
+}
+
+TEST(CompareCli, SeedTableThatDisagreesWithItsCodeIsAMismatch) {
+  // Seed 000's nvprof table says naiveGmem loads 16 and stores 32 sectors
+  // per request; the code it prints reads strided (32) and writes coalesced
+  // (4): groundtruth/README.md. copyGmem agrees with its code.
+  Run R = gmemAnalyze("examples/transpose.cu --compare "
+                      "tests/data/imports/nvprof_seed000.csv --format json");
+  ASSERT_EQ(R.Exit, 1) << R.Err;
+  json J = json::parse(R.Out);
+  bool Seen = false;
+  for (const json &L : J["launches"]) {
+    if (L["kernel"] == "copyGmem")
+      EXPECT_EQ(L["verdict"], "match");
+    if (L["kernel"] != "naiveGmem")
+      continue;
+    for (const json &M : L["metrics"])
+      if (M["name"] == "gld_transactions_per_request") {
+        Seen = true;
+        EXPECT_EQ(M["predicted"], 32.0);
+        EXPECT_EQ(M["measured"], 16.0);
+        EXPECT_EQ(M["verdict"], "mismatch");
+        EXPECT_EQ(M["reason"], "no reason established");
+      }
+  }
+  EXPECT_TRUE(Seen) << R.Out;
+}
+
+TEST(CompareCli, MeasurementOfAnotherProgramExitsTwo) {
+  Run R = gmemAnalyze("examples/coalescing.cu --compare " + sharedDir() +
+                      "/groundtruth/h200_ncu_seeds.csv");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_EQ(R.Err.rfind("gmem-analyze: error: ", 0), 0u) << R.Err;
+  EXPECT_NE(R.Err.find("(naiveGmem): no kernel of that name in "
+                       "examples/coalescing.cu"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_TRUE(R.Out.empty());
+}
+
+} // namespace
