@@ -80,7 +80,7 @@ def device_line(m):
         parts[0] += " (compute capability %s)" % m["compute_capability"]
     parts.append("driver %s" % (m.get("driver_version") or "not recorded"))
     parts.append("CUDA %s" % (m.get("cuda_version") or "not recorded"))
-    parts.append("measured %s" % (m.get("date") or "on a date not recorded"))
+    parts.append(m.get("date") or "date not recorded")
     return ", ".join(parts)
 
 
@@ -122,10 +122,13 @@ def render_launch(out, launch):
                "Reason |")
     out.append("|---|---:|---:|---:|---|---|")
     for m in launch["metrics"]:
+        if m["predicted"] == 0 and m["measured"] == 0:
+            continue
         name = "`%s`" % m["name"]
         if m.get("measured_from"):
-            name += " (measured: %s)" % m["measured_from"].replace(
-                "l1tex__", "").replace(".sum", "")
+            name += " (measured: %s)" % (
+                "wavefronts / instructions" if "shared" in m["name"]
+                else "sectors / requests")
         out.append("| %s | %s | %s | %s | %s | %s |" % (
             cell(name), number(m["predicted"]), number(m["measured"]),
             difference(m["difference"]), m["verdict"], cell(m["reason"])))
@@ -144,6 +147,40 @@ def render_launch(out, launch):
                 number(p["wavefronts"]), count_or_dash(m.get("wavefronts")),
                 l["verdict"], cell(l["reason"])))
         out.append("")
+
+
+# The per-request figures of the overview, as h200_summary.txt has them.
+OVERVIEW = [
+    ("ld sectors/req", "gld_transactions_per_request"),
+    ("st sectors/req", "gst_transactions_per_request"),
+    ("ld eff %", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"),
+    ("st eff %", "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"),
+    ("shared ld wavefronts/req", "shared_load_transactions_per_request"),
+    ("shared st wavefronts/req", "shared_store_transactions_per_request"),
+]
+
+
+def short(value):
+    if value is None:
+        return "?"
+    return ("%.2f" % value).rstrip("0").rstrip(".")
+
+
+def render_overview(out, launches):
+    out.append("| Launch | %s | Verdict |" % " | ".join(
+        "%s (pred / meas)" % label for label, _ in OVERVIEW))
+    out.append("|---|%s---|" % ("---:|" * len(OVERVIEW)))
+    for launch in launches:
+        by_name = {m["name"]: m for m in launch["metrics"]}
+        cells = []
+        for _, name in OVERVIEW:
+            m = by_name.get(name)
+            cells.append("%s / %s" % (short(m["predicted"]),
+                                      short(m["measured"])) if m else "-")
+        out.append("| `%s`<<<%s, %s>>> | %s | %s |" % (
+            launch["kernel"], dim(launch["grid"]), dim(launch["block"]),
+            " | ".join(cells), launch["verdict"]))
+    out.append("")
 
 
 def render(results):
@@ -199,6 +236,10 @@ def render(results):
         for n in j.get("notes", []):
             out.append("Note: %s." % n)
             out.append("")
+        render_overview(out, j["launches"])
+        out.append("Each launch in full (rows whose prediction and "
+                   "measurement are both 0 left out):")
+        out.append("")
         for launch in j["launches"]:
             render_launch(out, launch)
         if j["unmeasured_launches"]:

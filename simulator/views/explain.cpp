@@ -15,6 +15,11 @@ static std::string num(double V) {
 std::string explainAccess(const Access &A, const AccessStats &S) {
   if (S.UnknownRequests)
     return "not modelled: " + S.UnknownReason;
+  if (A.Sp == Space::Global && S.HasStride && S.Stride == 0 &&
+      S.Units == S.Requests)
+    return "every lane uses the same address: a broadcast, one sector per "
+           "request of which " +
+           std::to_string(A.Size) + " bytes are used";
   if (!S.Requests || S.Units <= S.IdealUnits)
     return "";
   const int64_t Stride = S.Stride;
@@ -47,9 +52,11 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
     int64_t Ways = std::gcd<int64_t>(Words, 32);
     if (Ways > 1)
       return Cost + ": neighbouring lanes are " + std::to_string(Words) +
-             " words apart, a multiple of " + std::to_string(Ways) +
-             ", so every " + std::to_string(32 / Ways) +
-             "th lane hits the same bank; pad the row by one element";
+             " words apart, so " +
+             (Ways == 32 ? std::string("they fall into the same bank")
+                         : "lanes " + std::to_string(32 / Ways) +
+                               " apart fall into the same bank") +
+             "; pad each row by one element";
   }
   return Cost;
 }

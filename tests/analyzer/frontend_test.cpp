@@ -216,7 +216,8 @@ TEST_P(Frontend, UserHeadersBesideTheFile) {
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("gmem-frontend-test", Dir));
   std::ofstream((Dir + "/helper.cuh").str())
       << "#pragma once\n"
-         "__device__ inline int idx2(int r, int c, int w) { return r * w + c; }\n"
+         "__device__ inline int idx2(int r, int c, int w) { return r * w + c; "
+         "}\n"
          "__device__ inline void put(float *p, int i) { p[i] = 0; }\n";
   std::ofstream((Dir + "/prog.cu").str())
       << "#include \"helper.cuh\"\n"

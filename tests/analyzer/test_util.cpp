@@ -183,7 +183,10 @@ void checkExpr(const Expr &E, const Kernel &K, std::vector<std::string> &Err) {
     checkExpr(*O, K, Err);
   }
   switch (E.Kind) {
-  case Op::Const: case Op::Param: case Op::Var: case Op::Builtin:
+  case Op::Const:
+  case Op::Param:
+  case Op::Var:
+  case Op::Builtin:
   case Op::Unknown:
     if (!E.Ops.empty())
       Bad("leaf with operands");
@@ -211,7 +214,11 @@ void checkExpr(const Expr &E, const Kernel &K, std::vector<std::string> &Err) {
         !isBool(E))
       Bad("logical operator on non-bool");
     return;
-  case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq:
+  case Op::Lt:
+  case Op::Le:
+  case Op::Gt:
+  case Op::Ge:
+  case Op::Eq:
   case Op::Ne:
     if (E.Ops.size() != 2 || !(E.Ops[0]->Type == E.Ops[1]->Type) || !isBool(E))
       Bad("comparison types");

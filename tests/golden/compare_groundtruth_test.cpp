@@ -173,7 +173,7 @@ TEST(CompareGroundTruth, RecordedExampleMeasurementsAgree) {
   EXPECT_GE(Files, 5u);
 }
 
-struct Run {
+struct ToolRun {
   int Exit = -1;
   std::string Out, Err;
 };
@@ -185,14 +185,14 @@ std::string slurp(const std::string &Path) {
   return S.str();
 }
 
-Run gmemAnalyze(const std::string &Args) {
+ToolRun gmemAnalyze(const std::string &Args) {
   std::string Dir = ::testing::TempDir();
   std::string Out = Dir + "/gmem_compare_out.txt";
   std::string Err = Dir + "/gmem_compare_err.txt";
   std::string Cmd = std::string("cd ") + GMEM_SOURCE_DIR + " && " +
                     GMEM_ANALYZE_EXE + " " + Args + " >" + Out + " 2>" + Err;
   int Status = std::system(Cmd.c_str());
-  Run R;
+  ToolRun R;
   R.Exit = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
   R.Out = slurp(Out);
   R.Err = slurp(Err);
@@ -202,7 +202,7 @@ Run gmemAnalyze(const std::string &Args) {
 TEST(CompareCli, SeedNvprofTableAgreesWithTheExample) {
   // Seed 001's numbers (transactions per request, efficiencies) for the
   // five global_add kernels; the transposes are not in the table.
-  Run R = gmemAnalyze("examples/coalescing.cu --compare "
+  ToolRun R = gmemAnalyze("examples/coalescing.cu --compare "
                       "tests/data/imports/nvprof_seed001.csv");
   EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
   EXPECT_NE(R.Out.find("5 launches: 5 match, 0 explained, 0 mismatch"),
@@ -217,7 +217,7 @@ TEST(CompareCli, SeedTableThatDisagreesWithItsCodeIsAMismatch) {
   // Seed 000's nvprof table says naiveGmem loads 16 and stores 32 sectors
   // per request; the code it prints reads strided (32) and writes coalesced
   // (4): groundtruth/README.md. copyGmem agrees with its code.
-  Run R = gmemAnalyze("examples/transpose.cu --compare "
+  ToolRun R = gmemAnalyze("examples/transpose.cu --compare "
                       "tests/data/imports/nvprof_seed000.csv --format json");
   ASSERT_EQ(R.Exit, 1) << R.Err;
   json J = json::parse(R.Out);
@@ -240,7 +240,7 @@ TEST(CompareCli, SeedTableThatDisagreesWithItsCodeIsAMismatch) {
 }
 
 TEST(CompareCli, MeasurementOfAnotherProgramExitsTwo) {
-  Run R = gmemAnalyze("examples/coalescing.cu --compare " + sharedDir() +
+  ToolRun R = gmemAnalyze("examples/coalescing.cu --compare " + sharedDir() +
                       "/groundtruth/h200_ncu_seeds.csv");
   EXPECT_EQ(R.Exit, 2);
   EXPECT_EQ(R.Err.rfind("gmem-analyze: error: ", 0), 0u) << R.Err;
