@@ -7,6 +7,7 @@
 #include "arch.h"
 #include "compare.h"
 #include "frontend.h"
+#include "host_launches.h"
 #include "launch_plan.h"
 #include "model_json.h"
 #include "options.h"
@@ -16,6 +17,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <set>
 
 using namespace gmem;
@@ -59,7 +61,8 @@ int run(const Options &O) {
   Module M;
   M.File = O.File;
   M.Kernels = translateKernels(Ctx);
-  M.Launches = findLaunches(Ctx, M.Kernels, O.Overrides);
+  HostLaunches Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
+  M.Launches = std::move(Host.Launches);
   if (O.EmitModel) {
     std::cout << toJson(M).dump(2) << "\n";
     return 0;
@@ -82,6 +85,7 @@ int run(const Options &O) {
 
   Report Rep;
   Rep.File = O.File;
+  Rep.Warnings = Host.Warnings;
   std::set<std::string> Warned;
   SimOptions SO;
   SO.Arch = Arch;
@@ -97,8 +101,21 @@ int run(const Options &O) {
       for (const std::string &W : K->Warnings)
         Rep.Warnings.push_back(W);
   }
-  for (const Launch &L : Launches)
-    Rep.Launches.push_back(simulate(*M.findKernel(L.Kernel), L, SO));
+  // A launch repeated with the same configuration and arguments (a timing
+  // loop, say) has the same result: simulate it once.
+  std::map<std::string, size_t> Done;
+  for (const Launch &L : Launches) {
+    nlohmann::json Key = toJson(L);
+    Key.erase("loc");
+    auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
+    if (New) {
+      Rep.Launches.push_back(simulate(*M.findKernel(L.Kernel), L, SO));
+    } else {
+      LaunchResult Copy = Rep.Launches[It->second];
+      Copy.L = L;
+      Rep.Launches.push_back(std::move(Copy));
+    }
+  }
 
   View(Rep, std::cout);
   for (const LaunchResult &R : Rep.Launches)

@@ -51,6 +51,14 @@ const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {
   return *Slot;
 }
 
+const LaunchResult *launchOf(const Analysis &A, const std::string &Kernel) {
+  for (const LaunchResult &R : A.Results)
+    if (R.K->Name == Kernel)
+      return &R;
+  ADD_FAILURE() << "no launch of " << Kernel;
+  return nullptr;
+}
+
 const AccessStats *accessByText(const LaunchResult &R, const std::string &Text) {
   for (const Access &A : R.K->Accesses)
     if (A.Text == Text)

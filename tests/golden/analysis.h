@@ -20,6 +20,9 @@ struct Analysis {
 const Analysis &analyze(const std::string &Path,
                         const LaunchOverrides &O = {});
 
+/// The first launch of Kernel in A (a test failure when there is none).
+const LaunchResult *launchOf(const Analysis &A, const std::string &Kernel);
+
 /// The per-access statistics of the access whose text is Text in R.
 const AccessStats *accessByText(const LaunchResult &R, const std::string &Text);
 

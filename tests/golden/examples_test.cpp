@@ -16,13 +16,6 @@ using namespace gmem::test;
 
 namespace {
 
-const LaunchResult *launchOf(const Analysis &A, const std::string &Kernel) {
-  for (const LaunchResult &R : A.Results)
-    if (R.K->Name == Kernel)
-      return &R;
-  return nullptr;
-}
-
 TEST(Examples, TransposeKernelsWithBlock32x16) {
   LaunchOverrides O;
   O.Block = Dim3{32, 16, 1};

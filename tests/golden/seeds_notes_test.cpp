@@ -15,14 +15,6 @@ using namespace gmem::test;
 
 namespace {
 
-const LaunchResult *launchOf(const Analysis &A, const std::string &Kernel) {
-  for (const LaunchResult &R : A.Results)
-    if (R.K->Name == Kernel)
-      return &R;
-  ADD_FAILURE() << "no launch of " << Kernel;
-  return nullptr;
-}
-
 double metric(const LaunchResult &R, const std::string &Name) {
   const Metric &M = R.Metrics.at(Name);
   EXPECT_TRUE(M.Value) << M.UnknownReason;
