@@ -41,8 +41,8 @@ const Kernel *findKernelByName(const Module &M, const std::string &Name,
   if (Count == 1)
     return Found;
   if (Count > 1)
-    Error = "'" + Name + "' names several template instances; pick one of: " +
-            kernelList(M);
+    Error = "'" + Name +
+            "' names several template instances; pick one of: " + kernelList(M);
   else
     Error = "no kernel named '" + Name + "' in " + M.File +
             "; kernels: " + kernelList(M);
@@ -68,8 +68,7 @@ static Launch launchFromFlags(const Kernel &K, const Options &O) {
         A.Kind = ArgValue::Int;
         A.IntValue = *V;
       } else {
-        A.Reason = "--arg " + P.Name + "=" + It->second +
-                   " is not an integer";
+        A.Reason = "--arg " + P.Name + "=" + It->second + " is not an integer";
       }
     } else {
       A.Kind = ArgValue::Float;
@@ -113,8 +112,9 @@ bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
       return false;
     }
     if (M.Kernels.size() > 1) {
-      Error = M.File + " launches no kernel from main(); pass --kernel NAME "
-                       "with --grid and --block (kernels: " +
+      Error = M.File +
+              " launches no kernel from main(); pass --kernel NAME "
+              "with --grid and --block (kernels: " +
               kernelList(M) + ")";
       return false;
     }

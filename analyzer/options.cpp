@@ -36,8 +36,10 @@ std::optional<Dim3> parseDim3(const std::string &S) {
   size_t Pos = 0;
   for (int I = 0; I < 3; ++I) {
     size_t End = S.find(',', Pos);
-    std::string Part = S.substr(Pos, End == std::string::npos ? End : End - Pos);
-    if (Part.empty() || Part.find_first_not_of("0123456789") != std::string::npos ||
+    std::string Part =
+        S.substr(Pos, End == std::string::npos ? End : End - Pos);
+    if (Part.empty() ||
+        Part.find_first_not_of("0123456789") != std::string::npos ||
         Part.size() > 12)
       return std::nullopt;
     V[I] = std::stoull(Part);

@@ -1,4 +1,5 @@
-//===- memory_units.h - 32 lane addresses to requests, sectors, wavefronts -===//
+//===- memory_units.h - 32 lane addresses to requests, sectors, wavefronts
+//-===//
 //
 // The hardware rules of DESIGN.md for one warp-level request. Addresses are
 // byte addresses of the lanes; Mask says which lanes are active (bit i =

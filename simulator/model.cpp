@@ -71,25 +71,44 @@ static const char *builtinName(int B) {
 
 static const char *binarySpelling(Op K) {
   switch (K) {
-  case Op::Add: return "+";
-  case Op::Sub: return "-";
-  case Op::Mul: return "*";
-  case Op::Div: return "/";
-  case Op::Rem: return "%";
-  case Op::Shl: return "<<";
-  case Op::Shr: return ">>";
-  case Op::And: return "&";
-  case Op::Or: return "|";
-  case Op::Xor: return "^";
-  case Op::Lt: return "<";
-  case Op::Le: return "<=";
-  case Op::Gt: return ">";
-  case Op::Ge: return ">=";
-  case Op::Eq: return "==";
-  case Op::Ne: return "!=";
-  case Op::LAnd: return "&&";
-  case Op::LOr: return "||";
-  default: return nullptr;
+  case Op::Add:
+    return "+";
+  case Op::Sub:
+    return "-";
+  case Op::Mul:
+    return "*";
+  case Op::Div:
+    return "/";
+  case Op::Rem:
+    return "%";
+  case Op::Shl:
+    return "<<";
+  case Op::Shr:
+    return ">>";
+  case Op::And:
+    return "&";
+  case Op::Or:
+    return "|";
+  case Op::Xor:
+    return "^";
+  case Op::Lt:
+    return "<";
+  case Op::Le:
+    return "<=";
+  case Op::Gt:
+    return ">";
+  case Op::Ge:
+    return ">=";
+  case Op::Eq:
+    return "==";
+  case Op::Ne:
+    return "!=";
+  case Op::LAnd:
+    return "&&";
+  case Op::LOr:
+    return "||";
+  default:
+    return nullptr;
   }
 }
 

@@ -43,10 +43,18 @@ struct IntType {
 };
 
 enum class Builtin : uint8_t {
-  ThreadIdxX, ThreadIdxY, ThreadIdxZ,
-  BlockIdxX, BlockIdxY, BlockIdxZ,
-  BlockDimX, BlockDimY, BlockDimZ,
-  GridDimX, GridDimY, GridDimZ,
+  ThreadIdxX,
+  ThreadIdxY,
+  ThreadIdxZ,
+  BlockIdxX,
+  BlockIdxY,
+  BlockIdxZ,
+  BlockDimX,
+  BlockDimY,
+  BlockDimZ,
+  GridDimX,
+  GridDimY,
+  GridDimZ,
   WarpSize,
 };
 
@@ -58,13 +66,32 @@ enum class Op : uint8_t {
   Unknown, ///< Not modelled; Reason says why (e.g. "depends on loaded data").
   Cast,    ///< Ops[0] converted to Type (truncation / extension).
   // Unary.
-  Neg, BitNot, LNot,
+  Neg,
+  BitNot,
+  LNot,
   // Binary: operands already converted to a common type by the analyzer,
   // except shifts (result type of the left operand) and comparisons/logical
   // operators (result type bool {1, false}).
-  Add, Sub, Mul, Div, Rem, Shl, Shr, And, Or, Xor,
-  Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr,
-  Min, Max,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Shl,
+  Shr,
+  And,
+  Or,
+  Xor,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  LAnd,
+  LOr,
+  Min,
+  Max,
   Select, ///< Ops[0] ? Ops[1] : Ops[2].
 };
 
@@ -74,8 +101,8 @@ using ExprPtr = std::shared_ptr<const Expr>;
 struct Expr {
   Op Kind = Op::Const;
   IntType Type;
-  int64_t Value = 0; ///< Const only.
-  int Index = -1;    ///< Param, Var, Builtin.
+  int64_t Value = 0;  ///< Const only.
+  int Index = -1;     ///< Param, Var, Builtin.
   std::string Reason; ///< Unknown only.
   std::vector<ExprPtr> Ops;
 };
@@ -107,8 +134,8 @@ struct Access {
   /// allocation's address). Shared: starts from the array's Offset constant.
   ExprPtr Address;
   SourceLoc Loc;
-  std::string Text;  ///< The expression as written, e.g. "in[iy * nx + ix]".
-  std::string Array; ///< Base name: parameter or shared array.
+  std::string Text;     ///< The expression as written, e.g. "in[iy * nx + ix]".
+  std::string Array;    ///< Base name: parameter or shared array.
   int SharedArray = -1; ///< Index in Kernel::Shared when Sp == Shared.
   /// Set when the address cannot be modelled; the access still counts as
   /// executed but its sectors/wavefronts are unknown.
@@ -116,12 +143,12 @@ struct Access {
 };
 
 enum class StmtKind : uint8_t {
-  Assign,   ///< Slot = Value (for the active lanes).
-  If,       ///< Cond ? Then : Else.
-  Loop,     ///< while (CondPre; Cond) { Body; Step }  (TestFirst=false: do-while)
-  Access,   ///< Execute Kernel::Accesses[AccessId].
-  Return,   ///< Active lanes leave the innermost Call (or the kernel).
-  Break,    ///< Active lanes leave the innermost Loop.
+  Assign, ///< Slot = Value (for the active lanes).
+  If,     ///< Cond ? Then : Else.
+  Loop,   ///< while (CondPre; Cond) { Body; Step }  (TestFirst=false: do-while)
+  Access, ///< Execute Kernel::Accesses[AccessId].
+  Return, ///< Active lanes leave the innermost Call (or the kernel).
+  Break,  ///< Active lanes leave the innermost Loop.
   Continue, ///< Active lanes skip to the innermost Loop's Step.
   Call,     ///< An inlined __device__ function: Body, with its own Return.
 };
@@ -129,9 +156,9 @@ enum class StmtKind : uint8_t {
 struct Stmt {
   StmtKind Kind = StmtKind::Assign;
   SourceLoc Loc;
-  int Slot = -1;  ///< Assign.
-  ExprPtr Value;  ///< Assign.
-  ExprPtr Cond;   ///< If, Loop.
+  int Slot = -1;                ///< Assign.
+  ExprPtr Value;                ///< Assign.
+  ExprPtr Cond;                 ///< If, Loop.
   std::vector<Stmt> Then, Else; ///< If.
   std::vector<Stmt> CondPre;    ///< Loop: accesses made by the condition.
   std::vector<Stmt> Body;       ///< Loop, Call.
@@ -147,15 +174,15 @@ struct Param {
   std::string Name;
   std::string TypeName; ///< As written, e.g. "const float *".
   ParamKind Kind = ParamKind::Int;
-  IntType Type;          ///< Int: its type; Pointer: {64, false}.
+  IntType Type;             ///< Int: its type; Pointer: {64, false}.
   unsigned PointeeSize = 0; ///< Pointer: sizeof(*p).
 };
 
 struct SharedArray {
   std::string Name;
-  bool Dynamic = false;  ///< extern __shared__: size comes from the launch.
-  uint64_t Offset = 0;   ///< Byte offset in the block's shared memory.
-  uint64_t Bytes = 0;    ///< Static size; 0 for dynamic.
+  bool Dynamic = false; ///< extern __shared__: size comes from the launch.
+  uint64_t Offset = 0;  ///< Byte offset in the block's shared memory.
+  uint64_t Bytes = 0;   ///< Static size; 0 for dynamic.
   unsigned ElemSize = 4;
   std::vector<uint64_t> Dims; ///< Static extents, outermost first.
   SourceLoc Loc;

@@ -9,14 +9,13 @@ namespace gmem {
 
 namespace {
 
-const char *OpNames[] = {"const", "param", "var",  "builtin", "unknown",
-                         "cast",  "neg",   "not",  "lnot",    "add",
-                         "sub",   "mul",   "div",  "rem",     "shl",
-                         "shr",   "and",   "or",   "xor",     "lt",
-                         "le",    "gt",    "ge",   "eq",      "ne",
-                         "land",  "lor",   "min",  "max",     "select"};
-const char *StmtNames[] = {"assign", "if",       "loop",     "access",
-                           "return", "break",    "continue", "call"};
+const char *OpNames[] = {
+    "const", "param", "var", "builtin", "unknown", "cast",  "neg", "not",
+    "lnot",  "add",   "sub", "mul",     "div",     "rem",   "shl", "shr",
+    "and",   "or",    "xor", "lt",      "le",      "gt",    "ge",  "eq",
+    "ne",    "land",  "lor", "min",     "max",     "select"};
+const char *StmtNames[] = {"assign", "if",    "loop",     "access",
+                           "return", "break", "continue", "call"};
 const char *ParamKindNames[] = {"int", "pointer", "float", "other"};
 const char *ArgKindNames[] = {"int", "float", "pointer", "unknown"};
 
@@ -88,8 +87,8 @@ json exprJson(const Expr &E) {
 
 ExprPtr parseExpr(const json &J) {
   auto E = std::make_shared<Expr>();
-  E->Kind = static_cast<Op>(lookup(OpNames, J.at("op").get<std::string>(),
-                                   "expression op"));
+  E->Kind = static_cast<Op>(
+      lookup(OpNames, J.at("op").get<std::string>(), "expression op"));
   E->Type = parseType(J.at("type").get<std::string>());
   E->Value = J.value("value", int64_t(0));
   E->Index = J.value("index", -1);
@@ -226,7 +225,7 @@ Kernel parseKernel(const json &J) {
     Access X;
     X.Id = A.at("id").get<int>();
     X.Sp = A.at("space").get<std::string>() == "shared" ? Space::Shared
-                                                         : Space::Global;
+                                                        : Space::Global;
     std::string Kind = A.at("kind").get<std::string>();
     X.Kind = Kind == "store"    ? AccessKind::Store
              : Kind == "atomic" ? AccessKind::Atomic
@@ -307,10 +306,10 @@ json toJson(const Kernel &K) {
       X["unknown_reason"] = *A.UnknownReason;
     Accesses.push_back(X);
   }
-  return {{"name", K.Name},       {"mangled", K.MangledName},
+  return {{"name", K.Name},        {"mangled", K.MangledName},
           {"loc", locJson(K.Loc)}, {"params", Params},
-          {"shared", Shared},     {"slots", Slots},
-          {"accesses", Accesses}, {"body", stmtsJson(K.Body)},
+          {"shared", Shared},      {"slots", Slots},
+          {"accesses", Accesses},  {"body", stmtsJson(K.Body)},
           {"warnings", K.Warnings}};
 }
 
@@ -335,9 +334,12 @@ json toJson(const Launch &L) {
     }
     Args.push_back(X);
   }
-  return {{"kernel", L.Kernel},          {"grid", dimJson(L.Grid)},
-          {"block", dimJson(L.Block)},   {"dynamic_smem", L.DynamicSmem},
-          {"args", Args},                {"loc", locJson(L.Loc)},
+  return {{"kernel", L.Kernel},
+          {"grid", dimJson(L.Grid)},
+          {"block", dimJson(L.Block)},
+          {"dynamic_smem", L.DynamicSmem},
+          {"args", Args},
+          {"loc", locJson(L.Loc)},
           {"unresolved", L.Unresolved}};
 }
 

@@ -22,8 +22,8 @@ struct AccessStats {
   uint64_t ActiveLanes = 0; ///< Sum of active lanes over those requests.
   /// Global: 32-byte sectors; shared: wavefronts.
   uint64_t Units = 0;
-  uint64_t IdealUnits = 0;  ///< The fewest the same bytes could take.
-  uint64_t DistinctBytes = 0; ///< Per request, bytes counted once, summed.
+  uint64_t IdealUnits = 0;         ///< The fewest the same bytes could take.
+  uint64_t DistinctBytes = 0;      ///< Per request, bytes counted once, summed.
   uint64_t MaxUnitsPerRequest = 0; ///< Worst request (conflict ways).
   uint64_t UnknownRequests = 0;    ///< Executed, but address not computable.
   uint64_t OutOfBoundsLanes = 0;   ///< Shared: lanes outside the array.

@@ -44,16 +44,15 @@ std::optional<std::string> validateLaunch(const Kernel &K, const Launch &L,
       return std::string("block ") + dimText(L.Block) + " has a zero " +
              Axis[I] + " dimension; pass --block with positive sizes";
     if (G[I] == 0)
-      return std::string("grid ") + dimText(L.Grid) + " has a zero " +
-             Axis[I] + " dimension; pass --grid with positive sizes";
+      return std::string("grid ") + dimText(L.Grid) + " has a zero " + Axis[I] +
+             " dimension; pass --grid with positive sizes";
     if (B[I] > A.MaxBlockDim[I])
       return std::string("block ") + dimText(L.Block) + ": " + Axis[I] +
              " is at most " + std::to_string(A.MaxBlockDim[I]) + " on " +
              A.Name;
     if (G[I] > A.MaxGridDim[I])
       return std::string("grid ") + dimText(L.Grid) + ": " + Axis[I] +
-             " is at most " + std::to_string(A.MaxGridDim[I]) + " on " +
-             A.Name;
+             " is at most " + std::to_string(A.MaxGridDim[I]) + " on " + A.Name;
   }
   if (L.Block.count() > A.MaxThreadsPerBlock)
     return "block " + dimText(L.Block) + " has " +
@@ -65,9 +64,8 @@ std::optional<std::string> validateLaunch(const Kernel &K, const Launch &L,
   for (size_t I = 0; I < K.Params.size(); ++I)
     if (K.Params[I].Kind == ParamKind::Int &&
         L.Args[I].Kind == ArgValue::Unknown)
-      return "cannot compute argument '" + K.Params[I].Name + "' of " +
-             K.Name + (L.Args[I].Reason.empty() ? "" : " (" + L.Args[I].Reason +
-                                                           ")") +
+      return "cannot compute argument '" + K.Params[I].Name + "' of " + K.Name +
+             (L.Args[I].Reason.empty() ? "" : " (" + L.Args[I].Reason + ")") +
              "; pass --arg " + K.Params[I].Name + "=VALUE";
   return std::nullopt;
 }
@@ -84,10 +82,10 @@ LaunchEnv makeLaunchEnv(const Kernel &K, const Launch &L) {
     int64_t V = 0;
     std::string Unknown;
     if (P.Kind == ParamKind::Pointer) {
-      std::string Alloc = A && A->Kind == ArgValue::Pointer &&
-                                  !A->Allocation.empty()
-                              ? A->Allocation
-                              : "param:" + P.Name;
+      std::string Alloc =
+          A && A->Kind == ArgValue::Pointer && !A->Allocation.empty()
+              ? A->Allocation
+              : "param:" + P.Name;
       auto It = Bases.emplace(Alloc, (Bases.size() + 1) << 36).first;
       V = int64_t(It->second + (A ? A->AlignOffset % 256 : 0));
     } else if (P.Kind == ParamKind::Int && A && A->Kind == ArgValue::Int) {
@@ -108,8 +106,8 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
   LaunchEnv Env = makeLaunchEnv(K, L);
   const uint64_t Blocks = L.Grid.count();
   const unsigned WarpsPerBlock = unsigned((L.Block.count() + 31) / 32);
-  unsigned Threads = O.Threads ? O.Threads
-                               : std::max(1u, std::thread::hardware_concurrency());
+  unsigned Threads =
+      O.Threads ? O.Threads : std::max(1u, std::thread::hardware_concurrency());
   Threads = unsigned(std::min<uint64_t>(Threads, Blocks));
 
   struct Part {
@@ -160,7 +158,8 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
       R.Diagnostics.push_back(
           Acc.Loc.File + ":" + std::to_string(Acc.Loc.Line) + ":" +
           std::to_string(Acc.Loc.Col) + ": " + Acc.Text +
-          " is out of bounds: " + std::to_string(R.PerAccess[I].OutOfBoundsLanes) +
+          " is out of bounds: " +
+          std::to_string(R.PerAccess[I].OutOfBoundsLanes) +
           " lane accesses fall outside the " + std::to_string(Size) +
           "-byte shared array '" + Arr.Name + "' (e.g. block (" +
           dimText(B.BlockIdx) + "), thread " +
@@ -170,9 +169,9 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
     }
   }
   computeMetrics(R);
-  R.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            Start)
-                  .count();
+  R.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return R;
 }
 

@@ -56,8 +56,8 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
       D = std::max(D, exprDepth(*Acc.Address));
   Scratch.assign(size_t(D + 2) * TempsPerLevel * 32, 0);
   FirstOutOfBounds.assign(K.Accesses.size(), OutOfBounds{{}, ~0u, 0, 0});
-  const uint64_t Uniform[] = {Env.Block.X, Env.Block.Y, Env.Block.Z,
-                              Env.Grid.X,  Env.Grid.Y,  Env.Grid.Z, 32};
+  const uint64_t Uniform[] = {Env.Block.X, Env.Block.Y, Env.Block.Z, Env.Grid.X,
+                              Env.Grid.Y,  Env.Grid.Z,  32};
   for (int I = 0; I < 7; ++I)
     std::fill(BuiltinVals[6 + I], BuiltinVals[6 + I] + 32, Uniform[I]);
 }
@@ -119,8 +119,7 @@ inline void normalizeLanes(int64_t *V, unsigned N, IntType T) {
 /// Out = F(Out, R) on the first N lanes in wrapping 64-bit arithmetic, then
 /// normalised to T.
 template <typename F>
-inline void apply(int64_t *Out, const int64_t *R, unsigned N, IntType T,
-                  F Fn) {
+inline void apply(int64_t *Out, const int64_t *R, unsigned N, IntType T, F Fn) {
   for (unsigned L = 0; L < N; ++L)
     Out[L] = int64_t(Fn(uint64_t(Out[L]), uint64_t(R[L])));
   normalizeLanes(Out, N, T);
@@ -142,8 +141,8 @@ inline void broadcast(int64_t *V) { std::fill(V + 1, V + 32, V[0]); }
 // written: loop counters, parameters and block indices then cost one
 // operation instead of 32. Inactive lanes compute garbage, never undefined
 // behaviour.
-inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask,
-                                    int64_t *Out, unsigned Depth, bool &Uni) {
+inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
+                                    unsigned Depth, bool &Uni) {
   const IntType T = E.Type;
   Uni = true;
   // Leaves are handled here, inline in their parent; operators below.
@@ -154,10 +153,9 @@ inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask,
   case Op::Param: {
     if (E.Index < 0 || E.Index >= (int)Env.ParamValues.size() ||
         !Env.ParamUnknown[E.Index].empty()) {
-      LastUnknownReason =
-          E.Index >= 0 && E.Index < (int)Env.ParamUnknown.size()
-              ? Env.ParamUnknown[E.Index]
-              : "unknown parameter";
+      LastUnknownReason = E.Index >= 0 && E.Index < (int)Env.ParamUnknown.size()
+                              ? Env.ParamUnknown[E.Index]
+                              : "unknown parameter";
       Out[0] = 0;
       return Mask;
     }
@@ -174,10 +172,10 @@ inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask,
     }
     uint32_t U = SlotUnknown[E.Index] & Mask;
     if (U)
-      LastUnknownReason = SlotReason[E.Index].empty()
-                              ? "'" + K.Slots[E.Index].Name +
-                                    "' is used before it is assigned"
-                              : SlotReason[E.Index];
+      LastUnknownReason =
+          SlotReason[E.Index].empty()
+              ? "'" + K.Slots[E.Index].Name + "' is used before it is assigned"
+              : SlotReason[E.Index];
     return U;
   }
   case Op::Builtin:
@@ -205,8 +203,8 @@ uint32_t WarpEvaluator::evalLanes(const Expr &E, uint32_t Mask, int64_t *Out) {
   return U;
 }
 
-uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask,
-                                     int64_t *Out, unsigned Depth, bool &Uni) {
+uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
+                                     unsigned Depth, bool &Uni) {
   const IntType T = E.Type;
   int64_t *Tmp = &Scratch[size_t(Depth) * TempsPerLevel * 32];
   bool UniL = false;
@@ -491,7 +489,8 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       uint32_t U = evalLanes(*S.Cond, Active, C);
       if (U) {
         poison(S.Body, "it runs in a loop whose condition cannot be "
-                       "computed: " + LastUnknownReason);
+                       "computed: " +
+                           LastUnknownReason);
         poison(S.Step, "loop condition cannot be computed");
         Active &= ~U;
       }

@@ -67,8 +67,8 @@ private:
   std::vector<AccessStats> &Stats;
   Dim3 BlockIdx;
   unsigned WarpInBlock = 0;
-  std::vector<int64_t> SlotVals;   ///< Slots x 32.
-  std::vector<uint32_t> SlotUnknown; ///< Lanes whose value is unknown.
+  std::vector<int64_t> SlotVals;       ///< Slots x 32.
+  std::vector<uint32_t> SlotUnknown;   ///< Lanes whose value is unknown.
   std::vector<std::string> SlotReason; ///< Why, when some lane is unknown.
   /// Slots holding one value for every lane (kept in lane 0 only).
   std::vector<char> SlotUniform;

@@ -42,8 +42,8 @@ constexpr int MeasuredSchemaVersion = 1;
 struct MeasuredArg {
   std::string Type; ///< From the demangled signature, e.g. "float*".
   unsigned Size = 0;
-  std::optional<int64_t> Value;      ///< Integer scalars.
-  std::optional<double> FloatValue;  ///< Floating scalars.
+  std::optional<int64_t> Value;        ///< Integer scalars.
+  std::optional<double> FloatValue;    ///< Floating scalars.
   std::optional<uint64_t> AlignOffset; ///< Pointers: address % 256.
 };
 

@@ -73,9 +73,8 @@ void printJsonView(const Report &Rep, std::ostream &OS) {
   json Launches = json::array();
   for (const LaunchResult &R : Rep.Launches)
     Launches.push_back(launchJson(R));
-  json J = {{"file", Rep.File},
-            {"warnings", Rep.Warnings},
-            {"launches", Launches}};
+  json J = {
+      {"file", Rep.File}, {"warnings", Rep.Warnings}, {"launches", Launches}};
   OS << J.dump(2) << "\n";
 }
 

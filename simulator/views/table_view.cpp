@@ -4,12 +4,14 @@
 // (excess sectors or wavefronts over the ideal), each bad one explained:
 //
 //   naiveGmem<<<(128,256,1), (32,16,1)>>> at transpose.cu:97:3 [sm_90]
-//     Metric Name                           Metric Description                     Value
-//     gld_transactions_per_request          Global Load Transactions Per Request   32.000000
-//     gld_efficiency                        Global Memory Load Efficiency          12.50%
+//     Metric Name                           Metric Description Value
+//     gld_transactions_per_request          Global Load Transactions Per
+//     Request   32.000000 gld_efficiency                        Global Memory
+//     Load Efficiency          12.50%
 //     ...
-//     Location           Access            Op Space  Size Requests Sectors/Wavefr Per req Ideal Eff%  Ways
-//     transpose.cu:23:46 in[iy * nx + ix]  ld global    4   524288       16777216   32.00  4.00 12.5     -
+//     Location           Access            Op Space  Size Requests
+//     Sectors/Wavefr Per req Ideal Eff%  Ways transpose.cu:23:46 in[iy * nx +
+//     ix]  ld global    4   524288       16777216   32.00  4.00 12.5     -
 //       -> 32 sectors per request where 4 would hold the same bytes: ...
 //
 //===----------------------------------------------------------------------===//
@@ -61,13 +63,13 @@ void printMetrics(const LaunchResult &R, std::ostream &OS) {
     if (!I.Nvprof)
       continue;
     const Metric &M = R.Metrics.at(I.Name);
-    std::string V = !M.Value      ? "unknown"
-                    : I.Percent   ? fmt("%.2f%%", *M.Value)
-                                  : fmt("%.6f", *M.Value);
+    std::string V = !M.Value    ? "unknown"
+                    : I.Percent ? fmt("%.2f%%", *M.Value)
+                                : fmt("%.6f", *M.Value);
     if (!M.Value)
       Unknown.push_back(I.Name + ": " + M.UnknownReason);
-    OS << "  " << pad(I.Name, 40) << pad(I.Description, 46)
-       << pad(V, 12, true) << "\n";
+    OS << "  " << pad(I.Name, 40) << pad(I.Description, 46) << pad(V, 12, true)
+       << "\n";
   }
   for (const std::string &U : Unknown)
     OS << "  unknown " << U << "\n";
@@ -101,15 +103,15 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
     const Access &A = K.Accesses[I];
     const AccessStats &S = R.PerAccess[I];
     bool Shared = A.Sp == Space::Shared;
-    std::string Text = A.Text.size() > 40 ? A.Text.substr(0, 37) + "..."
-                                          : A.Text;
+    std::string Text =
+        A.Text.size() > 40 ? A.Text.substr(0, 37) + "..." : A.Text;
     OS << "  " << pad(locText(A.Loc), LocW + 1) << pad(Text, TextW + 1)
        << pad(opName(A), 5) << pad(Shared ? "shared" : "global", 7)
        << pad(std::to_string(A.Size), 4, true) << " "
        << pad(std::to_string(S.Requests), 10, true);
     if (S.UnknownRequests) {
-      OS << pad("unknown", 19, true) << "\n      -> "
-         << explainAccess(A, S) << "\n";
+      OS << pad("unknown", 19, true) << "\n      -> " << explainAccess(A, S)
+         << "\n";
       continue;
     }
     double Unit = Shared ? 128.0 : 32.0;

@@ -45,9 +45,9 @@ const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {
     }
     Slot->Results.push_back(simulate(*K, L, SimOptions()));
   }
-  Slot->Seconds = std::chrono::duration<double>(
-                      std::chrono::steady_clock::now() - Start)
-                      .count();
+  Slot->Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return *Slot;
 }
 
@@ -59,7 +59,8 @@ const LaunchResult *launchOf(const Analysis &A, const std::string &Kernel) {
   return nullptr;
 }
 
-const AccessStats *accessByText(const LaunchResult &R, const std::string &Text) {
+const AccessStats *accessByText(const LaunchResult &R,
+                                const std::string &Text) {
   for (const Access &A : R.K->Accesses)
     if (A.Text == Text)
       return &R.PerAccess[A.Id];

@@ -17,8 +17,7 @@ struct Analysis {
 
 /// Parses, translates and simulates Path (cached per path and overrides);
 /// fails the current test when the file does not parse.
-const Analysis &analyze(const std::string &Path,
-                        const LaunchOverrides &O = {});
+const Analysis &analyze(const std::string &Path, const LaunchOverrides &O = {});
 
 /// The first launch of Kernel in A (a test failure when there is none).
 const LaunchResult *launchOf(const Analysis &A, const std::string &Kernel);

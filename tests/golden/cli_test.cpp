@@ -116,15 +116,15 @@ TEST(Cli, BadBlocksAreExit2) {
 }
 
 TEST(Cli, ValueFromArgvNamesTheFlag) {
-  std::string Src = writeTemp(
-      "argv.cu", "#include <cstdlib>\n"
-                 "__global__ void scale(float *a, int n) {\n"
-                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                 "  if (i < n) a[i] *= 2.0f;\n}\n"
-                 "int main(int argc, char **argv) {\n"
-                 "  int n = atoi(argv[1]);\n  float *a;\n"
-                 "  cudaMalloc(&a, n * sizeof(float));\n"
-                 "  scale<<<4, 256>>>(a, n);\n  return 0;\n}\n");
+  std::string Src =
+      writeTemp("argv.cu", "#include <cstdlib>\n"
+                           "__global__ void scale(float *a, int n) {\n"
+                           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "  if (i < n) a[i] *= 2.0f;\n}\n"
+                           "int main(int argc, char **argv) {\n"
+                           "  int n = atoi(argv[1]);\n  float *a;\n"
+                           "  cudaMalloc(&a, n * sizeof(float));\n"
+                           "  scale<<<4, 256>>>(a, n);\n  return 0;\n}\n");
   ToolRun R = runTool(Src);
   EXPECT_EQ(R.Exit, 2);
   EXPECT_NE(R.Err.find("argv.cu:10"), std::string::npos) << R.Err;

@@ -23,9 +23,10 @@ TEST(Examples, TransposeKernelsWithBlock32x16) {
   struct Row {
     const char *Kernel;
     double Ld, St, ShLd;
-  } Rows[] = {{"naiveGmem", 32, 4, 0},      {"copyGmem", 4, 32, 0},
-              {"copyRow", 4, 4, 0},         {"transposeSmem", 4, 4, 16},
-              {"transposeSmemPad", 4, 4, 1}, {"transposeSmemUnrollPad", 4, 4, 1}};
+  } Rows[] = {
+      {"naiveGmem", 32, 4, 0},       {"copyGmem", 4, 32, 0},
+      {"copyRow", 4, 4, 0},          {"transposeSmem", 4, 4, 16},
+      {"transposeSmemPad", 4, 4, 1}, {"transposeSmemUnrollPad", 4, 4, 1}};
   for (const Row &Rw : Rows) {
     const LaunchResult *R = launchOf(A, Rw.Kernel);
     ASSERT_NE(R, nullptr) << Rw.Kernel;

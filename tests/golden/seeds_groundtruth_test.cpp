@@ -36,8 +36,8 @@ const Measurement &measured() {
 
 double predicted(const LaunchResult &R, const std::string &Name) {
   const Metric &M = R.Metrics.at(Name);
-  EXPECT_TRUE(M.Value.has_value()) << R.K->Name << " " << Name << ": "
-                                   << M.UnknownReason;
+  EXPECT_TRUE(M.Value.has_value())
+      << R.K->Name << " " << Name << ": " << M.UnknownReason;
   return M.Value.value_or(-1);
 }
 
@@ -93,8 +93,8 @@ TEST(SeedsGroundTruth, SharedWavefrontsPerRequestWithinCounterNoise) {
     const LaunchResult &R = A.Results[I];
     const MeasuredLaunch &L = M.Launches[I];
     for (const char *Op : {"ld", "st"}) {
-      std::string Inst = std::string("smsp__sass_inst_executed_op_shared_") +
-                         Op + ".sum";
+      std::string Inst =
+          std::string("smsp__sass_inst_executed_op_shared_") + Op + ".sum";
       std::string Wave =
           std::string("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_") + Op +
           ".sum";

@@ -61,11 +61,11 @@ TEST(Seed003, SharedLoadTransactionsPerRequest) {
   struct Row {
     const char *Kernel;
     double Load, Store;
-  } Rows[] = {{"setRowReadRow", 1, 1},         {"setColReadCol", 32, 32},
-              {"setRowReadCol", 32, 1},        {"setRowReadColDyn", 32, 1},
-              {"setRowReadColIpad", 1, 1},     {"setRowReadColDynIpad", 1, 1},
-              {"setRowReadColRect", 16, 1},    {"setRowReadColRectDyn", 16, 1},
-              {"setRowReadColRectPad1", 2, 1}, {"setRowReadColRectPad2", 1, 1},
+  } Rows[] = {{"setRowReadRow", 1, 1},          {"setColReadCol", 32, 32},
+              {"setRowReadCol", 32, 1},         {"setRowReadColDyn", 32, 1},
+              {"setRowReadColIpad", 1, 1},      {"setRowReadColDynIpad", 1, 1},
+              {"setRowReadColRect", 16, 1},     {"setRowReadColRectDyn", 16, 1},
+              {"setRowReadColRectPad1", 2, 1},  {"setRowReadColRectPad2", 1, 1},
               {"setRowReadColRectDynPad", 2, 1}};
   for (const Row &Rw : Rows) {
     const LaunchResult *R = launchOf(A, Rw.Kernel);

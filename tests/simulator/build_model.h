@@ -6,8 +6,8 @@
 
 namespace gmem::test {
 
-constexpr IntType U32{32, false}, I32{32, true}, U64{64, false},
-    I64{64, true}, Bool{1, false};
+constexpr IntType U32{32, false}, I32{32, true}, U64{64, false}, I64{64, true},
+    Bool{1, false};
 
 inline ExprPtr c(int64_t V, IntType T = I32) { return makeConst(V, T); }
 inline ExprPtr tx() { return makeBuiltin(Builtin::ThreadIdxX); }
@@ -27,8 +27,7 @@ inline ExprPtr cast(ExprPtr E, IntType T) { return makeCast(E, T); }
 
 /// Byte address of Param[Index]-based array element E of Size bytes.
 inline ExprPtr elem(int Param, ExprPtr Index, unsigned Size) {
-  return add(makeParam(Param, U64),
-             mul(cast(Index, U64), c(Size, U64)));
+  return add(makeParam(Param, U64), mul(cast(Index, U64), c(Size, U64)));
 }
 
 inline Stmt assign(int Slot, ExprPtr V) {

@@ -182,8 +182,8 @@ TEST(GlobalRuleProperty, FastPathsAgreeWithBruteForce) {
     unsigned Size = Sizes[R() % 5];
     uint64_t A[32];
     uint64_t Start = Base + (R() % 512) * Size;
-    int64_t Stride = int64_t(R() % 5 == 0 ? R() % 4096 : R() % 40) *
-                     (R() % 4 == 0 ? -1 : 1);
+    int64_t Stride =
+        int64_t(R() % 5 == 0 ? R() % 4096 : R() % 40) * (R() % 4 == 0 ? -1 : 1);
     bool Random = R() % 3 == 0;
     for (unsigned L = 0; L < 32; ++L)
       A[L] = Random ? Base + (R() % 256) * Size

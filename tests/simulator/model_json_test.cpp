@@ -20,13 +20,14 @@ TEST(ModelJson, RoundTripKeepsEverything) {
   S.Bytes = 16 * 33 * 4;
   K.Shared.push_back(S);
   auto I = makeVar(0, I64);
-  Stmt Acc = addAccess(K, Space::Global, AccessKind::Atomic, 8,
-                       elem(0, I, 8), "a[i]");
+  Stmt Acc =
+      addAccess(K, Space::Global, AccessKind::Atomic, 8, elem(0, I, 8), "a[i]");
   K.Accesses[0].UnknownReason = "why not";
   Stmt L = loop(bin(Op::Lt, I, cast(makeParam(1, U32), I64)), {Acc},
                 {assign(0, add(I, c(-3, I64)))});
   L.CondPre.push_back(simple(StmtKind::Break));
-  K.Body = {assign(0, c(0, I64)), ifStmt(c(1, Bool), {L}, {simple(StmtKind::Return)})};
+  K.Body = {assign(0, c(0, I64)),
+            ifStmt(c(1, Bool), {L}, {simple(StmtKind::Return)})};
   M.Kernels.push_back(K);
   Launch La;
   La.Kernel = K.Name;

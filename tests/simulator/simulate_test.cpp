@@ -19,10 +19,10 @@ Kernel broadcastKernel() {
   K.Body.push_back(assign(0, cast(add(tx(), mul(bx(), bdx())), I32)));
   K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
                              elem(0, c(0), 4), "x[0]"));
-  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
-                             elem(1, N, 4), "y[n]"));
-  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Store, 4,
-                             elem(2, N, 4), "z[n]"));
+  K.Body.push_back(
+      addAccess(K, Space::Global, AccessKind::Load, 4, elem(1, N, 4), "y[n]"));
+  K.Body.push_back(
+      addAccess(K, Space::Global, AccessKind::Store, 4, elem(2, N, 4), "z[n]"));
   return K;
 }
 

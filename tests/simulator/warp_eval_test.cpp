@@ -72,9 +72,8 @@ TEST(WarpEval, NaiveTransposeAddressesMatchCpp) {
                         elem(1, add(mul(Iy, Nx), Ix), 4), "in[iy * nx + ix]");
   Stmt Store = addAccess(K, Space::Global, AccessKind::Store, 4,
                          elem(0, add(mul(Ix, Ny), Iy), 4), "out[ix * ny + iy]");
-  K.Body.push_back(ifStmt(bin(Op::LAnd, bin(Op::Lt, Ix, Nx),
-                              bin(Op::Lt, Iy, Ny)),
-                          {Load, Store}));
+  K.Body.push_back(ifStmt(
+      bin(Op::LAnd, bin(Op::Lt, Ix, Nx), bin(Op::Lt, Iy, Ny)), {Load, Store}));
   const int nx = 40, ny = 24; // Not multiples of the block: guards matter.
   Launch L = launch({3, 2, 1}, {16, 16, 1},
                     {ptrArg("out"), ptrArg("in"), intArg(nx), intArg(ny)});
@@ -111,8 +110,8 @@ TEST(WarpEval, GridStrideLoopRunsEachLaneItsOwnTripCount) {
   K.Slots = {{"i", I32}};
   auto I = makeVar(0, I32);
   K.Body.push_back(assign(0, cast(tx(), I32)));
-  Stmt Acc = addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, I, 4),
-                       "a[i]");
+  Stmt Acc =
+      addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, I, 4), "a[i]");
   K.Body.push_back(loop(bin(Op::Lt, I, makeParam(1, I32)), {Acc},
                         {assign(0, add(I, c(48)))}));
   Trace T = run(K, launch({1, 1, 1}, {64, 1, 1}, {ptrArg("a"), intArg(100)}));
@@ -135,12 +134,12 @@ TEST(WarpEval, EarlyReturnBreakAndContinue) {
   K.Body.push_back(assign(0, c(0)));
   Stmt Acc = addAccess(K, Space::Global, AccessKind::Load, 4,
                        elem(0, add(mul(I, c(32)), Tt), 4), "a[i*32+t]");
-  K.Body.push_back(loop(
-      bin(Op::Lt, I, c(10)),
-      {ifStmt(bin(Op::Eq, I, bin(Op::Rem, Tt, c(4))),
-              {simple(StmtKind::Continue)}),
-       ifStmt(bin(Op::Eq, I, c(6)), {simple(StmtKind::Break)}), Acc},
-      {assign(0, add(I, c(1)))}));
+  K.Body.push_back(
+      loop(bin(Op::Lt, I, c(10)),
+           {ifStmt(bin(Op::Eq, I, bin(Op::Rem, Tt, c(4))),
+                   {simple(StmtKind::Continue)}),
+            ifStmt(bin(Op::Eq, I, c(6)), {simple(StmtKind::Break)}), Acc},
+           {assign(0, add(I, c(1)))}));
   Trace T = run(K, launch({1, 1, 1}, {32, 1, 1}, {ptrArg("a")}));
   // Iterations 0..5 run; in each, lanes with tid % 4 == i skip. 20 lanes,
   // 5 per residue: iterations 0..3 have 15 active, 4 and 5 have 20.
@@ -151,8 +150,8 @@ TEST(WarpEval, EarlyReturnBreakAndContinue) {
 TEST(WarpEval, FullyInactiveWarpIssuesNothing) {
   Kernel K;
   K.Params = {pointerParam("a", 4)};
-  Stmt Acc = addAccess(K, Space::Global, AccessKind::Load, 4,
-                       elem(0, tx(), 4), "a[threadIdx.x]");
+  Stmt Acc = addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, tx(), 4),
+                       "a[threadIdx.x]");
   K.Body.push_back(ifStmt(bin(Op::Lt, tx(), c(32, U32)), {Acc}));
   Trace T = run(K, launch({1, 1, 1}, {128, 1, 1}, {ptrArg("a")}));
   EXPECT_EQ(T.Stats[0].Requests, 1u); // Warps 1..3 have no active lane.
@@ -172,10 +171,10 @@ TEST(WarpEval, PartialLastWarp) {
 TEST(WarpEval, DataDependentAddressIsUnknownNotGuessed) {
   Kernel K;
   K.Params = {pointerParam("src", 4)};
-  K.Body.push_back(addAccess(
-      K, Space::Global, AccessKind::Load, 4,
-      elem(0, makeUnknown("depends on data loaded by idx[i]"), 4),
-      "src[idx[i]]"));
+  K.Body.push_back(
+      addAccess(K, Space::Global, AccessKind::Load, 4,
+                elem(0, makeUnknown("depends on data loaded by idx[i]"), 4),
+                "src[idx[i]]"));
   Trace T = run(K, launch({1, 1, 1}, {32, 1, 1}, {ptrArg("src")}));
   EXPECT_EQ(T.Stats[0].Requests, 1u);
   EXPECT_EQ(T.Stats[0].UnknownRequests, 1u);
@@ -186,10 +185,10 @@ TEST(WarpEval, DataDependentAddressIsUnknownNotGuessed) {
 TEST(WarpEval, UnknownGuardPoisonsWhatItGuards) {
   Kernel K;
   K.Params = {pointerParam("a", 4)};
-  Stmt Acc = addAccess(K, Space::Global, AccessKind::Load, 4,
-                       elem(0, tx(), 4), "a[threadIdx.x]");
-  K.Body.push_back(ifStmt(makeUnknown("depends on data loaded by a[0]", Bool),
-                          {Acc}));
+  Stmt Acc = addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, tx(), 4),
+                       "a[threadIdx.x]");
+  K.Body.push_back(
+      ifStmt(makeUnknown("depends on data loaded by a[0]", Bool), {Acc}));
   Trace T = run(K, launch({1, 1, 1}, {32, 1, 1}, {ptrArg("a")}));
   EXPECT_EQ(T.Stats[0].UnknownRequests, 1u);
   EXPECT_NE(T.Stats[0].UnknownReason.find("a[0]"), std::string::npos);
@@ -208,36 +207,52 @@ TEST(WarpEval, MisalignedPointerArgumentShiftsSectors) {
 
 // ---- Property: random expressions, evaluated per lane by the compiler ----
 
-template <typename T> std::optional<int64_t> applyIn(Op K, int64_t A, int64_t B) {
+template <typename T>
+std::optional<int64_t> applyIn(Op K, int64_t A, int64_t B) {
   using U = std::make_unsigned_t<T>;
   T X = T(A), Y = T(B);
   auto Wrap = [](U V) { return int64_t(T(V)); };
   switch (K) {
-  case Op::Add: return Wrap(U(X) + U(Y));
-  case Op::Sub: return Wrap(U(X) - U(Y));
-  case Op::Mul: return Wrap(U(U(X) * U(Y)));
+  case Op::Add:
+    return Wrap(U(X) + U(Y));
+  case Op::Sub:
+    return Wrap(U(X) - U(Y));
+  case Op::Mul:
+    return Wrap(U(U(X) * U(Y)));
   case Op::Div:
   case Op::Rem:
     if (Y == 0 || (std::is_signed_v<T> && Y == T(-1)))
       return std::nullopt; // Undefined or unknowable: skip this lane.
     return int64_t(K == Op::Div ? T(X / Y) : T(X % Y));
-  case Op::And: return int64_t(T(X & Y));
-  case Op::Or: return int64_t(T(X | Y));
-  case Op::Xor: return int64_t(T(X ^ Y));
-  case Op::Lt: return int64_t(X < Y);
-  case Op::Le: return int64_t(X <= Y);
-  case Op::Gt: return int64_t(X > Y);
-  case Op::Ge: return int64_t(X >= Y);
-  case Op::Eq: return int64_t(X == Y);
-  case Op::Ne: return int64_t(X != Y);
-  case Op::Min: return int64_t(X < Y ? X : Y);
-  case Op::Max: return int64_t(X < Y ? Y : X);
+  case Op::And:
+    return int64_t(T(X & Y));
+  case Op::Or:
+    return int64_t(T(X | Y));
+  case Op::Xor:
+    return int64_t(T(X ^ Y));
+  case Op::Lt:
+    return int64_t(X < Y);
+  case Op::Le:
+    return int64_t(X <= Y);
+  case Op::Gt:
+    return int64_t(X > Y);
+  case Op::Ge:
+    return int64_t(X >= Y);
+  case Op::Eq:
+    return int64_t(X == Y);
+  case Op::Ne:
+    return int64_t(X != Y);
+  case Op::Min:
+    return int64_t(X < Y ? X : Y);
+  case Op::Max:
+    return int64_t(X < Y ? Y : X);
   case Op::Shl:
   case Op::Shr:
     if (B < 0 || B >= int64_t(sizeof(T) * 8))
       return std::nullopt;
     return K == Op::Shl ? Wrap(U(U(X) << B)) : int64_t(T(X >> B));
-  default: return std::nullopt;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -245,11 +260,16 @@ template <typename T> int64_t castTo(int64_t V) { return int64_t(T(V)); }
 
 int64_t castValue(int64_t V, IntType T) {
   switch (T.Bits) {
-  case 1: return V != 0;
-  case 8: return T.Signed ? castTo<int8_t>(V) : castTo<uint8_t>(V);
-  case 16: return T.Signed ? castTo<int16_t>(V) : castTo<uint16_t>(V);
-  case 32: return T.Signed ? castTo<int32_t>(V) : castTo<uint32_t>(V);
-  default: return T.Signed ? castTo<int64_t>(V) : int64_t(uint64_t(V));
+  case 1:
+    return V != 0;
+  case 8:
+    return T.Signed ? castTo<int8_t>(V) : castTo<uint8_t>(V);
+  case 16:
+    return T.Signed ? castTo<int16_t>(V) : castTo<uint16_t>(V);
+  case 32:
+    return T.Signed ? castTo<int32_t>(V) : castTo<uint32_t>(V);
+  default:
+    return T.Signed ? castTo<int64_t>(V) : int64_t(uint64_t(V));
   }
 }
 
@@ -260,9 +280,12 @@ struct LaneEnv {
 
 std::optional<int64_t> oracle(const Expr &E, const LaneEnv &Env) {
   switch (E.Kind) {
-  case Op::Const: return E.Value;
-  case Op::Param: return castValue(Env.Params[E.Index], E.Type);
-  case Op::Builtin: return Env.Builtins[E.Index];
+  case Op::Const:
+    return E.Value;
+  case Op::Param:
+    return castValue(Env.Params[E.Index], E.Type);
+  case Op::Builtin:
+    return Env.Builtins[E.Index];
   case Op::Cast: {
     auto V = oracle(*E.Ops[0], Env);
     return V ? std::optional<int64_t>(castValue(*V, E.Type)) : std::nullopt;
@@ -273,17 +296,26 @@ std::optional<int64_t> oracle(const Expr &E, const LaneEnv &Env) {
       return std::nullopt;
     return oracle(*E.Ops[*C ? 1 : 2], Env);
   }
-  default: break;
+  default:
+    break;
   }
   auto A = oracle(*E.Ops[0], Env), B = oracle(*E.Ops[1], Env);
   if (!A || !B)
     return std::nullopt;
   IntType T = E.Ops[0]->Type;
   switch (T.Bits) {
-  case 8: return T.Signed ? applyIn<int8_t>(E.Kind, *A, *B) : applyIn<uint8_t>(E.Kind, *A, *B);
-  case 16: return T.Signed ? applyIn<int16_t>(E.Kind, *A, *B) : applyIn<uint16_t>(E.Kind, *A, *B);
-  case 32: return T.Signed ? applyIn<int32_t>(E.Kind, *A, *B) : applyIn<uint32_t>(E.Kind, *A, *B);
-  default: return T.Signed ? applyIn<int64_t>(E.Kind, *A, *B) : applyIn<uint64_t>(E.Kind, *A, *B);
+  case 8:
+    return T.Signed ? applyIn<int8_t>(E.Kind, *A, *B)
+                    : applyIn<uint8_t>(E.Kind, *A, *B);
+  case 16:
+    return T.Signed ? applyIn<int16_t>(E.Kind, *A, *B)
+                    : applyIn<uint16_t>(E.Kind, *A, *B);
+  case 32:
+    return T.Signed ? applyIn<int32_t>(E.Kind, *A, *B)
+                    : applyIn<uint32_t>(E.Kind, *A, *B);
+  default:
+    return T.Signed ? applyIn<int64_t>(E.Kind, *A, *B)
+                    : applyIn<uint64_t>(E.Kind, *A, *B);
   }
 }
 
@@ -294,10 +326,18 @@ struct Gen {
   ExprPtr leaf(IntType T) {
     ExprPtr E;
     switch (R() % 4) {
-    case 0: E = makeBuiltin(Builtin(R() % 6)); break;
-    case 1: E = makeParam(int(R() % 2), I32); break;
-    case 2: E = makeConst(castValue(int64_t(R() % 70) - 5, T), T); return E;
-    default: E = makeConst(castValue(int64_t(R()), T), T); return E;
+    case 0:
+      E = makeBuiltin(Builtin(R() % 6));
+      break;
+    case 1:
+      E = makeParam(int(R() % 2), I32);
+      break;
+    case 2:
+      E = makeConst(castValue(int64_t(R() % 70) - 5, T), T);
+      return E;
+    default:
+      E = makeConst(castValue(int64_t(R()), T), T);
+      return E;
     }
     return E->Type == T ? E : makeCast(E, T);
   }
@@ -347,13 +387,23 @@ TEST(WarpEvalProperty, EveryLaneAddressEqualsDirectEvaluation) {
         // unknown: then no address may be reported for that warp.
         std::vector<std::optional<int64_t>> Want;
         bool AllDefined = true;
-        for (unsigned Tid = W * 32; Tid < std::min<uint64_t>(Block.count(),
-                                                             W * 32 + 32);
-             ++Tid) {
+        for (unsigned Tid = W * 32;
+             Tid < std::min<uint64_t>(Block.count(), W * 32 + 32); ++Tid) {
           LaneEnv Env;
           Env.Params = {P, Q, 0};
-          int64_t V[13] = {Tid % 8, (Tid / 8) % 6, Tid / 48, int64_t(B % 3),
-                           int64_t(B / 3), 0, 8, 6, 2, 3, 2, 1, 32};
+          int64_t V[13] = {Tid % 8,
+                           (Tid / 8) % 6,
+                           Tid / 48,
+                           int64_t(B % 3),
+                           int64_t(B / 3),
+                           0,
+                           8,
+                           6,
+                           2,
+                           3,
+                           2,
+                           1,
+                           32};
           std::copy(V, V + 13, Env.Builtins);
           Want.push_back(oracle(*E, Env));
           AllDefined &= Want.back().has_value();
