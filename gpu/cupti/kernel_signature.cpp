@@ -1,5 +1,6 @@
 //===- kernel_signature.cpp - Kernel names and arguments from a symbol ----===//
 #include "kernel_signature.h"
+#include "importers.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -54,12 +55,6 @@ static std::vector<std::string> splitTopLevel(const std::string &S) {
   return Parts;
 }
 
-std::string dropLiteralSuffixes(const std::string &Name) {
-  static const std::regex Literal("(^|[^A-Za-z0-9_])(-?[0-9]+)(ull|ULL|ul|UL|"
-                                  "ll|LL|u|U|l|L)(?![A-Za-z0-9_])");
-  return std::regex_replace(Name, Literal, "$1$2");
-}
-
 KernelSignature parseDemangled(const std::string &Demangled) {
   KernelSignature Sig;
   Sig.Demangled = Demangled;
@@ -73,11 +68,8 @@ KernelSignature parseDemangled(const std::string &Demangled) {
     if (trim(Params) != "void")
       Sig.ParamTypes = splitTopLevel(Params);
   }
-  // Function templates carry their return type: "void k<32u>(...)".
-  Head = trim(Head);
-  if (Head.rfind("void ", 0) == 0)
-    Head = Head.substr(5);
-  Sig.Kernel = dropLiteralSuffixes(Head);
+  // One spelling of kernel names for every source of measurements.
+  Sig.Kernel = kernelBaseName(Demangled);
   return Sig;
 }
 

@@ -34,9 +34,6 @@ KernelSignature parseKernelSymbol(const std::string &Symbol);
 /// Splits an already demangled signature; exposed for tests.
 KernelSignature parseDemangled(const std::string &Demangled);
 
-/// Drops integer literal suffixes ("32u" -> "32") outside identifiers.
-std::string dropLiteralSuffixes(const std::string &Name);
-
 enum class ArgKind { Pointer, Signed, Unsigned, Bool, Float, Unknown };
 
 ArgKind classifyType(const std::string &Type);

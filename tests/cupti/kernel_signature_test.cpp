@@ -55,9 +55,11 @@ TEST(CuptiKernelSignature, ExternCNameIsKeptWithUnknownParameters) {
 }
 
 TEST(CuptiKernelSignature, LiteralSuffixesOnlyOutsideIdentifiers) {
-  EXPECT_EQ(dropLiteralSuffixes("k<32u, 4ul, -1l, 7ull>"), "k<32, 4, -1, 7>");
-  EXPECT_EQ(dropLiteralSuffixes("x2u<1u>"), "x2u<1>");
-  EXPECT_EQ(dropLiteralSuffixes("tile_16l<true>"), "tile_16l<true>");
+  EXPECT_EQ(parseDemangled("void k<32u, 4ul, -1l, 7ull>(int)").Kernel,
+            "k<32, 4, -1, 7>");
+  EXPECT_EQ(parseDemangled("void x2u<1u>(int)").Kernel, "x2u<1>");
+  EXPECT_EQ(parseDemangled("void tile_16l<true>(int)").Kernel,
+            "tile_16l<true>");
 }
 
 TEST(CuptiKernelSignature, ClassifiesAndSizesTypes) {
