@@ -4,13 +4,36 @@
 #include "simulate.h"
 
 #include <chrono>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <memory>
+#include <sstream>
+#include <sys/wait.h>
 
 namespace gmem::test {
 
 std::string sharedDir() { return GMEM_SHARED_DIR; }
+
+static std::string slurp(const std::string &Path) {
+  std::ifstream F(Path);
+  std::stringstream S;
+  S << F.rdbuf();
+  return S.str();
+}
+
+ToolRun runTool(const std::string &Args) {
+  std::string Dir = ::testing::TempDir();
+  std::string Out = Dir + "/gmem_out.txt", Err = Dir + "/gmem_err.txt";
+  std::string Cmd = std::string("cd ") + GMEM_SOURCE_DIR + " && " +
+                    GMEM_ANALYZE_EXE + " " + Args + " >" + Out + " 2>" + Err;
+  int Status = std::system(Cmd.c_str());
+  ToolRun R;
+  R.Exit = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+  R.Out = slurp(Out);
+  R.Err = slurp(Err);
+  return R;
+}
 std::string sourceDir() { return GMEM_SOURCE_DIR; }
 
 const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {

@@ -25,6 +25,13 @@ const LaunchResult *launchOf(const Analysis &A, const std::string &Kernel);
 /// The per-access statistics of the access whose text is Text in R.
 const AccessStats *accessByText(const LaunchResult &R, const std::string &Text);
 
+/// What `gmem-analyze ARGS`, run from the source directory, printed.
+struct ToolRun {
+  int Exit = -1;
+  std::string Out, Err;
+};
+ToolRun runTool(const std::string &Args);
+
 std::string sharedDir();
 std::string sourceDir();
 

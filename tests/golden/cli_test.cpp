@@ -1,42 +1,13 @@
 //===- cli_test.cpp - gmem-analyze as a user runs it ----------------------===//
 #include "analysis.h"
 
-#include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace gmem::test;
 
 namespace {
-
-struct ToolRun {
-  int Exit = -1;
-  std::string Out, Err;
-};
-
-std::string slurp(const std::string &Path) {
-  std::ifstream F(Path);
-  std::stringstream S;
-  S << F.rdbuf();
-  return S.str();
-}
-
-ToolRun runTool(const std::string &Args) {
-  std::string Dir = ::testing::TempDir();
-  std::string Out = Dir + "/gmem_out.txt", Err = Dir + "/gmem_err.txt";
-  std::string Cmd = std::string("cd ") + GMEM_SOURCE_DIR + " && " +
-                    GMEM_ANALYZE_EXE + " " + Args + " >" + Out + " 2>" + Err;
-  int Status = std::system(Cmd.c_str());
-  ToolRun R;
-  R.Exit = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
-  R.Out = slurp(Out);
-  R.Err = slurp(Err);
-  return R;
-}
 
 std::string writeTemp(const std::string &Name, const std::string &Text) {
   std::string Path = ::testing::TempDir() + "/" + Name;

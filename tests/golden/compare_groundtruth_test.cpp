@@ -17,8 +17,6 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sstream>
-#include <sys/wait.h>
 
 using namespace gmem;
 using namespace gmem::test;
@@ -173,37 +171,11 @@ TEST(CompareGroundTruth, RecordedExampleMeasurementsAgree) {
   EXPECT_GE(Files, 5u);
 }
 
-struct ToolRun {
-  int Exit = -1;
-  std::string Out, Err;
-};
-
-std::string slurp(const std::string &Path) {
-  std::ifstream F(Path);
-  std::stringstream S;
-  S << F.rdbuf();
-  return S.str();
-}
-
-ToolRun gmemAnalyze(const std::string &Args) {
-  std::string Dir = ::testing::TempDir();
-  std::string Out = Dir + "/gmem_compare_out.txt";
-  std::string Err = Dir + "/gmem_compare_err.txt";
-  std::string Cmd = std::string("cd ") + GMEM_SOURCE_DIR + " && " +
-                    GMEM_ANALYZE_EXE + " " + Args + " >" + Out + " 2>" + Err;
-  int Status = std::system(Cmd.c_str());
-  ToolRun R;
-  R.Exit = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
-  R.Out = slurp(Out);
-  R.Err = slurp(Err);
-  return R;
-}
-
 TEST(CompareCli, SeedNvprofTableAgreesWithTheExample) {
   // Seed 001's numbers (transactions per request, efficiencies) for the
   // five global_add kernels; the transposes are not in the table.
-  ToolRun R = gmemAnalyze("examples/coalescing.cu --compare "
-                          "tests/data/imports/nvprof_seed001.csv");
+  ToolRun R = runTool("examples/coalescing.cu --compare "
+                      "tests/data/imports/nvprof_seed001.csv");
   EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
   EXPECT_NE(R.Out.find("5 launches: 5 match, 0 explained, 0 mismatch"),
             std::string::npos)
@@ -217,9 +189,8 @@ TEST(CompareCli, SeedTableThatDisagreesWithItsCodeIsAMismatch) {
   // Seed 000's nvprof table (a Quadro P2000) says naiveGmem loads 16 and
   // stores 32 sectors per request; the code it prints reads strided (32)
   // and writes coalesced (4): groundtruth/README.md. Nothing explains it.
-  ToolRun R =
-      gmemAnalyze("examples/transpose.cu --compare "
-                  "tests/data/imports/nvprof_seed000.csv --format json");
+  ToolRun R = runTool("examples/transpose.cu --compare "
+                      "tests/data/imports/nvprof_seed000.csv --format json");
   ASSERT_EQ(R.Exit, 1) << R.Err;
   json J = json::parse(R.Out);
   bool Seen = false;
@@ -242,8 +213,8 @@ TEST(CompareCli, SeedTableThatDisagreesWithItsCodeIsAMismatch) {
 }
 
 TEST(CompareCli, MeasurementOfAnotherProgramExitsTwo) {
-  ToolRun R = gmemAnalyze("examples/coalescing.cu --compare " + sharedDir() +
-                          "/groundtruth/h200_ncu_seeds.csv");
+  ToolRun R = runTool("examples/coalescing.cu --compare " + sharedDir() +
+                      "/groundtruth/h200_ncu_seeds.csv");
   EXPECT_EQ(R.Exit, 2);
   EXPECT_EQ(R.Err.rfind("gmem-analyze: error: ", 0), 0u) << R.Err;
   EXPECT_NE(R.Err.find("(naiveGmem): no kernel of that name in "
