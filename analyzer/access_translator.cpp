@@ -581,6 +581,9 @@ int BodyTranslator::addAccess(AccessKind Kind, const LValue &L, unsigned Size,
   if (A.UnknownReason)
     warn(L.Site,
          "address of '" + A.Text + "' is not modelled: " + *A.UnknownReason);
+  else if (inGotoFunction())
+    // The goto's warning already names the function.
+    A.UnknownReason = "the function uses goto, which the model does not follow";
   gmem::Stmt S;
   S.Kind = StmtKind::Access;
   S.Loc = A.Loc;

@@ -92,6 +92,8 @@ void BodyTranslator::translateKernel(const FunctionDecl *FD) {
   Frames.clear();
   Frames.emplace_back();
   Frames.back().FD = FD;
+  Frames.back().UsesGoto = containsGoto(FD->getBody());
+  RefusedFrom = 0;
   ParamWriteFinder Finder(ModifiedParams);
   Finder.TraverseStmt(const_cast<clang::Stmt *>(FD->getBody()));
   // A parameter the body changes lives in a slot that starts at its value.

@@ -156,7 +156,15 @@ private:
     int ResultSlot = -1; ///< Inlined function's value (or address).
     bool ReturnsRef = false;
     std::optional<LValue> This; ///< Inlined member function's object.
+    /// The body contains a goto: its control flow is not followed, so its
+    /// accesses (and those of the calls it makes) are unknown.
+    bool UsesGoto = false;
   };
+
+  /// Does S, outside nested lambdas, contain a goto or an indirect goto?
+  static bool containsGoto(const clang::Stmt *S);
+  /// Is an access created now inside a function that uses goto?
+  bool inGotoFunction() const;
 
   int slotFor(const clang::VarDecl *VD, size_t FrameIdx);
   void declare(const clang::VarDecl *VD, StmtList &Out);
@@ -207,6 +215,11 @@ private:
   /// lowered to ifs (its breaks are dropped), false for a loop.
   std::vector<bool> BreakTargets;
   static constexpr unsigned MaxInlineDepth = 8;
+  /// Inside the body of a call refused for depth: the index of its frame
+  /// (0 outside). That body sits under an If with an unknown condition, so
+  /// lanes that reach it make its accesses unknown; calls inside it are
+  /// inlined only while they do not recurse.
+  size_t RefusedFrom = 0;
 };
 
 } // namespace gmem

@@ -1,20 +1,8 @@
 //===- launch_plan.cpp - Which launches to simulate -----------------------===//
 #include "launch_plan.h"
-
-#include <cstdlib>
+#include "host_launches.h"
 
 namespace gmem {
-
-std::optional<int64_t> parseIntValue(const std::string &S) {
-  if (S.empty())
-    return std::nullopt;
-  errno = 0;
-  char *End = nullptr;
-  long long V = std::strtoll(S.c_str(), &End, 0);
-  if (errno || *End)
-    return std::nullopt;
-  return int64_t(V);
-}
 
 static std::string baseName(const std::string &N) {
   return N.substr(0, N.find('<'));
@@ -58,22 +46,16 @@ static Launch launchFromFlags(const Kernel &K, const Options &O) {
   for (const Param &P : K.Params) {
     ArgValue A;
     auto It = O.Overrides.Args.find(P.Name);
-    if (P.Kind == ParamKind::Pointer) {
+    if (It != O.Overrides.Args.end()) {
+      // The same reading of --arg as for launches found in host code.
+      A = parseArgOverride(P.Name, It->second, P.Kind, P.Type);
+    } else if (P.Kind == ParamKind::Pointer) {
       A.Kind = ArgValue::Pointer;
-      A.Allocation = P.Name;
-    } else if (It == O.Overrides.Args.end()) {
-      A.Reason = "the host code does not launch " + K.Name;
-    } else if (P.Kind == ParamKind::Int) {
-      if (auto V = parseIntValue(It->second)) {
-        A.Kind = ArgValue::Int;
-        A.IntValue = *V;
-      } else {
-        A.Reason = "--arg " + P.Name + "=" + It->second + " is not an integer";
-      }
     } else {
-      A.Kind = ArgValue::Float;
-      A.FloatValue = std::atof(It->second.c_str());
+      A.Reason = "the host code does not launch " + K.Name;
     }
+    if (A.Kind == ArgValue::Pointer && A.Allocation.empty())
+      A.Allocation = P.Name;
     L.Args.push_back(A);
   }
   return L;
@@ -84,12 +66,7 @@ bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
   const Kernel *Only = nullptr;
   if (!O.Kernel.empty() && !(Only = findKernelByName(M, O.Kernel, Error)))
     return false;
-  for (const std::string &Name : [&] {
-         std::vector<std::string> N;
-         for (const auto &[Arg, Value] : O.Overrides.Args)
-           N.push_back(Arg);
-         return N;
-       }()) {
+  for (const auto &[Name, Value] : O.Overrides.Args) {
     bool Known = false;
     for (const Kernel &K : M.Kernels)
       Known |= (!Only || Only == &K) && K.paramIndex(Name) >= 0;

@@ -25,9 +25,6 @@ const Kernel *findKernelByName(const Module &M, const std::string &Name,
 bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
                   std::string &Error);
 
-/// "42", "-3", "0x20" -> integer; "1.5" -> nullopt.
-std::optional<int64_t> parseIntValue(const std::string &S);
-
 } // namespace gmem
 
 #endif // GMEM_ANALYZER_LAUNCH_PLAN_H

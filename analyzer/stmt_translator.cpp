@@ -56,11 +56,41 @@ bool hasSwitchBreak(const clang::Stmt *S) {
   return false;
 }
 
+/// The slots that statements in L (at any depth) assign.
+void collectWrites(const StmtList &L, std::set<int> &Out) {
+  for (const gmem::Stmt &S : L) {
+    if (S.Kind == StmtKind::Assign)
+      Out.insert(S.Slot);
+    for (const StmtList *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      collectWrites(*Sub, Out);
+  }
+}
+
 bool endsControl(const clang::Stmt *S) {
   return isa<BreakStmt>(S) || isa<ReturnStmt>(S) || isa<ContinueStmt>(S);
 }
 
 } // namespace
+
+bool BodyTranslator::containsGoto(const clang::Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false; // Its body is a function of its own, checked when inlined.
+  for (const clang::Stmt *C : S->children())
+    if (containsGoto(C))
+      return true;
+  return false;
+}
+
+bool BodyTranslator::inGotoFunction() const {
+  for (const Frame &F : Frames)
+    if (F.UsesGoto)
+      return true;
+  return false;
+}
 
 int BodyTranslator::slotFor(const VarDecl *VD, size_t FrameIdx) {
   Frame &F = Frames[FrameIdx];
@@ -168,9 +198,14 @@ void BodyTranslator::stmt(const clang::Stmt *S, StmtList &Out) {
   case clang::Stmt::DefaultStmtClass:
     return stmt(cast<SwitchCase>(S)->getSubStmt(), Out);
   case clang::Stmt::GotoStmtClass:
-  case clang::Stmt::IndirectGotoStmtClass:
-    warn(S, "goto is not modelled: execution is assumed to go on past it");
+  case clang::Stmt::IndirectGotoStmtClass: {
+    const FunctionDecl *FD = Frames.back().FD;
+    std::string Name = FD && FD->getIdentifier() ? FD->getNameAsString()
+                                                 : std::string("lambda");
+    warn(S, "goto is not modelled: the accesses of '" + Name +
+                "' and of the functions it calls are reported as unknown");
     return;
+  }
   case clang::Stmt::GCCAsmStmtClass:
   case clang::Stmt::MSAsmStmtClass: {
     const auto *A = cast<AsmStmt>(S);
@@ -525,19 +560,33 @@ Value BodyTranslator::inlineCall(const CallExpr *CE, const FunctionDecl *Def,
   const auto *MD = dyn_cast<CXXMethodDecl>(Def);
   bool Lambda = MD && MD->getParent()->isLambda();
   std::string Name = Lambda ? "lambda" : Def->getNameAsString();
-  if (Frames.size() > MaxInlineDepth) {
-    for (const clang::Expr *A : CE->arguments())
-      effects(A, Out);
-    warn(CE, "call to '" + Name + "' is not inlined: calls nest deeper than " +
-                 std::to_string(MaxInlineDepth) + " (recursion?)");
-    return Value{unknown("result of a call nested deeper than " +
-                             std::to_string(MaxInlineDepth) + " at " +
-                             where(CE),
-                         CE->getType()),
-                 {}};
+  const std::string DeepReason = "recursion deeper than " +
+                                 std::to_string(MaxInlineDepth) +
+                                 " calls is not modelled";
+  // Too deep: the body is kept once more, under an unknown condition, so a
+  // lane that gets here makes its accesses unknown and lanes that return
+  // earlier cost nothing. Inside that body, recursion is cut off: no lane
+  // runs it with a known outcome anyway.
+  bool Refuse = !RefusedFrom && Frames.size() > MaxInlineDepth;
+  if (RefusedFrom) {
+    bool Recursive = Frames.size() >= RefusedFrom + MaxInlineDepth;
+    for (size_t I = RefusedFrom; I < Frames.size() && !Recursive; ++I)
+      Recursive = Frames[I].FD->getCanonicalDecl() == Def->getCanonicalDecl();
+    if (Recursive) {
+      for (const clang::Expr *A : CE->arguments())
+        effects(A, Out);
+      return Value{unknown(DeepReason, CE->getType()), {}};
+    }
   }
+  if (Refuse)
+    warn(CE, "call to '" + Name + "' is not inlined: calls nest deeper than " +
+                 std::to_string(MaxInlineDepth) +
+                 " (recursion?); its accesses are unknown for lanes that "
+                 "reach it");
+  size_t SlotsBefore = K.Slots.size();
   Frame F;
   F.FD = Def;
+  F.UsesGoto = containsGoto(Def->getBody());
   // The object of a member function call.
   unsigned Shift = isa<CXXOperatorCallExpr>(CE) && MD ? 1 : 0;
   if (MD && !MD->isStatic()) {
@@ -611,7 +660,29 @@ Value BodyTranslator::inlineCall(const CallExpr *CE, const FunctionDecl *Def,
   }
   std::vector<bool> SavedTargets;
   SavedTargets.swap(BreakTargets);
-  stmt(Def->getBody(), C.Body);
+  if (Refuse) {
+    gmem::Stmt I;
+    I.Kind = StmtKind::If;
+    I.Loc = locOf(CE);
+    I.Cond = makeUnknown(DeepReason, BoolT);
+    RefusedFrom = Frames.size() - 1;
+    stmt(Def->getBody(), I.Then);
+    RefusedFrom = 0;
+    // What the body may write in its callers (through references) and
+    // its result are unknown for the lanes that make this call.
+    std::set<int> Written;
+    collectWrites(I.Then, Written);
+    C.Body.push_back(std::move(I));
+    int Result = Frames.back().ResultSlot;
+    if (Result >= 0)
+      Written.insert(Result);
+    for (int S : Written)
+      if (S < static_cast<int>(SlotsBefore) || S == Result)
+        assign(S, Value{makeUnknown(DeepReason, K.Slots[S].Type), {}}, CE,
+               C.Body);
+  } else {
+    stmt(Def->getBody(), C.Body);
+  }
   BreakTargets.swap(SavedTargets);
   Frame Done = std::move(Frames.back());
   Frames.pop_back();

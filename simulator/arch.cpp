@@ -7,21 +7,25 @@ static std::vector<ArchRules> makeTable() {
   // From Maxwell (sm_50) to Hopper (sm_90) global loads and stores are
   // counted in 32-byte sectors and shared memory has 32 four-byte banks;
   // 8- and 16-byte shared accesses are split into half and quarter warps.
+  // Opt-in shared memory per block: the CUDA C++ Programming Guide's table
+  // of technical specifications per compute capability.
   struct Row {
     const char *Name;
     unsigned Sm;
     const char *Family;
-  } Rows[] = {{"sm_50", 50, "Maxwell"}, {"sm_52", 52, "Maxwell"},
-              {"sm_60", 60, "Pascal"},  {"sm_61", 61, "Pascal"},
-              {"sm_70", 70, "Volta"},   {"sm_75", 75, "Turing"},
-              {"sm_80", 80, "Ampere"},  {"sm_86", 86, "Ampere"},
-              {"sm_89", 89, "Ada"},     {"sm_90", 90, "Hopper"}};
+    unsigned OptInKiB;
+  } Rows[] = {{"sm_50", 50, "Maxwell", 48}, {"sm_52", 52, "Maxwell", 48},
+              {"sm_60", 60, "Pascal", 48},  {"sm_61", 61, "Pascal", 48},
+              {"sm_70", 70, "Volta", 96},   {"sm_75", 75, "Turing", 64},
+              {"sm_80", 80, "Ampere", 163}, {"sm_86", 86, "Ampere", 99},
+              {"sm_89", 89, "Ada", 99},     {"sm_90", 90, "Hopper", 227}};
   std::vector<ArchRules> T;
   for (const Row &R : Rows) {
     ArchRules A;
     A.Name = R.Name;
     A.Sm = R.Sm;
     A.Family = R.Family;
+    A.MaxSharedOptIn = R.OptInKiB * 1024ull;
     T.push_back(A);
   }
   return T;

@@ -30,6 +30,10 @@ struct ArchRules {
   unsigned GroupLanes8 = 16;
   unsigned GroupLanes16 = 8;
   unsigned MaxThreadsPerBlock = 1024;
+  /// Shared memory per block: statically declared, and in all (dynamic
+  /// included) with the opt-in attribute.
+  unsigned long long MaxStaticShared = 48 * 1024;
+  unsigned long long MaxSharedOptIn = 48 * 1024;
   unsigned MaxBlockDim[3] = {1024, 1024, 64};
   unsigned long long MaxGridDim[3] = {2147483647ull, 65535, 65535};
 

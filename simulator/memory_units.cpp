@@ -1,6 +1,8 @@
 //===- memory_units.cpp - Global sectors and shared wavefronts ------------===//
 #include "memory_units.h"
 
+#include <algorithm>
+
 namespace gmem {
 
 namespace {
@@ -151,6 +153,7 @@ RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
     }
     C.Units += Max;
     C.IdealUnits += 1;
+    C.Ways = std::max<uint64_t>(C.Ways, Max);
   }
   uint64_t S[32];
   unsigned N = gatherSorted(Addr, Mask, S);

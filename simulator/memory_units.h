@@ -18,6 +18,9 @@ struct RequestCost {
   uint64_t Units = 0;      ///< Sectors (global) or wavefronts (shared).
   uint64_t IdealUnits = 0; ///< The fewest the same distinct bytes need.
   uint64_t DistinctBytes = 0;
+  /// Shared: the most distinct words one bank serves within one group of
+  /// lanes: the bank-conflict degree (1 = conflict-free).
+  uint64_t Ways = 0;
 };
 
 /// Global: the distinct TransactionBytes-sized segments the active lanes'

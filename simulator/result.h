@@ -24,7 +24,10 @@ struct AccessStats {
   uint64_t Units = 0;
   uint64_t IdealUnits = 0;         ///< The fewest the same bytes could take.
   uint64_t DistinctBytes = 0;      ///< Per request, bytes counted once, summed.
-  uint64_t MaxUnitsPerRequest = 0; ///< Worst request (conflict ways).
+  uint64_t MaxUnitsPerRequest = 0; ///< The costliest request.
+  uint64_t MaxWays = 0;            ///< Shared: worst bank-conflict degree.
+  uint64_t MisalignedLanes = 0;    ///< Lanes whose address is not a
+                                   ///< multiple of the access size.
   uint64_t UnknownRequests = 0;    ///< Executed, but address not computable.
   uint64_t OutOfBoundsLanes = 0;   ///< Shared: lanes outside the array.
   std::string UnknownReason;       ///< First reason seen.

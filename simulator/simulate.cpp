@@ -16,6 +16,8 @@ void AccessStats::add(const AccessStats &O) {
   IdealUnits += O.IdealUnits;
   DistinctBytes += O.DistinctBytes;
   MaxUnitsPerRequest = std::max(MaxUnitsPerRequest, O.MaxUnitsPerRequest);
+  MaxWays = std::max(MaxWays, O.MaxWays);
+  MisalignedLanes += O.MisalignedLanes;
   UnknownRequests += O.UnknownRequests;
   OutOfBoundsLanes += O.OutOfBoundsLanes;
   if (UnknownReason.empty())
@@ -58,6 +60,20 @@ std::optional<std::string> validateLaunch(const Kernel &K, const Launch &L,
     return "block " + dimText(L.Block) + " has " +
            std::to_string(L.Block.count()) + " threads; " + A.Name +
            " allows at most " + std::to_string(A.MaxThreadsPerBlock);
+  uint64_t Static = 0;
+  for (const SharedArray &S : K.Shared)
+    if (!S.Dynamic)
+      Static = std::max(Static, S.Offset + S.Bytes);
+  if (Static > A.MaxStaticShared)
+    return K.Name + " declares " + std::to_string(Static) +
+           " bytes of static shared memory; " + A.Name + " allows " +
+           std::to_string(A.MaxStaticShared) +
+           " (use dynamic shared memory beyond that)";
+  if (Static + L.DynamicSmem > A.MaxSharedOptIn)
+    return K.Name + " needs " + std::to_string(Static + L.DynamicSmem) +
+           " bytes of shared memory per block (" + std::to_string(Static) +
+           " static + " + std::to_string(L.DynamicSmem) + " dynamic); " +
+           A.Name + " allows at most " + std::to_string(A.MaxSharedOptIn);
   if (L.Args.size() != K.Params.size())
     return "launch of " + K.Name + " passes " + std::to_string(L.Args.size()) +
            " arguments for " + std::to_string(K.Params.size()) + " parameters";
@@ -112,7 +128,7 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
 
   struct Part {
     std::vector<AccessStats> Stats;
-    std::vector<OutOfBounds> FirstOOB;
+    std::vector<OutOfBounds> FirstOOB, FirstMisaligned;
     uint64_t Warps = 0;
   };
   std::vector<Part> Parts(Threads);
@@ -128,6 +144,7 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
         P.Warps += W.runWarp(Idx, Wp);
     }
     P.FirstOOB = W.FirstOutOfBounds;
+    P.FirstMisaligned = W.FirstMisaligned;
   };
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T < Threads; ++T)
@@ -146,27 +163,44 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
     for (size_t I = 0; I < P.Stats.size(); ++I)
       R.PerAccess[I].add(P.Stats[I]);
   }
-  // One example lane per out-of-bounds access.
-  for (size_t I = 0; I < K.Accesses.size(); ++I) {
+  // One example lane per faulting access (the GPU would stop there).
+  auto Example = [&](size_t I, bool Misaligned) -> const OutOfBounds * {
     for (const Part &P : Parts) {
-      const OutOfBounds &B = P.FirstOOB[I];
-      if (B.Lane == ~0u)
-        continue;
-      const Access &Acc = K.Accesses[I];
+      const OutOfBounds &B = (Misaligned ? P.FirstMisaligned : P.FirstOOB)[I];
+      if (B.Lane != ~0u)
+        return &B;
+    }
+    return nullptr;
+  };
+  for (size_t I = 0; I < K.Accesses.size(); ++I) {
+    const Access &Acc = K.Accesses[I];
+    std::string Where = Acc.Loc.File + ":" + std::to_string(Acc.Loc.Line) +
+                        ":" + std::to_string(Acc.Loc.Col) + ": " + Acc.Text;
+    auto Lane = [](const OutOfBounds &B) {
+      return "block (" + dimText(B.BlockIdx) + "), thread " +
+             std::to_string(B.Warp * 32 + B.Lane);
+    };
+    if (const OutOfBounds *B = Example(I, false)) {
       const SharedArray &Arr = K.Shared[Acc.SharedArray];
       uint64_t Size = Arr.Dynamic ? L.DynamicSmem : Arr.Bytes;
       R.Diagnostics.push_back(
-          Acc.Loc.File + ":" + std::to_string(Acc.Loc.Line) + ":" +
-          std::to_string(Acc.Loc.Col) + ": " + Acc.Text +
-          " is out of bounds: " +
+          Where + " is out of bounds: " +
           std::to_string(R.PerAccess[I].OutOfBoundsLanes) +
           " lane accesses fall outside the " + std::to_string(Size) +
-          "-byte shared array '" + Arr.Name + "' (e.g. block (" +
-          dimText(B.BlockIdx) + "), thread " +
-          std::to_string(B.Warp * 32 + B.Lane) + ", byte offset " +
-          std::to_string(int64_t(B.Address - Arr.Offset)) + ")");
-      break;
+          "-byte shared array '" + Arr.Name + "' (e.g. " + Lane(*B) +
+          ", byte offset " + std::to_string(int64_t(B->Address - Arr.Offset)) +
+          ")");
     }
+    if (const OutOfBounds *B = Example(I, true))
+      R.Diagnostics.push_back(Where + " is misaligned: " +
+                              std::to_string(R.PerAccess[I].MisalignedLanes) +
+                              " lane accesses of " + std::to_string(Acc.Size) +
+                              " bytes start at an address that is "
+                              "not a multiple of " +
+                              std::to_string(Acc.Size) + " (e.g. " + Lane(*B) +
+                              ", address % " + std::to_string(Acc.Size) +
+                              " = " + std::to_string(B->Address % Acc.Size) +
+                              "); the GPU faults with 'misaligned address'");
   }
   computeMetrics(R);
   R.Seconds =

@@ -19,6 +19,23 @@ unsigned exprDepth(const Expr &E) {
   return D + 1;
 }
 
+/// Whether L can leave its loop: a break outside nested loops, or a return
+/// outside inlined calls.
+bool canLeaveLoop(const std::vector<Stmt> &L, bool InNestedLoop = false) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Return ||
+        (S.Kind == StmtKind::Break && !InNestedLoop))
+      return true;
+    if (S.Kind == StmtKind::Call)
+      continue;
+    bool Nested = InNestedLoop || S.Kind == StmtKind::Loop;
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      if (canLeaveLoop(*Sub, Nested))
+        return true;
+  }
+  return false;
+}
+
 unsigned maxDepth(const std::vector<Stmt> &L) {
   unsigned D = 0;
   for (const Stmt &S : L) {
@@ -56,6 +73,7 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
       D = std::max(D, exprDepth(*Acc.Address));
   Scratch.assign(size_t(D + 2) * TempsPerLevel * 32, 0);
   FirstOutOfBounds.assign(K.Accesses.size(), OutOfBounds{{}, ~0u, 0, 0});
+  FirstMisaligned = FirstOutOfBounds;
   const uint64_t Uniform[] = {Env.Block.X, Env.Block.Y, Env.Block.Z, Env.Grid.X,
                               Env.Grid.Y,  Env.Grid.Z,  32};
   for (int I = 0; I < 7; ++I)
@@ -477,6 +495,13 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
 }
 
 void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
+  if (S.Cond->Kind == Op::Const && S.Cond->Value != 0 &&
+      !canLeaveLoop(S.Body) && !canLeaveLoop(S.Step)) {
+    // while (true) without break or return: the kernel never finishes.
+    poison(S.Body, "its loop never ends (the condition is always true and "
+                   "nothing leaves the loop)");
+    return;
+  }
   uint32_t SavedDead = Dead, SavedBroken = Broken, SavedContinued = Continued;
   uint32_t ReturnedBefore = Returned;
   uint32_t Active = Mask;
@@ -556,6 +581,26 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V);
   if (Observer)
     Observer(A.Id, Addr, Mask);
+  if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) {
+    // Lanes on the same word serialise instead of sharing a broadcast; how
+    // the hardware schedules that is not modelled.
+    markUnknown(A.Id, "shared-memory atomics are not modelled (lanes that "
+                      "hit the same word are serialised)");
+    return;
+  }
+  // The GPU faults on an address that is not a multiple of the access size.
+  uint64_t Low = 0;
+  for (uint32_t M = Mask; M; M &= M - 1)
+    Low |= Addr[__builtin_ctz(M)];
+  if (Low & (A.Size - 1))
+    for (uint32_t M = Mask; M; M &= M - 1) {
+      unsigned L = __builtin_ctz(M);
+      if (Addr[L] & (A.Size - 1)) {
+        ++St.MisalignedLanes;
+        if (FirstMisaligned[A.Id].Lane == ~0u)
+          FirstMisaligned[A.Id] = {BlockIdx, L, WarpInBlock, Addr[L]};
+      }
+    }
   if (!St.HasStride) {
     unsigned L = __builtin_ctz(Mask);
     St.FirstAddress = Addr[L];
@@ -587,6 +632,7 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   St.IdealUnits += C.IdealUnits;
   St.DistinctBytes += C.DistinctBytes;
   St.MaxUnitsPerRequest = std::max(St.MaxUnitsPerRequest, C.Units);
+  St.MaxWays = std::max(St.MaxWays, C.Ways);
 }
 
 } // namespace gmem

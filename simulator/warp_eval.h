@@ -46,6 +46,8 @@ public:
   RequestObserver Observer;
   /// Per access, the first out-of-bounds lane (Lane == ~0u when none).
   std::vector<OutOfBounds> FirstOutOfBounds;
+  /// Per access, the first lane whose address is misaligned for its size.
+  std::vector<OutOfBounds> FirstMisaligned;
 
 private:
   using Lanes = int64_t[32];

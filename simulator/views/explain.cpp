@@ -43,9 +43,9 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
              " bytes apart for " + std::to_string(A.Size) + "-byte elements";
     return Cost;
   }
-  std::string Cost =
-      Per + " wavefronts per request where " + Ideal + " would do (up to " +
-      std::to_string(S.MaxUnitsPerRequest) + "-way bank conflict)";
+  std::string Cost = Per + " wavefronts per request where " + Ideal +
+                     " would do (up to " + std::to_string(S.MaxWays) +
+                     "-way bank conflict)";
   if (S.HasStride && Stride % 4 == 0 && Stride != 0) {
     int64_t Words = std::llabs(Stride) / 4;
     int64_t Ways = std::gcd<int64_t>(Words, 32);

@@ -48,8 +48,7 @@ nlohmann::json launchJson(const LaunchResult &R) {
         {"efficiency_pct",
          Known && S.Units ? json(100.0 * S.DistinctBytes / (Unit * S.Units))
                           : json()},
-        {"conflict_ways",
-         Shared && Known ? json(S.MaxUnitsPerRequest) : json()},
+        {"conflict_ways", Shared && Known ? json(S.MaxWays) : json()},
         {"explanation", explainAccess(A, S)},
     };
     if (!Known)

@@ -122,8 +122,7 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
        << pad(S.Units ? fmt("%.1f", 100.0 * S.DistinctBytes / (Unit * S.Units))
                       : "-",
               7, true)
-       << pad(Shared && S.Requests ? std::to_string(S.MaxUnitsPerRequest) : "-",
-              6, true)
+       << pad(Shared && S.Requests ? std::to_string(S.MaxWays) : "-", 6, true)
        << "\n";
     std::string Why = explainAccess(A, S);
     if (!Why.empty())

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 namespace gmem::test {
 namespace {
 
@@ -513,7 +515,7 @@ __global__ void k(float *A, float *B, int w) {
   EXPECT_EQ(K.Accesses[R.Events[1].AccessId].Array, "B");
 }
 
-TEST_P(Accesses, RecursionStopsWithAWarning) {
+TEST_P(Accesses, RecursionPastTheInliningDepthIsKeptUnderAnUnknownIf) {
   Translated T = translate(R"(
 __device__ int depth(int *p, int n) {
   p[n] = 0;
@@ -522,15 +524,43 @@ __device__ int depth(int *p, int n) {
 __global__ void k(int *p) { p[depth(p, threadIdx.x)] = 1; }
 )");
   const Kernel &K = T.kernel("k");
-  ASSERT_EQ(K.Warnings.size(), 1u) << dump(K);
+  SCOPED_TRACE(dump(K));
+  ASSERT_EQ(K.Warnings.size(), 1u);
   EXPECT_NE(K.Warnings[0].find("call to 'depth' is not inlined: calls nest "
                                "deeper than 8"),
             std::string::npos);
-  // Eight nested copies of p[n] = 0, then the kernel's own store, whose
-  // address is known for the lanes that return within eight calls.
-  EXPECT_EQ(accessesByText(K, "p[n]").size(), 8u);
+  // Eight nested copies of p[n] = 0, and a ninth under an If whose condition
+  // is unknown, so that a lane reaching it makes it unknown. None is unknown
+  // by itself: lanes that return within eight calls are exact.
+  std::vector<const Access *> Stores = accessesByText(K, "p[n]");
+  ASSERT_EQ(Stores.size(), 9u);
+  for (const Access *A : Stores)
+    EXPECT_FALSE(A->UnknownReason);
   const Access *Last = accessesByText(K, "p[depth(p, threadIdx.x)]").at(0);
   EXPECT_FALSE(Last->UnknownReason);
+  std::vector<int> Order = accessOrder(K);
+  ASSERT_EQ(Order.size(), 10u);
+  // The If around the ninth copy.
+  std::function<const Stmt *(const std::vector<Stmt> &)> FindIf =
+      [&](const std::vector<Stmt> &L) -> const Stmt * {
+    for (const Stmt &S : L) {
+      if (S.Kind == StmtKind::If && S.Cond->Kind == Op::Unknown)
+        return &S;
+      for (const auto *Sub : {&S.Then, &S.Else, &S.Body})
+        if (const Stmt *F = FindIf(*Sub))
+          return F;
+    }
+    return nullptr;
+  };
+  const Stmt *Deep = FindIf(K.Body);
+  ASSERT_TRUE(Deep);
+  ASSERT_EQ(Deep->Cond->Kind, Op::Unknown);
+  EXPECT_EQ(Deep->Cond->Reason,
+            "recursion deeper than 8 calls is not modelled");
+  ASSERT_FALSE(Deep->Then.empty());
+  EXPECT_EQ(Deep->Then[0].Kind, StmtKind::Access);
+  EXPECT_EQ(Deep->Then[0].AccessId, Stores[8]->Id);
+
   ThreadEnv Env;
   Env.Params["p"] = 0x100;
   Env.Thread = {3, 0, 0};
@@ -539,10 +569,12 @@ __global__ void k(int *p) { p[depth(p, threadIdx.x)] = 1; }
             (std::vector<uint64_t>{0x10c, 0x108, 0x104, 0x100}));
   EXPECT_EQ(R.addresses("p[depth(p, threadIdx.x)]"),
             std::vector<uint64_t>{0x10c});
+  // Thread 12 stores p[12] .. p[5] in the eight inlined calls, then reaches
+  // the unknown condition, which a single thread cannot follow.
   Env.Thread = {12, 0, 0};
   R = runThread(K, Env);
-  ASSERT_EQ(R.Events.size(), 9u);
-  EXPECT_FALSE(R.Events[8].Addr); // Beyond the inlining depth.
+  ASSERT_EQ(R.Events.size(), 8u);
+  EXPECT_EQ(R.Events[7].Addr, std::optional<uint64_t>(0x100 + 5 * 4));
 }
 
 // Constructs the model cannot express stay visible: unknown, with a reason.

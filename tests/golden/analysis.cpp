@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 namespace gmem::test {
@@ -55,6 +56,13 @@ const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {
   Slot->M.File = Path;
   Slot->M.Kernels = translateKernels(Ctx);
   Slot->M.Launches = findLaunches(Ctx, Slot->M.Kernels, O);
+  auto CpuNow = [] {
+    rusage U;
+    getrusage(RUSAGE_SELF, &U);
+    return U.ru_utime.tv_sec + U.ru_stime.tv_sec +
+           1e-6 * (U.ru_utime.tv_usec + U.ru_stime.tv_usec);
+  };
+  double CpuStart = CpuNow();
   auto Start = std::chrono::steady_clock::now();
   for (const Launch &L : Slot->M.Launches) {
     const Kernel *K = Slot->M.findKernel(L.Kernel);
@@ -68,6 +76,7 @@ const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {
     }
     Slot->Results.push_back(simulate(*K, L, SimOptions()));
   }
+  Slot->CpuSeconds = CpuNow() - CpuStart;
   Slot->Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();

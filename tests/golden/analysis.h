@@ -12,7 +12,8 @@ namespace gmem::test {
 struct Analysis {
   Module M;
   std::vector<LaunchResult> Results; ///< One per host launch, in order.
-  double Seconds = 0;                ///< Simulation time of all launches.
+  double Seconds = 0;                ///< Simulation wall time of all launches.
+  double CpuSeconds = 0; ///< Their CPU time, all threads (steady under load).
 };
 
 /// Parses, translates and simulates Path (cached per path and overrides);

@@ -112,17 +112,19 @@ TEST(SeedsGroundTruth, SharedWavefrontsPerRequestWithinCounterNoise) {
 
 TEST(SeedsGroundTruth, SimulatesTheWholeProgramQuickly) {
   // The issue asks for the whole program (about 160 million warp-level
-  // requests) in under 30 s on a 2-core machine; the bound here leaves room
-  // for a loaded CI machine, and the measured time is printed.
+  // requests) in under 30 s on a 2-core machine: 60 s of CPU time over two
+  // threads. CPU time, unlike wall time, does not grow when other tests run
+  // beside this one; both are printed.
   const Analysis &A = analyze(GtSource);
   uint64_t Requests = 0;
   for (const LaunchResult &R : A.Results)
     for (const AccessStats &S : R.PerAccess)
       Requests += S.Requests;
-  std::printf("seeds_gt.cu: %llu warp-level requests simulated in %.1f s\n",
-              (unsigned long long)Requests, A.Seconds);
+  std::printf("seeds_gt.cu: %llu warp-level requests simulated in %.1f s "
+              "(%.1f s CPU)\n",
+              (unsigned long long)Requests, A.Seconds, A.CpuSeconds);
   EXPECT_GT(Requests, 150000000u);
-  EXPECT_LT(A.Seconds, 60.0);
+  EXPECT_LT(A.CpuSeconds, 60.0);
 }
 
 TEST(SeedsGroundTruth, PrintedUnrollPadIsOutOfBounds) {

@@ -134,6 +134,9 @@ TEST(SharedRule, DoublesAreServedPerHalfWarp) {
   EXPECT_EQ(R.Units, 2u);
   EXPECT_EQ(R.IdealUnits, 2u);
   EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 8).Units, 32u);
+  // Conflict degree: none in the row, 16-way in each half-warp's column.
+  EXPECT_EQ(R.Ways, 1u);
+  EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 8).Ways, 16u);
   // Only the first half warp active: one group, one wavefront.
   EXPECT_EQ(sharedRequest(sm90(), Row.A, 0xffffu, 8).Units, 1u);
 }
@@ -141,6 +144,7 @@ TEST(SharedRule, DoublesAreServedPerHalfWarp) {
 TEST(SharedRule, Float4IsServedPerQuarterWarp) {
   Lanes Row([](unsigned I) { return 16 * I; });
   EXPECT_EQ(sharedRequest(sm90(), Row.A, ~0u, 16).Units, 4u);
+  EXPECT_EQ(sharedRequest(sm90(), Row.A, ~0u, 16).Ways, 1u);
   // Stride of 32 words: all 8 lanes of a quarter hit banks 0-3: 8 per group.
   Lanes Col([](unsigned I) { return 128 * I; });
   EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 16).Units, 32u);

@@ -104,6 +104,62 @@ TEST(Simulate, SharedOutOfBoundsIsReported) {
   EXPECT_NE(R.Diagnostics[0].find("thread 256"), std::string::npos);
 }
 
+TEST(Simulate, MisalignedWideAccessIsReported) {
+  // reinterpret_cast<float4 *>(a + 1)[t]: 16-byte accesses 4 bytes past
+  // alignment fault on the GPU.
+  Kernel K;
+  K.Name = "mis";
+  K.Params = {pointerParam("a", 16)};
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 16,
+                             add(c(4, U64), elem(0, tx(), 16)), "q[t]"));
+  Launch L;
+  L.Grid = {2, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("a")};
+  LaunchResult R = simulate(K, L, {});
+  EXPECT_EQ(R.PerAccess[0].MisalignedLanes, 64u);
+  ASSERT_EQ(R.Diagnostics.size(), 1u);
+  EXPECT_NE(R.Diagnostics[0].find("misaligned"), std::string::npos);
+  EXPECT_NE(R.Diagnostics[0].find("address % 16 = 4"), std::string::npos);
+}
+
+TEST(Simulate, SharedAtomicsAreUnknownNotGuessed) {
+  Kernel K;
+  K.Name = "hist";
+  SharedArray A;
+  A.Name = "h";
+  A.Bytes = 7 * 4;
+  K.Shared.push_back(A);
+  K.Body.push_back(addAccess(
+      K, Space::Shared, AccessKind::Atomic, 4,
+      cast(mul(bin(Op::Rem, tx(), c(7, U32)), c(4, U32)), U64), "h[t % 7]", 0));
+  Launch L;
+  L.Block = {32, 1, 1};
+  LaunchResult R = simulate(K, L, {});
+  EXPECT_EQ(R.PerAccess[0].Requests, 1u);
+  EXPECT_EQ(R.PerAccess[0].UnknownRequests, 1u);
+  EXPECT_NE(R.PerAccess[0].UnknownReason.find("atomics"), std::string::npos);
+}
+
+TEST(Simulate, LoopThatNeverEndsIsReportedAtOnce) {
+  // while (true) a[t] = 0;  (no break, no return)
+  Kernel K;
+  K.Name = "spin";
+  K.Params = {pointerParam("a", 4)};
+  Stmt Acc = addAccess(K, Space::Global, AccessKind::Store, 4, elem(0, tx(), 4),
+                       "a[t]");
+  K.Body.push_back(loop(c(1, Bool), {Acc}, {}));
+  Launch L;
+  L.Grid = {100, 1, 1};
+  L.Block = {1024, 1, 1};
+  L.Args = {ptrArg("a")};
+  LaunchResult R = simulate(K, L, {});
+  EXPECT_EQ(R.PerAccess[0].Units, 0u);
+  EXPECT_GT(R.PerAccess[0].UnknownRequests, 0u);
+  EXPECT_NE(R.PerAccess[0].UnknownReason.find("never ends"), std::string::npos);
+  EXPECT_LT(R.Seconds, 5.0);
+}
+
 TEST(Validate, RejectsBadBlocksAndMissingValues) {
   Kernel K = broadcastKernel();
   const ArchRules &A = *findArch("sm_90");
@@ -126,6 +182,22 @@ TEST(Validate, RejectsBadBlocksAndMissingValues) {
   EXPECT_EQ(*validateLaunch(K2, L2, A),
             "cannot compute argument 'nx' of k (read from argv at t.cu:9); "
             "pass --arg nx=VALUE");
+  // Shared memory: 48 KiB static; 227 KiB in all on sm_90 (opt-in).
+  Kernel K3;
+  K3.Name = "big";
+  SharedArray S;
+  S.Name = "s";
+  S.Bytes = 64 * 1024;
+  K3.Shared.push_back(S);
+  Launch L3;
+  EXPECT_NE(validateLaunch(K3, L3, A)->find("65536 bytes of static"),
+            std::string::npos);
+  K3.Shared[0].Bytes = 16 * 1024;
+  L3.DynamicSmem = 220 * 1024;
+  EXPECT_NE(validateLaunch(K3, L3, A)->find("at most 232448"),
+            std::string::npos);
+  L3.DynamicSmem = 200 * 1024;
+  EXPECT_FALSE(validateLaunch(K3, L3, A).has_value());
 }
 
 } // namespace
