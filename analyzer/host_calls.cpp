@@ -66,6 +66,15 @@ HostValue HostInterpreter::opaqueCall(const FunctionDecl *FD,
     if (MC->getImplicitObjectArgument() &&
         MC->getImplicitObjectArgument()->HasSideEffects(Ctx))
       eval(MC->getImplicitObjectArgument());
+  if (llvm::StringSwitch<bool>(Name)
+          .Cases("cudaLaunchKernel", "cudaLaunchKernelExC",
+                 "cudaLaunchCooperativeKernel", true)
+          .Cases("cuLaunchKernel", "cuLaunchKernelEx",
+                 "cuLaunchCooperativeKernel", true)
+          .Default(false))
+    warn(CE->getExprLoc(), "a launch through " + Name +
+                               "() is not followed; analyse its kernel with "
+                               "--kernel NAME --grid X,Y,Z --block X,Y,Z");
   bool Malloc = StringRef(Name).starts_with("cudaMalloc");
   bool Input = llvm::StringSwitch<bool>(Name)
                    .Cases("scanf", "fscanf", "sscanf", "vscanf", true)

@@ -237,6 +237,9 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
                          size_t spitch, size_t width, size_t height,
                          enum cudaMemcpyKind kind);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                             void **args, size_t sharedMem = 0,
+                             cudaStream_t stream = 0);
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
                             cudaStream_t stream = 0);
 cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,

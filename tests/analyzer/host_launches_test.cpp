@@ -806,6 +806,24 @@ again:
   EXPECT_EQ(L[2].Args[1].Kind, ArgValue::Unknown);
 }
 
+TEST(HostLaunches, LaunchThroughTheRuntimeApiIsAWarning) {
+  for (const char *Mode : {"none", ""}) {
+    Result R = analyze(std::string(Kernels) + R"(
+int main() {
+  float *a;
+  int n = 1;
+  void *args[] = {&a, &n};
+  cudaLaunchKernel((const void *)k1, dim3(4), dim3(32), args, 0, 0);
+  return 0;
+}
+)",
+                       {}, Mode);
+    EXPECT_TRUE(R.H.Launches.empty());
+    EXPECT_TRUE(contains(R.H.Warnings, "cudaLaunchKernel() is not followed"))
+        << Mode << ": " << join(R.H.Warnings);
+  }
+}
+
 TEST(HostLaunches, NoMainNoLaunches) {
   Result R =
       analyze(std::string(Kernels) + "void host() { k1<<<1, 32>>>(0, 1); }\n");
