@@ -454,6 +454,8 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
                         LastUnknownReason;
       poison(S.Then, Why);
       poison(S.Else, Why);
+      forgetAssigned(S.Then, U, Why);
+      forgetAssigned(S.Else, U, Why);
     }
     Mask &= ~U;
     if (Mask & True)
@@ -513,10 +515,13 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       int64_t C[32];
       uint32_t U = evalLanes(*S.Cond, Active, C);
       if (U) {
-        poison(S.Body, "it runs in a loop whose condition cannot be "
-                       "computed: " +
-                           LastUnknownReason);
-        poison(S.Step, "loop condition cannot be computed");
+        std::string Why = "it runs in a loop whose condition cannot be "
+                          "computed: " +
+                          LastUnknownReason;
+        poison(S.Body, Why);
+        poison(S.Step, Why);
+        forgetAssigned(S.Body, U, Why);
+        forgetAssigned(S.Step, U, Why);
         Active &= ~U;
       }
       uint32_t True = 0;
@@ -551,6 +556,24 @@ void WarpEvaluator::markUnknown(int AccessId, const std::string &Why) {
   St.UnknownRequests += 1;
   if (St.UnknownReason.empty())
     St.UnknownReason = Why;
+}
+
+// Lanes that skip code they might have run (its condition is unknown) hold
+// unknown values in every slot that code assigns.
+void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
+                                   const std::string &Why) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Assign) {
+      if (SlotUniform[S.Slot]) {
+        broadcast(&SlotVals[size_t(S.Slot) * 32]);
+        SlotUniform[S.Slot] = false;
+      }
+      SlotUnknown[S.Slot] |= Lanes;
+      SlotReason[S.Slot] = "it is assigned in code that " + Why.substr(3);
+    }
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      forgetAssigned(*Sub, Lanes, Why);
+  }
 }
 
 void WarpEvaluator::poison(const std::vector<Stmt> &L, const std::string &Why) {

@@ -61,6 +61,8 @@ private:
   void execLoop(const Stmt &S, uint32_t Mask);
   void execAccess(const Access &A, uint32_t Mask);
   void poison(const std::vector<Stmt> &L, const std::string &Why);
+  void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
+                      const std::string &Why);
   void markUnknown(int AccessId, const std::string &Why);
 
   const Kernel &K;

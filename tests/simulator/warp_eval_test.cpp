@@ -194,6 +194,22 @@ TEST(WarpEval, UnknownGuardPoisonsWhatItGuards) {
   EXPECT_NE(T.Stats[0].UnknownReason.find("a[0]"), std::string::npos);
 }
 
+TEST(WarpEval, ValuesSetUnderAnUnknownGuardAreUnknownAfterIt) {
+  // int i = 0; if (a[0] > 0) i = 5; b[i];  -> b[i] cannot be known.
+  Kernel K;
+  K.Params = {pointerParam("b", 4)};
+  K.Slots = {{"i", I32}};
+  K.Body.push_back(assign(0, c(0)));
+  K.Body.push_back(ifStmt(makeUnknown("depends on data loaded by a[0]", Bool),
+                          {assign(0, c(5))}));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, makeVar(0, I32), 4), "b[i]"));
+  Trace T = run(K, launch({1, 1, 1}, {32, 1, 1}, {ptrArg("b")}));
+  EXPECT_EQ(T.Stats[0].UnknownRequests, 1u);
+  EXPECT_NE(T.Stats[0].UnknownReason.find("a[0]"), std::string::npos)
+      << T.Stats[0].UnknownReason;
+}
+
 TEST(WarpEval, MisalignedPointerArgumentShiftsSectors) {
   // global_add_offset-like: a coalesced warp starting 4 bytes past a
   // boundary (pointer argument x + 1) takes 5 sectors.
