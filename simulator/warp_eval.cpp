@@ -19,6 +19,19 @@ unsigned exprDepth(const Expr &E) {
   return D + 1;
 }
 
+/// Whether L contains a return, break or continue anywhere.
+bool hasExit(const std::vector<Stmt> &L) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Return || S.Kind == StmtKind::Break ||
+        S.Kind == StmtKind::Continue)
+      return true;
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      if (hasExit(*Sub))
+        return true;
+  }
+  return false;
+}
+
 /// Whether L can leave its loop: a break outside nested loops, or a return
 /// outside inlined calls.
 bool canLeaveLoop(const std::vector<Stmt> &L, bool InNestedLoop = false) {
@@ -98,7 +111,7 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
   std::fill(SlotUnknown.begin(), SlotUnknown.end(), 0xffffffffu);
   std::fill(SlotUniform.begin(), SlotUniform.end(), false);
   WarpLanes = Mask;
-  Dead = Returned = Broken = Continued = 0;
+  Dead = Returned = Broken = Continued = Uncertain = 0;
   execList(K.Body, Mask);
   return true;
 }
@@ -456,6 +469,10 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
       poison(S.Else, Why);
       forgetAssigned(S.Then, U, Why);
       forgetAssigned(S.Else, U, Why);
+      // If the skipped code could have returned or left a loop, where these
+      // lanes go next is not known either.
+      if (hasExit(S.Then) || hasExit(S.Else))
+        markUncertain(U, Why);
     }
     Mask &= ~U;
     if (Mask & True)
@@ -522,6 +539,8 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
         poison(S.Step, Why);
         forgetAssigned(S.Body, U, Why);
         forgetAssigned(S.Step, U, Why);
+        if (hasExit(S.Body))
+          markUncertain(U, Why);
         Active &= ~U;
       }
       uint32_t True = 0;
@@ -549,6 +568,14 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   Continued = SavedContinued;
   // Lanes that returned inside the loop stay gone for the enclosing code.
   Dead = SavedDead | (Returned & ~ReturnedBefore);
+}
+
+void WarpEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {
+  size_t At = Why.find("condition");
+  if (!Uncertain)
+    UncertainReason =
+        At == std::string::npos ? Why : "an earlier " + Why.substr(At);
+  Uncertain |= Lanes;
 }
 
 void WarpEvaluator::markUnknown(int AccessId, const std::string &Why) {
@@ -591,6 +618,13 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id, *A.UnknownReason);
+    return;
+  }
+  if (Mask & Uncertain) {
+    St.Requests += 1;
+    St.ActiveLanes += __builtin_popcount(Mask);
+    markUnknown(A.Id, "some lanes may have returned or left a loop under " +
+                          UncertainReason);
     return;
   }
   int64_t V[32];

@@ -61,6 +61,7 @@ private:
   void execLoop(const Stmt &S, uint32_t Mask);
   void execAccess(const Access &A, uint32_t Mask);
   void poison(const std::vector<Stmt> &L, const std::string &Why);
+  void markUncertain(uint32_t Lanes, const std::string &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
                       const std::string &Why);
   void markUnknown(int AccessId, const std::string &Why);
@@ -83,6 +84,11 @@ private:
   // function, or broke out of / continued the current loop.
   uint32_t Dead = 0;
   uint32_t Returned = 0, Broken = 0, Continued = 0;
+  /// Lanes whose path is unknown (they skipped code under an unknown
+  /// condition that could have returned or left a loop): their later
+  /// accesses are unknown.
+  uint32_t Uncertain = 0;
+  std::string UncertainReason;
   std::string LastUnknownReason;
 };
 

@@ -210,6 +210,21 @@ TEST(WarpEval, ValuesSetUnderAnUnknownGuardAreUnknownAfterIt) {
       << T.Stats[0].UnknownReason;
 }
 
+TEST(WarpEval, ReturnUnderAnUnknownGuardMakesLaterAccessesUnknown) {
+  // if (a[0] > 0) return; b[t];  -> whether b[t] runs is not known.
+  Kernel K;
+  K.Params = {pointerParam("b", 4)};
+  K.Body.push_back(ifStmt(makeUnknown("depends on data loaded by a[0]", Bool),
+                          {simple(StmtKind::Return)}));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, tx(), 4), "b[t]"));
+  Trace T = run(K, launch({1, 1, 1}, {32, 1, 1}, {ptrArg("b")}));
+  EXPECT_EQ(T.Stats[0].UnknownRequests, 1u);
+  EXPECT_EQ(T.Stats[0].Units, 0u);
+  EXPECT_NE(T.Stats[0].UnknownReason.find("a[0]"), std::string::npos)
+      << T.Stats[0].UnknownReason;
+}
+
 TEST(WarpEval, MisalignedPointerArgumentShiftsSectors) {
   // global_add_offset-like: a coalesced warp starting 4 bytes past a
   // boundary (pointer argument x + 1) takes 5 sectors.
