@@ -76,6 +76,32 @@ std::optional<std::vector<std::string>> splitRecord(std::string_view Record,
   return Fields;
 }
 
+int Header::column(std::string_view Name) const {
+  for (size_t I = 0; I < Columns.size(); ++I)
+    if (Columns[I] == Name)
+      return int(I);
+  return -1;
+}
+
+std::optional<Header> findHeader(const std::vector<Line> &Lines,
+                                 std::string_view Prefix, std::string &Error,
+                                 unsigned &ErrorLine) {
+  Error.clear();
+  ErrorLine = 0;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    if (Lines[I].Text.compare(0, Prefix.size(), Prefix) != 0)
+      continue;
+    std::optional<std::vector<std::string>> Columns =
+        splitRecord(Lines[I].Text, Error);
+    if (!Columns) {
+      ErrorLine = Lines[I].Number;
+      return std::nullopt;
+    }
+    return Header{I, std::move(*Columns)};
+  }
+  return std::nullopt;
+}
+
 std::string_view trim(std::string_view Text) {
   while (!Text.empty() && (Text.front() == ' ' || Text.front() == '\t'))
     Text.remove_prefix(1);

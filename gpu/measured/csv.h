@@ -38,6 +38,22 @@ std::optional<double> parseNumber(std::string_view Text);
 /// "(32, 16, 1)" (ncu's Block Size and Grid Size); also "32,16,1".
 std::optional<std::array<uint64_t, 3>> parseDim3(std::string_view Text);
 
+/// A table's header line and its column names.
+struct Header {
+  size_t At = 0; ///< Index of the header in the lines.
+  std::vector<std::string> Columns;
+  /// Index of the first column called Name, or -1.
+  int column(std::string_view Name) const;
+};
+
+/// The first line starting with Prefix, split into column names; the lines
+/// before it (program output, profiler banners) are skipped. Returns nothing
+/// when there is no such line (Error empty) or it is malformed (Error says
+/// why, ErrorLine where).
+std::optional<Header> findHeader(const std::vector<Line> &Lines,
+                                 std::string_view Prefix, std::string &Error,
+                                 unsigned &ErrorLine);
+
 /// Text without leading and trailing spaces and tabs.
 std::string_view trim(std::string_view Text);
 

@@ -66,36 +66,26 @@ ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
     return Error(0, "empty file");
 
   // Program output and ==PROF== lines come before the header.
-  size_t HeaderAt = 0;
-  while (HeaderAt < Lines.size() &&
-         Lines[HeaderAt].Text.compare(0, 5, "\"ID\",") != 0)
-    ++HeaderAt;
-  if (HeaderAt == Lines.size())
+  std::string RecordError;
+  unsigned HeaderError = 0;
+  std::optional<csv::Header> Header =
+      csv::findHeader(Lines, "\"ID\",", RecordError, HeaderError);
+  if (!Header && RecordError.empty())
     return Error(0, "no ncu --csv header line (\"ID\",\"Process ID\",...): "
                     "not an Nsight Compute CSV export");
-
-  std::string RecordError;
-  const csv::Line &HeaderLine = Lines[HeaderAt];
-  std::optional<std::vector<std::string>> Header =
-      csv::splitRecord(HeaderLine.Text, RecordError);
   if (!Header)
-    return Error(HeaderLine.Number, RecordError);
+    return Error(HeaderError, RecordError);
+  const csv::Line &HeaderLine = Lines[Header->At];
   Columns C;
-  for (size_t I = 0; I < Header->size(); ++I) {
-    const std::string &H = (*Header)[I];
-    int *Slot = H == "ID"             ? &C.Id
-                : H == "Kernel Name"  ? &C.Kernel
-                : H == "Block Size"   ? &C.Block
-                : H == "Grid Size"    ? &C.Grid
-                : H == "Metric Name"  ? &C.Name
-                : H == "Metric Unit"  ? &C.Unit
-                : H == "Metric Value" ? &C.Value
-                : H == "CC"           ? &C.CC
-                : H == "Process Name" ? &C.Process
-                                      : nullptr;
-    if (Slot && *Slot < 0)
-      *Slot = int(I);
-  }
+  C.Id = Header->column("ID");
+  C.Kernel = Header->column("Kernel Name");
+  C.Block = Header->column("Block Size");
+  C.Grid = Header->column("Grid Size");
+  C.Name = Header->column("Metric Name");
+  C.Unit = Header->column("Metric Unit");
+  C.Value = Header->column("Metric Value");
+  C.CC = Header->column("CC");
+  C.Process = Header->column("Process Name");
   const std::pair<int, const char *> Required[] = {{C.Id, "ID"},
                                                    {C.Kernel, "Kernel Name"},
                                                    {C.Block, "Block Size"},
@@ -112,7 +102,7 @@ ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
   Measurement M;
   M.Tool = "ncu-csv";
   std::map<std::string, size_t> LaunchOfId;
-  for (size_t I = HeaderAt + 1; I < Lines.size(); ++I) {
+  for (size_t I = Header->At + 1; I < Lines.size(); ++I) {
     const csv::Line &L = Lines[I];
     if (csv::trim(L.Text).empty() || L.Text.compare(0, 8, "==PROF==") == 0)
       continue;
@@ -120,11 +110,11 @@ ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
         csv::splitRecord(L.Text, RecordError);
     if (!Fields)
       return Error(L.Number, RecordError);
-    if (Fields->size() != Header->size())
-      return Error(L.Number, "expected " + std::to_string(Header->size()) +
-                                 " fields as in the header, found " +
-                                 std::to_string(Fields->size()) +
-                                 " (truncated line?)");
+    if (Fields->size() != Header->Columns.size())
+      return Error(L.Number,
+                   "expected " + std::to_string(Header->Columns.size()) +
+                       " fields as in the header, found " +
+                       std::to_string(Fields->size()) + " (truncated line?)");
     const std::vector<std::string> &F = *Fields;
     const std::string &Id = F[C.Id];
     std::optional<double> IdValue = csv::parseNumber(Id);

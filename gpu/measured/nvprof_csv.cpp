@@ -113,31 +113,18 @@ ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
   if (Lines.empty())
     return Error(0, "empty file");
 
-  size_t HeaderAt = 0;
-  while (HeaderAt < Lines.size() &&
-         Lines[HeaderAt].Text.compare(0, 18, "\"Device\",\"Kernel\",") != 0)
-    ++HeaderAt;
-  if (HeaderAt == Lines.size())
+  std::string RecordError;
+  unsigned HeaderError = 0;
+  std::optional<csv::Header> Header = csv::findHeader(
+      Lines, "\"Device\",\"Kernel\",", RecordError, HeaderError);
+  if (!Header && RecordError.empty())
     return Error(0, "no nvprof --csv header line (\"Device\",\"Kernel\",...): "
                     "not an nvprof --metrics --csv log");
-
-  std::string RecordError;
-  const csv::Line &HeaderLine = Lines[HeaderAt];
-  std::optional<std::vector<std::string>> Header =
-      csv::splitRecord(HeaderLine.Text, RecordError);
   if (!Header)
-    return Error(HeaderLine.Number, RecordError);
-  int Device = -1, Kernel = -1, Metric = -1, Avg = -1;
-  for (size_t I = 0; I < Header->size(); ++I) {
-    const std::string &H = (*Header)[I];
-    int *Slot = H == "Device"        ? &Device
-                : H == "Kernel"      ? &Kernel
-                : H == "Metric Name" ? &Metric
-                : H == "Avg"         ? &Avg
-                                     : nullptr;
-    if (Slot && *Slot < 0)
-      *Slot = int(I);
-  }
+    return Error(HeaderError, RecordError);
+  const csv::Line &HeaderLine = Lines[Header->At];
+  int Device = Header->column("Device"), Kernel = Header->column("Kernel"),
+      Metric = Header->column("Metric Name"), Avg = Header->column("Avg");
   const std::pair<int, const char *> Required[] = {
       {Kernel, "Kernel"}, {Metric, "Metric Name"}, {Avg, "Avg"}};
   for (const auto &[Index, Column] : Required)
@@ -150,7 +137,7 @@ ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
   Measurement M;
   M.Tool = "nvprof-csv";
   std::map<std::string, size_t> LaunchOfKernel;
-  for (size_t I = HeaderAt + 1; I < Lines.size(); ++I) {
+  for (size_t I = Header->At + 1; I < Lines.size(); ++I) {
     const csv::Line &L = Lines[I];
     if (csv::trim(L.Text).empty() || L.Text.compare(0, 2, "==") == 0)
       continue;
@@ -158,11 +145,11 @@ ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
         csv::splitRecord(L.Text, RecordError);
     if (!Fields)
       return Error(L.Number, RecordError);
-    if (Fields->size() != Header->size())
-      return Error(L.Number, "expected " + std::to_string(Header->size()) +
-                                 " fields as in the header, found " +
-                                 std::to_string(Fields->size()) +
-                                 " (truncated line?)");
+    if (Fields->size() != Header->Columns.size())
+      return Error(L.Number,
+                   "expected " + std::to_string(Header->Columns.size()) +
+                       " fields as in the header, found " +
+                       std::to_string(Fields->size()) + " (truncated line?)");
     const std::vector<std::string> &F = *Fields;
     std::string Demangled(csv::trim(F[Kernel]));
     if (Demangled.empty())

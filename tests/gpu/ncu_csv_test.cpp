@@ -214,6 +214,12 @@ TEST(NcuCsv, EmptyHeaderlessAndHeaderOnlyFiles) {
             "p.csv: no ncu --csv header line (\"ID\",\"Process ID\",...): "
             "not an Nsight Compute CSV export");
 
+  ImportResult Broken =
+      parseNcuCsv("==PROF== Connected\n\"ID\",\"Kernel Name\n", "b.csv");
+  ASSERT_FALSE(Broken);
+  EXPECT_EQ(Broken.error().Message.rfind("b.csv:2: ", 0), 0u)
+      << Broken.error().Message;
+
   ImportResult HeaderOnly = parseNcuCsv(Header, "h.csv");
   ASSERT_FALSE(HeaderOnly);
   EXPECT_EQ(HeaderOnly.error().Message,
