@@ -261,22 +261,7 @@ ExprPtr BodyTranslator::castTo(ExprPtr E, IntType T) const {
     return toBool(E);
   if (E->Kind == Op::Const) {
     // Constants convert at once: truncate, then extend per T.
-    uint64_t V = static_cast<uint64_t>(E->Value);
-    int64_t R;
-    switch (T.Bits) {
-    case 8:
-      R = T.Signed ? int64_t(int8_t(V)) : int64_t(uint8_t(V));
-      break;
-    case 16:
-      R = T.Signed ? int64_t(int16_t(V)) : int64_t(uint16_t(V));
-      break;
-    case 32:
-      R = T.Signed ? int64_t(int32_t(V)) : int64_t(uint32_t(V));
-      break;
-    default:
-      R = static_cast<int64_t>(V);
-    }
-    return makeConst(R, T);
+    return makeConst(normalize(uint64_t(E->Value), T), T);
   }
   return makeCast(E, T);
 }

@@ -137,12 +137,12 @@ ArgValue parseArgOverride(const std::string &Name, const std::string &Text,
     if (!ParseInt(I)) {
       A.Reason = Flag + ": " + Name +
                  " is an integer; give a decimal or 0x hexadecimal integer";
-    } else if (normaliseInt(I, T) != I && !(T.Bits == 64 && !T.Signed)) {
+    } else if (normalize(uint64_t(I), T) != I && !(T.Bits == 64 && !T.Signed)) {
       A.Reason = Flag + ": the value does not fit the parameter's " +
                  std::to_string(T.Bits) + "-bit type";
     } else {
       A.Kind = ArgValue::Int;
-      A.IntValue = normaliseInt(I, T);
+      A.IntValue = normalize(uint64_t(I), T);
     }
     return A;
   case ParamKind::Float: {

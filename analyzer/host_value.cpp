@@ -16,7 +16,7 @@ HostValue HostValue::integer(int64_t Val, IntType T) {
   HostValue V;
   V.Kind = Int;
   V.Ty = T;
-  V.I = normaliseInt(Val, T);
+  V.I = normalize(uint64_t(Val), T);
   return V;
 }
 
@@ -41,18 +41,6 @@ HostValue HostValue::dim3(uint64_t X, uint64_t Y, uint64_t Z) {
   const IntType U32{32, false};
   V.Elems = {integer(X, U32), integer(Y, U32), integer(Z, U32)};
   return V;
-}
-
-int64_t normaliseInt(int64_t V, IntType T) {
-  if (T.Bits == 1)
-    return V != 0;
-  if (T.Bits >= 64)
-    return V;
-  uint64_t Mask = (uint64_t(1) << T.Bits) - 1;
-  uint64_t U = uint64_t(V) & Mask;
-  if (T.Signed && (U >> (T.Bits - 1)) & 1)
-    U |= ~Mask;
-  return int64_t(U);
 }
 
 bool sameValue(const HostValue &A, const HostValue &B) {

@@ -59,9 +59,6 @@ struct HostValue {
   bool isVaguePointer() const { return Kind == Pointer && !Reason.empty(); }
 };
 
-/// V truncated to T.Bits and sign- or zero-extended.
-int64_t normaliseInt(int64_t V, IntType T);
-
 bool sameValue(const HostValue &A, const HostValue &B);
 
 /// The value a variable has after two paths join. Equal values stay; an

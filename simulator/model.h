@@ -107,6 +107,22 @@ struct Expr {
   std::vector<ExprPtr> Ops;
 };
 
+/// Normalises V to type T (truncate, then sign- or zero-extend).
+inline int64_t normalize(uint64_t V, IntType T) {
+  switch (T.Bits) {
+  case 1:
+    return V != 0;
+  case 8:
+    return T.Signed ? int64_t(int8_t(V)) : int64_t(uint8_t(V));
+  case 16:
+    return T.Signed ? int64_t(int16_t(V)) : int64_t(uint16_t(V));
+  case 32:
+    return T.Signed ? int64_t(int32_t(V)) : int64_t(uint32_t(V));
+  default:
+    return int64_t(V);
+  }
+}
+
 /// Convenience constructors (model.cpp).
 ExprPtr makeConst(int64_t V, IntType T = {});
 ExprPtr makeParam(int Index, IntType T);
