@@ -3,7 +3,8 @@
 
 namespace gmem {
 
-static ExprPtr make(Op K, IntType T, std::vector<ExprPtr> Ops = {}) {
+static std::shared_ptr<Expr> make(Op K, IntType T,
+                                  std::vector<ExprPtr> Ops = {}) {
   auto E = std::make_shared<Expr>();
   E->Kind = K;
   E->Type = T;
@@ -12,42 +13,33 @@ static ExprPtr make(Op K, IntType T, std::vector<ExprPtr> Ops = {}) {
 }
 
 ExprPtr makeConst(int64_t V, IntType T) {
-  auto E = std::make_shared<Expr>();
-  E->Kind = Op::Const;
-  E->Type = T;
+  auto E = make(Op::Const, T);
   E->Value = V;
   return E;
 }
 
 ExprPtr makeParam(int Index, IntType T) {
-  auto E = std::make_shared<Expr>();
-  E->Kind = Op::Param;
-  E->Type = T;
+  auto E = make(Op::Param, T);
   E->Index = Index;
   return E;
 }
 
 ExprPtr makeVar(int Index, IntType T) {
-  auto E = std::make_shared<Expr>();
-  E->Kind = Op::Var;
-  E->Type = T;
+  auto E = make(Op::Var, T);
   E->Index = Index;
   return E;
 }
 
 ExprPtr makeBuiltin(Builtin B) {
-  auto E = std::make_shared<Expr>();
-  E->Kind = Op::Builtin;
   // threadIdx & co. are unsigned int in CUDA; warpSize is int.
-  E->Type = B == Builtin::WarpSize ? IntType{32, true} : IntType{32, false};
+  auto E = make(Op::Builtin, B == Builtin::WarpSize ? IntType{32, true}
+                                                    : IntType{32, false});
   E->Index = static_cast<int>(B);
   return E;
 }
 
 ExprPtr makeUnknown(std::string Reason, IntType T) {
-  auto E = std::make_shared<Expr>();
-  E->Kind = Op::Unknown;
-  E->Type = T;
+  auto E = make(Op::Unknown, T);
   E->Reason = std::move(Reason);
   return E;
 }

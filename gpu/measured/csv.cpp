@@ -102,6 +102,18 @@ std::optional<Header> findHeader(const std::vector<Line> &Lines,
   return std::nullopt;
 }
 
+std::optional<std::vector<std::string>>
+splitRow(const Line &Row, size_t Columns, std::string &Error) {
+  std::optional<std::vector<std::string>> Fields = splitRecord(Row.Text, Error);
+  if (Fields && Fields->size() != Columns) {
+    Error = "expected " + std::to_string(Columns) +
+            " fields as in the header, found " +
+            std::to_string(Fields->size()) + " (truncated line?)";
+    return std::nullopt;
+  }
+  return Fields;
+}
+
 std::string_view trim(std::string_view Text) {
   while (!Text.empty() && (Text.front() == ' ' || Text.front() == '\t'))
     Text.remove_prefix(1);

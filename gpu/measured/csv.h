@@ -54,6 +54,11 @@ std::optional<Header> findHeader(const std::vector<Line> &Lines,
                                  std::string_view Prefix, std::string &Error,
                                  unsigned &ErrorLine);
 
+/// The fields of a data row of a table with Columns columns; nothing, with
+/// Error set, when the row is malformed or has another number of fields.
+std::optional<std::vector<std::string>>
+splitRow(const Line &Row, size_t Columns, std::string &Error);
+
 /// Text without leading and trailing spaces and tabs.
 std::string_view trim(std::string_view Text);
 

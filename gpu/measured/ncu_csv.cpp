@@ -107,14 +107,9 @@ ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
     if (csv::trim(L.Text).empty() || L.Text.compare(0, 8, "==PROF==") == 0)
       continue;
     std::optional<std::vector<std::string>> Fields =
-        csv::splitRecord(L.Text, RecordError);
+        csv::splitRow(L, Header->Columns.size(), RecordError);
     if (!Fields)
       return Error(L.Number, RecordError);
-    if (Fields->size() != Header->Columns.size())
-      return Error(L.Number,
-                   "expected " + std::to_string(Header->Columns.size()) +
-                       " fields as in the header, found " +
-                       std::to_string(Fields->size()) + " (truncated line?)");
     const std::vector<std::string> &F = *Fields;
     const std::string &Id = F[C.Id];
     std::optional<double> IdValue = csv::parseNumber(Id);

@@ -142,14 +142,9 @@ ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
     if (csv::trim(L.Text).empty() || L.Text.compare(0, 2, "==") == 0)
       continue;
     std::optional<std::vector<std::string>> Fields =
-        csv::splitRecord(L.Text, RecordError);
+        csv::splitRow(L, Header->Columns.size(), RecordError);
     if (!Fields)
       return Error(L.Number, RecordError);
-    if (Fields->size() != Header->Columns.size())
-      return Error(L.Number,
-                   "expected " + std::to_string(Header->Columns.size()) +
-                       " fields as in the header, found " +
-                       std::to_string(Fields->size()) + " (truncated line?)");
     const std::vector<std::string> &F = *Fields;
     std::string Demangled(csv::trim(F[Kernel]));
     if (Demangled.empty())
