@@ -90,6 +90,9 @@ int run(const Options &O) {
   SimOptions SO;
   SO.Arch = Arch;
   SO.Threads = O.Threads;
+  SO.Exhaustive = O.Exhaustive;
+  SO.MaxWarps = O.MaxWarps;
+  SO.Progress = true;
   for (const Launch &L : Launches) {
     const Kernel *K = M.findKernel(L.Kernel);
     if (!K)

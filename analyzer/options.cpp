@@ -24,6 +24,11 @@ Launches come from the host code (main and what it calls) unless given here.
                         nvprof CSV); exit 1 on an unexplained difference
   --strict              with --compare: exit 1 on any difference
   --threads N           simulation threads (default: one per core)
+  --exhaustive          run every warp of every block (the reference) instead
+                        of classes of alike blocks; same counts, slower
+  --max-warps N         evaluate at most N warps one by one per launch
+                        (default 16777216); a launch that needs more is
+                        reported as not simulated
   --cuda-path DIR|none  CUDA installation to parse with (default: detect)
   --help                this text
 
@@ -140,6 +145,18 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
         return std::nullopt;
       }
       O.Threads = unsigned(N);
+    } else if (A == "--exhaustive") {
+      O.Exhaustive = true;
+    } else if (A == "--max-warps") {
+      const std::string *V = Value("--max-warps");
+      uint64_t N;
+      if (!V)
+        return std::nullopt;
+      if (!parseUnsigned(*V, N) || N == 0) {
+        Error = "--max-warps '" + *V + "': expected a positive number";
+        return std::nullopt;
+      }
+      O.MaxWarps = N;
     } else if (A == "--cuda-path") {
       const std::string *V = Value("--cuda-path");
       if (!V)

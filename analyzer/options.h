@@ -19,6 +19,8 @@ struct Options {
   std::string Compare; ///< --compare FILE
   bool Strict = false;
   unsigned Threads = 0;
+  bool Exhaustive = false;        ///< --exhaustive
+  uint64_t MaxWarps = 1ull << 24; ///< --max-warps (DefaultMaxWarps)
   std::string CudaPath;
   std::vector<std::string> ClangArgs; ///< After "--".
   bool Help = false;

@@ -36,6 +36,11 @@ struct AccessStats {
   int64_t Stride = 0;
   bool HasStride = false;
   uint64_t FirstAddress = 0; ///< Lowest lane's address in that request.
+  /// Where the stride and the reason were seen: linear block index times
+  /// warps per block plus warp, so that merging keeps the launch's first
+  /// whatever order blocks were run in.
+  uint64_t StrideOrder = ~uint64_t(0);
+  uint64_t ReasonOrder = ~uint64_t(0);
 
   double perRequest() const {
     return Requests ? double(Units) / double(Requests) : 0.0;
@@ -54,8 +59,14 @@ struct LaunchResult {
   const Kernel *K = nullptr;
   std::string Arch;
   std::vector<AccessStats> PerAccess; ///< Indexed by Access::Id.
-  uint64_t Warps = 0;                 ///< Warps simulated.
-  double Seconds = 0;                 ///< Simulation wall time.
+  uint64_t Warps = 0;                 ///< Warps of the launch.
+  /// Warps run one by one (evaluator runs) and warps whose counts were
+  /// derived from another's (the fast path's classes of alike blocks).
+  uint64_t WarpsEvaluated = 0, WarpsDerived = 0;
+  /// Non-empty when the launch was not simulated in full (too many warps
+  /// to run one by one): why, and what to pass. All counts are then unknown.
+  std::string Incomplete;
+  double Seconds = 0; ///< Simulation wall time.
   /// Nsight Compute and nvprof names (metrics.cpp computes them).
   std::map<std::string, Metric> Metrics;
   std::vector<std::string> Diagnostics; ///< E.g. out-of-bounds shared access.

@@ -1,5 +1,6 @@
 //===- simulate.cpp - Simulate every warp of a launch ---------------------===//
 #include "simulate.h"
+#include "block_classes.h"
 #include "metrics.h"
 
 #include <algorithm>
@@ -20,12 +21,16 @@ void AccessStats::add(const AccessStats &O) {
   MisalignedLanes += O.MisalignedLanes;
   UnknownRequests += O.UnknownRequests;
   OutOfBoundsLanes += O.OutOfBoundsLanes;
-  if (UnknownReason.empty())
+  if (!O.UnknownReason.empty() &&
+      (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
     UnknownReason = O.UnknownReason;
-  if (!HasStride && O.HasStride) {
+    ReasonOrder = O.ReasonOrder;
+  }
+  if (O.HasStride && (!HasStride || O.StrideOrder < StrideOrder)) {
     HasStride = true;
     Stride = O.Stride;
     FirstAddress = O.FirstAddress;
+    StrideOrder = O.StrideOrder;
   }
 }
 
@@ -116,35 +121,46 @@ LaunchEnv makeLaunchEnv(const Kernel &K, const Launch &L) {
   return Env;
 }
 
-LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
-  auto Start = std::chrono::steady_clock::now();
-  const ArchRules &A = O.Arch ? *O.Arch : *findArch("sm_90");
-  LaunchEnv Env = makeLaunchEnv(K, L);
-  const uint64_t Blocks = L.Grid.count();
-  const unsigned WarpsPerBlock = unsigned((L.Block.count() + 31) / 32);
+static Collected simulateEveryWarp(const Kernel &K, const ArchRules &A,
+                                   const LaunchEnv &Env, const SimOptions &O,
+                                   Progress &P) {
+  const uint64_t Blocks = Env.Grid.count();
+  const unsigned WarpsPerBlock = unsigned((Env.Block.count() + 31) / 32);
+  Collected All;
+  All.init(K.Accesses.size());
+  if (Blocks * WarpsPerBlock > O.MaxWarps) {
+    All.Incomplete = "not simulated: --exhaustive would run " +
+                     std::to_string(Blocks * WarpsPerBlock) +
+                     " warps one by one, more than --max-warps " +
+                     std::to_string(O.MaxWarps) +
+                     "; pass a larger --max-warps, or leave out --exhaustive";
+    return All;
+  }
   unsigned Threads =
       O.Threads ? O.Threads : std::max(1u, std::thread::hardware_concurrency());
   Threads = unsigned(std::min<uint64_t>(Threads, Blocks));
-
-  struct Part {
-    std::vector<AccessStats> Stats;
-    std::vector<OutOfBounds> FirstOOB, FirstMisaligned;
-    uint64_t Warps = 0;
-  };
-  std::vector<Part> Parts(Threads);
+  std::vector<Collected> Parts(Threads);
   // Blocks are dealt out round-robin so that every thread gets a similar mix.
   auto Work = [&](unsigned T) {
-    Part &P = Parts[T];
-    P.Stats.assign(K.Accesses.size(), AccessStats());
-    WarpEvaluator W(K, A, Env, P.Stats);
+    Collected &C = Parts[T];
+    C.init(K.Accesses.size());
+    WarpEvaluator E(K, A, Env, C.Stats);
     for (uint64_t B = T; B < Blocks; B += Threads) {
-      Dim3 Idx{B % L.Grid.X, (B / L.Grid.X) % L.Grid.Y,
-               B / (L.Grid.X * L.Grid.Y)};
-      for (unsigned Wp = 0; Wp < WarpsPerBlock; ++Wp)
-        P.Warps += W.runWarp(Idx, Wp);
+      Dim3 Idx{B % Env.Grid.X, (B / Env.Grid.X) % Env.Grid.Y,
+               B / (Env.Grid.X * Env.Grid.Y)};
+      for (unsigned W = 0; W < WarpsPerBlock; ++W)
+        C.Evaluated += E.runWarp(Idx, W);
+      P.Done += WarpsPerBlock;
     }
-    P.FirstOOB = W.FirstOutOfBounds;
-    P.FirstMisaligned = W.FirstMisaligned;
+    // This thread ran its blocks in launch order: its first examples are
+    // its smallest.
+    for (size_t I = 0; I < K.Accesses.size(); ++I) {
+      const OutOfBounds &O = E.FirstOutOfBounds[I], &M = E.FirstMisaligned[I];
+      if (O.Lane != ~0u)
+        C.OutOfBounds[I] = {warpOrder(Env, O.BlockIdx, O.Warp), O};
+      if (M.Lane != ~0u)
+        C.Misaligned[I] = {warpOrder(Env, M.BlockIdx, M.Warp), M};
+    }
   };
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T < Threads; ++T)
@@ -152,25 +168,35 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
   Work(0);
   for (std::thread &T : Pool)
     T.join();
+  for (const Collected &C : Parts)
+    All.add(C);
+  return All;
+}
+
+LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
+  auto Start = std::chrono::steady_clock::now();
+  const ArchRules &A = O.Arch ? *O.Arch : *findArch("sm_90");
+  LaunchEnv Env = makeLaunchEnv(K, L);
+  const uint64_t Warps = L.Grid.count() * ((L.Block.count() + 31) / 32);
+  Collected C;
+  {
+    Progress P(K.Name, Warps, O.Progress);
+    C = O.Exhaustive ? simulateEveryWarp(K, A, Env, O, P)
+                     : simulateByClasses(K, A, Env, O, P);
+  }
 
   LaunchResult R;
   R.L = L;
   R.K = &K;
   R.Arch = A.Name;
-  R.PerAccess.assign(K.Accesses.size(), AccessStats());
-  for (const Part &P : Parts) {
-    R.Warps += P.Warps;
-    for (size_t I = 0; I < P.Stats.size(); ++I)
-      R.PerAccess[I].add(P.Stats[I]);
-  }
-  // One example lane per faulting access (the GPU would stop there).
+  R.PerAccess = C.Stats;
+  R.Warps = Warps;
+  R.WarpsEvaluated = std::min(C.Evaluated, Warps);
+  R.WarpsDerived = Warps - R.WarpsEvaluated;
+  R.Incomplete = C.Incomplete;
   auto Example = [&](size_t I, bool Misaligned) -> const OutOfBounds * {
-    for (const Part &P : Parts) {
-      const OutOfBounds &B = (Misaligned ? P.FirstMisaligned : P.FirstOOB)[I];
-      if (B.Lane != ~0u)
-        return &B;
-    }
-    return nullptr;
+    const OrderedExample &X = (Misaligned ? C.Misaligned : C.OutOfBounds)[I];
+    return X.Order == ~uint64_t(0) ? nullptr : &X.Where;
   };
   for (size_t I = 0; I < K.Accesses.size(); ++I) {
     const Access &Acc = K.Accesses[I];
@@ -203,6 +229,16 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
                               "); the GPU faults with 'misaligned address'");
   }
   computeMetrics(R);
+  if (!R.Incomplete.empty()) {
+    R.Diagnostics.clear();
+    for (AccessStats &S : R.PerAccess) { // Partial counts are not the answer.
+      S = AccessStats();
+      S.UnknownRequests = 1;
+      S.UnknownReason = R.Incomplete;
+    }
+    for (auto &[Name, Value] : R.Metrics)
+      Value = Metric{std::nullopt, R.Incomplete};
+  }
   R.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();

@@ -11,9 +11,20 @@
 
 namespace gmem {
 
+/// The most warps run one by one for a launch unless --max-warps says
+/// otherwise: a few seconds of work on a 2-core machine.
+constexpr uint64_t DefaultMaxWarps = uint64_t(1) << 24;
+
 struct SimOptions {
   const ArchRules *Arch = nullptr; ///< Null: sm_90.
   unsigned Threads = 0;            ///< 0: one per core.
+  /// Run every warp of every block (the reference) instead of classes of
+  /// alike blocks.
+  bool Exhaustive = false;
+  /// Stop (and report the launch as not simulated) beyond this many warps
+  /// evaluated one by one.
+  uint64_t MaxWarps = DefaultMaxWarps;
+  bool Progress = false; ///< A progress bar on a terminal's stderr.
 };
 
 /// Why the launch cannot be simulated (bad block or grid, missing argument
@@ -25,7 +36,8 @@ std::optional<std::string> validateLaunch(const Kernel &K, const Launch &L,
 /// region, plus the argument's offset from a 256-byte boundary.
 LaunchEnv makeLaunchEnv(const Kernel &K, const Launch &L);
 
-/// Runs every warp of every block of L (validateLaunch must have passed).
+/// Counts over every warp of every block of L (validateLaunch must have
+/// passed): exact, whichever warp source runs.
 LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O);
 
 } // namespace gmem

@@ -99,6 +99,9 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
     return false;
   BlockIdx = B;
   WarpInBlock = W;
+  Order = (B.X + Env.Grid.X * (B.Y + Env.Grid.Y * B.Z)) *
+              ((Env.Block.count() + 31) / 32) +
+          W;
   for (unsigned L = 0; L < 32; ++L) {
     uint64_t T = uint64_t(W) * 32 + L;
     BuiltinVals[0][L] = T % Env.Block.X;
@@ -108,7 +111,12 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
     BuiltinVals[4][L] = B.Y;
     BuiltinVals[5][L] = B.Z;
   }
+  // Stale values of earlier warps would make unknown lanes' garbage, and so
+  // the reasons given, depend on the order warps run in.
+  std::fill(SlotVals.begin(), SlotVals.end(), 0);
   std::fill(SlotUnknown.begin(), SlotUnknown.end(), 0xffffffffu);
+  for (std::string &R : SlotReason)
+    R.clear();
   std::fill(SlotUniform.begin(), SlotUniform.end(), false);
   WarpLanes = Mask;
   Dead = Returned = Broken = Continued = Uncertain = 0;
@@ -321,9 +329,10 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
       broadcast(R);
   }
   const bool S = OT.Signed;
-  // Lanes (all of Mask when uniform) whose operation is undefined.
+  // Lanes (all of Mask when uniform) whose operation is undefined; lanes
+  // already unknown keep their reason.
   auto Bad = [&](unsigned L, const char *Why) {
-    uint32_t Lanes = Uni ? Mask : (Mask & (1u << L));
+    uint32_t Lanes = (Uni ? Mask : (Mask & (1u << L))) & ~U;
     if (Lanes) {
       U |= Lanes;
       LastUnknownReason = Why;
@@ -581,8 +590,10 @@ void WarpEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {
 void WarpEvaluator::markUnknown(int AccessId, const std::string &Why) {
   AccessStats &St = Stats[AccessId];
   St.UnknownRequests += 1;
-  if (St.UnknownReason.empty())
+  if (St.UnknownReason.empty()) {
     St.UnknownReason = Why;
+    St.ReasonOrder = Order;
+  }
 }
 
 // Lanes that skip code they might have run (its condition is unknown) hold
@@ -664,6 +675,7 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     if (L < 31 && (Mask >> (L + 1) & 1)) {
       St.HasStride = true;
       St.Stride = int64_t(Addr[L + 1] - Addr[L]);
+      St.StrideOrder = Order;
     }
   }
   RequestCost C;

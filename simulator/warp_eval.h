@@ -72,6 +72,7 @@ private:
   std::vector<AccessStats> &Stats;
   Dim3 BlockIdx;
   unsigned WarpInBlock = 0;
+  uint64_t Order = 0; ///< Linear block index * warps per block + warp.
   std::vector<int64_t> SlotVals;       ///< Slots x 32.
   std::vector<uint32_t> SlotUnknown;   ///< Lanes whose value is unknown.
   std::vector<std::string> SlotReason; ///< Why, when some lane is unknown.

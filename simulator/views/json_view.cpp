@@ -60,6 +60,10 @@ nlohmann::json launchJson(const LaunchResult &R) {
   L["kernel"] = R.K->Name;
   L["arch"] = R.Arch;
   L["warps"] = R.Warps;
+  L["warps_evaluated"] = R.WarpsEvaluated;
+  L["warps_derived"] = R.WarpsDerived;
+  if (!R.Incomplete.empty())
+    L["incomplete"] = R.Incomplete;
   L["metrics"] = Metrics;
   if (!Unknown.empty())
     L["unknown_metrics"] = Unknown;

@@ -1,0 +1,47 @@
+//===- block_classes.h - The two warp sources behind simulate() -----------===//
+//
+// Exhaustive: every warp of every block through WarpEvaluator (the
+// reference). Classes: BoxEvaluator over boxes of blocks that behave alike,
+// cutting boxes where they do not, and every warp one by one only where no
+// affine description exists. Both fill the same Collected, so simulate()
+// turns either into a LaunchResult the same way.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_BLOCK_CLASSES_H
+#define GMEM_SIMULATOR_BLOCK_CLASSES_H
+
+#include "box_eval.h"
+#include "progress.h"
+#include "simulate.h"
+
+namespace gmem {
+
+struct Collected {
+  std::vector<AccessStats> Stats;
+  /// Per access, the launch's first faulting lane (smallest Order).
+  std::vector<OrderedExample> OutOfBounds, Misaligned;
+  uint64_t Evaluated = 0; ///< Warps (or box runs) evaluated.
+  std::string Incomplete; ///< Why the work stopped early, if it did.
+
+  void init(size_t Accesses);
+  void add(const Collected &O);
+  void keep(std::vector<OrderedExample> &Into,
+            const std::vector<OrderedExample> &From);
+};
+
+/// Order of warp W of block B, as BoxEvaluator and WarpEvaluator count it.
+uint64_t warpOrder(const LaunchEnv &Env, Dim3 B, unsigned W);
+
+/// Runs warp W of every block of Box with E (which counts into Stats) and
+/// adds the counts to C.
+void runEveryWarp(WarpEvaluator &E, std::vector<AccessStats> &Stats,
+                  const LaunchEnv &Env, const BlockBox &Box, unsigned W,
+                  Collected &C);
+
+Collected simulateByClasses(const Kernel &K, const ArchRules &A,
+                            const LaunchEnv &Env, const SimOptions &O,
+                            Progress &P);
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_BLOCK_CLASSES_H

@@ -1,0 +1,937 @@
+//===- box_eval.cpp - Run one warp index over a box of blocks at once -----===//
+//
+// The statement and expression walk mirrors warp_eval.cpp step by step (the
+// same unknown lanes, reasons and loop limits); what differs is that every
+// value also carries its per-lane coefficients in the box coordinates, and
+// that every decision that could differ between blocks goes through decide().
+//
+//===----------------------------------------------------------------------===//
+#include "box_eval.h"
+#include "affine.h"
+#include "memory_units.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gmem {
+
+namespace {
+
+constexpr uint64_t MaxLoopIterations = uint64_t(1) << 26;
+
+bool hasExit(const std::vector<Stmt> &L) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Return || S.Kind == StmtKind::Break ||
+        S.Kind == StmtKind::Continue)
+      return true;
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      if (hasExit(*Sub))
+        return true;
+  }
+  return false;
+}
+
+bool canLeaveLoop(const std::vector<Stmt> &L, bool InNestedLoop = false) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Return ||
+        (S.Kind == StmtKind::Break && !InNestedLoop))
+      return true;
+    if (S.Kind == StmtKind::Call)
+      continue;
+    bool Nested = InNestedLoop || S.Kind == StmtKind::Loop;
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      if (canLeaveLoop(*Sub, Nested))
+        return true;
+  }
+  return false;
+}
+
+uint32_t laneMaskFor(uint64_t Threads, unsigned Warp) {
+  uint64_t First = uint64_t(Warp) * 32;
+  if (First >= Threads)
+    return 0;
+  uint64_t N = std::min<uint64_t>(32, Threads - First);
+  return N == 32 ? 0xffffffffu : (1u << N) - 1;
+}
+
+int bitLength(uint64_t V) { return V ? 64 - __builtin_clzll(V) : 0; }
+
+} // namespace
+
+struct BoxEvaluator::Val {
+  int64_t V[32];
+  bool Dep = false; ///< C holds coefficients; all zero when false.
+  int64_t C[3][32];
+
+  int64_t c(int D, unsigned L) const { return Dep ? C[D][L] : 0; }
+  bool dep(unsigned L) const { return Dep && (C[0][L] | C[1][L] | C[2][L]); }
+  void makeDep() {
+    if (!Dep)
+      std::memset(C, 0, sizeof C);
+    Dep = true;
+  }
+  Affine aff(unsigned L, IntType T) const {
+    Affine A;
+    A.C0 = valueOf(V[L], T);
+    for (int D = 0; D < 3; ++D)
+      A.C[D] = c(D, L);
+    return A;
+  }
+};
+
+BoxEvaluator::BoxEvaluator(const Kernel &K, const ArchRules &A,
+                           const LaunchEnv &Env)
+    : K(K), Arch(A), Env(Env),
+      Period(std::max({A.TransactionBytes, A.Banks * A.BankBytes, 16u})) {
+  SlotVals.assign(K.Slots.size() * 32, 0);
+  SlotCoef.assign(K.Slots.size() * 96, 0);
+  SlotDep.assign(K.Slots.size(), 0);
+  SlotUnknown.assign(K.Slots.size(), 0);
+  SlotReason.assign(K.Slots.size(), "");
+}
+
+uint64_t BoxEvaluator::order() const {
+  uint64_t Lin = Box.Lo[0] + Env.Grid.X * (Box.Lo[1] + Env.Grid.Y * Box.Lo[2]);
+  return Lin * ((Env.Block.count() + 31) / 32) + WarpInBlock;
+}
+
+bool BoxEvaluator::run(const BlockBox &B, unsigned W,
+                       std::vector<AccessStats> &St) {
+  uint32_t Mask = laneMaskFor(Env.Block.count(), W);
+  if (!Mask)
+    return false;
+  Box = B;
+  Blocks = B.count();
+  WarpInBlock = W;
+  Stats = &St;
+  ResidueCache.clear();
+  for (unsigned L = 0; L < 32; ++L) {
+    uint64_t T = uint64_t(W) * 32 + L;
+    ThreadVals[0][L] = T % Env.Block.X;
+    ThreadVals[1][L] = (T / Env.Block.X) % Env.Block.Y;
+    ThreadVals[2][L] = T / (Env.Block.X * Env.Block.Y);
+  }
+  std::fill(SlotVals.begin(), SlotVals.end(), 0);
+  std::fill(SlotDep.begin(), SlotDep.end(), 0);
+  std::fill(SlotUnknown.begin(), SlotUnknown.end(), 0xffffffffu);
+  for (std::string &R : SlotReason)
+    R.clear();
+  FirstOutOfBounds.assign(K.Accesses.size(), OrderedExample());
+  FirstMisaligned = FirstOutOfBounds;
+  WarpLanes = Mask;
+  Dead = Returned = Broken = Continued = Uncertain = 0;
+  execList(K.Body, Mask);
+  return true;
+}
+
+// Operations on Val, lane by lane; Live lanes are the ones whose value
+// matters (active and known): only they may ask for the box to be cut.
+struct BoxOps {
+  using Val = BoxEvaluator::Val;
+  const BlockBox &B;
+
+  /// Makes sure lane L's affine value is exact over the box for type T.
+  void checkRange(const Val &X, unsigned L, IntType T) const {
+    if (!X.dep(L))
+      return;
+    Affine A = X.aff(L, T);
+    if (T.Bits == 1)
+      nonAffine(movingDims(B, A));
+    Range R = rangeOver(B, A);
+    i128 Lo = typeMin(T), Hi = typeMax(T);
+    if (R.Lo < Lo || R.Hi > Hi)
+      splitAt(B, A, R.Hi > Hi ? Hi + 1 : Lo);
+  }
+  unsigned dims(const Val &X, unsigned L) const {
+    return movingDims(B, X.aff(L, {64, true}));
+  }
+  /// Whether lane L of X is non-zero, the same in every block.
+  bool truth(const Val &X, unsigned L, IntType T, bool Live) const {
+    if (!Live || !X.dep(L))
+      return X.V[L] != 0;
+    return decide(B, X.aff(L, T), Pred::Ne0);
+  }
+  /// Lanes where the divisor-like operand Y of lane L moves: not affine.
+  void needConstant(const Val &Y, unsigned L) const {
+    if (Y.dep(L))
+      nonAffine(dims(Y, L));
+  }
+  /// Cuts the box so that every moving coefficient of X becomes a multiple
+  /// of M (M > 0).
+  void needMultiple(const Val &X, unsigned L, i128 M) const {
+    for (int D = 0; D < 3; ++D) {
+      i128 C = X.c(D, L);
+      if (C == 0 || B.Ext[D] <= 1 || C % M == 0)
+        continue;
+      i128 A = C < 0 ? -C : C, G = M;
+      while (A) {
+        i128 T = G % A;
+        G = A;
+        A = T;
+      }
+      i128 Classes = M / G;
+      Refine R;
+      R.Kind = Refine::Residues;
+      R.Dim = D;
+      R.At = Classes >= i128(B.Ext[D]) ? B.Ext[D] : uint64_t(Classes);
+      throw R;
+    }
+  }
+};
+
+namespace {
+
+inline int64_t norm(uint64_t V, IntType T) { return normalize(V, T); }
+
+} // namespace
+
+uint32_t BoxEvaluator::eval(const Expr &E, uint32_t Mask, Val &Out) {
+  Out.Dep = false;
+  switch (E.Kind) {
+  case Op::Const:
+    std::fill(Out.V, Out.V + 32, E.Value);
+    return 0;
+  case Op::Param:
+    if (E.Index < 0 || E.Index >= (int)Env.ParamValues.size() ||
+        !Env.ParamUnknown[E.Index].empty()) {
+      LastUnknownReason = E.Index >= 0 && E.Index < (int)Env.ParamUnknown.size()
+                              ? Env.ParamUnknown[E.Index]
+                              : "unknown parameter";
+      std::fill(Out.V, Out.V + 32, 0);
+      return Mask;
+    }
+    std::fill(Out.V, Out.V + 32, normalize(Env.ParamValues[E.Index], E.Type));
+    return 0;
+  case Op::Var: {
+    const int64_t *V = &SlotVals[size_t(E.Index) * 32];
+    std::copy(V, V + 32, Out.V);
+    if (SlotDep[E.Index]) {
+      Out.Dep = true;
+      std::memcpy(Out.C, &SlotCoef[size_t(E.Index) * 96], sizeof Out.C);
+    }
+    uint32_t U = SlotUnknown[E.Index] & Mask;
+    if (U)
+      LastUnknownReason =
+          SlotReason[E.Index].empty()
+              ? "'" + K.Slots[E.Index].Name + "' is used before it is assigned"
+              : SlotReason[E.Index];
+    return U;
+  }
+  case Op::Builtin: {
+    int I = E.Index;
+    if (I <= static_cast<int>(Builtin::ThreadIdxZ)) {
+      std::copy(ThreadVals[I], ThreadVals[I] + 32, Out.V);
+      return 0;
+    }
+    if (I <= static_cast<int>(Builtin::BlockIdxZ)) {
+      int D = I - static_cast<int>(Builtin::BlockIdxX);
+      std::fill(Out.V, Out.V + 32, int64_t(Box.Lo[D]));
+      if (Box.Ext[D] > 1) {
+        Out.makeDep();
+        std::fill(Out.C[D], Out.C[D] + 32, int64_t(Box.Stride[D]));
+      }
+      return 0;
+    }
+    const uint64_t Uniform[] = {Env.Block.X, Env.Block.Y, Env.Block.Z,
+                                Env.Grid.X,  Env.Grid.Y,  Env.Grid.Z,
+                                32};
+    std::fill(Out.V, Out.V + 32,
+              int64_t(Uniform[I - static_cast<int>(Builtin::BlockDimX)]));
+    return 0;
+  }
+  case Op::Unknown:
+    LastUnknownReason = E.Reason;
+    std::fill(Out.V, Out.V + 32, 0);
+    return Mask;
+  default:
+    return evalOperator(E, Mask, Out);
+  }
+}
+
+uint32_t BoxEvaluator::truthMask(const Val &X, IntType T, uint32_t Live) {
+  BoxOps O{Box};
+  uint32_t M = 0;
+  for (unsigned L = 0; L < 32; ++L)
+    M |= uint32_t(O.truth(X, L, T, Live >> L & 1)) << L;
+  return M;
+}
+
+uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
+  const IntType T = E.Type;
+  const IntType OT = E.Ops[0]->Type;
+  BoxOps O{Box};
+  uint32_t U = eval(*E.Ops[0], Mask, Out);
+  auto IsLive = [&](unsigned L) { return (Mask & ~U) >> L & 1; };
+  switch (E.Kind) {
+  case Op::Cast:
+  case Op::Neg:
+  case Op::BitNot: {
+    for (unsigned L = 0; L < 32; ++L) {
+      uint64_t X = uint64_t(Out.V[L]);
+      if (E.Kind == Op::Cast)
+        Out.V[L] = norm(X, T);
+      else if (E.Kind == Op::Neg)
+        Out.V[L] = norm(0 - X, T);
+      else
+        Out.V[L] = norm(~X, T);
+      if (E.Kind != Op::Cast && Out.Dep)
+        for (int D = 0; D < 3; ++D)
+          Out.C[D][L] = int64_t(0 - uint64_t(Out.C[D][L]));
+      if (IsLive(L))
+        O.checkRange(Out, L, T);
+    }
+    return U;
+  }
+  case Op::LNot: {
+    uint32_t True = truthMask(Out, OT, Mask & ~U);
+    Out.Dep = false;
+    for (unsigned L = 0; L < 32; ++L)
+      Out.V[L] = !(True >> L & 1);
+    return U;
+  }
+  case Op::Select: {
+    uint32_t C = truthMask(Out, OT, Mask & ~U);
+    Val A, B;
+    uint32_t UA = eval(*E.Ops[1], Mask & C, A);
+    uint32_t UB = eval(*E.Ops[2], Mask & ~C, B);
+    Out.Dep = A.Dep || B.Dep;
+    if (Out.Dep) {
+      A.makeDep();
+      B.makeDep();
+    }
+    for (unsigned L = 0; L < 32; ++L) {
+      const Val &S = (C >> L & 1) ? A : B;
+      Out.V[L] = S.V[L];
+      if (Out.Dep)
+        for (int D = 0; D < 3; ++D)
+          Out.C[D][L] = S.C[D][L];
+    }
+    return U | (UA & C) | (UB & ~C);
+  }
+  default:
+    break;
+  }
+
+  Val R;
+  if (E.Kind == Op::LAnd || E.Kind == Op::LOr) {
+    uint32_t LeftTrue = truthMask(Out, OT, Mask & ~U);
+    uint32_t Needs = E.Kind == Op::LAnd ? LeftTrue : ~LeftTrue;
+    uint32_t UR = eval(*E.Ops[1], Mask & Needs, R);
+    uint32_t RightTrue = truthMask(R, E.Ops[1]->Type, Mask & Needs & ~UR & ~U);
+    Out.Dep = false;
+    for (unsigned L = 0; L < 32; ++L) {
+      bool Left = LeftTrue >> L & 1, Right = RightTrue >> L & 1;
+      Out.V[L] = E.Kind == Op::LAnd ? (Left && Right) : (Left || Right);
+    }
+    return U | (UR & Needs & ~U);
+  }
+
+  U |= eval(*E.Ops[1], Mask, R);
+  const bool S = OT.Signed;
+  const bool AnyDep = Out.Dep || R.Dep;
+  if (AnyDep) {
+    Out.makeDep();
+    R.makeDep();
+  }
+  // The operation is undefined in lane L (division by zero, shift out of
+  // range): the lane's value is unknown. Lanes already unknown keep their
+  // reason.
+  auto Bad = [&](unsigned L, const char *Why) {
+    uint32_t Lanes = Mask & ~U & (1u << L);
+    Out.V[L] = 0;
+    if (AnyDep)
+      for (int D = 0; D < 3; ++D)
+        Out.C[D][L] = 0;
+    if (Lanes) {
+      U |= Lanes;
+      LastUnknownReason = Why;
+    }
+  };
+  // Comparisons of the difference of the two sides with zero.
+  auto Compare = [&](Pred P) {
+    for (unsigned L = 0; L < 32; ++L) {
+      bool Live = (Mask & ~U) >> L & 1;
+      bool Res;
+      if (Live && AnyDep && (Out.dep(L) || R.dep(L))) {
+        Affine A = Out.aff(L, OT), Bv = R.aff(L, OT), D;
+        D.C0 = A.C0 - Bv.C0;
+        for (int I = 0; I < 3; ++I)
+          D.C[I] = A.C[I] - Bv.C[I];
+        Res = decide(Box, D, P);
+      } else {
+        // As warp_eval compares: int64s when signed, uint64s otherwise.
+        i128 A = S ? i128(Out.V[L]) : i128(uint64_t(Out.V[L]));
+        i128 Bv = S ? i128(R.V[L]) : i128(uint64_t(R.V[L]));
+        i128 X = A - Bv;
+        switch (P) {
+        case Pred::Lt0:
+          Res = X < 0;
+          break;
+        case Pred::Le0:
+          Res = X <= 0;
+          break;
+        case Pred::Gt0:
+          Res = X > 0;
+          break;
+        case Pred::Ge0:
+          Res = X >= 0;
+          break;
+        case Pred::Eq0:
+          Res = X == 0;
+          break;
+        default:
+          Res = X != 0;
+          break;
+        }
+      }
+      Out.V[L] = Res;
+    }
+    Out.Dep = false;
+  };
+
+  switch (E.Kind) {
+  case Op::Add:
+  case Op::Sub:
+    for (unsigned L = 0; L < 32; ++L) {
+      uint64_t A = Out.V[L], Bv = R.V[L];
+      Out.V[L] = norm(E.Kind == Op::Add ? A + Bv : A - Bv, T);
+      if (AnyDep) {
+        for (int D = 0; D < 3; ++D) {
+          uint64_t CA = Out.C[D][L], CB = R.C[D][L];
+          Out.C[D][L] = int64_t(E.Kind == Op::Add ? CA + CB : CA - CB);
+        }
+        if (IsLive(L))
+          O.checkRange(Out, L, T);
+      }
+    }
+    break;
+  case Op::Mul:
+    for (unsigned L = 0; L < 32; ++L) {
+      uint64_t A = Out.V[L], Bv = R.V[L];
+      Out.V[L] = norm(A * Bv, T);
+      if (!AnyDep)
+        continue;
+      bool DA = Out.dep(L), DB = R.dep(L);
+      if (IsLive(L) && DA && DB)
+        nonAffine(O.dims(Out, L) | O.dims(R, L));
+      for (int D = 0; D < 3; ++D)
+        Out.C[D][L] = DA ? int64_t(uint64_t(Out.C[D][L]) * Bv)
+                         : int64_t(uint64_t(R.C[D][L]) * A);
+      if (IsLive(L))
+        O.checkRange(Out, L, T);
+    }
+    break;
+  case Op::Div:
+  case Op::Rem: {
+    bool IsDiv = E.Kind == Op::Div;
+    for (unsigned L = 0; L < 32; ++L) {
+      bool Live = IsLive(L);
+      if (Live && AnyDep)
+        O.needConstant(R, L);
+      if (R.V[L] == 0 || (S && R.V[L] == -1 && Out.V[L] == INT64_MIN)) {
+        Bad(L, "division by zero");
+        continue;
+      }
+      if (Live && Out.dep(L)) {
+        i128 Dv = valueOf(R.V[L], OT);
+        O.needMultiple(Out, L, Dv < 0 ? -Dv : Dv);
+        Affine A = Out.aff(L, OT);
+        if (S) { // Truncation is affine only on one side of zero.
+          Range Rg = rangeOver(Box, A);
+          if (Rg.Lo < 0 && Rg.Hi > 0)
+            splitAt(Box, A, 0);
+          if (Rg.Lo <= INT64_MIN && R.V[L] == -1)
+            splitAt(Box, A, i128(INT64_MIN) + 1);
+        }
+        for (int D = 0; D < 3; ++D)
+          Out.C[D][L] = IsDiv ? int64_t(i128(Out.C[D][L]) / Dv) : 0;
+      } else if (AnyDep) {
+        for (int D = 0; D < 3; ++D)
+          Out.C[D][L] = 0;
+      }
+      if (S)
+        Out.V[L] =
+            norm(uint64_t(IsDiv ? Out.V[L] / R.V[L] : Out.V[L] % R.V[L]), T);
+      else
+        Out.V[L] = norm(IsDiv ? uint64_t(Out.V[L]) / uint64_t(R.V[L])
+                              : uint64_t(Out.V[L]) % uint64_t(R.V[L]),
+                        T);
+      if (Live && AnyDep)
+        O.checkRange(Out, L, T);
+    }
+    break;
+  }
+  case Op::Shl:
+  case Op::Shr:
+    for (unsigned L = 0; L < 32; ++L) {
+      bool Live = IsLive(L);
+      if (Live && AnyDep)
+        O.needConstant(R, L);
+      uint64_t Amount = uint64_t(R.V[L]);
+      if (Amount >= T.Bits || (E.Ops[1]->Type.Signed && R.V[L] < 0)) {
+        Bad(L, "shift by an amount out of range");
+        continue;
+      }
+      if (E.Kind == Op::Shl) {
+        Out.V[L] = norm(uint64_t(Out.V[L]) << Amount, T);
+        if (AnyDep)
+          for (int D = 0; D < 3; ++D)
+            Out.C[D][L] = int64_t(uint64_t(Out.C[D][L]) << Amount);
+      } else {
+        if (Live && Out.dep(L))
+          O.needMultiple(Out, L, i128(1) << Amount);
+        Out.V[L] = T.Signed ? norm(uint64_t(Out.V[L] >> Amount), T)
+                            : norm(uint64_t(Out.V[L]) >> Amount, T);
+        if (AnyDep)
+          for (int D = 0; D < 3; ++D)
+            Out.C[D][L] = Out.dep(L) ? Out.C[D][L] >> Amount : 0;
+      }
+      if (Live && AnyDep)
+        O.checkRange(Out, L, T);
+    }
+    break;
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+    for (unsigned L = 0; L < 32; ++L) {
+      uint64_t A = Out.V[L], Bv = R.V[L];
+      Out.V[L] = norm(E.Kind == Op::And  ? A & Bv
+                      : E.Kind == Op::Or ? A | Bv
+                                         : A ^ Bv,
+                      T);
+      if (!AnyDep)
+        continue;
+      bool Live = IsLive(L);
+      bool DA = Out.dep(L), DB = R.dep(L);
+      if (!DA && !DB)
+        continue;
+      if (Live && DA && DB)
+        nonAffine(O.dims(Out, L) | O.dims(R, L));
+      // X moves by multiples of 2^J; M is the constant side.
+      const Val &X = DA ? Out : R;
+      uint64_t M = DA ? Bv : A;
+      int J = 64;
+      for (int D = 0; D < 3; ++D)
+        if (X.C[D][L])
+          J = std::min(J, __builtin_ctzll(uint64_t(X.C[D][L])));
+      uint64_t Low = J >= 64 ? ~uint64_t(0) : (uint64_t(1) << J) - 1;
+      if (E.Kind == Op::And && !T.Signed && T.Bits < 64)
+        M |= ~((uint64_t(1) << T.Bits) - 1); // X has no bits up there.
+      bool Constant = E.Kind == Op::And && (M & ~Low) == 0;
+      bool Moves =
+          E.Kind == Op::And ? (M | Low) == ~uint64_t(0) : (M & ~Low) == 0;
+      if (Live && !Constant && !Moves) {
+        uint64_t Bits = E.Kind == Op::And ? (M & ~Low) : M;
+        int Len = bitLength(Bits);
+        if (int64_t(Bits) < 0 || Len > 62)
+          nonAffine(O.dims(X, L));
+        O.needMultiple(X, L, i128(1) << Len);
+      }
+      int64_t Keep[3] = {X.C[0][L], X.C[1][L], X.C[2][L]};
+      for (int D = 0; D < 3; ++D)
+        Out.C[D][L] = Constant ? 0 : Keep[D];
+      if (Live)
+        O.checkRange(Out, L, T);
+    }
+    break;
+  case Op::Lt:
+    Compare(Pred::Lt0);
+    break;
+  case Op::Le:
+    Compare(Pred::Le0);
+    break;
+  case Op::Gt:
+    Compare(Pred::Gt0);
+    break;
+  case Op::Ge:
+    Compare(Pred::Ge0);
+    break;
+  case Op::Eq:
+    Compare(Pred::Eq0);
+    break;
+  case Op::Ne:
+    Compare(Pred::Ne0);
+    break;
+  case Op::Min:
+  case Op::Max: {
+    bool IsMin = E.Kind == Op::Min;
+    for (unsigned L = 0; L < 32; ++L) {
+      bool Less;
+      if (IsLive(L) && AnyDep && (Out.dep(L) || R.dep(L))) {
+        Affine A = Out.aff(L, OT), Bv = R.aff(L, OT), D;
+        D.C0 = A.C0 - Bv.C0;
+        for (int I = 0; I < 3; ++I)
+          D.C[I] = A.C[I] - Bv.C[I];
+        Less = decide(Box, D, Pred::Lt0);
+      } else {
+        Less = S ? Out.V[L] < R.V[L] : uint64_t(Out.V[L]) < uint64_t(R.V[L]);
+      }
+      if (Less != IsMin) {
+        Out.V[L] = R.V[L];
+        if (AnyDep)
+          for (int D = 0; D < 3; ++D)
+            Out.C[D][L] = R.C[D][L];
+      }
+    }
+    break;
+  }
+  default:
+    LastUnknownReason = "unsupported operator in the kernel model";
+    return Mask;
+  }
+  return U & Mask;
+}
+
+void BoxEvaluator::execList(const std::vector<Stmt> &L, uint32_t Mask) {
+  for (const Stmt &S : L) {
+    Mask &= ~Dead;
+    if (!Mask)
+      return;
+    exec(S, Mask);
+  }
+}
+
+void BoxEvaluator::exec(const Stmt &S, uint32_t Mask) {
+  switch (S.Kind) {
+  case StmtKind::Assign: {
+    Val V;
+    uint32_t U = eval(*S.Value, Mask, V);
+    int64_t *Dst = &SlotVals[size_t(S.Slot) * 32];
+    int64_t *DstC = &SlotCoef[size_t(S.Slot) * 96];
+    if (V.Dep && !SlotDep[S.Slot]) {
+      std::fill(DstC, DstC + 96, 0);
+      SlotDep[S.Slot] = 1;
+    }
+    for (uint32_t M = Mask; M; M &= M - 1) {
+      unsigned L = __builtin_ctz(M);
+      Dst[L] = V.V[L];
+      if (SlotDep[S.Slot])
+        for (int D = 0; D < 3; ++D)
+          DstC[D * 32 + L] = V.c(D, L);
+    }
+    SlotUnknown[S.Slot] = (SlotUnknown[S.Slot] & ~Mask) | (U & Mask);
+    if (U & Mask)
+      SlotReason[S.Slot] = LastUnknownReason;
+    return;
+  }
+  case StmtKind::If: {
+    Val C;
+    uint32_t U = eval(*S.Cond, Mask, C);
+    uint32_t True = truthMask(C, S.Cond->Type, Mask & ~U);
+    if (U) {
+      std::string Why = "it runs under a condition that cannot be computed: " +
+                        LastUnknownReason;
+      poison(S.Then, Why);
+      poison(S.Else, Why);
+      forgetAssigned(S.Then, U, Why);
+      forgetAssigned(S.Else, U, Why);
+      if (hasExit(S.Then) || hasExit(S.Else))
+        markUncertain(U, Why);
+    }
+    Mask &= ~U;
+    if (Mask & True)
+      execList(S.Then, Mask & True);
+    if (Mask & ~True)
+      execList(S.Else, Mask & ~True);
+    return;
+  }
+  case StmtKind::Loop:
+    execLoop(S, Mask);
+    return;
+  case StmtKind::Access:
+    execAccess(K.Accesses[S.AccessId], Mask);
+    return;
+  case StmtKind::Return:
+    Returned |= Mask;
+    Dead |= Mask;
+    return;
+  case StmtKind::Break:
+    Broken |= Mask;
+    Dead |= Mask;
+    return;
+  case StmtKind::Continue:
+    Continued |= Mask;
+    Dead |= Mask;
+    return;
+  case StmtKind::Call: {
+    uint32_t SavedDead = Dead, SavedReturned = Returned;
+    uint32_t SavedBroken = Broken, SavedContinued = Continued;
+    Dead = Returned = Broken = Continued = 0;
+    execList(S.Body, Mask);
+    Dead = SavedDead;
+    Returned = SavedReturned;
+    Broken = SavedBroken;
+    Continued = SavedContinued;
+    return;
+  }
+  }
+}
+
+void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
+  if (S.Cond->Kind == Op::Const && S.Cond->Value != 0 &&
+      !canLeaveLoop(S.Body) && !canLeaveLoop(S.Step)) {
+    poison(S.Body, "its loop never ends (the condition is always true and "
+                   "nothing leaves the loop)");
+    return;
+  }
+  uint32_t SavedDead = Dead, SavedBroken = Broken, SavedContinued = Continued;
+  uint32_t ReturnedBefore = Returned;
+  uint32_t Active = Mask;
+  bool First = true;
+  for (uint64_t Iter = 0;; ++Iter) {
+    if (S.TestFirst || !First) {
+      Dead = 0;
+      execList(S.CondPre, Active);
+      Val C;
+      uint32_t U = eval(*S.Cond, Active, C);
+      uint32_t True = truthMask(C, S.Cond->Type, Active & ~U);
+      if (U) {
+        std::string Why = "it runs in a loop whose condition cannot be "
+                          "computed: " +
+                          LastUnknownReason;
+        poison(S.Body, Why);
+        poison(S.Step, Why);
+        forgetAssigned(S.Body, U, Why);
+        forgetAssigned(S.Step, U, Why);
+        if (hasExit(S.Body))
+          markUncertain(U, Why);
+        Active &= ~U;
+      }
+      Active &= True;
+    }
+    First = false;
+    if (!Active)
+      break;
+    if (Iter >= MaxLoopIterations) {
+      poison(S.Body, "its loop did not finish after " +
+                         std::to_string(MaxLoopIterations) +
+                         " iterations for one warp");
+      break;
+    }
+    Dead = Broken = Continued = 0;
+    execList(S.Body, Active);
+    Active &= ~(Broken | Returned);
+    Dead = Broken = Continued = 0;
+    execList(S.Step, Active);
+    Active &= ~Returned;
+  }
+  Broken = SavedBroken;
+  Continued = SavedContinued;
+  Dead = SavedDead | (Returned & ~ReturnedBefore);
+}
+
+void BoxEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {
+  size_t At = Why.find("condition");
+  if (!Uncertain)
+    UncertainReason =
+        At == std::string::npos ? Why : "an earlier " + Why.substr(At);
+  Uncertain |= Lanes;
+}
+
+void BoxEvaluator::markUnknown(int AccessId, const std::string &Why) {
+  AccessStats &St = (*Stats)[AccessId];
+  St.UnknownRequests += Blocks;
+  if (St.UnknownReason.empty()) {
+    St.UnknownReason = Why;
+    St.ReasonOrder = order();
+  }
+}
+
+void BoxEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
+                                  const std::string &Why) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Assign) {
+      SlotUnknown[S.Slot] |= Lanes;
+      SlotReason[S.Slot] = "it is assigned in code that " + Why.substr(3);
+    }
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      forgetAssigned(*Sub, Lanes, Why);
+  }
+}
+
+void BoxEvaluator::poison(const std::vector<Stmt> &L, const std::string &Why) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Access)
+      markUnknown(S.AccessId, Why);
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      poison(*Sub, Why);
+  }
+}
+
+const std::vector<std::pair<unsigned, uint64_t>> &
+BoxEvaluator::residues(const int64_t C[3]) {
+  const uint64_t P = Period;
+  std::vector<int64_t> Key = {int64_t(uint64_t(C[0]) & (P - 1)),
+                              int64_t(uint64_t(C[1]) & (P - 1)),
+                              int64_t(uint64_t(C[2]) & (P - 1))};
+  auto It = ResidueCache.find(Key);
+  if (It != ResidueCache.end())
+    return It->second;
+  // Counts of (C[0]*u0 + C[1]*u1 + C[2]*u2) mod P, one dimension at a time:
+  // c*u mod P repeats every P / gcd(c, P) steps.
+  std::vector<uint64_t> Acc(P, 0), Next(P);
+  Acc[0] = 1;
+  for (int D = 0; D < 3; ++D) {
+    uint64_t Cm = uint64_t(Key[D]), Ext = Box.Ext[D];
+    uint64_t Rep = Cm == 0 ? 1 : P >> __builtin_ctzll(Cm);
+    std::fill(Next.begin(), Next.end(), 0);
+    for (uint64_t U = 0; U < std::min(Rep, Ext); ++U) {
+      uint64_t N = (Ext - 1 - U) / Rep + 1, Shift = (Cm * U) & (P - 1);
+      for (uint64_t R = 0; R < P; ++R)
+        if (Acc[R])
+          Next[(R + Shift) & (P - 1)] += Acc[R] * N;
+    }
+    Acc.swap(Next);
+  }
+  std::vector<std::pair<unsigned, uint64_t>> Out;
+  for (unsigned R = 0; R < P; ++R)
+    if (Acc[R])
+      Out.push_back({R, Acc[R]});
+  return ResidueCache.emplace(Key, std::move(Out)).first->second;
+}
+
+void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
+  AccessStats &St = (*Stats)[A.Id];
+  const uint64_t N = Blocks;
+  const uint64_t Lanes = __builtin_popcount(Mask);
+  if (A.UnknownReason) {
+    St.Requests += N;
+    St.ActiveLanes += Lanes * N;
+    markUnknown(A.Id, *A.UnknownReason);
+    return;
+  }
+  if (Mask & Uncertain) {
+    St.Requests += N;
+    St.ActiveLanes += Lanes * N;
+    markUnknown(A.Id, "some lanes may have returned or left a loop under " +
+                          UncertainReason);
+    return;
+  }
+  Val V;
+  uint32_t U = eval(*A.Address, Mask, V);
+  St.Requests += N;
+  St.ActiveLanes += Lanes * N;
+  if (U) {
+    markUnknown(A.Id, "its address cannot be computed: " + LastUnknownReason);
+    return;
+  }
+  if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) {
+    markUnknown(A.Id, "shared-memory atomics are not modelled (lanes that "
+                      "hit the same word are serialised)");
+    return;
+  }
+  // Every active lane must move by the same amount from block to block.
+  const unsigned First = __builtin_ctz(Mask);
+  int64_t C[3] = {V.c(0, First), V.c(1, First), V.c(2, First)};
+  unsigned Differ = 0;
+  for (uint32_t M = Mask; M; M &= M - 1)
+    for (int D = 0; D < 3; ++D)
+      if (V.c(D, __builtin_ctz(M)) != C[D])
+        Differ |= 1u << D;
+  if (Differ)
+    nonAffine(Differ);
+  const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V.V);
+  if (!St.HasStride) {
+    St.FirstAddress = Addr[First];
+    if (First < 31 && (Mask >> (First + 1) & 1)) {
+      St.HasStride = true;
+      St.Stride = int64_t(Addr[First + 1] - Addr[First]);
+      St.StrideOrder = order();
+    }
+  }
+  // Shared bounds: each lane in or out alike over the box.
+  if (A.Sp == Space::Shared && A.SharedArray >= 0 &&
+      A.SharedArray < (int)K.Shared.size()) {
+    const SharedArray &Arr = K.Shared[A.SharedArray];
+    uint64_t Lo = Arr.Offset,
+             Hi = Arr.Offset + (Arr.Dynamic ? Env.DynamicSmem : Arr.Bytes);
+    for (uint32_t M = Mask; M; M &= M - 1) {
+      unsigned L = __builtin_ctz(M);
+      Affine Ad = V.aff(L, {64, false});
+      Affine Below = Ad, Above = Ad;
+      Below.C0 -= Lo;
+      Above.C0 += i128(A.Size) - Hi;
+      bool In = decide(Box, Below, Pred::Ge0) && decide(Box, Above, Pred::Le0);
+      if (In)
+        continue;
+      St.OutOfBoundsLanes += N;
+      if (FirstOutOfBounds[A.Id].Order == ~uint64_t(0))
+        FirstOutOfBounds[A.Id] = {
+            order(),
+            {Dim3{Box.Lo[0], Box.Lo[1], Box.Lo[2]}, L, WarpInBlock, Addr[L]}};
+    }
+  }
+  priceTranslated(A, V, Mask);
+}
+
+// Prices the request at every translation residue present in the box.
+void BoxEvaluator::priceTranslated(const Access &A, const Val &V,
+                                   uint32_t Mask) {
+  AccessStats &St = (*Stats)[A.Id];
+  const unsigned First = __builtin_ctz(Mask);
+  const int64_t C[3] = {V.c(0, First), V.c(1, First), V.c(2, First)};
+  const bool Moves = C[0] || C[1] || C[2];
+  static const std::vector<std::pair<unsigned, uint64_t>> Still = {{0, 0}};
+  const auto &Res = Moves ? residues(C) : Still;
+  const uint64_t *Base = reinterpret_cast<const uint64_t *>(V.V);
+  uint64_t Bad[4] = {0, 0, 0, 0}; // Residues with misaligned lanes.
+  for (const auto &[R, Count] : Res) {
+    uint64_t N = Moves ? Count : Blocks;
+    uint64_t Addr[32];
+    for (unsigned L = 0; L < 32; ++L)
+      Addr[L] = Base[L] + R;
+    uint64_t Low = 0;
+    for (uint32_t M = Mask; M; M &= M - 1)
+      Low |= Addr[__builtin_ctz(M)];
+    if (Low & (A.Size - 1)) {
+      uint64_t Mis = 0;
+      for (uint32_t M = Mask; M; M &= M - 1)
+        Mis += (Addr[__builtin_ctz(M)] & (A.Size - 1)) != 0;
+      if (Mis) {
+        St.MisalignedLanes += Mis * N;
+        Bad[R / 64] |= uint64_t(1) << (R % 64);
+      }
+    }
+    RequestCost Cost = A.Sp == Space::Global
+                           ? globalRequest(Arch, Addr, Mask, A.Size)
+                           : sharedRequest(Arch, Addr, Mask, A.Size);
+    St.Units += Cost.Units * N;
+    St.IdealUnits += Cost.IdealUnits * N;
+    St.DistinctBytes += Cost.DistinctBytes * N;
+    St.MaxUnitsPerRequest = std::max(St.MaxUnitsPerRequest, Cost.Units);
+    St.MaxWays = std::max(St.MaxWays, Cost.Ways);
+  }
+  if (!(Bad[0] | Bad[1] | Bad[2] | Bad[3]))
+    return;
+  // The first block (in launch order) of the box with a misaligned lane:
+  // residues repeat within Period steps in each dimension.
+  const uint64_t P = Period;
+  uint64_t Lim[3];
+  for (int D = 0; D < 3; ++D)
+    Lim[D] = std::min<uint64_t>(Box.Ext[D], P);
+  for (uint64_t Z = 0; Z < Lim[2]; ++Z)
+    for (uint64_t Y = 0; Y < Lim[1]; ++Y)
+      for (uint64_t X = 0; X < Lim[0]; ++X) {
+        uint64_t T =
+            uint64_t(C[0]) * X + uint64_t(C[1]) * Y + uint64_t(C[2]) * Z;
+        uint64_t R = T & (P - 1);
+        if (!(Bad[R / 64] >> (R % 64) & 1))
+          continue;
+        uint64_t U[3] = {X, Y, Z};
+        Dim3 Blk = Box.block(U);
+        uint64_t Lin = Blk.X + Env.Grid.X * (Blk.Y + Env.Grid.Y * Blk.Z);
+        uint64_t Ord = Lin * ((Env.Block.count() + 31) / 32) + WarpInBlock;
+        if (Ord >= FirstMisaligned[A.Id].Order)
+          return;
+        for (uint32_t M = Mask; M; M &= M - 1) {
+          unsigned L = __builtin_ctz(M);
+          uint64_t Ad = Base[L] + T;
+          if (Ad & (A.Size - 1)) {
+            FirstMisaligned[A.Id] = {Ord, {Blk, L, WarpInBlock, Ad}};
+            return;
+          }
+        }
+      }
+}
+
+} // namespace gmem

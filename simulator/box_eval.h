@@ -1,0 +1,123 @@
+//===- box_eval.h - Run one warp index over a box of blocks at once -------===//
+//
+// The fast path's evaluator. It runs warp W of every block of a box (a
+// strided rectangle of block indices) in one pass: every value is kept, per
+// lane, as an affine function of the box coordinates u (block index =
+// Lo + Stride * u), c0 + cx*ux + cy*uy + cz*uz, where c0 is the value the
+// device computes at the box's first block and the function is exact, as an
+// integer, everywhere in the box (checked against the type's range at every
+// step, so no wrap-around hides in it).
+//
+// Whenever control flow, a division or the exactness would differ between
+// blocks of the box, it stops and says how to cut the box (Refine); the
+// caller cuts and runs the parts. When it finishes, every block of the box
+// took the same path, and each request's addresses are the first block's
+// translated by the same amount t(u) in every lane: sectors, wavefronts and
+// conflicts then depend only on t modulo a small period (32-byte sectors,
+// 128-byte bank rows), so each residue is priced once and multiplied by the
+// number of blocks that have it. Semantics mirror WarpEvaluator exactly; the
+// differential test (tests/simulator/fast_path_test.cpp) holds them equal.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_BOX_EVAL_H
+#define GMEM_SIMULATOR_BOX_EVAL_H
+
+#include "arch.h"
+#include "model.h"
+#include "result.h"
+#include "warp_eval.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+/// Blocks Lo[d] + Stride[d] * u[d], u[d] < Ext[d], for d = x, y, z.
+struct BlockBox {
+  uint64_t Lo[3] = {0, 0, 0};
+  uint64_t Stride[3] = {1, 1, 1};
+  uint64_t Ext[3] = {1, 1, 1};
+  uint64_t count() const { return Ext[0] * Ext[1] * Ext[2]; }
+  Dim3 block(const uint64_t U[3]) const {
+    return {Lo[0] + Stride[0] * U[0], Lo[1] + Stride[1] * U[1],
+            Lo[2] + Stride[2] * U[2]};
+  }
+};
+
+/// How to cut a box so that its parts behave alike.
+struct Refine {
+  enum KindT {
+    Split,     ///< Dim's u below At and from At on.
+    Residues,  ///< Dim into At classes of u modulo At (strided boxes).
+    NonAffine, ///< A value is not affine in the dims of mask Dims.
+  } Kind = Split;
+  int Dim = 0;
+  uint64_t At = 0;
+  unsigned Dims = 0;
+};
+
+/// An example lane with the order of the (block, warp) it came from.
+struct OrderedExample {
+  uint64_t Order = ~uint64_t(0);
+  OutOfBounds Where;
+};
+
+class BoxEvaluator {
+public:
+  BoxEvaluator(const Kernel &K, const ArchRules &A, const LaunchEnv &Env);
+  /// Runs warp W over Box, adding to Stats (one entry per access) counts for
+  /// all of its blocks. Throws Refine, leaving Stats partly filled, when the
+  /// box must be cut. Returns false if the warp has no thread.
+  bool run(const BlockBox &Box, unsigned W, std::vector<AccessStats> &Stats);
+  /// Per access, the first out-of-bounds / misaligned lane of the last run.
+  std::vector<OrderedExample> FirstOutOfBounds, FirstMisaligned;
+
+  struct Val; ///< 32 lanes of affine values (box_eval.cpp).
+
+private:
+  uint32_t eval(const Expr &E, uint32_t Mask, Val &Out);
+  uint32_t evalOperator(const Expr &E, uint32_t Mask, Val &Out);
+  uint32_t truthMask(const Val &V, IntType T, uint32_t Live);
+  void execList(const std::vector<Stmt> &L, uint32_t Mask);
+  void exec(const Stmt &S, uint32_t Mask);
+  void execLoop(const Stmt &S, uint32_t Mask);
+  void execAccess(const Access &A, uint32_t Mask);
+  void priceTranslated(const Access &A, const Val &Addr, uint32_t Mask);
+  void poison(const std::vector<Stmt> &L, const std::string &Why);
+  void markUncertain(uint32_t Lanes, const std::string &Why);
+  void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
+                      const std::string &Why);
+  void markUnknown(int AccessId, const std::string &Why);
+  uint64_t order() const;
+  /// Counts of t(u) mod Period over the box, for translation C per u step.
+  const std::vector<std::pair<unsigned, uint64_t>> &
+  residues(const int64_t C[3]);
+
+  const Kernel &K;
+  const ArchRules &Arch;
+  const LaunchEnv &Env;
+  const unsigned Period; ///< Translations by a multiple cost the same.
+  std::vector<AccessStats> *Stats = nullptr;
+  BlockBox Box;
+  uint64_t Blocks = 1;
+  unsigned WarpInBlock = 0;
+  std::vector<int64_t> SlotVals; ///< Slots x 32: c0.
+  std::vector<int64_t> SlotCoef; ///< Slots x 3 x 32.
+  std::vector<char> SlotDep;     ///< Whether SlotCoef may be non-zero.
+  std::vector<uint32_t> SlotUnknown;
+  std::vector<std::string> SlotReason;
+  uint32_t WarpLanes = 0;
+  int64_t ThreadVals[3][32];
+  uint32_t Dead = 0, Returned = 0, Broken = 0, Continued = 0;
+  uint32_t Uncertain = 0;
+  std::string UncertainReason;
+  std::string LastUnknownReason;
+  std::map<std::vector<int64_t>, std::vector<std::pair<unsigned, uint64_t>>>
+      ResidueCache;
+
+  friend struct BoxOps;
+};
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_BOX_EVAL_H

@@ -1,0 +1,56 @@
+//===- fast_path_examples_test.cpp - Fast path == every warp on real code -===//
+//
+// Every launch of every program in examples/ (and of the seeds' program when
+// ../shared is present) is simulated by classes of alike blocks (what
+// analyze() does) and by the every-warp reference, at full size: all counts,
+// examples and diagnostics must be equal.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis.h"
+#include "fast_path_compare.h"
+#include "simulate.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+
+using namespace gmem;
+using namespace gmem::test;
+
+namespace {
+
+void expectSameAsEveryWarp(const std::string &Path) {
+  const Analysis &A = analyze(Path);
+  ASSERT_FALSE(A.Results.empty()) << Path;
+  SimOptions Every;
+  Every.Exhaustive = true;
+  Every.MaxWarps = ~uint64_t(0);
+  for (const LaunchResult &R : A.Results) {
+    LaunchResult Ref = simulate(*R.K, R.L, Every);
+    EXPECT_EQ(compareResults(R, Ref), "") << Path << ": " << R.K->Name;
+    EXPECT_EQ(R.Warps, Ref.Warps);
+    EXPECT_EQ(R.WarpsEvaluated + R.WarpsDerived, R.Warps);
+  }
+}
+
+TEST(FastPathOnPrograms, EveryExampleEqualsEveryWarp) {
+  int Files = 0;
+  for (const auto &E :
+       std::filesystem::directory_iterator(sourceDir() + "/examples")) {
+    if (E.path().extension() != ".cu")
+      continue;
+    ++Files;
+    expectSameAsEveryWarp(E.path().string());
+  }
+  EXPECT_GE(Files, 6);
+}
+
+TEST(FastPathOnPrograms, SeedsProgramEqualsEveryWarp) {
+  std::string Path = sharedDir() + "/groundtruth/seeds_gt.cu";
+  if (std::filesystem::exists(sourceDir() + "/examples/seeds_gt.cu"))
+    GTEST_SKIP() << "examples/seeds_gt.cu is checked with the examples";
+  if (!std::filesystem::exists(Path))
+    GTEST_SKIP() << "no " << Path;
+  expectSameAsEveryWarp(Path);
+}
+
+} // namespace

@@ -1,0 +1,147 @@
+//===- fast_path_compare.cpp - Fast path against the every-warp reference -===//
+#include "fast_path_compare.h"
+#include "simulate.h"
+
+#include <sstream>
+
+namespace gmem::test {
+
+std::string compareResults(const LaunchResult &F, const LaunchResult &E) {
+  std::ostringstream OS;
+  if (F.Incomplete != E.Incomplete)
+    return "incomplete: '" + F.Incomplete + "' vs '" + E.Incomplete + "'";
+  for (size_t I = 0; I < F.PerAccess.size(); ++I) {
+    const AccessStats &A = F.PerAccess[I], &B = E.PerAccess[I];
+#define GMEM_FIELD(X)                                                          \
+  if (A.X != B.X)                                                              \
+    OS << "access " << I << " (" << F.K->Accesses[I].Text << "): " #X " fast " \
+       << A.X << ", every warp " << B.X << "\n";
+    GMEM_FIELD(Requests)
+    GMEM_FIELD(ActiveLanes)
+    GMEM_FIELD(Units)
+    GMEM_FIELD(IdealUnits)
+    GMEM_FIELD(DistinctBytes)
+    GMEM_FIELD(MaxUnitsPerRequest)
+    GMEM_FIELD(MaxWays)
+    GMEM_FIELD(MisalignedLanes)
+    GMEM_FIELD(UnknownRequests)
+    GMEM_FIELD(OutOfBoundsLanes)
+    GMEM_FIELD(UnknownReason)
+    GMEM_FIELD(HasStride)
+    if (A.HasStride && B.HasStride) {
+      GMEM_FIELD(Stride)
+      GMEM_FIELD(FirstAddress)
+    }
+#undef GMEM_FIELD
+  }
+  if (F.Diagnostics != E.Diagnostics) {
+    OS << "diagnostics differ:\n";
+    for (const std::string &D : F.Diagnostics)
+      OS << "  fast: " << D << "\n";
+    for (const std::string &D : E.Diagnostics)
+      OS << "  every warp: " << D << "\n";
+  }
+  return OS.str();
+}
+
+std::string compareFastPath(const Kernel &K, const Launch &L,
+                            uint64_t *Derived) {
+  SimOptions Fast, Every;
+  Every.Exhaustive = true;
+  Fast.Threads = Every.Threads = 2;
+  LaunchResult F = simulate(K, L, Fast);
+  if (Derived)
+    *Derived = F.WarpsDerived;
+  return compareResults(F, simulate(K, L, Every));
+}
+
+namespace {
+
+void printBody(std::ostream &OS, const Kernel &K, const std::vector<Stmt> &L,
+               int Indent) {
+  std::string Pad(size_t(Indent) * 2, ' ');
+  for (const Stmt &S : L) {
+    switch (S.Kind) {
+    case StmtKind::Assign:
+      OS << Pad << K.Slots[S.Slot].Name << " = " << toString(*S.Value, &K)
+         << ";\n";
+      break;
+    case StmtKind::If:
+      OS << Pad << "if (" << toString(*S.Cond, &K) << ") {\n";
+      printBody(OS, K, S.Then, Indent + 1);
+      if (!S.Else.empty()) {
+        OS << Pad << "} else {\n";
+        printBody(OS, K, S.Else, Indent + 1);
+      }
+      OS << Pad << "}\n";
+      break;
+    case StmtKind::Loop:
+      OS << Pad << (S.TestFirst ? "while (" : "do-while (")
+         << toString(*S.Cond, &K) << ") {\n";
+      printBody(OS, K, S.CondPre, Indent + 1);
+      printBody(OS, K, S.Body, Indent + 1);
+      OS << Pad << "  // step\n";
+      printBody(OS, K, S.Step, Indent + 1);
+      OS << Pad << "}\n";
+      break;
+    case StmtKind::Access: {
+      const Access &A = K.Accesses[S.AccessId];
+      static const char *Kinds[] = {"load", "store", "atomic"};
+      OS << Pad << Kinds[int(A.Kind)] << " "
+         << (A.Sp == Space::Shared ? "shared " : "global ") << A.Size
+         << " B at " << toString(*A.Address, &K) << ";  // " << A.Text << "\n";
+      break;
+    }
+    case StmtKind::Return:
+      OS << Pad << "return;\n";
+      break;
+    case StmtKind::Break:
+      OS << Pad << "break;\n";
+      break;
+    case StmtKind::Continue:
+      OS << Pad << "continue;\n";
+      break;
+    case StmtKind::Call:
+      OS << Pad << "{\n";
+      printBody(OS, K, S.Body, Indent + 1);
+      OS << Pad << "}\n";
+      break;
+    }
+  }
+}
+
+} // namespace
+
+std::string kernelText(const Kernel &K, const Launch &L) {
+  std::ostringstream OS;
+  OS << "// <<<(" << L.Grid.X << "," << L.Grid.Y << "," << L.Grid.Z << "), ("
+     << L.Block.X << "," << L.Block.Y << "," << L.Block.Z << ")>>>";
+  for (size_t I = 0; I < K.Params.size() && I < L.Args.size(); ++I) {
+    const ArgValue &A = L.Args[I];
+    OS << " " << K.Params[I].Name << "=";
+    if (A.Kind == ArgValue::Pointer)
+      OS << A.Allocation << "+" << A.AlignOffset;
+    else
+      OS << A.IntValue;
+  }
+  OS << "\n__global__ void " << K.Name << "(";
+  for (size_t I = 0; I < K.Params.size(); ++I)
+    OS << (I ? ", " : "") << K.Params[I].TypeName
+       << (K.Params[I].Kind == ParamKind::Pointer
+               ? "elem" + std::to_string(K.Params[I].PointeeSize) + " *"
+           : K.Params[I].Type.Signed ? "int "
+                                     : "unsigned ")
+       << K.Params[I].Name;
+  OS << ") {\n";
+  for (const SharedArray &S : K.Shared)
+    OS << "  __shared__ elem" << S.ElemSize << " " << S.Name << "["
+       << S.Bytes / S.ElemSize << "];  // at byte " << S.Offset << "\n";
+  for (const Slot &S : K.Slots)
+    OS << "  " << (S.Type.Signed ? "int" : "unsigned") << S.Type.Bits << " "
+       << S.Name << ";\n";
+  printBody(OS, K, K.Body, 1);
+  OS << "}\n";
+  return OS.str();
+}
+
+} // namespace gmem::test
