@@ -113,6 +113,9 @@ int run(const Options &O) {
     auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
     if (New) {
       Rep.Launches.push_back(simulate(*M.findKernel(L.Kernel), L, SO));
+      if (!Rep.Launches.back().Incomplete.empty())
+        std::cerr << "gmem-analyze: warning: " << where(L, O.File)
+                  << Rep.Launches.back().Incomplete << "\n";
     } else {
       LaunchResult Copy = Rep.Launches[It->second];
       Copy.L = L;

@@ -27,7 +27,7 @@ Launches come from the host code (main and what it calls) unless given here.
   --exhaustive          run every warp of every block (the reference) instead
                         of classes of alike blocks; same counts, slower
   --max-warps N         evaluate at most N warps one by one per launch
-                        (default 16777216); a launch that needs more is
+                        (default 8388608); a launch that needs more is
                         reported as not simulated
   --cuda-path DIR|none  CUDA installation to parse with (default: detect)
   --help                this text

@@ -20,7 +20,7 @@ struct Options {
   bool Strict = false;
   unsigned Threads = 0;
   bool Exhaustive = false;        ///< --exhaustive
-  uint64_t MaxWarps = 1ull << 24; ///< --max-warps (DefaultMaxWarps)
+  uint64_t MaxWarps = 1ull << 23; ///< --max-warps (DefaultMaxWarps)
   std::string CudaPath;
   std::vector<std::string> ClangArgs; ///< After "--".
   bool Help = false;

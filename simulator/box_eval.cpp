@@ -354,6 +354,9 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
       bool Res;
       if (Live && AnyDep && (Out.dep(L) || R.dep(L))) {
         Affine A = Out.aff(L, OT), Bv = R.aff(L, OT), D;
+        // Constants as warp_eval reads them: int64 or uint64.
+        A.C0 = S ? i128(Out.V[L]) : i128(uint64_t(Out.V[L]));
+        Bv.C0 = S ? i128(R.V[L]) : i128(uint64_t(R.V[L]));
         D.C0 = A.C0 - Bv.C0;
         for (int I = 0; I < 3; ++I)
           D.C[I] = A.C[I] - Bv.C[I];
@@ -433,7 +436,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         continue;
       }
       if (Live && Out.dep(L)) {
-        i128 Dv = valueOf(R.V[L], OT);
+        i128 Dv = S ? i128(R.V[L]) : i128(uint64_t(R.V[L]));
         O.needMultiple(Out, L, Dv < 0 ? -Dv : Dv);
         Affine A = Out.aff(L, OT);
         if (S) { // Truncation is affine only on one side of zero.
@@ -559,6 +562,9 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
       bool Less;
       if (IsLive(L) && AnyDep && (Out.dep(L) || R.dep(L))) {
         Affine A = Out.aff(L, OT), Bv = R.aff(L, OT), D;
+        // Constants as warp_eval reads them: int64 or uint64.
+        A.C0 = S ? i128(Out.V[L]) : i128(uint64_t(Out.V[L]));
+        Bv.C0 = S ? i128(R.V[L]) : i128(uint64_t(R.V[L]));
         D.C0 = A.C0 - Bv.C0;
         for (int I = 0; I < 3; ++I)
           D.C[I] = A.C[I] - Bv.C[I];

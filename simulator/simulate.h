@@ -13,7 +13,7 @@ namespace gmem {
 
 /// The most warps run one by one for a launch unless --max-warps says
 /// otherwise: a few seconds of work on a 2-core machine.
-constexpr uint64_t DefaultMaxWarps = uint64_t(1) << 24;
+constexpr uint64_t DefaultMaxWarps = uint64_t(1) << 23;
 
 struct SimOptions {
   const ArchRules *Arch = nullptr; ///< Null: sm_90.

@@ -116,4 +116,28 @@ TEST(Cli, MissingFileAndBadFlags) {
   EXPECT_EQ(runTool("examples/transpose.cu --arg nosuch=3").Exit, 2);
 }
 
+TEST(Cli, ExhaustiveIsTheSameAndMaxWarpsBoundsIt) {
+  // The reference gives the table the fast path gives.
+  ToolRun Fast = runTool("examples/coalescing.cu --format json");
+  ToolRun Every = runTool("examples/coalescing.cu --format json --exhaustive");
+  ASSERT_EQ(Fast.Exit, 0) << Fast.Err;
+  ASSERT_EQ(Every.Exit, 0) << Every.Err;
+  auto Strip = [](std::string S) { // Only the evaluated/derived split differs.
+    for (const char *Key : {"\"warps_evaluated\"", "\"warps_derived\""})
+      for (size_t At; (At = S.find(Key)) != std::string::npos;)
+        S.erase(At, S.find('\n', At) - At);
+    return S;
+  };
+  EXPECT_EQ(Strip(Fast.Out), Strip(Every.Out));
+  // 524288 warps one by one are more than --max-warps 1000: one warning
+  // naming the launch and the flag, and the figures are unknown.
+  ToolRun R = runTool("examples/transpose.cu --block 32,16 --kernel naiveGmem "
+                      "--exhaustive --max-warps 1000");
+  EXPECT_EQ(R.Exit, 0);
+  EXPECT_NE(R.Err.find("warning: examples/transpose.cu:"), std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find("more than --max-warps 1000"), std::string::npos);
+  EXPECT_NE(R.Out.find("unknown"), std::string::npos);
+}
+
 } // namespace

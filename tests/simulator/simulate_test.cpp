@@ -200,3 +200,72 @@ TEST(Validate, RejectsBadBlocksAndMissingValues) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(FastPathScale, LargestGridIsExactWithoutRunningEveryWarp) {
+  // a[blockIdx.x * blockDim.x + threadIdx.x] = 0 (unsigned, so the index
+  // wraps at 2^32) over <<<2147483647, 1024>>>: every full warp stores 32
+  // consecutive floats from a 128-byte boundary, 4 sectors, 128 bytes.
+  Kernel K;
+  K.Name = "fill";
+  K.Params = {pointerParam("a", 4)};
+  ExprPtr I = add(mul(bx(), bdx()), tx());
+  K.Body.push_back(
+      addAccess(K, Space::Global, AccessKind::Store, 4, elem(0, I, 4), "a[i]"));
+  Launch L;
+  L.Kernel = "fill";
+  L.Grid = {2147483647, 1, 1};
+  L.Block = {1024, 1, 1};
+  L.Args = {ptrArg("a")};
+  SimOptions O;
+  O.MaxWarps = 100000; // Far fewer than the 68.7 billion warps.
+  LaunchResult R = simulate(K, L, O);
+  const uint64_t Warps = 2147483647ull * 32;
+  EXPECT_EQ(R.Incomplete, "");
+  EXPECT_EQ(R.Warps, Warps);
+  EXPECT_EQ(R.PerAccess[0].Requests, Warps);
+  EXPECT_EQ(R.PerAccess[0].Units, 4 * Warps);
+  EXPECT_EQ(R.PerAccess[0].DistinctBytes, 128 * Warps);
+  EXPECT_LT(R.WarpsEvaluated, 100000u);
+  EXPECT_EQ(R.WarpsEvaluated + R.WarpsDerived, Warps);
+}
+
+TEST(FastPathScale, NonAffineLaunchStopsAtMaxWarpsAndSaysSo) {
+  // a[(blockIdx.x * blockIdx.x) % 1000]: not affine in the block index, so
+  // every warp runs one by one; 4096 of them exceed --max-warps 1000.
+  Kernel K;
+  K.Name = "square";
+  K.Params = {pointerParam("a", 4)};
+  ExprPtr I = bin(Op::Rem, mul(bx(), bx()), c(1000, U32));
+  K.Body.push_back(
+      addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, I, 4), "a[sq]"));
+  Launch L;
+  L.Kernel = "square";
+  L.Grid = {4096, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("a")};
+  SimOptions O;
+  O.MaxWarps = 1000;
+  LaunchResult R = simulate(K, L, O);
+  EXPECT_NE(R.Incomplete.find("--max-warps"), std::string::npos);
+  EXPECT_FALSE(R.Metrics.at("gld_transactions_per_request").Value);
+  EXPECT_NE(R.Metrics.at("gld_transactions_per_request")
+                .UnknownReason.find("--max-warps"),
+            std::string::npos);
+  EXPECT_EQ(R.PerAccess[0].UnknownRequests, 1u);
+  // With room enough, every warp runs: one sector per request (a broadcast).
+  O.MaxWarps = 10000;
+  R = simulate(K, L, O);
+  EXPECT_EQ(R.Incomplete, "");
+  EXPECT_EQ(R.PerAccess[0].Requests, 4096u);
+  EXPECT_EQ(R.PerAccess[0].Units, 4096u);
+  EXPECT_EQ(R.WarpsEvaluated, 4096u);
+  // --exhaustive refuses at once beyond the bound.
+  O.Exhaustive = true;
+  O.MaxWarps = 1000;
+  R = simulate(K, L, O);
+  EXPECT_NE(R.Incomplete.find("--max-warps 1000"), std::string::npos);
+}
+
+} // namespace
