@@ -9,6 +9,8 @@ growth from 1x to 4x to 64x elements for the four kernels of
 bench/growth.cu. Rerun it after any change to the simulator:
 
     scripts/bench.sh [BUILD_DIR]       (writes docs/PERFORMANCE.md)
+
+GMEM_SHARED_DIR overrides where ../shared is looked for.
 """
 import json
 import os
@@ -82,12 +84,17 @@ def main():
                "Both print identical counts (the table's last column checks "
                "it on this run; the differential tests check it in CI).\n"
                % (REPEAT, os.cpu_count(), cpu_model, platform.platform()))
+    out.append("Load average when the run started: %.1f (other work on the "
+               "machine stretches wall time beyond CPU time).\n"
+               % os.getloadavg()[0])
 
     programs = []
     seeds = os.path.join(ROOT, "examples", "seeds_gt.cu")
-    shared = os.path.join(ROOT, "..", "shared", "groundtruth", "seeds_gt.cu")
+    shared = os.path.join(os.environ.get("GMEM_SHARED_DIR",
+                                         os.path.join(ROOT, "..", "shared")),
+                          "groundtruth", "seeds_gt.cu")
     if not os.path.exists(seeds) and os.path.exists(shared):
-        programs.append(("seeds_gt.cu (../shared)", os.path.relpath(shared, ROOT), []))
+        programs.append(("seeds_gt.cu (../shared)", os.path.abspath(shared), []))
     for f in sorted(os.listdir(os.path.join(ROOT, "examples"))):
         if f.endswith(".cu"):
             programs.append((f, "examples/" + f, []))

@@ -81,11 +81,36 @@ struct Item {
 
 /// Largest box run one by one as one piece of work.
 constexpr uint64_t EveryWarpChunk = 2048;
+/// Most boxes one cut may make; beyond, a box is halved.
+constexpr uint64_t MaxClasses = 64;
+
+/// Halves a box that is to run one by one along its longest dimension.
+void halve(const Item &It, std::vector<Item> &Out) {
+  BlockBox X = It.Box, H = It.Box;
+  int D = int(std::max_element(X.Ext, X.Ext + 3) - X.Ext);
+  uint64_t Half = X.Ext[D] / 2;
+  X.Ext[D] = Half;
+  H.Lo[D] += H.Stride[D] * Half;
+  H.Ext[D] -= Half;
+  Out.push_back({H, It.W, true});
+  Out.push_back({X, It.W, true});
+}
 
 /// Cuts Box by R into Out.
 void cut(const Item &It, const Refine &R, std::vector<Item> &Out) {
   const BlockBox &B = It.Box;
   auto Parts = [&](int D, uint64_t Classes) {
+    if (Classes > MaxClasses) {
+      // Halve instead: the queue stays short (work is depth first), and
+      // every run counts against --max-warps.
+      Item Low = It, High = It;
+      Low.Box.Ext[D] = B.Ext[D] / 2;
+      High.Box.Lo[D] = B.Lo[D] + B.Stride[D] * Low.Box.Ext[D];
+      High.Box.Ext[D] = B.Ext[D] - Low.Box.Ext[D];
+      Out.push_back(High);
+      Out.push_back(Low);
+      return;
+    }
     for (uint64_t J = 0; J < Classes && J < B.Ext[D]; ++J) {
       Item P = It;
       P.Box.Lo[D] = B.Lo[D] + B.Stride[D] * J;
@@ -122,24 +147,8 @@ void cut(const Item &It, const Refine &R, std::vector<Item> &Out) {
       Parts(Best, B.Ext[Best]);
       return;
     }
-    // Affine in nothing that moves: every block, in chunks.
-    std::vector<BlockBox> Stack = {B};
-    while (!Stack.empty()) {
-      BlockBox X = Stack.back();
-      Stack.pop_back();
-      if (X.count() <= EveryWarpChunk) {
-        Out.push_back({X, It.W, true});
-        continue;
-      }
-      int D = int(std::max_element(X.Ext, X.Ext + 3) - X.Ext);
-      BlockBox H = X;
-      uint64_t Half = X.Ext[D] / 2;
-      X.Ext[D] = Half;
-      H.Lo[D] += H.Stride[D] * Half;
-      H.Ext[D] -= Half;
-      Stack.push_back(H);
-      Stack.push_back(X);
-    }
+    // Affine in nothing that moves: every block (cut into chunks when run).
+    Out.push_back({B, It.W, true});
     return;
   }
   }
@@ -191,7 +200,10 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
         ++Busy;
       }
       uint64_t Cost = It.EveryWarp ? It.Box.count() : 1;
-      if (Spent.fetch_add(Cost) + Cost > O.MaxWarps) {
+      bool Chunk = It.EveryWarp && Cost > EveryWarpChunk;
+      // A chunk is charged when it runs; a larger box only checked.
+      if ((Chunk ? Spent.load() + Cost : Spent.fetch_add(Cost) + Cost) >
+          O.MaxWarps) {
         std::lock_guard<std::mutex> G(M);
         if (Incomplete.empty())
           Incomplete = "stopped after evaluating " +
@@ -205,7 +217,9 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
         return;
       }
       New.clear();
-      if (It.EveryWarp || It.Box.count() == 1) {
+      if (Chunk) {
+        halve(It, New);
+      } else if (It.EveryWarp || It.Box.count() == 1) {
         runEveryWarp(Every, EveryStats, Env, It.Box, It.W, C);
         P.Done += It.Box.count();
       } else {
