@@ -28,6 +28,7 @@ void Collected::add(const Collected &O) {
   keep(OutOfBounds, O.OutOfBounds);
   keep(Misaligned, O.Misaligned);
   Evaluated += O.Evaluated;
+  Derived += O.Derived;
   if (Incomplete.empty())
     Incomplete = O.Incomplete;
 }
@@ -206,12 +207,12 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
           O.MaxWarps) {
         std::lock_guard<std::mutex> G(M);
         if (Incomplete.empty())
-          Incomplete = "stopped after evaluating " +
-                       std::to_string(O.MaxWarps) +
-                       " warps (--max-warps): this launch has accesses whose "
-                       "addresses or conditions are not affine in the block "
-                       "index, so its warps run one by one; pass --max-warps "
-                       "N with a larger N to finish it";
+          Incomplete =
+              "stopped at --max-warps " + std::to_string(O.MaxWarps) +
+              " (warps evaluated one by one): this launch has accesses whose "
+              "addresses or conditions are not affine in the block "
+              "index, so its warps run one by one; pass --max-warps "
+              "N with a larger N to finish it";
         Stop = true;
         Cv.notify_all();
         return;
@@ -231,6 +232,7 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
           C.keep(C.OutOfBounds, E.FirstOutOfBounds);
           C.keep(C.Misaligned, E.FirstMisaligned);
           C.Evaluated += 1;
+          C.Derived += It.Box.count() - 1;
           P.Done += It.Box.count();
         } catch (const Refine &R) {
           cut(It, R, New);

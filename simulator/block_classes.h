@@ -21,6 +21,7 @@ struct Collected {
   /// Per access, the launch's first faulting lane (smallest Order).
   std::vector<OrderedExample> OutOfBounds, Misaligned;
   uint64_t Evaluated = 0; ///< Warps (or box runs) evaluated.
+  uint64_t Derived = 0;   ///< Warps counted from a box run of another.
   std::string Incomplete; ///< Why the work stopped early, if it did.
 
   void init(size_t Accesses);

@@ -191,8 +191,8 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
   R.Arch = A.Name;
   R.PerAccess = C.Stats;
   R.Warps = Warps;
-  R.WarpsEvaluated = std::min(C.Evaluated, Warps);
-  R.WarpsDerived = Warps - R.WarpsEvaluated;
+  R.WarpsEvaluated = C.Evaluated;
+  R.WarpsDerived = C.Derived;
   R.Incomplete = C.Incomplete;
   auto Example = [&](size_t I, bool Misaligned) -> const OutOfBounds * {
     const OrderedExample &X = (Misaligned ? C.Misaligned : C.OutOfBounds)[I];
