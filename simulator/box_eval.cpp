@@ -881,11 +881,17 @@ void BoxEvaluator::priceTranslated(const Access &A, const Val &V,
   const auto &Res = Moves ? residues(C) : Still;
   const uint64_t *Base = reinterpret_cast<const uint64_t *>(V.V);
   uint64_t Bad[4] = {0, 0, 0, 0}; // Residues with misaligned lanes.
+  // Priced from the lowest lane's Period-aligned address down, so that
+  // adding a residue cannot wrap past 2^64 where no block's addresses do.
+  uint64_t Floor = ~uint64_t(0);
+  for (uint32_t M = Mask; M; M &= M - 1)
+    Floor = std::min(Floor, Base[__builtin_ctz(M)]);
+  Floor &= ~uint64_t(Period - 1);
   for (const auto &[R, Count] : Res) {
     uint64_t N = Moves ? Count : Blocks;
     uint64_t Addr[32];
     for (unsigned L = 0; L < 32; ++L)
-      Addr[L] = Base[L] + R;
+      Addr[L] = Base[L] - (Moves ? Floor : 0) + R;
     uint64_t Low = 0;
     for (uint32_t M = Mask; M; M &= M - 1)
       Low |= Addr[__builtin_ctz(M)];
