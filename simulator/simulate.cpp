@@ -120,7 +120,8 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
   auto Start = std::chrono::steady_clock::now();
   const ArchRules &A = O.Arch ? *O.Arch : *findArch("sm_90");
   LaunchEnv Env = makeLaunchEnv(K, L);
-  const uint64_t Blocks = L.Grid.count();
+  const uint64_t Blocks = O.MaxBlocks ? std::min(L.Grid.count(), O.MaxBlocks)
+                                      : L.Grid.count();
   const unsigned WarpsPerBlock = unsigned((L.Block.count() + 31) / 32);
   unsigned Threads =
       O.Threads ? O.Threads : std::max(1u, std::thread::hardware_concurrency());

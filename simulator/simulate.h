@@ -14,6 +14,9 @@ namespace gmem {
 struct SimOptions {
   const ArchRules *Arch = nullptr; ///< Null: sm_90.
   unsigned Threads = 0;            ///< 0: one per core.
+  /// Non-zero: only the first MaxBlocks blocks (in blockIdx order), for
+  /// quick what-if checks; the totals are then of those blocks only.
+  uint64_t MaxBlocks = 0;
 };
 
 /// Why the launch cannot be simulated (bad block or grid, missing argument
