@@ -124,8 +124,8 @@ bool planFile(FileRun &F, const Options &O, const nlohmann::json &LaunchFile,
       }
       KO.Overrides.DynamicSmem = E.value("dynamic_smem", uint64_t(0));
       KO.Overrides.Args.clear();
-      for (const auto &[Name, V] :
-           E.value("args", nlohmann::json::object()).items())
+      nlohmann::json Args = E.value("args", nlohmann::json::object());
+      for (const auto &[Name, V] : Args.items())
         KO.Overrides.Args[Name] =
             V.is_string() ? V.get<std::string>() : V.dump();
       std::vector<Launch> One;
