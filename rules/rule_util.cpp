@@ -1,6 +1,7 @@
 //===- rule_util.cpp - The registry's lookups and helpers rules share -----===//
 #include "rule.h"
 
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -35,6 +36,8 @@ std::vector<Diagnostic> runRules(const RuleContext &C,
 
 std::string figure(double V) {
   char B[32];
+  if (V == double(int64_t(V)) && std::fabs(V) < 1e15) // Counts in full.
+    return std::to_string(int64_t(V));
   snprintf(B, sizeof B, "%.4g", V);
   return B;
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace gmem::test {
 
@@ -22,7 +23,10 @@ std::string sourcePath(const std::string &Relative) {
 
 GateRun runGate(const std::string &Args) {
   std::string Dir = ::testing::TempDir();
-  std::string Out = Dir + "/gate_out.txt", Err = Dir + "/gate_err.txt";
+  // CTest runs tests as parallel processes: one pair of files each.
+  std::string Id = std::to_string(getpid());
+  std::string Out = Dir + "/gate_out" + Id + ".txt",
+              Err = Dir + "/gate_err" + Id + ".txt";
   std::string Cmd = std::string("cd ") + GMEM_SOURCE_DIR + " && " +
                     GMEM_ANALYZE_EXE + " " + Args + " >" + Out + " 2>" + Err;
   int Status = std::system(Cmd.c_str());
