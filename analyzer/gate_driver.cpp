@@ -136,6 +136,18 @@ bool planFile(FileRun &F, const Options &O, const nlohmann::json &LaunchFile,
       Out.insert(Out.end(), One.begin(), One.end());
       Launched.insert(K->Name);
     }
+  if (!O.Kernel.empty()) { // --kernel: that kernel's launches only.
+    const Kernel *Only = findKernelByName(F.M, O.Kernel, Error);
+    if (!Only)
+      return false;
+    Out.erase(
+        std::remove_if(Out.begin(), Out.end(),
+                       [&](const Launch &L) { return L.Kernel != Only->Name; }),
+        Out.end());
+    if (Out.empty()) // Not launched: --grid, --block and --arg say how.
+      return planLaunches(F.M, O, Out, Error);
+    return true;
+  }
   for (const Kernel &K : F.M.Kernels)
     if (!Launched.count(K.Name))
       F.Notes.push_back(F.File + ": " + K.Name +

@@ -19,9 +19,10 @@ static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
                 std::to_string(A.Size) + " in " + C.K.Name;
     D.Notes.push_back(
         {A.Loc, "the GPU stops the kernel with 'misaligned "
-                "address'; a " +
-                    std::to_string(A.Size) + "-byte access needs a " +
-                    std::to_string(A.Size) + "-byte aligned address"});
+                "address': an access of " +
+                    std::to_string(A.Size) +
+                    " bytes needs an address that is a multiple of " +
+                    std::to_string(A.Size)});
     Out.push_back(std::move(D));
   }
 }
