@@ -322,6 +322,18 @@ int runGate(const Options &O, const GateOptions &G) {
   }
   nlohmann::json Current = buildBaseline(ForBaseline);
   if (G.UpdateBaseline) {
+    // Entries of files not analysed this time are kept.
+    std::ifstream Prev(G.Baseline);
+    nlohmann::json Old = nlohmann::json::parse(Prev, nullptr, false);
+    if (Prev && baselineProblem(Old).empty()) {
+      std::set<std::string> Now;
+      for (const auto &R : Runs)
+        Now.insert(R->File);
+      for (const auto &[Key, E] : Old["entries"].items())
+        if (!Now.count(Key.substr(0, Key.find('|'))))
+          Current["entries"][Key] = E;
+    }
+    Prev.close();
     std::ofstream Out(G.Baseline);
     Out << Current.dump(2) << "\n";
     if (!Out)

@@ -1,4 +1,6 @@
 //===- gate_test.cpp - The gate's flags, policies, baseline and exit codes ===//
+#include "baseline.h"
+#include "checks.h"
 #include "compile_db.h"
 #include "gate_tool.h"
 
@@ -301,6 +303,38 @@ TEST(LaunchFile, NamesKernelsNoMainLaunches) {
   // Without it the kernel is named as unchecked.
   R = runGate(Src + " --checks=*");
   EXPECT_NE(R.Err.find("col is not launched"), std::string::npos) << R.Err;
+}
+
+} // namespace
+
+namespace {
+
+TEST(RulesLibrary, GlobListLastMatchWins) {
+  gmem::GlobList L("-*,gmem-uncoalesced-*,-gmem-uncoalesced-store");
+  EXPECT_TRUE(L.contains("gmem-uncoalesced-load"));
+  EXPECT_FALSE(L.contains("gmem-uncoalesced-store"));
+  EXPECT_FALSE(L.contains("gmem-bank-conflict"));
+  EXPECT_TRUE(gmem::GlobList("*").contains("gmem-partial-warp"));
+  EXPECT_FALSE(gmem::GlobList("").contains("gmem-partial-warp"));
+}
+
+TEST(RulesLibrary, NolintComments) {
+  using gmem::nolintSuppresses;
+  EXPECT_TRUE(nolintSuppresses("x = 1; // NOLINT", "NOLINT", "gmem-a"));
+  EXPECT_TRUE(
+      nolintSuppresses("// NOLINT(gmem-a, gmem-b)", "NOLINT", "gmem-b"));
+  EXPECT_FALSE(nolintSuppresses("// NOLINT(gmem-a)", "NOLINT", "gmem-b"));
+  // NOLINTNEXTLINE is not a NOLINT for its own line.
+  EXPECT_FALSE(nolintSuppresses("// NOLINTNEXTLINE", "NOLINT", "gmem-a"));
+  EXPECT_TRUE(
+      nolintSuppresses("// NOLINTNEXTLINE", "NOLINTNEXTLINE", "gmem-a"));
+}
+
+TEST(RulesLibrary, ExpressionShapeIgnoresLocalNames) {
+  EXPECT_EQ(gmem::expressionShape("in[iy * nx + ix]", "in"), "in[_*_+_]");
+  EXPECT_EQ(gmem::expressionShape("in[row*width + col]", "in"), "in[_*_+_]");
+  EXPECT_EQ(gmem::expressionShape("tile[threadIdx.y][threadIdx.x + 1]", "tile"),
+            "tile[threadIdx.y][threadIdx.x+1]");
 }
 
 } // namespace
