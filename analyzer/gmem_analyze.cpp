@@ -4,21 +4,17 @@
 // User mistakes get one line on stderr and exit code 2.
 //
 //===----------------------------------------------------------------------===//
+#include "analyze_file.h"
 #include "arch.h"
 #include "compare.h"
-#include "frontend.h"
-#include "host_launches.h"
+#include "gate_driver.h"
 #include "launch_plan.h"
 #include "model_json.h"
 #include "options.h"
-#include "simulate.h"
-#include "translate.h"
 #include "views/views.h"
 
 #include <fstream>
 #include <iostream>
-#include <map>
-#include <set>
 
 using namespace gmem;
 
@@ -27,12 +23,6 @@ namespace {
 int fail(const std::string &Message) {
   std::cerr << "gmem-analyze: error: " << Message << "\n";
   return 2;
-}
-
-std::string where(const Launch &L, const std::string &File) {
-  if (!L.Loc.Line)
-    return File + ": ";
-  return L.Loc.File + ":" + std::to_string(L.Loc.Line) + ": ";
 }
 
 int run(const Options &O) {
@@ -49,20 +39,11 @@ int run(const Options &O) {
   if (!std::ifstream(O.File))
     return fail(O.File + ": cannot read the file; check the path");
 
-  FrontendOptions FO;
-  FO.CudaPath = O.CudaPath;
-  FO.Arch = Arch->Name;
-  FO.ExtraArgs = O.ClangArgs;
-  auto AST = parseCudaFile(O.File, FO);
-  if (!AST)
-    return fail(llvm::toString(AST.takeError()));
-
-  clang::ASTContext &Ctx = (*AST)->getASTContext();
   Module M;
-  M.File = O.File;
-  M.Kernels = translateKernels(Ctx);
-  HostLaunches Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
-  M.Launches = std::move(Host.Launches);
+  std::vector<std::string> HostWarnings;
+  std::string Error;
+  if (!loadModule(O, O.File, *Arch, M, HostWarnings, Error))
+    return fail(Error);
   if (O.EmitModel) {
     std::cout << toJson(M).dump(2) << "\n";
     return 0;
@@ -79,49 +60,13 @@ int run(const Options &O) {
   }
 
   std::vector<Launch> Launches;
-  std::string Error;
   if (!planLaunches(M, O, Launches, Error))
     return fail(Error);
-
   Report Rep;
   Rep.File = O.File;
-  Rep.Warnings = Host.Warnings;
-  std::set<std::string> Warned;
-  SimOptions SO;
-  SO.Arch = Arch;
-  SO.Threads = O.Threads;
-  SO.Exhaustive = O.Exhaustive;
-  SO.MaxWarps = O.MaxWarps;
-  SO.Progress = true;
-  for (const Launch &L : Launches) {
-    const Kernel *K = M.findKernel(L.Kernel);
-    if (!K)
-      return fail(where(L, O.File) + "launch of '" + L.Kernel +
-                  "', a kernel the analyzer could not read");
-    if (auto Why = validateLaunch(*K, L, *Arch))
-      return fail(where(L, O.File) + *Why);
-    if (Warned.insert(K->Name).second)
-      for (const std::string &W : K->Warnings)
-        Rep.Warnings.push_back(W);
-  }
-  // A launch repeated with the same configuration and arguments (a timing
-  // loop, say) has the same result: simulate it once.
-  std::map<std::string, size_t> Done;
-  for (const Launch &L : Launches) {
-    nlohmann::json Key = toJson(L);
-    Key.erase("loc");
-    auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
-    if (New) {
-      Rep.Launches.push_back(simulate(*M.findKernel(L.Kernel), L, SO));
-      if (!Rep.Launches.back().Incomplete.empty())
-        std::cerr << "gmem-analyze: warning: " << where(L, O.File)
-                  << Rep.Launches.back().Incomplete << "\n";
-    } else {
-      LaunchResult Copy = Rep.Launches[It->second];
-      Copy.L = L;
-      Rep.Launches.push_back(std::move(Copy));
-    }
-  }
+  Rep.Warnings = HostWarnings;
+  if (!simulateLaunches(M, Launches, O, *Arch, Rep, Error))
+    return fail(Error);
 
   View(Rep, std::cout);
   for (const LaunchResult &R : Rep.Launches)
@@ -135,14 +80,22 @@ int run(const Options &O) {
 int main(int Argc, char **Argv) {
   std::vector<std::string> Args(Argv + 1, Argv + Argc);
   std::string Error;
+  // The gate's flags (gate_options.cpp) are taken out first.
+  GateOptions G;
+  if (!extractGateOptions(Args, G, Error))
+    return fail(Error);
+  if (G.ListChecks)
+    return listChecks(std::cout);
   auto O = parseOptions(Args, Error);
   if (!O)
     return fail(Error);
   if (O->Help) {
-    std::cout << UsageText;
+    std::cout << UsageText << GateUsageText;
     return 0;
   }
   try {
+    if (isGateRun(*O, G))
+      return runGate(*O, G);
     return run(*O);
   } catch (const std::exception &E) {
     // Never crash on bad input; internal errors still exit with a message.

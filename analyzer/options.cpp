@@ -165,12 +165,10 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
     } else if (!A.empty() && A[0] == '-') {
       Error = "unknown option '" + A + "' (see --help)";
       return std::nullopt;
-    } else if (O.File.empty()) {
-      O.File = A;
     } else {
-      Error = "more than one input file ('" + O.File + "', '" + A +
-              "'); analyse one .cu file at a time";
-      return std::nullopt;
+      if (O.File.empty())
+        O.File = A;
+      O.Files.push_back(A);
     }
   }
   if (O.File.empty() && !O.Help) {

@@ -10,7 +10,8 @@
 namespace gmem {
 
 struct Options {
-  std::string File;
+  std::string File;                ///< The first input file.
+  std::vector<std::string> Files;  ///< All of them (the gate takes several).
   LaunchOverrides Overrides;
   std::string Kernel; ///< --kernel: only this kernel ("name" or "name<32>").
   std::string Arch = "sm_90";

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libclang-19-dev llvm-19-dev clang-19 libclang-cpp19-dev
-          nlohmann-json3-dev libgtest-dev)
+          nlohmann-json3-dev libgtest-dev python3 python3-jsonschema)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,0 +1,89 @@
+//===- analyze_file.cpp - One translation unit, source to results ---------===//
+#include "analyze_file.h"
+
+#include "frontend.h"
+#include "host_launches.h"
+#include "model_json.h"
+#include "simulate.h"
+#include "translate.h"
+
+#include <iostream>
+#include <map>
+#include <set>
+
+namespace gmem {
+
+static std::string where(const Launch &L, const std::string &File) {
+  if (!L.Loc.Line)
+    return File + ": ";
+  return L.Loc.File + ":" + std::to_string(L.Loc.Line) + ": ";
+}
+
+bool loadModule(const Options &O, const std::string &File,
+                const ArchRules &Arch, Module &M,
+                std::vector<std::string> &Warnings, std::string &Error) {
+  FrontendOptions FO;
+  FO.CudaPath = O.CudaPath;
+  FO.Arch = Arch.Name;
+  FO.ExtraArgs = O.ClangArgs;
+  auto AST = parseCudaFile(File, FO);
+  if (!AST) {
+    Error = llvm::toString(AST.takeError());
+    return false;
+  }
+  clang::ASTContext &Ctx = (*AST)->getASTContext();
+  M.File = File;
+  M.Kernels = translateKernels(Ctx);
+  HostLaunches Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
+  M.Launches = std::move(Host.Launches);
+  Warnings = std::move(Host.Warnings);
+  return true;
+}
+
+bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
+                      const Options &O, const ArchRules &Arch, Report &Rep,
+                      std::string &Error) {
+  std::set<std::string> Warned;
+  for (const Launch &L : Launches) {
+    const Kernel *K = M.findKernel(L.Kernel);
+    if (!K) {
+      Error = where(L, M.File) + "launch of '" + L.Kernel +
+              "', a kernel the analyzer could not read";
+      return false;
+    }
+    if (auto Why = validateLaunch(*K, L, Arch)) {
+      Error = where(L, M.File) + *Why;
+      return false;
+    }
+    if (Warned.insert(K->Name).second)
+      for (const std::string &W : K->Warnings)
+        Rep.Warnings.push_back(W);
+  }
+  SimOptions SO;
+  SO.Arch = &Arch;
+  SO.Threads = O.Threads;
+  SO.Exhaustive = O.Exhaustive;
+  SO.MaxWarps = O.MaxWarps;
+  SO.Progress = true;
+  // A launch repeated with the same configuration and arguments (a timing
+  // loop, say) has the same result: simulate it once.
+  std::map<std::string, size_t> Done;
+  for (const Launch &L : Launches) {
+    nlohmann::json Key = toJson(L);
+    Key.erase("loc");
+    auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
+    if (New) {
+      Rep.Launches.push_back(simulate(*M.findKernel(L.Kernel), L, SO));
+      if (!Rep.Launches.back().Incomplete.empty())
+        std::cerr << "gmem-analyze: warning: " << where(L, M.File)
+                  << Rep.Launches.back().Incomplete << "\n";
+    } else {
+      LaunchResult Copy = Rep.Launches[It->second];
+      Copy.L = L;
+      Rep.Launches.push_back(std::move(Copy));
+    }
+  }
+  return true;
+}
+
+} // namespace gmem

@@ -1,0 +1,35 @@
+//===- analyze_file.h - One translation unit, source to results -----------===//
+//
+// The per-file steps gmem-analyze runs: parse and translate (loadModule),
+// then check and simulate the launches (simulateLaunches). The single-file
+// command and the gate's loop over files (gate_driver.cpp) both call them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_ANALYZE_FILE_H
+#define GMEM_ANALYZER_ANALYZE_FILE_H
+
+#include "arch.h"
+#include "options.h"
+#include "views/views.h"
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+/// Parses File (with O's Clang arguments) and fills M with its kernels and
+/// the launches its host code makes; Warnings gets what the host code's
+/// interpreter could not follow. False with Error (one line) on failure.
+bool loadModule(const Options &O, const std::string &File,
+                const ArchRules &Arch, Module &M,
+                std::vector<std::string> &Warnings, std::string &Error);
+
+/// Checks and simulates Launches of M into Rep (which must not outlive M:
+/// results point at its kernels). A launch repeated with the same
+/// configuration is simulated once. False with Error on a bad launch.
+bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
+                      const Options &O, const ArchRules &Arch, Report &Rep,
+                      std::string &Error);
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_ANALYZE_FILE_H

@@ -1,0 +1,385 @@
+//===- gate_driver.cpp - gmem-analyze as a CI gate ------------------------===//
+#include "gate_driver.h"
+
+#include "analyze_file.h"
+#include "baseline.h"
+#include "checks.h"
+#include "compile_db.h"
+#include "gate_views.h"
+#include "launch_plan.h"
+#include "rule.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <atomic>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <tuple>
+
+namespace gmem {
+
+namespace {
+
+/// What one translation unit gave.
+struct FileRun {
+  std::string File; ///< As displayed and keyed: relative to the cwd.
+  Module M;
+  Report Rep;
+  std::string Error; ///< Non-empty: the file could not be analysed.
+  std::vector<std::string> Notes; ///< E.g. kernels nothing launches.
+};
+
+int usage(const std::string &Message) {
+  std::cerr << "gmem-analyze: error: " << Message << "\n";
+  return 2;
+}
+
+/// Path relative to the current directory when it lies under it.
+std::string displayPath(const std::string &File) {
+  llvm::SmallString<256> Abs(File), Cwd;
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, true);
+  llvm::sys::fs::current_path(Cwd);
+  std::string A(Abs), C = std::string(Cwd) + "/";
+  return A.rfind(C, 0) == 0 ? A.substr(C.size()) : A;
+}
+
+/// The --launches file: {"launches": [{"kernel", "grid", "block", "args",
+/// "dynamic_smem", "file"}]}, for kernels no main() launches.
+bool readLaunchFile(const std::string &Path, nlohmann::json &Out,
+                    std::string &Error) {
+  std::ifstream In(Path);
+  if (!In) {
+    Error = Path + ": cannot read the launch file; check the path";
+    return false;
+  }
+  try {
+    Out = nlohmann::json::parse(In);
+  } catch (const std::exception &E) {
+    Error = Path + ": not JSON (" + E.what() + ")";
+    return false;
+  }
+  if (!Out.contains("launches") || !Out["launches"].is_array()) {
+    Error = Path + ": expected {\"launches\": [{\"kernel\": ..., \"grid\": "
+                   "[...], \"block\": [...], \"args\": {...}}]}";
+    return false;
+  }
+  for (const nlohmann::json &L : Out["launches"])
+    if (!L.is_object() || !L.contains("kernel") || !L["kernel"].is_string() ||
+        !L.contains("grid") || !L.contains("block")) {
+      Error = Path +
+              ": every launch needs \"kernel\", \"grid\" and "
+              "\"block\" (entry " +
+              L.dump() + ")";
+      return false;
+    }
+  return true;
+}
+
+std::optional<Dim3> dimOf(const nlohmann::json &J) {
+  if (J.is_number_unsigned())
+    return Dim3{J.get<uint64_t>(), 1, 1};
+  if (!J.is_array() || J.empty() || J.size() > 3)
+    return std::nullopt;
+  uint64_t V[3] = {1, 1, 1};
+  for (size_t I = 0; I < J.size(); ++I) {
+    if (!J[I].is_number_unsigned())
+      return std::nullopt;
+    V[I] = J[I].get<uint64_t>();
+  }
+  return Dim3{V[0], V[1], V[2]};
+}
+
+/// The launches of one file: its host code's, plus the launch file's for
+/// kernels the host code does not launch.
+bool planFile(FileRun &F, const Options &O, const nlohmann::json &LaunchFile,
+              std::vector<Launch> &Out, std::string &Error) {
+  Out = F.M.Launches;
+  std::set<std::string> Launched;
+  for (const Launch &L : Out)
+    Launched.insert(L.Kernel);
+  if (LaunchFile.contains("launches"))
+    for (const nlohmann::json &E : LaunchFile["launches"]) {
+      if (E.contains("file") &&
+          displayPath(E["file"].get<std::string>()) != F.File)
+        continue;
+      std::string Ignored;
+      const Kernel *K = findKernelByName(F.M, E["kernel"], Ignored);
+      if (!K || Launched.count(K->Name))
+        continue;
+      Options KO = O;
+      KO.Kernel = K->Name;
+      KO.Overrides.Grid = dimOf(E["grid"]);
+      KO.Overrides.Block = dimOf(E["block"]);
+      if (!KO.Overrides.Grid || !KO.Overrides.Block) {
+        Error = "launch file entry for " + K->Name +
+                ": grid and block must be [X, Y, Z] with 1 to 3 numbers";
+        return false;
+      }
+      KO.Overrides.DynamicSmem = E.value("dynamic_smem", uint64_t(0));
+      KO.Overrides.Args.clear();
+      nlohmann::json Args = E.value("args", nlohmann::json::object());
+      for (const auto &[Name, V] : Args.items())
+        KO.Overrides.Args[Name] =
+            V.is_string() ? V.get<std::string>() : V.dump();
+      std::vector<Launch> One;
+      if (!planLaunches(F.M, KO, One, Error)) {
+        Error = "launch file entry for " + K->Name + ": " + Error;
+        return false;
+      }
+      Out.insert(Out.end(), One.begin(), One.end());
+      Launched.insert(K->Name);
+    }
+  if (!O.Kernel.empty()) { // --kernel: that kernel's launches only.
+    const Kernel *Only = findKernelByName(F.M, O.Kernel, Error);
+    if (!Only)
+      return false;
+    Out.erase(
+        std::remove_if(Out.begin(), Out.end(),
+                       [&](const Launch &L) { return L.Kernel != Only->Name; }),
+        Out.end());
+    if (Out.empty()) // Not launched: --grid, --block and --arg say how.
+      return planLaunches(F.M, O, Out, Error);
+    return true;
+  }
+  for (const Kernel &K : F.M.Kernels)
+    if (!Launched.count(K.Name))
+      F.Notes.push_back(F.File + ": " + K.Name +
+                        " is not launched by this file's main() nor named in "
+                        "--launches; it is not checked");
+  return true;
+}
+
+/// The per-file analysis the gate's loop calls for each translation unit.
+void analyzeOneFile(FileRun &F, const std::string &Given, const Options &O,
+                    const GateOptions &G, const ArchRules &Arch,
+                    const nlohmann::json &LaunchFile) {
+  Options FO = O;
+  FO.File = F.File;
+  std::vector<std::string> Db;
+  if (!G.BuildPath.empty() &&
+      !argumentsFromDatabase(G.BuildPath, Given, Db, F.Error))
+    return;
+  // CommonOptionsParser's order: --extra-arg-before, the database's
+  // arguments, --extra-arg, then what follows "--".
+  FO.ClangArgs = G.ExtraArgsBefore;
+  FO.ClangArgs.insert(FO.ClangArgs.end(), Db.begin(), Db.end());
+  FO.ClangArgs.insert(FO.ClangArgs.end(), G.ExtraArgs.begin(),
+                      G.ExtraArgs.end());
+  FO.ClangArgs.insert(FO.ClangArgs.end(), O.ClangArgs.begin(),
+                      O.ClangArgs.end());
+  std::vector<std::string> Warnings;
+  if (!std::ifstream(F.File)) {
+    F.Error = F.File + ": cannot read the file; check the path";
+    return;
+  }
+  if (!loadModule(FO, F.File, Arch, F.M, Warnings, F.Error))
+    return;
+  std::vector<Launch> Launches;
+  if (!planFile(F, FO, LaunchFile, Launches, F.Error))
+    return;
+  F.Rep.File = F.File;
+  F.Rep.Warnings = Warnings;
+  simulateLaunches(F.M, Launches, FO, Arch, F.Rep, F.Error);
+}
+
+std::string diagKey(const Diagnostic &D) {
+  return D.Rule + "|" + D.Loc.File + ":" + std::to_string(D.Loc.Line) + ":" +
+         std::to_string(D.Loc.Col) + "|" + D.Message;
+}
+
+} // namespace
+
+bool isGateRun(const Options &O, const GateOptions &G) {
+  return G.Any || O.Files.size() > 1 || O.Format == "diagnostics" ||
+         O.Format == "sarif";
+}
+
+int listChecks(std::ostream &OS) {
+  for (const auto *List : {&allRules(), &baselineRules()})
+    for (const RuleInfo *R : *List)
+      OS << R->Id << " (" << severityName(R->Default) << ")\n  " << R->Short
+         << "\n  " << R->Full << "\n  Fires: " << R->Threshold << "\n";
+  return 0;
+}
+
+int runGate(const Options &O, const GateOptions &G) {
+  const ArchRules *Arch = findArch(O.Arch);
+  if (!Arch)
+    return usage("unknown --arch '" + O.Arch + "'");
+  std::string Format = O.Format == "text" ? "diagnostics" : O.Format;
+  if (Format != "diagnostics" && Format != "json" && Format != "sarif")
+    return usage("unknown --format '" + O.Format +
+                 "' for the gate; use diagnostics, json or sarif");
+  if (O.EmitModel || !O.Compare.empty())
+    return usage("--emit-model and --compare take one file and no gate flags");
+  if (!O.Kernel.empty() && O.Files.size() > 1)
+    return usage("--kernel names a kernel of one file; give one file");
+  for (const std::string &C : {G.Checks, G.FailOn})
+    for (size_t P = 0; P < C.size();) {
+      size_t E = std::min(C.find(',', P), C.size());
+      std::string Glob = C.substr(P, E - P);
+      P = E + 1;
+      while (!Glob.empty() && (Glob[0] == '-' || Glob[0] == ' '))
+        Glob.erase(0, 1);
+      bool Any = Glob.empty();
+      for (const auto *List : {&allRules(), &baselineRules()})
+        for (const RuleInfo *R : *List)
+          Any |= globMatch(Glob, R->Id);
+      if (!Any)
+        return usage("'" + Glob +
+                     "' in --checks/--fail-on matches no rule; "
+                     "see --list-checks");
+    }
+  nlohmann::json LaunchFile = nlohmann::json::object();
+  std::string Error;
+  if (!G.LaunchFile.empty() && !readLaunchFile(G.LaunchFile, LaunchFile, Error))
+    return usage(Error);
+  nlohmann::json Old;
+  if (!G.Baseline.empty() && !G.UpdateBaseline) {
+    std::ifstream In(G.Baseline);
+    if (!In)
+      return usage(G.Baseline + ": cannot read the baseline; write one with "
+                                "--update-baseline");
+    try {
+      Old = nlohmann::json::parse(In);
+    } catch (const std::exception &E) {
+      return usage(G.Baseline + ": not JSON (" + E.what() + ")");
+    }
+    if (std::string P = baselineProblem(Old); !P.empty())
+      return usage(G.Baseline + ": " + P);
+  }
+
+  // The loop over translation units, -j at a time.
+  std::vector<std::unique_ptr<FileRun>> Runs;
+  for (const std::string &F : O.Files) {
+    Runs.push_back(std::make_unique<FileRun>());
+    Runs.back()->File = displayPath(F);
+  }
+  unsigned Jobs =
+      G.Jobs ? G.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  Jobs = std::min<unsigned>(Jobs, Runs.size());
+  Options SimO = O;
+  if (!SimO.Threads) // Share the cores between the files in flight.
+    SimO.Threads = std::max(1u, std::thread::hardware_concurrency() / Jobs);
+  std::atomic<size_t> Next{0};
+  auto Worker = [&] {
+    for (size_t I; (I = Next++) < Runs.size();)
+      analyzeOneFile(*Runs[I], O.Files[I], SimO, G, *Arch, LaunchFile);
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T < Jobs; ++T)
+    Pool.emplace_back(Worker);
+  Worker();
+  for (std::thread &T : Pool)
+    T.join();
+
+  bool InputError = false;
+  for (const auto &R : Runs) {
+    if (!R->Error.empty()) {
+      std::cerr << "gmem-analyze: error: " << R->Error << "\n";
+      InputError = true;
+    }
+    for (const std::string &N : R->Notes)
+      std::cerr << "gmem-analyze: warning: " << N << "\n";
+  }
+  if (InputError)
+    return 2;
+
+  // Rules over every launch, then --checks, NOLINT and --fail-on.
+  GlobList Enabled(G.Checks), FailOn(G.FailOn);
+  std::vector<const RuleInfo *> Active;
+  for (const RuleInfo *R : allRules())
+    if (Enabled.contains(R->Id))
+      Active.push_back(R);
+  RulePolicy Policy;
+  Policy.MinEfficiencyPct = G.MinEfficiencyPct;
+  Policy.MaxConflictWays = G.MaxConflictWays;
+  std::vector<Diagnostic> All;
+  std::set<std::string> Seen;
+  NolintFilter Nolint;
+  auto Add = [&](Diagnostic D) {
+    if (Nolint.suppressed(D) || !Seen.insert(diagKey(D)).second)
+      return;
+    if (D.Level == Severity::Warning && FailOn.contains(D.Rule))
+      D.Level = Severity::Error;
+    All.push_back(std::move(D));
+  };
+  std::vector<FileResults> ForBaseline;
+  for (const auto &R : Runs) {
+    ForBaseline.push_back({R->File, &R->Rep.Launches});
+    for (const LaunchResult &L : R->Rep.Launches) {
+      RuleContext C{*L.K, L, *Arch, Policy, SimO.Threads};
+      for (Diagnostic &D : runRules(C, Active))
+        Add(std::move(D));
+    }
+  }
+  nlohmann::json Current = buildBaseline(ForBaseline);
+  if (G.UpdateBaseline) {
+    // Entries of files not analysed this time are kept.
+    std::ifstream Prev(G.Baseline);
+    nlohmann::json Old = nlohmann::json::parse(Prev, nullptr, false);
+    if (Prev && baselineProblem(Old).empty()) {
+      std::set<std::string> Now;
+      for (const auto &R : Runs)
+        Now.insert(R->File);
+      for (const auto &[Key, E] : Old["entries"].items())
+        if (!Now.count(Key.substr(0, Key.find('|'))))
+          Current["entries"][Key] = E;
+    }
+    Prev.close();
+    std::ofstream Out(G.Baseline);
+    Out << Current.dump(2) << "\n";
+    if (!Out)
+      return usage(G.Baseline + ": cannot write the baseline");
+    std::cerr << "gmem-analyze: wrote " << Current["entries"].size()
+              << " entries to " << G.Baseline << "\n";
+  } else if (!G.Baseline.empty()) {
+    for (Diagnostic &D : diffBaseline(Old, Current, G.TolerancePct))
+      Add(std::move(D));
+  }
+
+  // In source order, as a compiler prints them.
+  std::stable_sort(All.begin(), All.end(),
+                   [](const Diagnostic &A, const Diagnostic &B) {
+                     return std::tie(A.Loc.File, A.Loc.Line, A.Loc.Col) <
+                            std::tie(B.Loc.File, B.Loc.Line, B.Loc.Col);
+                   });
+  if (Format == "diagnostics") {
+    bool Color = G.Color.value_or(llvm::outs().has_colors());
+    printClangDiagnostics(All, llvm::outs(), Color);
+  } else if (Format == "sarif") {
+    printSarif(All, llvm::outs());
+  } else {
+    nlohmann::json J = {{"files", nlohmann::json::array()},
+                        {"findings", diagnosticsJson(All)}};
+    for (const auto &R : Runs) {
+      std::ostringstream S;
+      printJsonView(R->Rep, S);
+      J["files"].push_back(nlohmann::json::parse(S.str()));
+    }
+    std::cout << J.dump(2) << "\n";
+  }
+  if (!G.SarifFile.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(G.SarifFile, EC);
+    if (EC)
+      return usage(G.SarifFile + ": cannot write: " + EC.message());
+    printSarif(All, Out);
+  }
+  unsigned Errors = 0, Warnings = 0;
+  for (const Diagnostic &D : All)
+    (D.Level == Severity::Error ? Errors : Warnings) +=
+        D.Level != Severity::Remark;
+  std::cerr << "gmem-analyze: " << Runs.size() << " file(s), " << Errors
+            << " error(s), " << Warnings << " warning(s)\n";
+  return Errors ? 1 : 0;
+}
+
+} // namespace gmem

@@ -1,0 +1,46 @@
+//===- gate_options.h - The CI gate's command-line flags ------------------===//
+//
+// Kept apart from options.cpp: extractGateOptions takes these flags out of
+// argv before the analyzer's own parser sees the rest. Spellings follow
+// clang-tidy (--checks=, --warnings-as-errors=, -p, --extra-arg,
+// --extra-arg-before, -fno-color-diagnostics).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_GATE_OPTIONS_H
+#define GMEM_ANALYZER_GATE_OPTIONS_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct GateOptions {
+  std::string Checks = "*"; ///< Which rules run (glob list).
+  std::string FailOn;       ///< Rules whose findings are errors (globs).
+  std::optional<double> MinEfficiencyPct;
+  std::optional<uint64_t> MaxConflictWays;
+  std::string Baseline;
+  bool UpdateBaseline = false;
+  double TolerancePct = 0;
+  std::string BuildPath; ///< -p: folder with compile_commands.json.
+  unsigned Jobs = 0;     ///< -j: files analysed at once (0: one per core).
+  std::vector<std::string> ExtraArgs, ExtraArgsBefore;
+  std::string SarifFile;  ///< --sarif FILE: SARIF besides the text output.
+  std::string LaunchFile; ///< --launches FILE: launches for kernels no
+                          ///< main launches (launch_file.cpp).
+  std::optional<bool> Color;
+  bool ListChecks = false;
+  bool Any = false; ///< Some gate flag was given.
+};
+
+/// Removes the gate's flags from Args into G. False with Error on a bad
+/// value.
+bool extractGateOptions(std::vector<std::string> &Args, GateOptions &G,
+                        std::string &Error);
+
+extern const char *GateUsageText;
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_GATE_OPTIONS_H

@@ -1,0 +1,218 @@
+//===- gate_views.cpp - Findings printed through Clang --------------------===//
+#include "gate_views.h"
+
+#include "rule.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/LangOptions.h"
+#include "clang/Basic/Sarif.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace gmem {
+
+namespace {
+
+/// Files loaded into one SourceManager, and file:line:col -> location.
+class Sources {
+public:
+  explicit Sources(clang::DiagnosticConsumer *Client, bool Color)
+      : FM(clang::FileSystemOptions()), Opts(new clang::DiagnosticOptions()),
+        Diags(new clang::DiagnosticIDs(), Opts, Client, /*Own=*/false),
+        SM(Diags, FM) {
+    Opts->ShowColors = Color;
+    Diags.setSourceManager(&SM);
+  }
+
+  /// Invalid when the file cannot be read or the line is past its end.
+  clang::SourceLocation loc(const SourceLoc &L) {
+    if (L.File.empty() || !L.Line)
+      return {};
+    auto It = Ids.find(L.File);
+    if (It == Ids.end()) {
+      clang::FileID Id;
+      if (auto F = FM.getOptionalFileRef(L.File))
+        Id = SM.getOrCreateFileID(*F, clang::SrcMgr::C_User);
+      It = Ids.emplace(L.File, Id).first;
+    }
+    if (It->second.isInvalid())
+      return {};
+    bool Bad = false;
+    llvm::StringRef Buf = SM.getBufferData(It->second, &Bad);
+    if (Bad || L.Line > size_t(Buf.count('\n')) + 1)
+      return {};
+    return SM.translateLineCol(It->second, L.Line, std::max(1u, L.Col));
+  }
+
+  clang::FileManager FM;
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> Opts;
+  clang::DiagnosticsEngine Diags;
+  clang::SourceManager SM;
+  std::map<std::string, clang::FileID> Ids;
+};
+
+clang::DiagnosticsEngine::Level levelOf(Severity S) {
+  switch (S) {
+  case Severity::Remark:
+    return clang::DiagnosticsEngine::Remark;
+  case Severity::Warning:
+    return clang::DiagnosticsEngine::Warning;
+  case Severity::Error:
+    return clang::DiagnosticsEngine::Error;
+  }
+  return clang::DiagnosticsEngine::Warning;
+}
+
+std::string fixNote(const CheckedFix &F) {
+  return "fix, checked by re-simulating the changed model: " + F.Description +
+         " (" + F.Outcome + ")";
+}
+
+} // namespace
+
+void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
+                           llvm::raw_ostream &OS, bool Color) {
+  auto Opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  Opts->ShowColors = Color;
+  clang::TextDiagnosticPrinter Printer(OS, Opts.get());
+  Sources S(&Printer, Color);
+  clang::LangOptions LO;
+  LO.CUDA = true;
+  LO.CPlusPlus = true;
+  Printer.BeginSourceFile(LO, nullptr);
+  auto Emit = [&](clang::DiagnosticsEngine::Level L, const SourceLoc &Loc,
+                  const std::string &Text) {
+    unsigned Id = S.Diags.getCustomDiagID(L, "%0");
+    clang::SourceLocation SL = S.loc(Loc);
+    std::string Msg = Text;
+    if (SL.isInvalid() && Loc.Line) // Say where even without the source.
+      Msg = Loc.File + ":" + std::to_string(Loc.Line) + ": " + Msg;
+    S.Diags.Report(SL, Id) << Msg;
+  };
+  for (const Diagnostic &D : Ds) {
+    Emit(levelOf(D.Level), D.Loc, D.Message + " [" + D.Rule + "]");
+    for (const DiagNote &N : D.Notes)
+      Emit(clang::DiagnosticsEngine::Note, N.Loc, N.Message);
+    if (D.Fix)
+      Emit(clang::DiagnosticsEngine::Note, D.Loc, fixNote(*D.Fix));
+  }
+  Printer.EndSourceFile();
+  OS.flush();
+}
+
+static std::string relativeUri(const std::string &Uri,
+                               const std::string &Root) {
+  if (Uri.rfind(Root, 0) == 0)
+    return Uri.substr(Root.size());
+  return Uri;
+}
+
+void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS) {
+  clang::IgnoringDiagConsumer Quiet;
+  Sources S(&Quiet, false);
+  clang::SarifDocumentWriter W(S.SM);
+  W.createRun("gmem-analyze", "gmem-analyze, CUDA memory-access gate", "0.1");
+  std::map<std::string, size_t> RuleIdx;
+  std::vector<const RuleInfo *> Rules = allRules();
+  for (const RuleInfo *R : baselineRules())
+    Rules.push_back(R);
+  auto LevelOf = [](Severity Sv) {
+    return Sv == Severity::Error     ? clang::SarifResultLevel::Error
+           : Sv == Severity::Warning ? clang::SarifResultLevel::Warning
+                                     : clang::SarifResultLevel::Note;
+  };
+  for (const RuleInfo *R : Rules)
+    RuleIdx[R->Id] = W.createRule(
+        clang::SarifRule::create()
+            .setRuleId(R->Id)
+            .setName(R->Id)
+            .setDescription(R->Short)
+            .setDefaultConfiguration(
+                clang::SarifReportingConfiguration::create().setLevel(
+                    LevelOf(R->Default))));
+  for (const Diagnostic &D : Ds) {
+    llvm::SmallVector<clang::CharSourceRange, 1> Locs;
+    clang::SourceLocation L = S.loc(D.Loc);
+    if (L.isValid())
+      Locs.push_back(clang::CharSourceRange::getCharRange(L, L));
+    std::string Msg = D.Message;
+    if (D.Fix)
+      Msg +=
+          ". Checked fix: " + D.Fix->Description + " (" + D.Fix->Outcome + ")";
+    W.appendResult(clang::SarifResult::create(RuleIdx.at(D.Rule))
+                       .setRuleId(D.Rule)
+                       .setDiagnosticMessage(Msg)
+                       .setLocations(Locs)
+                       .setDiagnosticLevel(LevelOf(D.Level)));
+  }
+  W.endRun();
+  std::string Text;
+  llvm::raw_string_ostream TS(Text);
+  TS << llvm::json::Value(W.createDocument());
+  TS.flush();
+
+  // What the writer has no setter for: the rules' full descriptions and
+  // help, the results' figures and notes, and paths relative to the
+  // current directory, which code-scanning services resolve against the
+  // checkout.
+  nlohmann::json J = nlohmann::json::parse(Text);
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  std::string Root = "file://" + std::string(Cwd) + "/";
+  nlohmann::json &Run = J["runs"][0];
+  Run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", Root}}}};
+  auto Relative = [&](nlohmann::json &ArtifactLoc) {
+    if (!ArtifactLoc.contains("uri"))
+      return;
+    std::string R = relativeUri(ArtifactLoc["uri"], Root);
+    if (R != ArtifactLoc["uri"]) {
+      ArtifactLoc["uri"] = R;
+      ArtifactLoc["uriBaseId"] = "%SRCROOT%";
+    }
+  };
+  for (nlohmann::json &A : Run["artifacts"])
+    Relative(A["location"]);
+  for (nlohmann::json &R : Run["tool"]["driver"]["rules"]) {
+    const RuleInfo *Info = nullptr;
+    for (const RuleInfo *X : Rules)
+      if (R["id"] == X->Id)
+        Info = X;
+    R["shortDescription"] = {{"text", Info->Short}};
+    R["fullDescription"] = {{"text", Info->Full}};
+    std::string Help = std::string(Info->Full) + " Fires: " + Info->Threshold +
+                       ". Suppress one finding with // NOLINT(" + Info->Id +
+                       ") on its line; switch the rule off with --checks=-" +
+                       Info->Id + ".";
+    R["help"] = {{"text", Help}};
+  }
+  nlohmann::json &Results = Run["results"];
+  for (size_t I = 0; I < Ds.size() && I < Results.size(); ++I) {
+    nlohmann::json &R = Results[I];
+    for (nlohmann::json &L : R["locations"])
+      Relative(L["physicalLocation"]["artifactLocation"]);
+    R["properties"] = Ds[I].Figures;
+    nlohmann::json Related = nlohmann::json::array();
+    for (const DiagNote &N : Ds[I].Notes) {
+      nlohmann::json Rel = {{"id", Related.size()},
+                            {"message", {{"text", N.Message}}}};
+      if (N.Loc.Line)
+        Rel["physicalLocation"] = {
+            {"artifactLocation", {{"uri", N.Loc.File}}},
+            {"region",
+             {{"startLine", N.Loc.Line},
+              {"startColumn", std::max(1u, N.Loc.Col)}}}};
+      Related.push_back(Rel);
+    }
+    if (!Related.empty())
+      R["relatedLocations"] = Related;
+  }
+  OS << J.dump(2) << "\n";
+  OS.flush();
+}
+
+} // namespace gmem

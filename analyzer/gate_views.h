@@ -1,0 +1,35 @@
+//===- gate_views.h - Findings printed through Clang ----------------------===//
+//
+// The clang-style text view goes through Clang's own DiagnosticsEngine and
+// TextDiagnosticPrinter (source line, caret, colours on a terminal); the
+// SARIF view through clang::SarifDocumentWriter. Both read files into one
+// clang::SourceManager to turn file:line:col into source locations.
+//
+//   transpose.cu:40:25: warning: uncoalesced global load from 'in': 32
+//         sectors per request, ideal 4 (12.5% efficiency) in naive
+//         [gmem-uncoalesced-load]
+//      40 |   out[ix * ny + iy] = in[iy * nx + ix];
+//         |                       ^
+//   transpose.cu:40:25: note: neighbouring lanes are 16384 bytes apart...
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_GATE_VIEWS_H
+#define GMEM_ANALYZER_GATE_VIEWS_H
+
+#include "diagnostic.h"
+#include "llvm/Support/raw_ostream.h"
+#include <vector>
+
+namespace gmem {
+
+/// Prints Ds clang-style to OS; Color as -f(no-)color-diagnostics.
+void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
+                           llvm::raw_ostream &OS, bool Color);
+
+/// Writes Ds as a SARIF 2.1.0 log with every rule described; paths relative
+/// to the current directory (uriBaseId %SRCROOT%).
+void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS);
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_GATE_VIEWS_H

@@ -1,0 +1,36 @@
+//===- data_dependent_access.cpp - gmem-data-dependent-access -------------===//
+#include "rule.h"
+
+namespace gmem {
+
+static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
+  for (const Access &A : C.K.Accesses) {
+    const AccessStats &S = C.R.PerAccess[A.Id];
+    if (!S.UnknownRequests ||
+        S.UnknownReason.find("depends on data loaded") == std::string::npos)
+      continue;
+    Diagnostic D =
+        accessDiagnostic(C, A, "gmem-data-dependent-access", Severity::Warning);
+    D.Figures["unknown_requests"] = S.UnknownRequests;
+    D.Message = std::string(A.Sp == Space::Global ? "global " : "shared ") +
+                opText(A) + " of '" + A.Array +
+                "' has an address that depends on loaded data: its cost "
+                "cannot be predicted from the source (" +
+                std::to_string(S.UnknownRequests) + " requests) in " + C.K.Name;
+    D.Notes.push_back({A.Loc, S.UnknownReason});
+    Out.push_back(std::move(D));
+  }
+}
+
+extern const RuleInfo DataDependentAccessRule = {
+    "gmem-data-dependent-access",
+    Severity::Warning,
+    "Access whose address depends on values loaded from memory",
+    "The address is computed from data the kernel reads (an index array, a "
+    "pointer loaded from memory), so its coalescing depends on the data and "
+    "gmem reports its sectors as unknown rather than guess. Gather and "
+    "scatter through index arrays are often uncoalesced: measure them.",
+    "any request whose address depends on loaded data",
+    check};
+
+} // namespace gmem

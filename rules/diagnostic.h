@@ -1,0 +1,51 @@
+//===- diagnostic.h - A finding as an object ------------------------------===//
+//
+// Rules produce Diagnostics; views (clang-style text, JSON, SARIF, baseline
+// diff) print them. Nothing here depends on Clang: the text and SARIF views
+// that use Clang's engine live in analyzer/gate_*.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_RULES_DIAGNOSTIC_H
+#define GMEM_RULES_DIAGNOSTIC_H
+
+#include "model.h"
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+enum class Severity : uint8_t { Remark, Warning, Error };
+const char *severityName(Severity S); ///< "remark", "warning", "error".
+
+struct DiagNote {
+  SourceLoc Loc; ///< Line 0: no location (printed after the finding).
+  std::string Message;
+};
+
+/// A remedy the tool applied to a copy of the kernel model and re-simulated.
+struct CheckedFix {
+  std::string Description; ///< "pad the last dimension of 'tile' by 1".
+  std::string Outcome;     ///< What the re-simulation gave.
+};
+
+struct Diagnostic {
+  std::string Rule; ///< Stable id, e.g. "gmem-bank-conflict".
+  Severity Level = Severity::Warning;
+  SourceLoc Loc;
+  std::string Message; ///< Without the "[rule]" suffix.
+  std::vector<DiagNote> Notes;
+  std::optional<CheckedFix> Fix;
+  std::string Kernel; ///< Which kernel (empty for file-level findings).
+  int AccessId = -1;  ///< Kernel::Accesses index, or -1.
+  nlohmann::json Figures = nlohmann::json::object(); ///< For JSON and SARIF.
+};
+
+/// The findings as JSON: [{"rule", "severity", "file", "line", "col",
+/// "message", "notes": [...], "fix": {...}, "figures": {...}}].
+nlohmann::json diagnosticsJson(const std::vector<Diagnostic> &Ds);
+
+} // namespace gmem
+
+#endif // GMEM_RULES_DIAGNOSTIC_H

@@ -1,0 +1,43 @@
+//===- resim.h - Check a remedy by re-simulating a changed model ----------===//
+//
+// A remedy is suggested only after it has been applied to a copy of the
+// kernel model and the launch simulated again: these helpers build the
+// changed copies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_RULES_RESIM_H
+#define GMEM_RULES_RESIM_H
+
+#include "rule.h"
+#include <functional>
+#include <optional>
+
+namespace gmem {
+
+/// A kernel copy whose shared array ArrayIdx has its last dimension padded
+/// by Pad elements, or nullopt when the array is not a static array of two
+/// or more dimensions or an access's address does not show its row stride.
+std::optional<Kernel> padSharedArray(const Kernel &K, int ArrayIdx,
+                                     uint64_t Pad);
+
+/// The kernel with the roles of x and y swapped in every built-in
+/// (threadIdx, blockIdx, blockDim, gridDim), and the launch with block and
+/// grid transposed: the same threads do the same work, but what threadIdx.y
+/// indexed is now spread along the warp.
+Kernel swapXY(const Kernel &K);
+Launch swapXY(const Launch &L);
+
+/// "over every block": the fast simulator re-checks whole launches.
+std::string resimScope(const Launch &L);
+
+/// Simulates K under the whole of L with the context's architecture.
+LaunchResult resimulate(const Kernel &K, const Launch &L, const RuleContext &C);
+
+/// E with every node mapped by F (F returns null to keep a node, whose
+/// operands are then rewritten).
+ExprPtr rewriteExpr(const ExprPtr &E,
+                    const std::function<ExprPtr(const Expr &)> &F);
+
+} // namespace gmem
+
+#endif // GMEM_RULES_RESIM_H

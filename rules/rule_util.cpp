@@ -1,0 +1,119 @@
+//===- rule_util.cpp - The registry's lookups and helpers rules share -----===//
+#include "rule.h"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace gmem {
+
+const char *severityName(Severity S) {
+  switch (S) {
+  case Severity::Remark:
+    return "remark";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Error:
+    return "error";
+  }
+  return "warning";
+}
+
+const RuleInfo *findRule(const std::string &Id) {
+  for (const RuleInfo *R : allRules())
+    if (Id == R->Id)
+      return R;
+  return nullptr;
+}
+
+std::vector<Diagnostic> runRules(const RuleContext &C,
+                                 const std::vector<const RuleInfo *> &Enabled) {
+  std::vector<Diagnostic> Out;
+  for (const RuleInfo *R : Enabled)
+    R->Check(C, Out);
+  return Out;
+}
+
+std::string figure(double V) {
+  char B[32];
+  if (V == double(int64_t(V)) && std::fabs(V) < 1e15) // Counts in full.
+    return std::to_string(int64_t(V));
+  snprintf(B, sizeof B, "%.4g", V);
+  return B;
+}
+
+double efficiencyPct(const AccessStats &S) {
+  return S.Units ? 100.0 * double(S.DistinctBytes) / (32.0 * double(S.Units))
+                 : 0.0;
+}
+
+std::string opText(const Access &A) {
+  switch (A.Kind) {
+  case AccessKind::Load:
+    return "load";
+  case AccessKind::Store:
+    return "store";
+  case AccessKind::Atomic:
+    return "atomic";
+  }
+  return "";
+}
+
+std::string causeOnly(const std::string &Explanation) {
+  std::string S = Explanation;
+  for (const char *Advice : {"; make ", "; pad "})
+    if (size_t P = S.find(Advice); P != std::string::npos)
+      S.resize(P);
+  return S;
+}
+
+Diagnostic accessDiagnostic(const RuleContext &C, const Access &A,
+                            const char *Rule, Severity Level) {
+  Diagnostic D;
+  D.Rule = Rule;
+  D.Level = Level;
+  D.Loc = A.Loc;
+  D.Kernel = C.K.Name;
+  D.AccessId = A.Id;
+  const AccessStats &S = C.R.PerAccess[A.Id];
+  D.Figures = {{"kernel", C.K.Name},
+               {"access", A.Text},
+               {"array", A.Array},
+               {"op", opText(A)},
+               {"space", A.Sp == Space::Global ? "global" : "shared"},
+               {"requests", S.Requests}};
+  if (S.Requests && !S.UnknownRequests) {
+    D.Figures["per_request"] = S.perRequest();
+    D.Figures["ideal_per_request"] = double(S.IdealUnits) / double(S.Requests);
+    if (A.Sp == Space::Global)
+      D.Figures["efficiency_pct"] = efficiencyPct(S);
+    else
+      D.Figures["conflict_ways"] = S.MaxWays;
+  }
+  return D;
+}
+
+nlohmann::json diagnosticsJson(const std::vector<Diagnostic> &Ds) {
+  nlohmann::json A = nlohmann::json::array();
+  for (const Diagnostic &D : Ds) {
+    nlohmann::json J = {
+        {"rule", D.Rule},      {"severity", severityName(D.Level)},
+        {"file", D.Loc.File},  {"line", D.Loc.Line},
+        {"col", D.Loc.Col},    {"message", D.Message},
+        {"figures", D.Figures}};
+    nlohmann::json Notes = nlohmann::json::array();
+    for (const DiagNote &N : D.Notes)
+      Notes.push_back({{"file", N.Loc.File},
+                       {"line", N.Loc.Line},
+                       {"col", N.Loc.Col},
+                       {"message", N.Message}});
+    J["notes"] = Notes;
+    if (D.Fix)
+      J["fix"] = {{"description", D.Fix->Description},
+                  {"checked", D.Fix->Outcome}};
+    A.push_back(J);
+  }
+  return A;
+}
+
+} // namespace gmem

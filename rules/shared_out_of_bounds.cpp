@@ -1,0 +1,53 @@
+//===- shared_out_of_bounds.cpp - gmem-shared-out-of-bounds ---------------===//
+#include "rule.h"
+#include "views/views.h"
+
+namespace gmem {
+
+static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
+  for (const Access &A : C.K.Accesses) {
+    const AccessStats &S = C.R.PerAccess[A.Id];
+    if (A.Sp != Space::Shared || !S.OutOfBoundsLanes)
+      continue;
+    const SharedArray &SA = C.K.Shared[A.SharedArray];
+    uint64_t Bytes = SA.Dynamic ? C.R.L.DynamicSmem : SA.Bytes;
+    Diagnostic D =
+        accessDiagnostic(C, A, "gmem-shared-out-of-bounds", Severity::Error);
+    D.Figures["out_of_bounds_lanes"] = S.OutOfBoundsLanes;
+    D.Figures["array_bytes"] = Bytes;
+    D.Message = "shared " + opText(A) + " of '" + A.Array +
+                "' out of bounds: " + std::to_string(S.OutOfBoundsLanes) +
+                " lane accesses fall outside its " + std::to_string(Bytes) +
+                " bytes in " + C.K.Name;
+    // The simulator names the first faulting lane in its message.
+    std::string Prefix = locText(A.Loc) + ": " + A.Text + " is out of bounds";
+    for (const std::string &Msg : C.R.Diagnostics)
+      if (Msg.rfind(Prefix, 0) == 0)
+        if (size_t E = Msg.find("(e.g. "); E != std::string::npos)
+          D.Notes.push_back(
+              {A.Loc, "for example " + Msg.substr(E + 6, Msg.size() - E - 7) +
+                          " with block " + std::to_string(C.R.L.Block.X) + "x" +
+                          std::to_string(C.R.L.Block.Y) + "x" +
+                          std::to_string(C.R.L.Block.Z)});
+    std::string Dims;
+    for (uint64_t X : SA.Dims)
+      Dims += "[" + std::to_string(X) + "]";
+    D.Notes.push_back(
+        {SA.Loc, "'" + SA.Name + "' declared here" +
+                     (Dims.empty() ? "" : " as " + SA.Name + Dims) + ", " +
+                     std::to_string(Bytes) + " bytes"});
+    Out.push_back(std::move(D));
+  }
+}
+
+extern const RuleInfo SharedOutOfBoundsRule = {
+    "gmem-shared-out-of-bounds",
+    Severity::Error,
+    "Shared-memory access outside its array",
+    "Some lane's address falls outside the shared array it indexes, for the "
+    "launch's block: the kernel reads or overwrites another array or faults. "
+    "Typical cause: a tile sized for one block shape, launched with another.",
+    "any lane outside the array (always an error)",
+    check};
+
+} // namespace gmem

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""The gate's SARIF against the SARIF 2.1.0 JSON schema (tests/data).
+
+Usage: check_sarif.py GMEM_ANALYZE SOURCE_DIR
+
+Runs the gate over every rule's verify file and the printed
+transposeSmemUnrollPad (block 32x16), validates the log against the schema
+with jsonschema (Debian's python3-jsonschema), and checks what code-scanning
+services rely on: every result names a rule of the run (ruleId and
+ruleIndex agree), rules carry descriptions and help, locations are relative
+to the checkout, and every rule fires at least once.
+"""
+import json
+import os
+import subprocess
+import sys
+
+try:
+    import jsonschema
+except ImportError:
+    if sys.executable != "/usr/bin/python3" and os.path.exists("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    sys.exit("jsonschema is missing: install python3-jsonschema "
+             "(scripts/setup.sh does)")
+
+exe, src = sys.argv[1], sys.argv[2]
+rules_dir = os.path.join(src, "tests", "data", "rules")
+files = sorted("tests/data/rules/" + f for f in os.listdir(rules_dir)
+               if f.endswith(".cu"))
+run = subprocess.run([exe, "--format", "sarif", *files], cwd=src,
+                     capture_output=True, text=True)
+assert run.returncode == 1, (run.returncode, run.stderr)  # Errors present.
+log = json.loads(run.stdout)
+printed = subprocess.run([exe, "examples/transpose_seed_printed.cu", "--block",
+                          "32,16", "--format", "sarif"], cwd=src,
+                         capture_output=True, text=True)
+assert printed.returncode == 1, printed.stderr
+
+with open(os.path.join(src, "tests", "data", "sarif-schema-2.1.0.json")) as f:
+    schema = json.load(f)
+for doc in (log, json.loads(printed.stdout)):
+    jsonschema.Draft7Validator(schema).validate(doc)
+    assert doc["version"] == "2.1.0"
+    (r,) = doc["runs"]
+    rules = r["tool"]["driver"]["rules"]
+    ids = [x["id"] for x in rules]
+    assert len(ids) == len(set(ids)), ids
+    for x in rules:
+        for key in ("shortDescription", "fullDescription", "help"):
+            assert x[key]["text"], (x["id"], key)
+    assert r["results"], "no results"
+    for res in r["results"]:
+        assert res["ruleId"] in ids, res["ruleId"]
+        assert ids[res["ruleIndex"]] == res["ruleId"], res
+        assert res["level"] in ("error", "warning", "note"), res["level"]
+        loc = res["locations"][0]["physicalLocation"]
+        uri = loc["artifactLocation"]["uri"]
+        assert not uri.startswith(("file:", "/")), uri
+        assert loc["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
+        assert loc["region"]["startLine"] >= 1
+        assert "kernel" in res["properties"], res["properties"]
+
+fired = {res["ruleId"] for res in log["runs"][0]["results"]}
+want = {"gmem-uncoalesced-load", "gmem-uncoalesced-store",
+        "gmem-misaligned-access", "gmem-bank-conflict",
+        "gmem-shared-out-of-bounds", "gmem-data-dependent-access",
+        "gmem-partial-warp"}
+assert want <= fired, want - fired
+# The printed kernel's two out-of-bounds loads, at lines 73 and 78.
+oob = [res for res in json.loads(printed.stdout)["runs"][0]["results"]
+       if res["ruleId"] == "gmem-shared-out-of-bounds"]
+lines = sorted(res["locations"][0]["physicalLocation"]["region"]["startLine"]
+               for res in oob)
+assert lines == [73, 78], lines
+print("SARIF valid:", len(log["runs"][0]["results"]), "results,",
+      len(fired), "rules")

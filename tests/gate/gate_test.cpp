@@ -1,0 +1,340 @@
+//===- gate_test.cpp - The gate's flags, policies, baseline and exit codes ===//
+#include "baseline.h"
+#include "checks.h"
+#include "compile_db.h"
+#include "gate_tool.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace gmem::test;
+using nlohmann::json;
+
+namespace {
+
+std::string temp(const std::string &Name, const std::string &Text) {
+  std::string Path = ::testing::TempDir() + "/" + Name;
+  std::ofstream(Path) << Text;
+  return Path;
+}
+
+json findings(const GateRun &R) { return json::parse(R.Out)["findings"]; }
+
+// A strided copy whose stride comes from the host code: stride 1 reads a
+// warp's 128 bytes in 4 sectors, stride 2 spreads them over 256 bytes, 8
+// sectors. Extra blank lines and the local's name vary to check that
+// baseline keys survive such edits.
+std::string stridedCopy(int Stride, const std::string &Local = "i",
+                        const std::string &Blank = "") {
+  return "#include <cuda_runtime.h>\n" + Blank +
+         "__global__ void copy(const float *in, float *out, int s) {\n"
+         "  int " +
+         Local +
+         " = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  out[" +
+         Local + "] = in[" + Local +
+         " * s];\n"
+         "}\n"
+         "int main() {\n"
+         "  float *in, *out;\n"
+         "  cudaMalloc(&in, 8192 * sizeof(float));\n"
+         "  cudaMalloc(&out, 4096 * sizeof(float));\n"
+         "  copy<<<32, 128>>>(in, out, " +
+         std::to_string(Stride) +
+         ");\n"
+         "}\n";
+}
+
+TEST(Gate, ChecksGlobSelectsRules) {
+  GateRun R = runGate("examples/transpose.cu --block 32,16 --format json "
+                      "--checks=-*,gmem-bank-conflict");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  json F = findings(R);
+  ASSERT_EQ(F.size(), 1u) << R.Out;
+  // transposeSmem reads tile[icol][irow] with icol = threadIdx index % 16:
+  // lanes 32 words apart, 16 distinct rows in one bank.
+  EXPECT_EQ(F[0]["rule"], "gmem-bank-conflict");
+  EXPECT_EQ(F[0]["line"], 116);
+  EXPECT_EQ(F[0]["figures"]["conflict_ways"], 16);
+  // Padding by one leaves icol and icol+1 with irow 1 and 0 in one bank;
+  // two is the smallest padding without conflict (33*icol+irow vs
+  // 34*icol+irow mod 32), and the tool re-simulated it.
+  EXPECT_EQ(F[0]["fix"]["description"],
+            "pad the last dimension of 'tile' by 2 elements: tile[16][34]");
+  R = runGate("examples/transpose.cu --block 32,16 --checks=gmem-nothing");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("matches no rule"), std::string::npos) << R.Err;
+}
+
+TEST(Gate, NolintSuppressesOneRule) {
+  std::string Src =
+      readFile(sourcePath("tests/data/rules/uncoalesced_load.cu"));
+  size_t At = Src.find("out[i] = in[i * n];");
+  ASSERT_NE(At, std::string::npos);
+  std::string Line = "out[i] = in[i * n];";
+  std::string Other = Src, Own = Src, Next = Src;
+  Other.replace(At, Line.size(), Line + " // NOLINT(gmem-bank-conflict)");
+  Own.replace(At, Line.size(), Line + " // NOLINT(gmem-uncoalesced-*)");
+  Next.replace(At, 0, "// NOLINTNEXTLINE(gmem-uncoalesced-load)\n  ");
+  const std::string Json = " --format json --checks=*";
+  EXPECT_EQ(findings(runGate(temp("other.cu", Other) + Json)).size(), 1u);
+  EXPECT_EQ(findings(runGate(temp("own.cu", Own) + Json)).size(), 0u);
+  EXPECT_EQ(findings(runGate(temp("next.cu", Next) + Json)).size(), 0u);
+}
+
+TEST(Gate, PoliciesDecideTheExitCode) {
+  std::string F = "tests/data/rules/uncoalesced_load.cu";
+  EXPECT_EQ(runGate(F).Exit, 0); // A warning alone passes.
+  GateRun R = runGate(F + " --warnings-as-errors=gmem-uncoalesced-*");
+  EXPECT_EQ(R.Exit, 1);
+  EXPECT_NE(R.Out.find("error: uncoalesced global load"), std::string::npos)
+      << R.Out;
+  EXPECT_EQ(runGate(F + " --fail-on=gmem-bank-conflict").Exit, 0);
+  // columnRead's load is 12.5% efficient, rowRead's and both stores 100%.
+  R = runGate(F + " --min-efficiency 50 --format json");
+  EXPECT_EQ(R.Exit, 1);
+  ASSERT_EQ(findings(R).size(), 1u);
+  EXPECT_EQ(findings(R)[0]["severity"], "error");
+  EXPECT_EQ(runGate(F + " --min-efficiency 12").Exit, 0);
+  // columnTile's read is 32-way.
+  std::string B = "tests/data/rules/bank_conflict.cu";
+  EXPECT_EQ(runGate(B + " --max-conflict-ways 32").Exit, 0);
+  EXPECT_EQ(runGate(B + " --max-conflict-ways 31").Exit, 1);
+  EXPECT_EQ(runGate(B + " --max-conflict-ways x").Exit, 2);
+}
+
+TEST(Gate, BadInputIsExitTwo) {
+  EXPECT_EQ(runGate("no/such.cu --checks=*").Exit, 2);
+  std::string Bad = temp("bad_baseline.json", "{\"x\": 1}");
+  GateRun R = runGate("tests/data/rules/partial_warp.cu --baseline " + Bad);
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("not a gmem baseline"), std::string::npos) << R.Err;
+  EXPECT_EQ(runGate("tests/data/rules/partial_warp.cu --update-baseline").Exit,
+            2);
+}
+
+TEST(Gate, BaselineRegressionImprovementAndStableKeys) {
+  std::string Base = ::testing::TempDir() + "/copy_baseline.json";
+  std::string Src = ::testing::TempDir() + "/copy.cu";
+  std::ofstream(Src) << stridedCopy(1);
+  ASSERT_EQ(runGate(Src + " --baseline " + Base + " --update-baseline").Exit,
+            0);
+  json B = json::parse(readFile(Base));
+  EXPECT_EQ(B["gmem_baseline"], 1);
+
+  // Moved two lines down and the local renamed: the same entries.
+  std::ofstream(Src) << stridedCopy(1, "idx", "\n\n");
+  GateRun R = runGate(Src + " --baseline " + Base + " --format json");
+  EXPECT_EQ(R.Exit, 0) << R.Out;
+  EXPECT_EQ(findings(R).size(), 0u) << R.Out;
+
+  // Stride 2: the load goes from 4 to 8 sectors per request, line 6.
+  std::ofstream(Src) << stridedCopy(2, "idx", "\n\n");
+  R = runGate(Src + " --baseline " + Base + " -fno-color-diagnostics");
+  EXPECT_EQ(R.Exit, 1) << R.Out;
+  EXPECT_NE(R.Out.find("copy.cu:6:14: error: global load in[idx * s] in copy "
+                       "got worse than the baseline: efficiency_pct 100 -> 50 "
+                       "(-50%), per_request 4 -> 8 (+100%)"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("[gmem-baseline-regression]"), std::string::npos);
+  // Within a 150% tolerance the same change passes.
+  EXPECT_EQ(runGate(Src + " --baseline " + Base + " --tolerance 150").Exit, 0);
+
+  // Recorded at stride 2, back to 1: reported, not failed.
+  ASSERT_EQ(runGate(Src + " --baseline " + Base + " --update-baseline").Exit,
+            0);
+  std::ofstream(Src) << stridedCopy(1);
+  R = runGate(Src + " --baseline " + Base + " --format json");
+  EXPECT_EQ(R.Exit, 0) << R.Out;
+  bool Improved = false;
+  for (const json &F : findings(R))
+    Improved |= F["rule"] == "gmem-baseline-improvement" && F["line"] == 4 &&
+                F["figures"]["changes"]["per_request"]["current"] == 4.0;
+  EXPECT_TRUE(Improved) << R.Out;
+}
+
+TEST(Gate, NewAndVanishedAccessesAreReported) {
+  std::string Base = ::testing::TempDir() + "/nv_baseline.json";
+  std::string Src = ::testing::TempDir() + "/nv.cu";
+  std::ofstream(Src) << stridedCopy(1);
+  ASSERT_EQ(runGate(Src + " --baseline " + Base + " --update-baseline").Exit,
+            0);
+  std::string Changed = stridedCopy(1);
+  // The same cost, another expression shape.
+  Changed.replace(Changed.find("in[i * s]"), 9, "in[i * s + 0]");
+  std::ofstream(Src) << Changed;
+  GateRun R = runGate(Src + " --baseline " + Base + " --format json");
+  EXPECT_EQ(R.Exit, 0) << R.Out;
+  std::set<std::string> Rules;
+  for (const json &F : findings(R))
+    Rules.insert(F["rule"]);
+  EXPECT_TRUE(Rules.count("gmem-baseline-new")) << R.Out;
+  EXPECT_TRUE(Rules.count("gmem-baseline-vanished")) << R.Out;
+}
+
+TEST(Gate, ClangStyleTextWithCaretsAndColours) {
+  std::string F = "tests/data/rules/uncoalesced_load.cu";
+  GateRun R = runGate(F + " -fno-color-diagnostics");
+  EXPECT_NE(R.Out.find(F + ":8:12: warning: uncoalesced global load from "
+                           "'in'"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("    8 |   out[i] = in[i * n];"), std::string::npos);
+  EXPECT_NE(R.Out.find("      |            ^"), std::string::npos) << R.Out;
+  EXPECT_EQ(R.Out.find("\x1b["), std::string::npos);
+  EXPECT_NE(runGate(F + " -fcolor-diagnostics").Out.find("\x1b["),
+            std::string::npos);
+}
+
+TEST(Gate, PrintedUnrollPadIsOutOfBoundsWithBlock32x16) {
+  // tile is [16][66]; with block 32x16 irow = index / 16 reaches 31, so
+  // the 256 threads with irow >= 16 of each of the 64 x 256 blocks read
+  // past it: 4194304 lanes per load.
+  GateRun R = runGate("examples/transpose_seed_printed.cu --block 32,16 "
+                      "--format json --checks=-*,gmem-shared-out-of-bounds");
+  EXPECT_EQ(R.Exit, 1);
+  json F = findings(R);
+  ASSERT_EQ(F.size(), 2u) << R.Out;
+  EXPECT_EQ(F[0]["line"], 73);
+  EXPECT_EQ(F[0]["col"], 34);
+  EXPECT_EQ(F[1]["line"], 78);
+  for (const json &X : F)
+    EXPECT_EQ(X["figures"]["out_of_bounds_lanes"], 4194304);
+}
+
+TEST(Gate, SeveralFilesInParallel) {
+  GateRun R = runGate("tests/data/rules/uncoalesced_load.cu "
+                      "tests/data/rules/partial_warp.cu -j 2 --format json");
+  EXPECT_EQ(R.Exit, 0) << R.Err;
+  std::set<std::string> Rules;
+  for (const json &F : findings(R))
+    Rules.insert(F["rule"]);
+  EXPECT_EQ(Rules, (std::set<std::string>{"gmem-uncoalesced-load",
+                                          "gmem-partial-warp"}));
+  EXPECT_EQ(json::parse(R.Out)["files"].size(), 2u);
+}
+
+TEST(CompileDb, NvccFlagsTranslatedOrDropped) {
+  // A command line as CMake writes it for nvcc.
+  std::vector<std::string> Cmd = {
+      "/usr/local/cuda/bin/nvcc",
+      "-forward-unknown-to-host-compiler",
+      "-DSTRIDE=2",
+      "-I../include",
+      "-isystem",
+      "/opt/x/include",
+      "--generate-code=arch=compute_75,code=[compute_75,sm_75]",
+      "-gencode",
+      "arch=compute_90,code=sm_90",
+      "-arch=sm_90",
+      "--expt-relaxed-constexpr",
+      "-Xcompiler",
+      "-fPIC",
+      "-Xcompiler=-Wall",
+      "-rdc=true",
+      "-x",
+      "cu",
+      "--use_fast_math",
+      "-std=c++17",
+      "-O3",
+      "-c",
+      "/src/k.cu",
+      "-o",
+      "k.o"};
+  std::vector<std::string> Want = {"-DSTRIDE=2", "-I/b/../include", "-isystem",
+                                   "/opt/x/include", "-std=c++17"};
+  EXPECT_EQ(gmem::translateNvccCommand(Cmd, "/b"), Want);
+}
+
+TEST(CompileDb, DashPReadsTheDatabase) {
+  // STRIDE comes only from the database: 2 floats apart is 8 sectors.
+  std::string Dir = ::testing::TempDir() + "/db";
+  std::system(("mkdir -p " + Dir).c_str());
+  std::string Src = Dir + "/k.cu";
+  std::ofstream(Src) << "#include <cuda_runtime.h>\n"
+                        "__global__ void k(const float *in, float *out) {\n"
+                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "  out[i] = in[i * STRIDE];\n"
+                        "}\n"
+                        "int main() {\n"
+                        "  float *in, *out;\n"
+                        "  cudaMalloc(&in, 8192 * sizeof(float));\n"
+                        "  cudaMalloc(&out, 4096 * sizeof(float));\n"
+                        "  k<<<32, 128>>>(in, out);\n"
+                        "}\n";
+  json Db = json::array({{{"directory", Dir},
+                          {"command", "/usr/local/cuda/bin/nvcc -DSTRIDE=2 "
+                                      "-gencode arch=compute_90,code=sm_90 "
+                                      "-x cu -c " +
+                                          Src + " -o k.o"},
+                          {"file", Src}}});
+  std::ofstream(Dir + "/compile_commands.json") << Db.dump();
+  GateRun R = runGate("-p " + Dir + " " + Src + " --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  json F = findings(R);
+  ASSERT_EQ(F.size(), 1u) << R.Out;
+  EXPECT_EQ(F[0]["figures"]["per_request"], 8.0);
+  // Without the database STRIDE is undefined: exit 2 naming the file.
+  EXPECT_EQ(runGate(Src + " --checks=*").Exit, 2);
+  R = runGate("-p " + Dir + " examples/transpose.cu");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("no entry in"), std::string::npos) << R.Err;
+}
+
+TEST(LaunchFile, NamesKernelsNoMainLaunches) {
+  std::string Src =
+      temp("nomain.cu", "#include <cuda_runtime.h>\n"
+                        "__global__ void col(const float *in, float *out, "
+                        "int n) {\n"
+                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "  out[i] = in[i * n];\n"
+                        "}\n");
+  std::string L = temp("launches.json",
+                       R"({"launches": [{"kernel": "col", "grid": [4],
+                           "block": [128], "args": {"n": 1024}}]})");
+  GateRun R = runGate(Src + " --launches " + L + " --format json");
+  // Lanes 1024 floats apart: one sector each.
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  json F = findings(R);
+  ASSERT_EQ(F.size(), 1u) << R.Out;
+  EXPECT_EQ(F[0]["figures"]["per_request"], 32.0);
+  // Without it the kernel is named as unchecked.
+  R = runGate(Src + " --checks=*");
+  EXPECT_NE(R.Err.find("col is not launched"), std::string::npos) << R.Err;
+}
+
+} // namespace
+
+namespace {
+
+TEST(RulesLibrary, GlobListLastMatchWins) {
+  gmem::GlobList L("-*,gmem-uncoalesced-*,-gmem-uncoalesced-store");
+  EXPECT_TRUE(L.contains("gmem-uncoalesced-load"));
+  EXPECT_FALSE(L.contains("gmem-uncoalesced-store"));
+  EXPECT_FALSE(L.contains("gmem-bank-conflict"));
+  EXPECT_TRUE(gmem::GlobList("*").contains("gmem-partial-warp"));
+  EXPECT_FALSE(gmem::GlobList("").contains("gmem-partial-warp"));
+}
+
+TEST(RulesLibrary, NolintComments) {
+  using gmem::nolintSuppresses;
+  EXPECT_TRUE(nolintSuppresses("x = 1; // NOLINT", "NOLINT", "gmem-a"));
+  EXPECT_TRUE(
+      nolintSuppresses("// NOLINT(gmem-a, gmem-b)", "NOLINT", "gmem-b"));
+  EXPECT_FALSE(nolintSuppresses("// NOLINT(gmem-a)", "NOLINT", "gmem-b"));
+  // NOLINTNEXTLINE is not a NOLINT for its own line.
+  EXPECT_FALSE(nolintSuppresses("// NOLINTNEXTLINE", "NOLINT", "gmem-a"));
+  EXPECT_TRUE(
+      nolintSuppresses("// NOLINTNEXTLINE", "NOLINTNEXTLINE", "gmem-a"));
+}
+
+TEST(RulesLibrary, ExpressionShapeIgnoresLocalNames) {
+  EXPECT_EQ(gmem::expressionShape("in[iy * nx + ix]", "in"), "in[_*_+_]");
+  EXPECT_EQ(gmem::expressionShape("in[row*width + col]", "in"), "in[_*_+_]");
+  EXPECT_EQ(gmem::expressionShape("tile[threadIdx.y][threadIdx.x + 1]", "tile"),
+            "tile[threadIdx.y][threadIdx.x+1]");
+}
+
+} // namespace
