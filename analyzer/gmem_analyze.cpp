@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "arch.h"
 #include "compare.h"
+#include "compiled.h"
+#include "toolkit.h"
 #include "frontend.h"
 #include "host_launches.h"
 #include "launch_plan.h"
@@ -63,6 +65,23 @@ int run(const Options &O) {
   M.Kernels = translateKernels(Ctx);
   HostLaunches Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
   M.Launches = std::move(Host.Launches);
+
+  // Count the instructions nvcc emits: compile the device code (or take it
+  // from the cache) and match its SASS to the accesses.
+  CompiledOptions CompO;
+  CompO.Compiler = O.Compiler;
+  CompO.Nvcc = O.Nvcc;
+  CompO.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
+  CompO.Arch = Arch->Name;
+  CompO.ClangArgs = O.ClangArgs;
+  const clang::SourceManager &SM = (*AST)->getSourceManager();
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+    CompO.KeyInputs.push_back(It->first.getName().str());
+  auto CompiledNotes = applyCompiled(M, CompO);
+  if (!CompiledNotes)
+    return fail(llvm::toString(CompiledNotes.takeError()));
+  for (const std::string &N : *CompiledNotes)
+    std::cerr << "gmem-analyze: note: " << N << "\n";
   if (O.EmitModel) {
     std::cout << toJson(M).dump(2) << "\n";
     return 0;
@@ -86,6 +105,7 @@ int run(const Options &O) {
   Report Rep;
   Rep.File = O.File;
   Rep.Warnings = Host.Warnings;
+  Rep.Compiler = M.Compiler;
   std::set<std::string> Warned;
   SimOptions SO;
   SO.Arch = Arch;

@@ -20,6 +20,9 @@ struct Options {
   bool Strict = false;
   unsigned Threads = 0;
   std::string CudaPath;
+  std::string Compiler; ///< --compiler source|nvcc; empty: nvcc when found.
+  std::string Nvcc;     ///< --nvcc PATH.
+  std::string CacheDir; ///< --cache-dir; empty: ~/.cache/gmem.
   std::vector<std::string> ClangArgs; ///< After "--".
   bool Help = false;
 };

@@ -20,6 +20,7 @@ void AccessStats::add(const AccessStats &O) {
   MisalignedLanes += O.MisalignedLanes;
   UnknownRequests += O.UnknownRequests;
   OutOfBoundsLanes += O.OutOfBoundsLanes;
+  UnmergedGroups += O.UnmergedGroups;
   if (UnknownReason.empty())
     UnknownReason = O.UnknownReason;
   if (!HasStride && O.HasStride) {

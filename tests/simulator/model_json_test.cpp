@@ -52,6 +52,7 @@ TEST(ModelJson, RejectsOtherSchemasAndGarbage) {
   std::string Error;
   EXPECT_FALSE(fromJson({{"schema", 99}}, M, Error));
   EXPECT_NE(Error.find("schema 99"), std::string::npos);
-  EXPECT_FALSE(fromJson({{"schema", 1}, {"kernels", 3}}, M, Error));
+  EXPECT_FALSE(
+      fromJson({{"schema", ModelSchemaVersion}, {"kernels", 3}}, M, Error));
   EXPECT_NE(Error.find("malformed"), std::string::npos);
 }
