@@ -17,7 +17,8 @@ applyCompiled(Module &M, const CompiledOptions &O) {
     return Notes;
   }
   const bool Required = O.Compiler == "nvcc";
-  auto NotChecked = [&](llvm::Error E) -> llvm::Expected<std::vector<std::string>> {
+  auto NotChecked =
+      [&](llvm::Error E) -> llvm::Expected<std::vector<std::string>> {
     std::string Why = llvm::toString(std::move(E));
     if (Required)
       return llvm::createStringError("--compiler nvcc: " + Why);

@@ -30,8 +30,8 @@ struct CompiledOptions {
 /// Annotates M's accesses. Returns notes for the report (ambiguous
 /// mappings, why merging was not checked); fails only when nvcc was asked
 /// for and cannot be used.
-llvm::Expected<std::vector<std::string>> applyCompiled(Module &M,
-                                                       const CompiledOptions &O);
+llvm::Expected<std::vector<std::string>>
+applyCompiled(Module &M, const CompiledOptions &O);
 
 } // namespace gmem
 

@@ -179,8 +179,8 @@ struct ScalarEval {
       if (S)
         Out = E.Kind == Op::Div ? V[0] / V[1] : V[0] % V[1];
       else
-        Out = int64_t(E.Kind == Op::Div ? U(V[0]) / U(V[1])
-                                        : U(V[0]) % U(V[1]));
+        Out =
+            int64_t(E.Kind == Op::Div ? U(V[0]) / U(V[1]) : U(V[0]) % U(V[1]));
       return true;
     case Op::Shl:
     case Op::Shr:
@@ -361,11 +361,12 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   // instructions the line table puts there.
   using Key = std::tuple<std::string, unsigned, bool, int>;
   auto KeyOf = [](const std::string &File, unsigned Line, bool Shared,
-                  int Kind) { return Key{fileKey(File), Line, Shared, Kind}; };
+                  int Kind) {
+    return Key{fileKey(File), Line, Shared, Kind};
+  };
   std::map<Key, std::vector<int>> Accesses;
   for (const Access &A : K.Accesses)
-    Accesses[KeyOf(A.Loc.File, A.Loc.Line, A.Sp == Space::Shared,
-                   int(A.Kind))]
+    Accesses[KeyOf(A.Loc.File, A.Loc.Line, A.Sp == Space::Shared, int(A.Kind))]
         .push_back(A.Id);
   std::map<Key, std::vector<const SassInstr *>> Instrs;
   std::vector<const SassInstr *> Orphans;
@@ -432,9 +433,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         Access &A = K.Accesses[Id];
         if (All) {
           A.Compiled.State = CompiledForm::AsWritten;
-          A.Compiled.Instruction = ByWidth[A.Size].empty()
-                                       ? ""
-                                       : ByWidth[A.Size][0]->Opcode;
+          A.Compiled.Instruction =
+              ByWidth[A.Size].empty() ? "" : ByWidth[A.Size][0]->Opcode;
         } else {
           Ambiguous(A, "accesses of several sizes on one line and " +
                            std::to_string(Is.size()) +
@@ -470,8 +470,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
           if (const Access *B = repeatedLoad(K, A)) {
             A.Compiled.State = CompiledForm::Reused;
             A.Compiled.Note = "the value loaded by " + B->Text + " (" +
-                              lineText(*B) + ":" +
-                              std::to_string(B->Loc.Col) + ") is reused";
+                              lineText(*B) + ":" + std::to_string(B->Loc.Col) +
+                              ") is reused";
             continue;
           }
         }
@@ -504,8 +504,9 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     bool LoopMerge = false;
     if (!Along.empty() && W % Size == 0) {
       if (!Across.empty())
-        LoopMerge = Scalar % Across.size() == 0 &&
-                    WideCount * Factor == Along.size() * (Scalar / Across.size());
+        LoopMerge =
+            Scalar % Across.size() == 0 &&
+            WideCount * Factor == Along.size() * (Scalar / Across.size());
       else
         LoopMerge = Scalar == 0 && (WideCount * Factor) % Along.size() == 0;
     }
@@ -538,8 +539,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         CF.Note = "merged with the next " + std::to_string(Factor - 1) +
                   " accesses of the line into one " + WideOp;
         if (I % Factor)
-          CF.Note = "merged into " + K.Accesses[CF.Leader].Text + "'s " +
-                    WideOp;
+          CF.Note =
+              "merged into " + K.Accesses[CF.Leader].Text + "'s " + WideOp;
       }
       continue;
     }
@@ -577,9 +578,9 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         accessesIn(L->Body, Inside);
         bool Stored = false;
         for (int B : Inside)
-          Stored = Stored || (K.Accesses[B].Kind != AccessKind::Load &&
-                              K.Accesses[B].Array == A.Array &&
-                              K.Accesses[B].Sp == A.Sp);
+          Stored = Stored ||
+                   (K.Accesses[B].Kind != AccessKind::Load &&
+                    K.Accesses[B].Array == A.Array && K.Accesses[B].Sp == A.Sp);
         if (Stored || usesSlots(*A.Address, Assigned))
           break;
         ++Invariant;
@@ -605,19 +606,19 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
               Orphans[O]->Where.empty()
                   ? std::string("no line")
                   : "line " + std::to_string(Orphans[O]->Where[0].Line);
-          A.Compiled.Note =
-              "loaded once before " +
-              (Levels == 1 ? std::string("its loop")
-                           : "its " + std::to_string(Levels) +
-                                 " innermost loops") +
-              " (the " + Orphans[O]->Opcode + " the line table puts on " +
-              Where + ")";
+          A.Compiled.Note = "loaded once before " +
+                            (Levels == 1 ? std::string("its loop")
+                                         : "its " + std::to_string(Levels) +
+                                               " innermost loops") +
+                            " (the " + Orphans[O]->Opcode +
+                            " the line table puts on " + Where + ")";
           continue;
         }
       }
     }
-    Ambiguous(A, "no " + instrName(A) + " instruction on this line in the "
-                 "SASS, and neither a reuse nor a hoist could be proved");
+    Ambiguous(A, "no " + instrName(A) +
+                     " instruction on this line in the "
+                     "SASS, and neither a reuse nor a hoist could be proved");
   }
   return Notes;
 }

@@ -25,9 +25,8 @@ int runProgram(const std::vector<std::string> &Args, std::string &Out,
       llvm::sys::fs::createTemporaryFile("gmem-run", "err", ErrFile))
     return -1;
   std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
-  std::optional<llvm::StringRef> Redirects[] = {std::nullopt,
-                                                llvm::StringRef(OutFile),
-                                                llvm::StringRef(ErrFile)};
+  std::optional<llvm::StringRef> Redirects[] = {
+      std::nullopt, llvm::StringRef(OutFile), llvm::StringRef(ErrFile)};
   std::string ExecError;
   int RC = llvm::sys::ExecuteAndWait(Args[0], Refs, std::nullopt, Redirects,
                                      TimeoutSeconds, 0, &ExecError);
@@ -53,9 +52,9 @@ std::string nvdisasmFromPip() {
   if (!Py)
     return "";
   std::string Out, Err;
-  if (runProgram({*Py, "-c",
-                  "import nvidia\nfor p in nvidia.__path__: print(p)"},
-                 Out, Err, 30) != 0)
+  if (runProgram(
+          {*Py, "-c", "import nvidia\nfor p in nvidia.__path__: print(p)"}, Out,
+          Err, 30) != 0)
     return "";
   llvm::SmallVector<llvm::StringRef, 4> Dirs;
   llvm::StringRef(Out).split(Dirs, '\n', -1, false);
@@ -102,8 +101,10 @@ llvm::Expected<Toolkit> findToolkit(const std::string &NvccPath) {
     return llvm::createStringError(T.Nvcc + " --version failed: " + Err);
   size_t V = Out.find(", V");
   if (V != std::string::npos)
-    T.Version = llvm::StringRef(Out).substr(V + 3).take_until(
-        [](char C) { return C == '\n' || C == ' '; }).str();
+    T.Version = llvm::StringRef(Out)
+                    .substr(V + 3)
+                    .take_until([](char C) { return C == '\n' || C == ' '; })
+                    .str();
   else
     T.Version = "unknown";
 
@@ -127,8 +128,8 @@ nvccFlagsFromClangArgs(const std::vector<std::string> &ClangArgs) {
   std::vector<std::string> Out;
   for (size_t I = 0; I < ClangArgs.size(); ++I) {
     llvm::StringRef A = ClangArgs[I];
-    bool Joined = A.size() > 2 && (A.starts_with("-I") ||
-                                   A.starts_with("-D") || A.starts_with("-U"));
+    bool Joined = A.size() > 2 && (A.starts_with("-I") || A.starts_with("-D") ||
+                                   A.starts_with("-U"));
     if (Joined || A.starts_with("-std=")) {
       Out.push_back(A.str());
     } else if ((A == "-I" || A == "-D" || A == "-U" || A == "-include" ||
@@ -149,8 +150,7 @@ std::string defaultCacheDir() {
   return "";
 }
 
-llvm::Expected<SassText> compileToSass(const Toolkit &T,
-                                       const SassRequest &R) {
+llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
   // The key: what nvcc would see (file contents), how it is called, and
   // which nvcc/nvdisasm it is.
   llvm::SHA256 H;
@@ -205,8 +205,8 @@ llvm::Expected<SassText> compileToSass(const Toolkit &T,
   RC = runProgram({T.Nvdisasm, "-c", "-gi", std::string(Cubin)}, Out, Err);
   llvm::sys::fs::remove(Cubin);
   if (RC != 0)
-    return llvm::createStringError("nvdisasm failed on the cubin of " +
-                                   R.File + ": " + Err);
+    return llvm::createStringError("nvdisasm failed on the cubin of " + R.File +
+                                   ": " + Err);
   if (!CacheFile.empty()) {
     // Written beside, then renamed: a concurrent reader never sees half.
     llvm::sys::fs::create_directories(R.CacheDir + "/sass");

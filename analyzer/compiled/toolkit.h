@@ -29,11 +29,11 @@ struct Toolkit {
 llvm::Expected<Toolkit> findToolkit(const std::string &NvccPath);
 
 struct SassRequest {
-  std::string File;                    ///< The .cu file.
-  std::string Arch = "sm_90";          ///< -arch.
-  std::vector<std::string> Flags;      ///< -I, -D, -U, -include, -std=.
-  std::vector<std::string> KeyInputs;  ///< Files whose content keys the cache.
-  std::string CacheDir;                ///< Empty: no cache.
+  std::string File;                   ///< The .cu file.
+  std::string Arch = "sm_90";         ///< -arch.
+  std::vector<std::string> Flags;     ///< -I, -D, -U, -include, -std=.
+  std::vector<std::string> KeyInputs; ///< Files whose content keys the cache.
+  std::string CacheDir;               ///< Empty: no cache.
 };
 
 struct SassText {
@@ -46,8 +46,8 @@ struct SassText {
 llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R);
 
 /// The nvcc flags among Clang arguments (include paths, macros, standard).
-std::vector<std::string> nvccFlagsFromClangArgs(
-    const std::vector<std::string> &ClangArgs);
+std::vector<std::string>
+nvccFlagsFromClangArgs(const std::vector<std::string> &ClangArgs);
 
 /// $XDG_CACHE_HOME/gmem, else ~/.cache/gmem.
 std::string defaultCacheDir();

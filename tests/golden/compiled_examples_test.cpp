@@ -119,8 +119,7 @@ TEST(CompiledForms, RowReadByUnrolledLoopIsLds128) {
 // 64 x 32 = 2048 warps x 8 requests = 16384 requests, 524288 wavefronts
 // (the source: 65536 requests of 32 wavefronts, 2097152).
 TEST(CompiledForms, ConflictingRowReadsAsLds128) {
-  const LaunchResult &R =
-      launch(compiled("compiled_forms"), "rowSumConflicts");
+  const LaunchResult &R = launch(compiled("compiled_forms"), "rowSumConflicts");
   const AccessStats &S = R.PerAccess[access(R, "tile[x][k]").Id];
   EXPECT_EQ(S.Requests, 16384u);
   EXPECT_EQ(S.Units, 524288u);
@@ -134,10 +133,8 @@ TEST(CompiledForms, LoadUsedTwiceIsOneRequest) {
   const Access &Second = access(R, "in[i]", 22);
   EXPECT_EQ(Second.Compiled.State, CompiledForm::Reused);
   EXPECT_EQ(R.PerAccess[Second.Id].Requests, 0u);
-  EXPECT_EQ(metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
-            2048);
-  EXPECT_EQ(metric(R, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
-            8192);
+  EXPECT_EQ(metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 2048);
+  EXPECT_EQ(metric(R, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 8192);
 }
 
 // in[i] and scale[0] loaded once before the loop of reps = 8 iterations:
@@ -212,17 +209,16 @@ TEST(SgemmTiled, Shared32IsFortyInstructionsPerStep) {
 TEST(SgemmTiled, RegisterTilesReadWithLds128) {
   const Compiled &C = compiled("sgemm_tiled");
   const LaunchResult &One = launch(C, "sgemm1DTile<64, 64, 8, 8>");
-  EXPECT_EQ(One.PerAccess[access(One, "As[(tRow * TM + i) * BK + k]").Id]
-                .Requests,
-            131072u);
+  EXPECT_EQ(
+      One.PerAccess[access(One, "As[(tRow * TM + i) * BK + k]").Id].Requests,
+      131072u);
   EXPECT_EQ(One.PerAccess[access(One, "Bs[k * BN + tCol]").Id].Requests,
             65536u);
-  for (const char *K : {"sgemm2DTile<64, 64, 8, 4, 4>",
-                        "sgemm2DTileVec<64, 64, 8, 4, 4>",
-                        "sgemm2DTilePad<64, 64, 8, 4, 4, 4>"}) {
+  for (const char *K :
+       {"sgemm2DTile<64, 64, 8, 4, 4>", "sgemm2DTileVec<64, 64, 8, 4, 4>",
+        "sgemm2DTilePad<64, 64, 8, 4, 4, 4>"}) {
     const LaunchResult &R = launch(C, K);
-    EXPECT_EQ(metric(R, "smsp__sass_inst_executed_op_shared_ld.sum"),
-              2 * 32768)
+    EXPECT_EQ(metric(R, "smsp__sass_inst_executed_op_shared_ld.sum"), 2 * 32768)
         << K;
   }
 }
@@ -283,8 +279,7 @@ TEST(CompiledToolkit, MissingNvccIsAnErrorOnlyWhenAskedFor) {
   O.Nvcc = "/nonexistent/nvcc";
   auto Soft = applyCompiled(M, O);
   ASSERT_TRUE(bool(Soft));
-  EXPECT_NE(M.Compiler.NotChecked.find("/nonexistent/nvcc"),
-            std::string::npos);
+  EXPECT_NE(M.Compiler.NotChecked.find("/nonexistent/nvcc"), std::string::npos);
   O.Compiler = "nvcc";
   auto Hard = applyCompiled(M, O);
   ASSERT_FALSE(bool(Hard));
