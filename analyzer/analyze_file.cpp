@@ -1,6 +1,9 @@
 //===- analyze_file.cpp - One translation unit, source to results ---------===//
 #include "analyze_file.h"
 
+#include "compiled.h"
+#include "toolkit.h"
+
 #include "frontend.h"
 #include "host_launches.h"
 #include "model_json.h"
@@ -37,6 +40,25 @@ bool loadModule(const Options &O, const std::string &File,
   HostLaunches Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
   M.Launches = std::move(Host.Launches);
   Warnings = std::move(Host.Warnings);
+
+  // Count the instructions nvcc emits: compile the device code (or take it
+  // from the cache) and match its SASS to the accesses.
+  CompiledOptions CompO;
+  CompO.Compiler = O.Compiler;
+  CompO.Nvcc = O.Nvcc;
+  CompO.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
+  CompO.Arch = Arch.Name;
+  CompO.ClangArgs = O.ClangArgs;
+  const clang::SourceManager &SM = (*AST)->getSourceManager();
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+    CompO.KeyInputs.push_back(It->first.getName().str());
+  auto CompiledNotes = applyCompiled(M, CompO);
+  if (!CompiledNotes) {
+    Error = llvm::toString(CompiledNotes.takeError());
+    return false;
+  }
+  for (const std::string &N : *CompiledNotes)
+    std::cerr << "gmem-analyze: note: " << N << "\n";
   return true;
 }
 
@@ -59,6 +81,7 @@ bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
       for (const std::string &W : K->Warnings)
         Rep.Warnings.push_back(W);
   }
+  Rep.Compiler = M.Compiler;
   SimOptions SO;
   SO.Arch = &Arch;
   SO.Threads = O.Threads;

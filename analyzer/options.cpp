@@ -30,6 +30,12 @@ Launches come from the host code (main and what it calls) unless given here.
                         (default 8388608); a launch that needs more is
                         reported as not simulated
   --cuda-path DIR|none  CUDA installation to parse with (default: detect)
+  --compiler source|nvcc
+                        count the instructions nvcc emits (default when a
+                        toolkit is found) or the source's accesses
+  --nvcc PATH           the nvcc to compile with (default: PATH, CUDA_PATH,
+                        /usr/local/cuda)
+  --cache-dir DIR       where compiled SASS is kept (default ~/.cache/gmem)
   --help                this text
 
 Exit codes: 0 done, 1 findings (out-of-bounds access, comparison failed),
@@ -162,6 +168,25 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
       if (!V)
         return std::nullopt;
       O.CudaPath = *V;
+    } else if (A == "--compiler") {
+      const std::string *V = Value("--compiler");
+      if (!V)
+        return std::nullopt;
+      if (*V != "source" && *V != "nvcc") {
+        Error = "--compiler '" + *V + "': use source or nvcc";
+        return std::nullopt;
+      }
+      O.Compiler = *V;
+    } else if (A == "--nvcc") {
+      const std::string *V = Value("--nvcc");
+      if (!V)
+        return std::nullopt;
+      O.Nvcc = *V;
+    } else if (A == "--cache-dir") {
+      const std::string *V = Value("--cache-dir");
+      if (!V)
+        return std::nullopt;
+      O.CacheDir = *V;
     } else if (!A.empty() && A[0] == '-') {
       Error = "unknown option '" + A + "' (see --help)";
       return std::nullopt;

@@ -23,6 +23,9 @@ struct Options {
   bool Exhaustive = false;        ///< --exhaustive
   uint64_t MaxWarps = 1ull << 23; ///< --max-warps (DefaultMaxWarps)
   std::string CudaPath;
+  std::string Compiler; ///< --compiler source|nvcc; empty: nvcc when found.
+  std::string Nvcc;     ///< --nvcc PATH.
+  std::string CacheDir; ///< --cache-dir; empty: ~/.cache/gmem.
   std::vector<std::string> ClangArgs; ///< After "--".
   bool Help = false;
 };

@@ -19,5 +19,26 @@ if ((${#missing[@]})); then
     --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# nvdisasm, to count the instructions nvcc emits (gmem-analyze --compiler
+# nvcc): trimmed toolkits lack it, so take PyPI's nvidia-cuda-nvdisasm for
+# this user. Debian's python3 refuses user installs without
+# --break-system-packages (PEP 668); pyenv's accepts them. Not fatal: without
+# it gmem says that compiler merging was not checked.
+if ! command -v nvdisasm >/dev/null &&
+   ! python3 -c "import nvidia, glob, sys; sys.exit(not any(glob.glob(p + '/*/bin/nvdisasm') for p in nvidia.__path__))" 2>/dev/null; then
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+      --no-install-recommends python3-pip >/dev/null || true
+  fi
+  echo "gmem: installing nvdisasm (PyPI nvidia-cuda-nvdisasm)"
+  python3 -m pip install -q --user nvidia-cuda-nvdisasm 2>/dev/null ||
+    python3 -m pip install -q --user --break-system-packages \
+      nvidia-cuda-nvdisasm ||
+    echo "gmem: warning: nvdisasm not installed; compiler merging will not be checked" >&2
+fi
+
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)"

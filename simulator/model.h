@@ -23,7 +23,9 @@
 namespace gmem {
 
 /// Bumped whenever the JSON form of the model changes incompatibly.
-constexpr int ModelSchemaVersion = 1;
+/// Version 2 added what the compiler emitted per access (Access::Compiled)
+/// and which compiler was read (Module::Compiler).
+constexpr int ModelSchemaVersion = 2;
 
 struct SourceLoc {
   std::string File; ///< As given on the command line or as Clang names it.
@@ -139,6 +141,31 @@ std::string toString(const Expr &E, const struct Kernel *K = nullptr);
 enum class Space : uint8_t { Global, Shared };
 enum class AccessKind : uint8_t { Load, Store, Atomic };
 
+/// What nvcc emitted for one source access (analyzer/compiled reads it from
+/// the SASS line table). Unchecked: counted as written.
+struct CompiledForm {
+  enum StateT : uint8_t {
+    Unchecked, ///< No SASS read (or no toolkit): count the source.
+    AsWritten, ///< One instruction of the source's width per execution.
+    Merged,    ///< Part of a wider instruction (see Width, Leader, Loop).
+    Hoisted,   ///< Loaded once before the loops it left (see Loop).
+    Reused,    ///< No instruction: the value of an equal load is reused.
+    Ambiguous, ///< The SASS does not say which; counted as written.
+  } State = Unchecked;
+  /// Merged: bytes per lane of the emitted instruction (8 or 16).
+  unsigned Width = 0;
+  /// Merged across accesses: the access (lowest id) whose instruction covers
+  /// the group; the group is Width / Size accesses in a row. -1 for merges
+  /// across loop iterations (Loop >= 0).
+  int Leader = -1;
+  /// Merged across iterations: Width / Size consecutive iterations of the
+  /// enclosing loop this many loops out (0 = innermost) form one request.
+  /// Hoisted: out of the innermost Loop + 1 loops.
+  int Loop = -1;
+  std::string Instruction; ///< The SASS opcode, e.g. "LDS.128".
+  std::string Note;        ///< Why (Ambiguous: what was not established).
+};
+
 /// One memory instruction as written in the source (a device function inlined
 /// twice yields two accesses with the same location).
 struct Access {
@@ -156,6 +183,7 @@ struct Access {
   /// Set when the address cannot be modelled; the access still counts as
   /// executed but its sectors/wavefronts are unknown.
   std::optional<std::string> UnknownReason;
+  CompiledForm Compiled;
 };
 
 enum class StmtKind : uint8_t {
@@ -256,10 +284,22 @@ struct Launch {
   std::vector<std::string> Unresolved;
 };
 
+/// Which instructions the counts are of.
+struct CompilerInfo {
+  std::string Used = "source"; ///< "source" or "nvcc".
+  std::string Version;         ///< nvcc's release, e.g. "13.0.88".
+  std::string Arch;            ///< The -arch compiled for.
+  /// Empty when the SASS was read; otherwise why compiler merging was not
+  /// checked (no toolkit, --compiler source, nvcc failed).
+  std::string NotChecked;
+  bool FromCache = false;
+};
+
 /// Everything the analyzer found in one translation unit.
 struct Module {
   int SchemaVersion = ModelSchemaVersion;
   std::string File;
+  CompilerInfo Compiler;
   std::vector<Kernel> Kernels;
   std::vector<Launch> Launches; ///< In host-code order.
 

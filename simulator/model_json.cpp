@@ -185,6 +185,42 @@ std::vector<Stmt> parseStmts(const json &J) {
   return S;
 }
 
+const char *const CompiledStateNames[] = {
+    "unchecked", "as_written", "merged", "hoisted", "reused", "ambiguous"};
+
+} // namespace
+
+json toJson(const CompiledForm &C) {
+  json J = {{"state", CompiledStateNames[C.State]}};
+  if (!C.Instruction.empty())
+    J["instruction"] = C.Instruction;
+  if (C.State == CompiledForm::Merged) {
+    J["width"] = C.Width;
+    J["leader"] = C.Leader;
+  }
+  if (C.State == CompiledForm::Merged || C.State == CompiledForm::Hoisted)
+    J["loop"] = C.Loop;
+  if (!C.Note.empty())
+    J["note"] = C.Note;
+  return J;
+}
+
+namespace {
+
+CompiledForm parseCompiled(const json &J) {
+  CompiledForm C;
+  std::string State = J.at("state").get<std::string>();
+  for (int I = 0; I < 6; ++I)
+    if (State == CompiledStateNames[I])
+      C.State = static_cast<CompiledForm::StateT>(I);
+  C.Instruction = J.value("instruction", "");
+  C.Width = J.value("width", 0u);
+  C.Leader = J.value("leader", -1);
+  C.Loop = J.value("loop", -1);
+  C.Note = J.value("note", "");
+  return C;
+}
+
 json dimJson(const Dim3 &D) { return json::array({D.X, D.Y, D.Z}); }
 
 Dim3 parseDim(const json &J) {
@@ -238,6 +274,8 @@ Kernel parseKernel(const json &J) {
     X.SharedArray = A.value("shared_array", -1);
     if (A.contains("unknown_reason"))
       X.UnknownReason = A.at("unknown_reason").get<std::string>();
+    if (A.contains("compiled"))
+      X.Compiled = parseCompiled(A.at("compiled"));
     if (X.Id != static_cast<int>(K.Accesses.size()))
       throw std::runtime_error("access ids must be 0, 1, ... in order");
     K.Accesses.push_back(X);
@@ -304,6 +342,8 @@ json toJson(const Kernel &K) {
               {"shared_array", A.SharedArray}};
     if (A.UnknownReason)
       X["unknown_reason"] = *A.UnknownReason;
+    if (A.Compiled.State != CompiledForm::Unchecked)
+      X["compiled"] = toJson(A.Compiled);
     Accesses.push_back(X);
   }
   return {{"name", K.Name},        {"mangled", K.MangledName},
@@ -343,6 +383,20 @@ json toJson(const Launch &L) {
           {"unresolved", L.Unresolved}};
 }
 
+json toJson(const CompilerInfo &C) {
+  json J = {{"used", C.Used}};
+  if (!C.Version.empty())
+    J["version"] = C.Version;
+  if (!C.Arch.empty())
+    J["arch"] = C.Arch;
+  J["merging_checked"] = C.NotChecked.empty();
+  if (!C.NotChecked.empty())
+    J["not_checked"] = C.NotChecked;
+  if (C.Used == "nvcc")
+    J["from_cache"] = C.FromCache;
+  return J;
+}
+
 json toJson(const Module &M) {
   json Kernels = json::array(), Launches = json::array();
   for (const Kernel &K : M.Kernels)
@@ -351,6 +405,7 @@ json toJson(const Module &M) {
     Launches.push_back(toJson(L));
   return {{"schema", M.SchemaVersion},
           {"file", M.File},
+          {"compiler", toJson(M.Compiler)},
           {"kernels", Kernels},
           {"launches", Launches}};
 }
@@ -366,6 +421,14 @@ bool fromJson(const json &J, Module &M, std::string &Error) {
     }
     M = Module();
     M.File = J.value("file", "");
+    if (J.contains("compiler")) {
+      const json &C = J.at("compiler");
+      M.Compiler.Used = C.value("used", "source");
+      M.Compiler.Version = C.value("version", "");
+      M.Compiler.Arch = C.value("arch", "");
+      M.Compiler.NotChecked = C.value("not_checked", "");
+      M.Compiler.FromCache = C.value("from_cache", false);
+    }
     for (const json &K : J.at("kernels"))
       M.Kernels.push_back(parseKernel(K));
     for (const json &L : J.at("launches"))

@@ -16,6 +16,8 @@ namespace gmem {
 nlohmann::json toJson(const Module &M);
 nlohmann::json toJson(const Kernel &K);
 nlohmann::json toJson(const Launch &L);
+nlohmann::json toJson(const CompiledForm &C);
+nlohmann::json toJson(const CompilerInfo &C);
 
 /// Reads a module; on failure returns false with a message in Error.
 bool fromJson(const nlohmann::json &J, Module &M, std::string &Error);

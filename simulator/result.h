@@ -31,6 +31,9 @@ struct AccessStats {
   uint64_t UnknownRequests = 0;    ///< Executed, but address not computable.
   uint64_t OutOfBoundsLanes = 0;   ///< Shared: lanes outside the array.
   std::string UnknownReason;       ///< First reason seen.
+  /// Groups the compiler merged (Access::Compiled) whose lanes' bytes were
+  /// not one aligned run in the simulation: issued one request per part.
+  uint64_t UnmergedGroups = 0;
   /// Address distance between the first two neighbouring active lanes of
   /// the first request, to explain the pattern (HasStride when seen).
   int64_t Stride = 0;

@@ -21,6 +21,7 @@ void AccessStats::add(const AccessStats &O) {
   MisalignedLanes += O.MisalignedLanes;
   UnknownRequests += O.UnknownRequests;
   OutOfBoundsLanes += O.OutOfBoundsLanes;
+  UnmergedGroups += O.UnmergedGroups;
   if (!O.UnknownReason.empty() &&
       (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
     UnknownReason = O.UnknownReason;

@@ -87,6 +87,8 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
   Scratch.assign(size_t(D + 2) * TempsPerLevel * 32, 0);
   FirstOutOfBounds.assign(K.Accesses.size(), OutOfBounds{{}, ~0u, 0, 0});
   FirstMisaligned = FirstOutOfBounds;
+  LastIteration.assign(K.Accesses.size(), {~uint64_t(0), 0});
+  OrdinalInIteration.assign(K.Accesses.size(), 0);
   const uint64_t Uniform[] = {Env.Block.X, Env.Block.Y, Env.Block.Z, Env.Grid.X,
                               Env.Grid.Y,  Env.Grid.Z,  32};
   for (int I = 0; I < 7; ++I)
@@ -120,7 +122,12 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
   std::fill(SlotUniform.begin(), SlotUniform.end(), false);
   WarpLanes = Mask;
   Dead = Returned = Broken = Continued = Uncertain = 0;
+  LoopStack.clear();
   execList(K.Body, Mask);
+  // Groups left incomplete (lanes that returned early) issue part by part.
+  for (Group &G : Groups)
+    flushGroup(G);
+  Groups.clear();
   return true;
 }
 
@@ -534,7 +541,10 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   uint32_t ReturnedBefore = Returned;
   uint32_t Active = Mask;
   bool First = true;
+  const uint64_t Instance = NextLoopInstance++;
+  LoopStack.push_back({Instance, 0});
   for (uint64_t Iter = 0;; ++Iter) {
+    LoopStack.back().Iter = Iter;
     if (S.TestFirst || !First) {
       Dead = 0;
       execList(S.CondPre, Active);
@@ -572,6 +582,16 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     Dead = Broken = Continued = 0;
     execList(S.Step, Active);
     Active &= ~Returned;
+  }
+  LoopStack.pop_back();
+  // Groups merged across this loop's iterations end with it.
+  for (size_t I = 0; I < Groups.size();) {
+    if (Groups[I].AccessId >= 0 && Groups[I].Instance == Instance) {
+      flushGroup(Groups[I]);
+      Groups.erase(Groups.begin() + I);
+    } else {
+      ++I;
+    }
   }
   Broken = SavedBroken;
   Continued = SavedContinued;
@@ -624,6 +644,15 @@ void WarpEvaluator::poison(const std::vector<Stmt> &L, const std::string &Why) {
 }
 
 void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
+  const CompiledForm &C = A.Compiled;
+  if (C.State == CompiledForm::Reused)
+    return; // No instruction: the value is in a register already.
+  if (C.State == CompiledForm::Hoisted)
+    // Loaded once, before the first iteration of the loops it left.
+    for (size_t L = 0; L <= size_t(std::max(C.Loop, 0)) && L < LoopStack.size();
+         ++L)
+      if (LoopStack[LoopStack.size() - 1 - L].Iter != 0)
+        return;
   AccessStats &St = Stats[A.Id];
   if (A.UnknownReason) {
     St.Requests += 1;
@@ -640,30 +669,155 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   }
   int64_t V[32];
   uint32_t U = evalLanes(*A.Address, Mask, V);
-  St.Requests += 1;
-  St.ActiveLanes += __builtin_popcount(Mask);
   if (U) {
+    St.Requests += 1;
+    St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id, "its address cannot be computed: " + LastUnknownReason);
     return;
   }
   const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V);
-  if (Observer)
-    Observer(A.Id, Addr, Mask);
   if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) {
+    St.Requests += 1;
+    St.ActiveLanes += __builtin_popcount(Mask);
     // Lanes on the same word serialise instead of sharing a broadcast; how
     // the hardware schedules that is not modelled.
     markUnknown(A.Id, "shared-memory atomics are not modelled (lanes that "
                       "hit the same word are serialised)");
     return;
   }
+  if (C.State == CompiledForm::Merged && C.Width > A.Size) {
+    addToGroup(A, Addr, Mask);
+    return;
+  }
+  issue(A, Addr, Mask, A.Size);
+}
+
+void WarpEvaluator::addToGroup(const Access &A, const uint64_t *Addr,
+                               uint32_t Mask) {
+  const CompiledForm &C = A.Compiled;
+  Part P{A.Id, Mask, {}};
+  std::copy(Addr, Addr + 32, P.Addr);
+  if (C.Leader >= 0) {
+    // Merged across accesses written in a row: the leader opens a group.
+    auto It = std::find_if(Groups.begin(), Groups.end(), [&](const Group &G) {
+      return G.Leader == C.Leader;
+    });
+    if (A.Id == C.Leader && It != Groups.end()) {
+      flushGroup(*It);
+      Groups.erase(It);
+      It = Groups.end();
+    }
+    if (It == Groups.end()) {
+      if (A.Id != C.Leader) { // Its leader did not run: on its own.
+        issue(A, Addr, Mask, A.Size);
+        return;
+      }
+      Group G;
+      G.Leader = C.Leader;
+      G.Need = C.Width / A.Size;
+      Groups.push_back(std::move(G));
+      It = Groups.end() - 1;
+    }
+    It->Parts.push_back(P);
+    if (It->Parts.size() == It->Need) {
+      completeGroup(*It);
+      Groups.erase(It);
+    }
+    return;
+  }
+  // Merged across iterations of the loop C.Loop levels out.
+  if (C.Loop < 0 || size_t(C.Loop) >= LoopStack.size()) {
+    issue(A, Addr, Mask, A.Size);
+    return;
+  }
+  const LoopFrame &F = LoopStack[LoopStack.size() - 1 - C.Loop];
+  const unsigned Need = C.Width / A.Size;
+  auto &Last = LastIteration[A.Id];
+  uint64_t &Ordinal = OrdinalInIteration[A.Id];
+  if (Last.first == F.Instance && Last.second == F.Iter) {
+    ++Ordinal;
+  } else {
+    Last = {F.Instance, F.Iter};
+    Ordinal = 0;
+  }
+  const uint64_t Block = F.Iter / Need;
+  auto It = std::find_if(Groups.begin(), Groups.end(), [&](const Group &G) {
+    return G.AccessId == A.Id && G.Instance == F.Instance &&
+           G.Block == Block && G.Ordinal == Ordinal;
+  });
+  if (It == Groups.end()) {
+    Group G;
+    G.AccessId = A.Id;
+    G.Instance = F.Instance;
+    G.Block = Block;
+    G.Ordinal = Ordinal;
+    G.Need = Need;
+    Groups.push_back(std::move(G));
+    It = Groups.end() - 1;
+  }
+  It->Parts.push_back(P);
+  if (It->Parts.size() == It->Need) {
+    completeGroup(*It);
+    Groups.erase(It);
+  }
+}
+
+// A complete group is one request when, on every active lane, its parts'
+// bytes are one run as wide as the instruction and aligned to it (what the
+// compiler proved when it emitted the wide instruction). Otherwise the
+// matching to the SASS was wrong for this launch: each part is issued on its
+// own and the access says so.
+void WarpEvaluator::completeGroup(Group &G) {
+  const Access &Lead = K.Accesses[G.Parts[0].AccessId];
+  const unsigned Size = Lead.Size, Width = Lead.Compiled.Width;
+  const uint32_t Mask = G.Parts[0].Mask;
+  bool One = true;
+  uint64_t Low[32] = {0};
+  for (const Part &P : G.Parts)
+    One = One && P.Mask == Mask && K.Accesses[P.AccessId].Size == Size;
+  for (uint32_t M = Mask; One && M; M &= M - 1) {
+    unsigned L = __builtin_ctz(M);
+    uint64_t A[16];
+    unsigned N = 0;
+    for (const Part &P : G.Parts)
+      A[N++] = P.Addr[L];
+    std::sort(A, A + N);
+    for (unsigned I = 1; I < N; ++I)
+      One = One && A[I] == A[I - 1] + Size;
+    One = One && A[0] % Width == 0;
+    Low[L] = A[0];
+  }
+  if (!One) {
+    ++Stats[Lead.Id].UnmergedGroups;
+    flushGroup(G);
+    return;
+  }
+  issue(Lead, Low, Mask, Width);
+  G.Parts.clear();
+}
+
+void WarpEvaluator::flushGroup(Group &G) {
+  for (const Part &P : G.Parts)
+    issue(K.Accesses[P.AccessId], P.Addr, P.Mask,
+          K.Accesses[P.AccessId].Size);
+  G.Parts.clear();
+}
+
+void WarpEvaluator::issue(const Access &A, const uint64_t *Addr,
+                          uint32_t Mask, unsigned Size) {
+  AccessStats &St = Stats[A.Id];
+  St.Requests += 1;
+  St.ActiveLanes += __builtin_popcount(Mask);
+  if (Observer)
+    Observer(A.Id, Addr, Mask);
   // The GPU faults on an address that is not a multiple of the access size.
   uint64_t Low = 0;
   for (uint32_t M = Mask; M; M &= M - 1)
     Low |= Addr[__builtin_ctz(M)];
-  if (Low & (A.Size - 1))
+  if (Low & (Size - 1))
     for (uint32_t M = Mask; M; M &= M - 1) {
       unsigned L = __builtin_ctz(M);
-      if (Addr[L] & (A.Size - 1)) {
+      if (Addr[L] & (Size - 1)) {
         ++St.MisalignedLanes;
         if (FirstMisaligned[A.Id].Lane == ~0u)
           FirstMisaligned[A.Id] = {BlockIdx, L, WarpInBlock, Addr[L]};
@@ -680,16 +834,16 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   }
   RequestCost C;
   if (A.Sp == Space::Global) {
-    C = globalRequest(Arch, Addr, Mask, A.Size);
+    C = globalRequest(Arch, Addr, Mask, Size);
   } else {
-    C = sharedRequest(Arch, Addr, Mask, A.Size);
+    C = sharedRequest(Arch, Addr, Mask, Size);
     if (A.SharedArray >= 0 && A.SharedArray < (int)K.Shared.size()) {
       const SharedArray &Arr = K.Shared[A.SharedArray];
       uint64_t Lo = Arr.Offset,
                Hi = Arr.Offset + (Arr.Dynamic ? Env.DynamicSmem : Arr.Bytes);
       for (uint32_t M = Mask; M; M &= M - 1) {
         unsigned L = __builtin_ctz(M);
-        if (Addr[L] >= Lo && Addr[L] + A.Size <= Hi)
+        if (Addr[L] >= Lo && Addr[L] + Size <= Hi)
           continue;
         ++St.OutOfBoundsLanes;
         if (FirstOutOfBounds[A.Id].Lane == ~0u)

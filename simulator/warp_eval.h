@@ -60,6 +60,38 @@ private:
   void exec(const Stmt &S, uint32_t Mask);
   void execLoop(const Stmt &S, uint32_t Mask);
   void execAccess(const Access &A, uint32_t Mask);
+  /// One request of A's instruction (Size bytes per lane) at Addr.
+  void issue(const Access &A, const uint64_t *Addr, uint32_t Mask,
+             unsigned Size);
+  // Accesses the compiler merged into wider instructions (Access::Compiled):
+  // their executions collect here until a group is complete.
+  struct Part {
+    int AccessId;
+    uint32_t Mask;
+    uint64_t Addr[32];
+  };
+  struct Group {
+    int Leader = -1;       ///< Merged across accesses: the leader's id.
+    int AccessId = -1;     ///< Merged across iterations: the access.
+    uint64_t Instance = 0; ///< Its loop instance, iteration / factor and
+    uint64_t Block = 0;    ///< ordinal of the execution in the iteration.
+    uint64_t Ordinal = 0;
+    unsigned Need = 0;
+    std::vector<Part> Parts;
+  };
+  void addToGroup(const Access &A, const uint64_t *Addr, uint32_t Mask);
+  void completeGroup(Group &G);
+  void flushGroup(Group &G); ///< Issues each part on its own.
+  std::vector<Group> Groups;
+  struct LoopFrame {
+    uint64_t Instance = 0, Iter = 0;
+  };
+  std::vector<LoopFrame> LoopStack;
+  uint64_t NextLoopInstance = 0;
+  /// Per access: the loop iteration of its last execution and how many
+  /// executions it had in that iteration (cross-iteration merges).
+  std::vector<std::pair<uint64_t, uint64_t>> LastIteration;
+  std::vector<uint64_t> OrdinalInIteration;
   void poison(const std::vector<Stmt> &L, const std::string &Why);
   void markUncertain(uint32_t Lanes, const std::string &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,

@@ -140,6 +140,30 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
                "): shared-counter noise of a multi-block launch";
     return;
   }
+  const bool BytesKept =
+      !(C.MeasuredSectorsIdeal || C.MeasuredWavefrontsIdeal) ||
+      (C.MeasuredSectorsIdeal >= C.PredictedSectorsIdeal &&
+       C.MeasuredWavefrontsIdeal >= C.PredictedWavefrontsIdeal);
+  if (C.InstRecorded && C.MeasuredInst && BytesKept &&
+      C.MeasuredInst < C.PredictedRequests &&
+      C.PredictedRequests % C.MeasuredInst == 0 &&
+      C.PredictedRequests / C.MeasuredInst * MinSize <=
+          uint64_t(tolerance::WidestAccess)) {
+    // Exactly f times fewer instructions, f within what the access size
+    // allows: the compiler emitted one wider instruction per f source
+    // accesses (counted as written: --compiler source, or another
+    // toolkit). Wider shared instructions change the wavefronts too, which
+    // is why the bounds above need not hold.
+    uint64_t F = C.PredictedRequests / C.MeasuredInst;
+    C.Kind = "merged";
+    C.V = Verdict::Explained;
+    C.Reason = "(a) " + Requests + " (exactly " + std::to_string(F) +
+               "x fewer): merged by the compiler into " +
+               std::to_string(F * MinSize) +
+               "-byte instructions; predicted " + Predicted + ", measured " +
+               Measured + " (run with --compiler nvcc to count them)";
+    return;
+  }
   C.Kind = "differs";
   C.V = Verdict::Mismatch;
   C.Reason = "no reason established: " + Requests + "; predicted " + Predicted +

@@ -61,3 +61,34 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
 }
 
 } // namespace gmem
+
+namespace gmem {
+
+std::string explainCompiled(const Access &A, const AccessStats &S) {
+  const CompiledForm &C = A.Compiled;
+  switch (C.State) {
+  case CompiledForm::Unchecked:
+  case CompiledForm::AsWritten:
+    return "";
+  case CompiledForm::Merged: {
+    std::string Out = "compiled: " + C.Note;
+    if (C.Leader >= 0 && C.Leader != A.Id)
+      Out += " (its requests are counted there)";
+    if (S.UnmergedGroups)
+      Out += "; " + std::to_string(S.UnmergedGroups) +
+             " groups were not one aligned run in this launch and count one "
+             "request per access";
+    return Out;
+  }
+  case CompiledForm::Hoisted:
+    return "compiled: " + C.Note + "; counted on the loop's first iteration";
+  case CompiledForm::Reused:
+    return "compiled: " + C.Note + "; no request";
+  case CompiledForm::Ambiguous:
+    return "compiled: mapping to the SASS is ambiguous (" + C.Note +
+           "); counted as written";
+  }
+  return "";
+}
+
+} // namespace gmem

@@ -53,6 +53,12 @@ nlohmann::json launchJson(const LaunchResult &R) {
     };
     if (!Known)
       X["unknown_reason"] = S.UnknownReason;
+    if (A.Compiled.State != CompiledForm::Unchecked) {
+      X["compiled"] = toJson(A.Compiled);
+      X["compiled"]["explanation"] = explainCompiled(A, S);
+      if (S.UnmergedGroups)
+        X["compiled"]["unmerged_groups"] = S.UnmergedGroups;
+    }
     if (S.OutOfBoundsLanes)
       X["out_of_bounds_lanes"] = S.OutOfBoundsLanes;
     Accesses.push_back(X);
@@ -77,7 +83,10 @@ void printJsonView(const Report &Rep, std::ostream &OS) {
   for (const LaunchResult &R : Rep.Launches)
     Launches.push_back(launchJson(R));
   json J = {
-      {"file", Rep.File}, {"warnings", Rep.Warnings}, {"launches", Launches}};
+      {"file", Rep.File},
+      {"compiler", toJson(Rep.Compiler)},
+      {"warnings", Rep.Warnings},
+      {"launches", Launches}};
   OS << J.dump(2) << "\n";
 }
 

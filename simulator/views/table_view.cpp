@@ -127,6 +127,9 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
     std::string Why = explainAccess(A, S);
     if (!Why.empty())
       OS << "      -> " << Why << "\n";
+    std::string Compiled = explainCompiled(A, S);
+    if (!Compiled.empty())
+      OS << "      -> " << Compiled << "\n";
   }
 }
 

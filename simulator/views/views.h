@@ -19,6 +19,7 @@ struct Report {
   std::string File;
   std::vector<LaunchResult> Launches;
   std::vector<std::string> Warnings; ///< What the analyzer could not model.
+  CompilerInfo Compiler; ///< Whose instructions the counts are of.
 };
 
 using ViewFn = void (*)(const Report &, std::ostream &);
@@ -36,6 +37,10 @@ nlohmann::json launchJson(const LaunchResult &R);
 /// Why an access costs more than it needs to, in one sentence, or "" when it
 /// is as cheap as its bytes allow (explain.cpp).
 std::string explainAccess(const Access &A, const AccessStats &S);
+
+/// What the compiler made of the access (Access::Compiled), in one
+/// sentence, or "" when it is as written or was not checked.
+std::string explainCompiled(const Access &A, const AccessStats &S);
 
 /// "file:line:col".
 std::string locText(const SourceLoc &L);

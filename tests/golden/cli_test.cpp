@@ -55,7 +55,7 @@ TEST(Cli, EmitModel) {
   ToolRun R = runTool("examples/coalescing.cu --emit-model");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   auto J = nlohmann::json::parse(R.Out);
-  EXPECT_EQ(J["schema"], 1);
+  EXPECT_EQ(J["schema"], gmem::ModelSchemaVersion);
   EXPECT_EQ(J["launches"].size(), 8u);
 }
 

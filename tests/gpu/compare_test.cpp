@@ -422,6 +422,22 @@ TEST(Compare, HalfTheWarpsMissingIsNotMerging) {
   EXPECT_EQ(comparisonExitCode(C, false), 1);
 }
 
+TEST(Compare, ExactDivisorOfInstructionsIsCompilerMerging) {
+  // 16 requests predicted, exactly 8 instructions measured with the bytes
+  // kept (ideal 64 sectors), but more sectors than merging two accesses
+  // gives: still one wider instruction per two accesses, not "no reason".
+  Module M = pairsModule();
+  Measurement Ms = pairsMeasurement();
+  Ms.Launches[0].Lines[0] = line(10, 8, 160);
+  Ms.Launches[0].Lines[0].SectorsIdeal = 64;
+  Comparison C = build(M, Ms);
+  const LineComparison *L10 = lineOf(C, 10);
+  EXPECT_EQ(L10->Kind, "merged");
+  EXPECT_EQ(L10->V, Verdict::Explained);
+  EXPECT_TRUE(contains(L10->Reason, "exactly 2x fewer")) << L10->Reason;
+  EXPECT_TRUE(contains(L10->Reason, "merged by the compiler")) << L10->Reason;
+}
+
 TEST(Compare, MergedSeenInKernelTotalsWithoutLines) {
   Module M = pairsModule();
   Measurement Ms = pairsMeasurement();

@@ -52,6 +52,37 @@ TEST(ModelJson, RejectsOtherSchemasAndGarbage) {
   std::string Error;
   EXPECT_FALSE(fromJson({{"schema", 99}}, M, Error));
   EXPECT_NE(Error.find("schema 99"), std::string::npos);
-  EXPECT_FALSE(fromJson({{"schema", 1}, {"kernels", 3}}, M, Error));
+  EXPECT_FALSE(
+      fromJson({{"schema", ModelSchemaVersion}, {"kernels", 3}}, M, Error));
   EXPECT_NE(Error.find("malformed"), std::string::npos);
+}
+
+TEST(ModelJson, CompiledFormAndCompilerRoundTrip) {
+  Module M;
+  M.File = "k.cu";
+  M.Compiler.Used = "nvcc";
+  M.Compiler.Version = "13.0.88";
+  M.Compiler.Arch = "sm_90";
+  Kernel K;
+  K.Name = "k";
+  Access A;
+  A.Id = 0;
+  A.Address = makeConst(0, {64, false});
+  A.Compiled.State = CompiledForm::Merged;
+  A.Compiled.Width = 16;
+  A.Compiled.Loop = 1;
+  A.Compiled.Instruction = "LDS.128";
+  K.Accesses.push_back(A);
+  M.Kernels.push_back(K);
+  Module Back;
+  std::string Error;
+  ASSERT_TRUE(fromJson(toJson(M), Back, Error)) << Error;
+  EXPECT_EQ(Back.Compiler.Used, "nvcc");
+  EXPECT_EQ(Back.Compiler.Version, "13.0.88");
+  const CompiledForm &C = Back.Kernels[0].Accesses[0].Compiled;
+  EXPECT_EQ(C.State, CompiledForm::Merged);
+  EXPECT_EQ(C.Width, 16u);
+  EXPECT_EQ(C.Loop, 1);
+  EXPECT_EQ(C.Instruction, "LDS.128");
+  EXPECT_EQ(toJson(M)["compiler"]["merging_checked"], true);
 }

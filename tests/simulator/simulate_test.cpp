@@ -269,3 +269,77 @@ TEST(FastPathScale, NonAffineLaunchStopsAtMaxWarpsAndSaysSo) {
 }
 
 } // namespace
+namespace compiled_forms {
+
+/// row[tx][k] for k = Start .. Start + 7 over a 32 x 32 float tile: lane tx
+/// reads row tx (128-byte pitch), one warp of 32 lanes.
+Kernel rowRead(int64_t Start) {
+  Kernel K;
+  K.Name = "rowRead";
+  SharedArray A;
+  A.Name = "tile";
+  A.Bytes = 32 * 32 * 4;
+  A.Dims = {32, 32};
+  K.Shared.push_back(A);
+  K.Slots = {{"k", I32}};
+  auto Kv = makeVar(0, I32);
+  auto Addr =
+      cast(mul(add(mul(tx(), c(32, U32)), cast(Kv, U32)), c(4, U32)), U64);
+  K.Body.push_back(assign(0, c(Start)));
+  Stmt Read =
+      addAccess(K, Space::Shared, AccessKind::Load, 4, Addr, "tile[tx][k]", 0);
+  K.Body.push_back(
+      loop(bin(Op::Lt, Kv, c(Start + 8)), {Read}, {assign(0, add(Kv, c(1)))}));
+  return K;
+}
+
+Launch oneWarp() {
+  Launch L;
+  L.Grid = {1, 1, 1};
+  L.Block = {32, 1, 1};
+  return L;
+}
+
+TEST(Simulate, MergedAcrossIterationsIsOneWideRequest) {
+  // Compiled as LDS.128 over k..k+3: 2 requests instead of 8. A quarter
+  // warp's 8 lanes read words 32 tx + k .. + 3: 4 banks, 8 words each: 8
+  // wavefronts per quarter, 32 per request.
+  Kernel K = rowRead(0);
+  K.Accesses[0].Compiled.State = CompiledForm::Merged;
+  K.Accesses[0].Compiled.Width = 16;
+  K.Accesses[0].Compiled.Loop = 0;
+  LaunchResult R = simulate(K, oneWarp(), {});
+  EXPECT_EQ(R.PerAccess[0].Requests, 2u);
+  EXPECT_EQ(R.PerAccess[0].Units, 64u);
+  EXPECT_EQ(R.PerAccess[0].UnmergedGroups, 0u);
+  // As written: 8 requests of 32 wavefronts (a 32-way conflict).
+  Kernel Src = rowRead(0);
+  LaunchResult S = simulate(Src, oneWarp(), {});
+  EXPECT_EQ(S.PerAccess[0].Requests, 8u);
+  EXPECT_EQ(S.PerAccess[0].Units, 256u);
+}
+
+TEST(Simulate, MergedGroupThatIsNotAlignedCountsEachAccess) {
+  // Starting at k = 1 the four iterations are not one 16-byte aligned run:
+  // the matching cannot hold for this launch; count as written and say so.
+  Kernel K = rowRead(1);
+  K.Accesses[0].Compiled.State = CompiledForm::Merged;
+  K.Accesses[0].Compiled.Width = 16;
+  K.Accesses[0].Compiled.Loop = 0;
+  LaunchResult R = simulate(K, oneWarp(), {});
+  EXPECT_EQ(R.PerAccess[0].Requests, 8u);
+  EXPECT_EQ(R.PerAccess[0].Units, 256u);
+  EXPECT_EQ(R.PerAccess[0].UnmergedGroups, 2u);
+}
+
+TEST(Simulate, HoistedAndReusedAccesses) {
+  // Hoisted: once per loop (8 iterations) -> 1 request; reused: none.
+  Kernel K = rowRead(0);
+  K.Accesses[0].Compiled.State = CompiledForm::Hoisted;
+  K.Accesses[0].Compiled.Loop = 0;
+  EXPECT_EQ(simulate(K, oneWarp(), {}).PerAccess[0].Requests, 1u);
+  K.Accesses[0].Compiled.State = CompiledForm::Reused;
+  EXPECT_EQ(simulate(K, oneWarp(), {}).PerAccess[0].Requests, 0u);
+}
+
+} // namespace compiled_forms

@@ -1,0 +1,38 @@
+//===- compiled.h - Annotate a module with what nvcc emitted --------------===//
+//
+// The entry point of analyzer/compiled: finds the toolkit, compiles the
+// translation unit's device code (or takes it from the cache), parses the
+// SASS and matches it to every kernel's accesses (matcher.h). Records in
+// Module::Compiler which instructions the counts are of.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_COMPILED_COMPILED_H
+#define GMEM_ANALYZER_COMPILED_COMPILED_H
+
+#include "model.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct CompiledOptions {
+  /// "nvcc": must compile (an error otherwise); "source": do not; empty:
+  /// nvcc when a toolkit is found.
+  std::string Compiler;
+  std::string Nvcc;     ///< --nvcc; empty: search.
+  std::string CacheDir; ///< Empty: no cache.
+  std::string Arch = "sm_90";
+  std::vector<std::string> ClangArgs; ///< -I, -D... are passed to nvcc.
+  std::vector<std::string> KeyInputs; ///< Files the translation unit read.
+};
+
+/// Annotates M's accesses. Returns notes for the report (ambiguous
+/// mappings, why merging was not checked); fails only when nvcc was asked
+/// for and cannot be used.
+llvm::Expected<std::vector<std::string>>
+applyCompiled(Module &M, const CompiledOptions &O);
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_COMPILED_COMPILED_H

@@ -1,0 +1,626 @@
+//===- matcher.cpp - Which SASS instructions each source access became ----===//
+#include "matcher.h"
+
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace gmem {
+
+namespace {
+
+/// Where each access sits: its enclosing loops, innermost first.
+struct Context {
+  std::vector<std::vector<const Stmt *>> Loops; ///< Per access id.
+};
+
+void walk(const std::vector<Stmt> &L, std::vector<const Stmt *> &Stack,
+          Context &C) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Access && S.AccessId >= 0 &&
+        S.AccessId < (int)C.Loops.size())
+      C.Loops[S.AccessId].assign(Stack.rbegin(), Stack.rend());
+    bool IsLoop = S.Kind == StmtKind::Loop;
+    if (IsLoop)
+      Stack.push_back(&S);
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      walk(*Sub, Stack, C);
+    if (IsLoop)
+      Stack.pop_back();
+  }
+}
+
+/// Slots assigned in L (at any depth) and how often.
+void assignments(const std::vector<Stmt> &L, std::map<int, const Expr *> &Def,
+                 std::map<int, int> &Count) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Assign) {
+      Def[S.Slot] = S.Value.get();
+      ++Count[S.Slot];
+    }
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      assignments(*Sub, Def, Count);
+  }
+}
+
+void accessesIn(const std::vector<Stmt> &L, std::set<int> &Out) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Access)
+      Out.insert(S.AccessId);
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      accessesIn(*Sub, Out);
+  }
+}
+
+bool usesSlots(const Expr &E, const std::map<int, int> &Slots) {
+  if (E.Kind == Op::Var && Slots.count(E.Index))
+    return true;
+  if (E.Kind == Op::Unknown)
+    return true;
+  for (const ExprPtr &O : E.Ops)
+    if (usesSlots(*O, Slots))
+      return true;
+  return false;
+}
+
+/// A loop's induction slot and step: its Step assigns v = v + c.
+bool inductionOf(const Stmt &Loop, int &Slot, int64_t &Step) {
+  for (const Stmt &S : Loop.Step) {
+    if (S.Kind != StmtKind::Assign || !S.Value)
+      continue;
+    const Expr *V = S.Value.get();
+    while (V->Kind == Op::Cast)
+      V = V->Ops[0].get();
+    if (V->Kind != Op::Add && V->Kind != Op::Sub)
+      continue;
+    const Expr *L = V->Ops[0].get(), *R = V->Ops[1].get();
+    while (L->Kind == Op::Cast)
+      L = L->Ops[0].get();
+    while (R->Kind == Op::Cast)
+      R = R->Ops[0].get();
+    if (L->Kind == Op::Var && L->Index == S.Slot && R->Kind == Op::Const) {
+      Slot = S.Slot;
+      Step = V->Kind == Op::Add ? R->Value : -R->Value;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Evaluates E with every leaf given an arbitrary but fixed value, except
+/// the slots in Fixed and those defined once in Defs (expanded). Fails on
+/// unknowns and undefined operations.
+struct ScalarEval {
+  const std::map<int, int64_t> &Fixed;
+  const std::map<int, const Expr *> &Defs;
+  uint64_t Seed;
+  unsigned Depth = 0;
+
+  int64_t leaf(int Kind, int Index) const {
+    // Distinct, moderately sized values; pointers get aligned bases.
+    uint64_t H = (Seed * 0x9e3779b97f4a7c15ull) ^ (uint64_t(Kind) << 32) ^
+                 uint64_t(Index + 1) * 0xff51afd7ed558ccdull;
+    return int64_t((H >> 33) % 61 + 3);
+  }
+
+  bool eval(const Expr &E, int64_t &Out) {
+    if (++Depth > 2000)
+      return false;
+    bool Ok = evalImpl(E, Out);
+    --Depth;
+    if (Ok)
+      Out = normalize(uint64_t(Out), E.Type);
+    return Ok;
+  }
+
+  bool evalImpl(const Expr &E, int64_t &Out) {
+    switch (E.Kind) {
+    case Op::Const:
+      Out = E.Value;
+      return true;
+    case Op::Param:
+      Out = E.Type.Bits == 64 && !E.Type.Signed
+                ? int64_t(uint64_t(E.Index + 1) << 36)
+                : leaf(1, E.Index);
+      return true;
+    case Op::Var: {
+      auto F = Fixed.find(E.Index);
+      if (F != Fixed.end()) {
+        Out = F->second;
+        return true;
+      }
+      auto D = Defs.find(E.Index);
+      if (D != Defs.end())
+        return eval(*D->second, Out);
+      Out = leaf(2, E.Index);
+      return true;
+    }
+    case Op::Builtin:
+      Out = E.Index == int(Builtin::WarpSize) ? 32 : leaf(3, E.Index);
+      return true;
+    case Op::Unknown:
+      return false;
+    default:
+      break;
+    }
+    std::vector<int64_t> V(E.Ops.size());
+    for (size_t I = 0; I < E.Ops.size(); ++I)
+      if (!eval(*E.Ops[I], V[I]))
+        return false;
+    const bool S = E.Ops[0]->Type.Signed;
+    auto U = [](int64_t X) { return uint64_t(X); };
+    switch (E.Kind) {
+    case Op::Cast:
+      Out = V[0];
+      return true;
+    case Op::Neg:
+      Out = int64_t(0 - U(V[0]));
+      return true;
+    case Op::BitNot:
+      Out = int64_t(~U(V[0]));
+      return true;
+    case Op::LNot:
+      Out = V[0] == 0;
+      return true;
+    case Op::Add:
+      Out = int64_t(U(V[0]) + U(V[1]));
+      return true;
+    case Op::Sub:
+      Out = int64_t(U(V[0]) - U(V[1]));
+      return true;
+    case Op::Mul:
+      Out = int64_t(U(V[0]) * U(V[1]));
+      return true;
+    case Op::Div:
+    case Op::Rem:
+      if (V[1] == 0 || (S && V[1] == -1))
+        return false;
+      if (S)
+        Out = E.Kind == Op::Div ? V[0] / V[1] : V[0] % V[1];
+      else
+        Out =
+            int64_t(E.Kind == Op::Div ? U(V[0]) / U(V[1]) : U(V[0]) % U(V[1]));
+      return true;
+    case Op::Shl:
+    case Op::Shr:
+      if (V[1] < 0 || V[1] >= E.Type.Bits)
+        return false;
+      Out = E.Kind == Op::Shl ? int64_t(U(V[0]) << V[1])
+            : S               ? V[0] >> V[1]
+                              : int64_t(U(V[0]) >> V[1]);
+      return true;
+    case Op::And:
+      Out = V[0] & V[1];
+      return true;
+    case Op::Or:
+      Out = V[0] | V[1];
+      return true;
+    case Op::Xor:
+      Out = V[0] ^ V[1];
+      return true;
+    case Op::Lt:
+      Out = S ? V[0] < V[1] : U(V[0]) < U(V[1]);
+      return true;
+    case Op::Le:
+      Out = S ? V[0] <= V[1] : U(V[0]) <= U(V[1]);
+      return true;
+    case Op::Gt:
+      Out = S ? V[0] > V[1] : U(V[0]) > U(V[1]);
+      return true;
+    case Op::Ge:
+      Out = S ? V[0] >= V[1] : U(V[0]) >= U(V[1]);
+      return true;
+    case Op::Eq:
+      Out = V[0] == V[1];
+      return true;
+    case Op::Ne:
+      Out = V[0] != V[1];
+      return true;
+    case Op::LAnd:
+      Out = V[0] && V[1];
+      return true;
+    case Op::LOr:
+      Out = V[0] || V[1];
+      return true;
+    case Op::Min:
+    case Op::Max: {
+      bool Less = S ? V[0] < V[1] : U(V[0]) < U(V[1]);
+      Out = (Less == (E.Kind == Op::Min)) ? V[0] : V[1];
+      return true;
+    }
+    case Op::Select:
+      Out = V[0] ? V[1] : V[2];
+      return true;
+    default:
+      return false;
+    }
+  }
+};
+
+/// The loop (0 = innermost) along whose iterations A's address advances by
+/// exactly A.Size, or -1: such an access can be widened by unrolling.
+int contiguousLoop(const Kernel &K, const Access &A,
+                   const std::vector<const Stmt *> &Loops) {
+  if (!A.Address || A.UnknownReason)
+    return -1;
+  for (size_t M = 0; M < Loops.size(); ++M) {
+    int Slot;
+    int64_t Step;
+    if (!inductionOf(*Loops[M], Slot, Step) || Step == 0)
+      continue;
+    // Slots assigned once inside this loop are expanded to their value.
+    std::map<int, const Expr *> Def;
+    std::map<int, int> Count;
+    assignments(Loops[M]->Body, Def, Count);
+    for (const auto &[S, N] : Count)
+      if (N != 1)
+        Def.erase(S);
+    Def.erase(Slot);
+    bool Contiguous = true;
+    for (uint64_t Seed = 1; Contiguous && Seed <= 3; ++Seed)
+      for (int64_t Base : {int64_t(0), int64_t(4) * Step}) {
+        int64_t A0, A1;
+        std::map<int, int64_t> F0 = {{Slot, Base}}, F1 = {{Slot, Base + Step}};
+        ScalarEval E0{F0, Def, Seed}, E1{F1, Def, Seed};
+        if (!E0.eval(*A.Address, A0) || !E1.eval(*A.Address, A1) ||
+            A1 - A0 != int64_t(A.Size)) {
+          Contiguous = false;
+          break;
+        }
+      }
+    if (Contiguous)
+      return int(M);
+  }
+  (void)K;
+  return -1;
+}
+
+bool sameSpace(const Access &A, const SassInstr &I) {
+  if (I.Space == SassSpace::Generic)
+    return A.Sp == Space::Global;
+  return (I.Space == SassSpace::Shared) == (A.Sp == Space::Shared);
+}
+
+bool sameKind(const Access &A, const SassInstr &I) {
+  switch (A.Kind) {
+  case AccessKind::Load:
+    return I.Kind == SassKind::Load;
+  case AccessKind::Store:
+    return I.Kind == SassKind::Store;
+  case AccessKind::Atomic:
+    return I.Kind == SassKind::Atomic;
+  }
+  return false;
+}
+
+/// Files are compared by name: the SASS has nvcc's absolute paths, the
+/// model the path Clang was given.
+std::string fileKey(const std::string &F) {
+  return llvm::sys::path::filename(F).str();
+}
+
+std::string lineText(const Access &A) {
+  return A.Loc.File + ":" + std::to_string(A.Loc.Line);
+}
+
+std::string instrName(const Access &A) {
+  std::string Op = A.Kind == AccessKind::Load    ? "load"
+                   : A.Kind == AccessKind::Store ? "store"
+                                                 : "atomic";
+  return std::string(A.Sp == Space::Shared ? "shared " : "global ") + Op;
+}
+
+/// Whether a store or atomic to A's array may come between the accesses
+/// with ids From and To (ids follow the source order).
+bool storeBetween(const Kernel &K, const Access &A, int From, int To) {
+  for (const Access &B : K.Accesses)
+    if (B.Id > From && B.Id < To && B.Kind != AccessKind::Load &&
+        B.Array == A.Array && B.Sp == A.Sp)
+      return true;
+  return false;
+}
+
+/// The earlier load A repeats (same address and size, no store between).
+const Access *repeatedLoad(const Kernel &K, const Access &A) {
+  if (A.Kind != AccessKind::Load || !A.Address || A.UnknownReason)
+    return nullptr;
+  std::string Addr = toString(*A.Address, &K);
+  for (const Access &B : K.Accesses) {
+    if (B.Id >= A.Id)
+      break;
+    if (B.Kind == AccessKind::Load && B.Sp == A.Sp && B.Size == A.Size &&
+        B.Address && !B.UnknownReason &&
+        B.Compiled.State != CompiledForm::Reused &&
+        toString(*B.Address, &K) == Addr && !storeBetween(K, A, B.Id, A.Id))
+      return &B;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+std::vector<std::string>
+matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
+  std::vector<std::string> Notes;
+  const SassFunction *F = nullptr;
+  for (const SassFunction &X : Functions)
+    if (!K.MangledName.empty() && X.Name == K.MangledName)
+      F = &X;
+  if (!F) {
+    Notes.push_back(K.Name + ": not found in the SASS (no function named '" +
+                    K.MangledName + "'); its accesses are counted as written");
+    return Notes;
+  }
+  Context C;
+  C.Loops.resize(K.Accesses.size());
+  std::vector<const Stmt *> Stack;
+  walk(K.Body, Stack, C);
+
+  // Buckets: the accesses of one line with one space and kind, and the
+  // instructions the line table puts there.
+  using Key = std::tuple<std::string, unsigned, bool, int>;
+  auto KeyOf = [](const std::string &File, unsigned Line, bool Shared,
+                  int Kind) {
+    return Key{fileKey(File), Line, Shared, Kind};
+  };
+  std::map<Key, std::vector<int>> Accesses;
+  for (const Access &A : K.Accesses)
+    Accesses[KeyOf(A.Loc.File, A.Loc.Line, A.Sp == Space::Shared, int(A.Kind))]
+        .push_back(A.Id);
+  std::map<Key, std::vector<const SassInstr *>> Instrs;
+  std::vector<const SassInstr *> Orphans;
+  for (const SassInstr &I : F->Memory) {
+    bool Shared = I.Space == SassSpace::Shared;
+    int Kind = I.Kind == SassKind::Load    ? int(AccessKind::Load)
+               : I.Kind == SassKind::Store ? int(AccessKind::Store)
+                                           : int(AccessKind::Atomic);
+    bool Placed = false;
+    for (const SassLoc &L : I.Where) {
+      Key Kx = KeyOf(L.File, L.Line, Shared, Kind);
+      if (Accesses.count(Kx)) {
+        Instrs[Kx].push_back(&I);
+        Placed = true;
+        break;
+      }
+    }
+    // A statement written over several lines: the line table may put its
+    // instruction on a later line of it; take the nearest line above (at
+    // most 3) with accesses of this space and kind.
+    if (!Placed && !I.Where.empty()) {
+      const SassLoc &L = I.Where[0];
+      for (unsigned D = 1; D <= 3 && D < L.Line && !Placed; ++D) {
+        Key Kx = KeyOf(L.File, L.Line - D, Shared, Kind);
+        if (Accesses.count(Kx)) {
+          Instrs[Kx].push_back(&I);
+          Placed = true;
+        }
+      }
+    }
+    if (!Placed)
+      Orphans.push_back(&I);
+  }
+
+  auto Ambiguous = [&](Access &A, const std::string &Why) {
+    A.Compiled.State = CompiledForm::Ambiguous;
+    A.Compiled.Note = Why;
+    Notes.push_back(lineText(A) + ": " + A.Text + ": " + Why +
+                    "; counted as written");
+  };
+
+  std::vector<int> Vanished;
+  for (auto &[Kx, Ids] : Accesses) {
+    std::vector<const SassInstr *> &Is = Instrs[Kx];
+    if (Is.empty()) {
+      Vanished.insert(Vanished.end(), Ids.begin(), Ids.end());
+      continue;
+    }
+    unsigned Size = K.Accesses[Ids[0]].Size;
+    bool SameSize = true;
+    for (int Id : Ids)
+      SameSize = SameSize && K.Accesses[Id].Size == Size;
+    std::map<unsigned, std::vector<const SassInstr *>> ByWidth;
+    for (const SassInstr *I : Is)
+      ByWidth[I->Width].push_back(I);
+    if (!SameSize) {
+      std::set<unsigned> Sizes;
+      for (int Id : Ids)
+        Sizes.insert(K.Accesses[Id].Size);
+      bool All = true;
+      for (const auto &[W, L] : ByWidth)
+        All = All && Sizes.count(W);
+      for (int Id : Ids) {
+        Access &A = K.Accesses[Id];
+        if (All) {
+          A.Compiled.State = CompiledForm::AsWritten;
+          A.Compiled.Instruction =
+              ByWidth[A.Size].empty() ? "" : ByWidth[A.Size][0]->Opcode;
+        } else {
+          Ambiguous(A, "accesses of several sizes on one line and " +
+                           std::to_string(Is.size()) +
+                           " instructions of other widths");
+        }
+      }
+      continue;
+    }
+    const size_t Scalar = ByWidth.count(Size) ? ByWidth[Size].size() : 0;
+    std::vector<unsigned> Wider;
+    bool Narrower = false;
+    for (const auto &[W, L] : ByWidth) {
+      if (W > Size)
+        Wider.push_back(W);
+      Narrower = Narrower || W < Size;
+    }
+    if (Narrower || Wider.size() > 1) {
+      for (int Id : Ids)
+        Ambiguous(K.Accesses[Id],
+                  Narrower ? "the line's instructions are narrower than the "
+                             "access (split by the compiler)"
+                           : "instructions of several wider widths");
+      continue;
+    }
+    if (Wider.empty()) {
+      // Every instruction as wide as the source: as written, unless there
+      // are fewer instructions than accesses (a value reused).
+      std::vector<int> Left;
+      for (int Id : Ids) {
+        Access &A = K.Accesses[Id];
+        A.Compiled.Instruction = ByWidth[Size][0]->Opcode;
+        if (Ids.size() > Scalar) {
+          if (const Access *B = repeatedLoad(K, A)) {
+            A.Compiled.State = CompiledForm::Reused;
+            A.Compiled.Note = "the value loaded by " + B->Text + " (" +
+                              lineText(*B) + ":" + std::to_string(B->Loc.Col) +
+                              ") is reused";
+            continue;
+          }
+        }
+        Left.push_back(Id);
+      }
+      for (int Id : Left) {
+        Access &A = K.Accesses[Id];
+        if (Left.size() <= Scalar)
+          A.Compiled.State = CompiledForm::AsWritten;
+        else
+          Ambiguous(A, std::to_string(Left.size()) + " " + instrName(A) +
+                           "s on the line but " + std::to_string(Scalar) +
+                           " instructions");
+      }
+      continue;
+    }
+    // Wider instructions: accesses merged across loop iterations ...
+    const unsigned W = Wider[0], Factor = W / Size;
+    const size_t WideCount = ByWidth[W].size();
+    const std::string WideOp = ByWidth[W][0]->Opcode;
+    std::vector<std::pair<int, int>> Along; // (access, loop level)
+    std::vector<int> Across;
+    for (int Id : Ids) {
+      int M = contiguousLoop(K, K.Accesses[Id], C.Loops[Id]);
+      if (M >= 0)
+        Along.push_back({Id, M});
+      else
+        Across.push_back(Id);
+    }
+    bool LoopMerge = false;
+    if (!Along.empty() && W % Size == 0) {
+      if (!Across.empty())
+        LoopMerge =
+            Scalar % Across.size() == 0 &&
+            WideCount * Factor == Along.size() * (Scalar / Across.size());
+      else
+        LoopMerge = Scalar == 0 && (WideCount * Factor) % Along.size() == 0;
+    }
+    if (LoopMerge) {
+      for (auto [Id, M] : Along) {
+        CompiledForm &CF = K.Accesses[Id].Compiled;
+        CF.State = CompiledForm::Merged;
+        CF.Width = W;
+        CF.Loop = M;
+        CF.Instruction = WideOp;
+        CF.Note = std::to_string(Factor) + " consecutive iterations of " +
+                  (M == 0 ? std::string("its loop")
+                          : "the loop " + std::to_string(M) + " levels out") +
+                  " load one " + std::to_string(W) + "-byte run per lane";
+      }
+      for (int Id : Across) {
+        K.Accesses[Id].Compiled.State = CompiledForm::AsWritten;
+        K.Accesses[Id].Compiled.Instruction = ByWidth[Size][0]->Opcode;
+      }
+      continue;
+    }
+    // ... or accesses written in a row (a[4*i], a[4*i+1], ...).
+    if (Scalar == 0 && W % Size == 0 && Ids.size() == WideCount * Factor) {
+      for (size_t I = 0; I < Ids.size(); ++I) {
+        CompiledForm &CF = K.Accesses[Ids[I]].Compiled;
+        CF.State = CompiledForm::Merged;
+        CF.Width = W;
+        CF.Leader = Ids[I - I % Factor];
+        CF.Instruction = WideOp;
+        CF.Note = "merged with the next " + std::to_string(Factor - 1) +
+                  " accesses of the line into one " + WideOp;
+        if (I % Factor)
+          CF.Note =
+              "merged into " + K.Accesses[CF.Leader].Text + "'s " + WideOp;
+      }
+      continue;
+    }
+    for (int Id : Ids)
+      Ambiguous(K.Accesses[Id],
+                std::to_string(WideCount) + " " + WideOp + " and " +
+                    std::to_string(Scalar) +
+                    " instructions of the source width on the line do not "
+                    "tell which accesses were merged");
+  }
+
+  // Accesses with no instruction on their line.
+  std::sort(Vanished.begin(), Vanished.end());
+  std::vector<bool> Claimed(Orphans.size(), false);
+  for (int Id : Vanished) {
+    Access &A = K.Accesses[Id];
+    if (const Access *B = repeatedLoad(K, A)) {
+      A.Compiled.State = CompiledForm::Reused;
+      A.Compiled.Note = "no instruction: the value loaded by " + B->Text +
+                        " (" + lineText(*B) + ") is reused";
+      continue;
+    }
+    const std::vector<const Stmt *> &Loops = C.Loops[Id];
+    // The loops (innermost first) in which neither the address nor the
+    // array changes: the load can be hoisted out of them.
+    unsigned Invariant = 0;
+    if (A.Kind == AccessKind::Load && A.Address && !A.UnknownReason)
+      for (const Stmt *L : Loops) {
+        std::map<int, const Expr *> Def;
+        std::map<int, int> Assigned;
+        assignments(L->Body, Def, Assigned);
+        assignments(L->Step, Def, Assigned);
+        assignments(L->CondPre, Def, Assigned);
+        std::set<int> Inside;
+        accessesIn(L->Body, Inside);
+        bool Stored = false;
+        for (int B : Inside)
+          Stored = Stored ||
+                   (K.Accesses[B].Kind != AccessKind::Load &&
+                    K.Accesses[B].Array == A.Array && K.Accesses[B].Sp == A.Sp);
+        if (Stored || usesSlots(*A.Address, Assigned))
+          break;
+        ++Invariant;
+      }
+    if (Invariant > 0) {
+      size_t O = 0;
+      for (; O < Orphans.size(); ++O)
+        if (!Claimed[O] && sameSpace(A, *Orphans[O]) &&
+            sameKind(A, *Orphans[O]) && Orphans[O]->Width == A.Size)
+          break;
+      if (O < Orphans.size()) {
+        // Out of how many loops: the source's nesting less the SASS loops
+        // around the instruction (fewer when loops were unrolled away).
+        unsigned Depth = F->loopDepth(Orphans[O]->Offset);
+        unsigned Levels =
+            Loops.size() > Depth ? unsigned(Loops.size() - Depth) : 1;
+        if (Levels <= Invariant) {
+          Claimed[O] = true;
+          A.Compiled.State = CompiledForm::Hoisted;
+          A.Compiled.Loop = int(Levels) - 1;
+          A.Compiled.Instruction = Orphans[O]->Opcode;
+          std::string Where =
+              Orphans[O]->Where.empty()
+                  ? std::string("no line")
+                  : "line " + std::to_string(Orphans[O]->Where[0].Line);
+          A.Compiled.Note = "loaded once before " +
+                            (Levels == 1 ? std::string("its loop")
+                                         : "its " + std::to_string(Levels) +
+                                               " innermost loops") +
+                            " (the " + Orphans[O]->Opcode +
+                            " the line table puts on " + Where + ")";
+          continue;
+        }
+      }
+    }
+    Ambiguous(A, "no " + instrName(A) +
+                     " instruction on this line in the "
+                     "SASS, and neither a reuse nor a hoist could be proved");
+  }
+  return Notes;
+}
+
+} // namespace gmem

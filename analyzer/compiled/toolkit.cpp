@@ -1,0 +1,226 @@
+//===- toolkit.cpp - Find nvcc and nvdisasm, compile to SASS with a cache -===//
+#include "toolkit.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+#include <cstdlib>
+#include <unistd.h>
+
+namespace gmem {
+
+namespace {
+
+/// Runs Args (Args[0] is the program) with stdout and stderr to files;
+/// returns the exit code (-1 when it could not run) and what it printed.
+int runProgram(const std::vector<std::string> &Args, std::string &Out,
+               std::string &Err, unsigned TimeoutSeconds = 300) {
+  llvm::SmallString<128> OutFile, ErrFile;
+  if (llvm::sys::fs::createTemporaryFile("gmem-run", "out", OutFile) ||
+      llvm::sys::fs::createTemporaryFile("gmem-run", "err", ErrFile))
+    return -1;
+  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {
+      std::nullopt, llvm::StringRef(OutFile), llvm::StringRef(ErrFile)};
+  std::string ExecError;
+  int RC = llvm::sys::ExecuteAndWait(Args[0], Refs, std::nullopt, Redirects,
+                                     TimeoutSeconds, 0, &ExecError);
+  auto Read = [](llvm::StringRef P) {
+    auto B = llvm::MemoryBuffer::getFile(P);
+    return B ? (*B)->getBuffer().str() : std::string();
+  };
+  Out = Read(OutFile);
+  Err = ExecError.empty() ? Read(ErrFile) : ExecError;
+  llvm::sys::fs::remove(OutFile);
+  llvm::sys::fs::remove(ErrFile);
+  return RC;
+}
+
+std::string existing(const std::string &P) {
+  return llvm::sys::fs::can_execute(P) ? P : std::string();
+}
+
+/// nvdisasm from PyPI's nvidia-cuda-nvdisasm: nvidia/cu13/bin/nvdisasm
+/// (older wheels: nvidia/cuda_nvdisasm/bin) under python3's site dirs.
+std::string nvdisasmFromPip() {
+  auto Py = llvm::sys::findProgramByName("python3");
+  if (!Py)
+    return "";
+  std::string Out, Err;
+  if (runProgram(
+          {*Py, "-c", "import nvidia\nfor p in nvidia.__path__: print(p)"}, Out,
+          Err, 30) != 0)
+    return "";
+  llvm::SmallVector<llvm::StringRef, 4> Dirs;
+  llvm::StringRef(Out).split(Dirs, '\n', -1, false);
+  for (llvm::StringRef D : Dirs) {
+    std::error_code EC;
+    std::vector<std::string> Found;
+    for (llvm::sys::fs::directory_iterator It(D.trim(), EC), End;
+         !EC && It != End; It.increment(EC)) {
+      std::string P = It->path() + "/bin/nvdisasm";
+      if (llvm::sys::fs::can_execute(P))
+        Found.push_back(P);
+    }
+    if (!Found.empty()) {
+      std::sort(Found.begin(), Found.end()); // cu12 before cu13: take last.
+      return Found.back();
+    }
+  }
+  return "";
+}
+
+} // namespace
+
+llvm::Expected<Toolkit> findToolkit(const std::string &NvccPath) {
+  Toolkit T;
+  if (!NvccPath.empty()) {
+    T.Nvcc = existing(NvccPath);
+    if (T.Nvcc.empty())
+      return llvm::createStringError("--nvcc " + NvccPath +
+                                     ": not an executable file");
+  } else if (auto P = llvm::sys::findProgramByName("nvcc")) {
+    T.Nvcc = *P;
+  } else {
+    if (const char *CP = std::getenv("CUDA_PATH"))
+      T.Nvcc = existing(std::string(CP) + "/bin/nvcc");
+    if (T.Nvcc.empty())
+      T.Nvcc = existing("/usr/local/cuda/bin/nvcc");
+  }
+  if (T.Nvcc.empty())
+    return llvm::createStringError(
+        "no CUDA toolkit found (nvcc is not on PATH, in $CUDA_PATH/bin or "
+        "/usr/local/cuda/bin; give --nvcc PATH)");
+  std::string Out, Err;
+  if (runProgram({T.Nvcc, "--version"}, Out, Err, 60) != 0)
+    return llvm::createStringError(T.Nvcc + " --version failed: " + Err);
+  size_t V = Out.find(", V");
+  if (V != std::string::npos)
+    T.Version = llvm::StringRef(Out)
+                    .substr(V + 3)
+                    .take_until([](char C) { return C == '\n' || C == ' '; })
+                    .str();
+  else
+    T.Version = "unknown";
+
+  std::string Beside = llvm::sys::path::parent_path(T.Nvcc).str();
+  T.Nvdisasm = existing(Beside + "/nvdisasm");
+  if (T.Nvdisasm.empty())
+    if (auto P = llvm::sys::findProgramByName("nvdisasm"))
+      T.Nvdisasm = *P;
+  if (T.Nvdisasm.empty())
+    T.Nvdisasm = nvdisasmFromPip();
+  if (T.Nvdisasm.empty())
+    return llvm::createStringError(
+        "nvdisasm not found (not beside " + T.Nvcc +
+        ", not on PATH, no PyPI nvidia-cuda-nvdisasm for python3); "
+        "scripts/setup.sh installs it");
+  return T;
+}
+
+std::vector<std::string>
+nvccFlagsFromClangArgs(const std::vector<std::string> &ClangArgs) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < ClangArgs.size(); ++I) {
+    llvm::StringRef A = ClangArgs[I];
+    bool Joined = A.size() > 2 && (A.starts_with("-I") || A.starts_with("-D") ||
+                                   A.starts_with("-U"));
+    if (Joined || A.starts_with("-std=")) {
+      Out.push_back(A.str());
+    } else if ((A == "-I" || A == "-D" || A == "-U" || A == "-include" ||
+                A == "-isystem") &&
+               I + 1 < ClangArgs.size()) {
+      Out.push_back(A.str());
+      Out.push_back(ClangArgs[++I]);
+    }
+  }
+  return Out;
+}
+
+std::string defaultCacheDir() {
+  if (const char *X = std::getenv("XDG_CACHE_HOME"); X && *X)
+    return std::string(X) + "/gmem";
+  if (const char *H = std::getenv("HOME"); H && *H)
+    return std::string(H) + "/.cache/gmem";
+  return "";
+}
+
+llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
+  // The key: what nvcc would see (file contents), how it is called, and
+  // which nvcc/nvdisasm it is.
+  llvm::SHA256 H;
+  auto Add = [&](llvm::StringRef S) {
+    H.update(S);
+    H.update(llvm::StringRef("\0", 1));
+  };
+  Add("gmem-sass-1");
+  Add(T.Version);
+  Add(T.Nvcc);
+  Add(T.Nvdisasm);
+  Add(R.Arch);
+  for (const std::string &F : R.Flags)
+    Add(F);
+  std::vector<std::string> Inputs = R.KeyInputs;
+  Inputs.push_back(R.File);
+  std::sort(Inputs.begin(), Inputs.end());
+  Inputs.erase(std::unique(Inputs.begin(), Inputs.end()), Inputs.end());
+  for (const std::string &F : Inputs) {
+    Add(F);
+    if (auto B = llvm::MemoryBuffer::getFile(F))
+      Add((*B)->getBuffer());
+  }
+  std::string Key = llvm::toHex(H.final(), true);
+  std::string CacheFile;
+  if (!R.CacheDir.empty()) {
+    CacheFile = R.CacheDir + "/sass/" + Key + ".sass";
+    if (auto B = llvm::MemoryBuffer::getFile(CacheFile))
+      return SassText{(*B)->getBuffer().str(), true};
+  }
+
+  llvm::SmallString<128> Cubin;
+  if (auto EC =
+          llvm::sys::fs::createTemporaryFile("gmem-device", "cubin", Cubin))
+    return llvm::createStringError("cannot create a temporary file: " +
+                                   EC.message());
+  std::vector<std::string> Args = {T.Nvcc, "-cubin", "-arch=" + R.Arch,
+                                   "-lineinfo"};
+  Args.insert(Args.end(), R.Flags.begin(), R.Flags.end());
+  Args.insert(Args.end(), {"-o", std::string(Cubin), R.File});
+  std::string Out, Err;
+  int RC = runProgram(Args, Out, Err);
+  if (RC != 0) {
+    llvm::sys::fs::remove(Cubin);
+    llvm::StringRef First = llvm::StringRef(Err).trim();
+    First = First.take_front(First.find('\n') == llvm::StringRef::npos
+                                 ? First.size()
+                                 : std::min<size_t>(First.size(), 600));
+    return llvm::createStringError("nvcc could not compile " + R.File +
+                                   " for " + R.Arch + ": " + First.str());
+  }
+  RC = runProgram({T.Nvdisasm, "-c", "-gi", std::string(Cubin)}, Out, Err);
+  llvm::sys::fs::remove(Cubin);
+  if (RC != 0)
+    return llvm::createStringError("nvdisasm failed on the cubin of " + R.File +
+                                   ": " + Err);
+  if (!CacheFile.empty()) {
+    // Written beside, then renamed: a concurrent reader never sees half.
+    llvm::sys::fs::create_directories(R.CacheDir + "/sass");
+    std::string Tmp = CacheFile + ".tmp" + std::to_string(::getpid());
+    std::error_code EC;
+    {
+      llvm::raw_fd_ostream OS(Tmp, EC);
+      if (!EC)
+        OS << Out;
+    }
+    if (!EC)
+      llvm::sys::fs::rename(Tmp, CacheFile);
+  }
+  return SassText{Out, false};
+}
+
+} // namespace gmem

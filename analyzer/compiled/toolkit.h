@@ -1,0 +1,57 @@
+//===- toolkit.h - Find nvcc and nvdisasm, compile to SASS with a cache ---===//
+//
+// gmem counts the memory instructions nvcc emits. This part runs the
+// toolkit: `nvcc -cubin -arch=sm_XX -lineinfo` (device code only, one
+// architecture), then `nvdisasm -c -gi` on the cubin, and keeps the
+// disassembly in a cache keyed by the translation unit's content (every
+// file it read), the flags and the toolkit version, so that a second run
+// does not compile again.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_COMPILED_TOOLKIT_H
+#define GMEM_ANALYZER_COMPILED_TOOLKIT_H
+
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct Toolkit {
+  std::string Nvcc, Nvdisasm;
+  std::string Version; ///< "13.0.88", from `nvcc --version`.
+};
+
+/// Finds nvcc (NvccPath when given, else $PATH, $CUDA_PATH/bin,
+/// /usr/local/cuda/bin) and nvdisasm (beside nvcc, $PATH, or PyPI's
+/// nvidia-cuda-nvdisasm package: nvidia/cu*/bin under python3's site
+/// directories). Fails with the reason when either is missing.
+llvm::Expected<Toolkit> findToolkit(const std::string &NvccPath);
+
+struct SassRequest {
+  std::string File;                   ///< The .cu file.
+  std::string Arch = "sm_90";         ///< -arch.
+  std::vector<std::string> Flags;     ///< -I, -D, -U, -include, -std=.
+  std::vector<std::string> KeyInputs; ///< Files whose content keys the cache.
+  std::string CacheDir;               ///< Empty: no cache.
+};
+
+struct SassText {
+  std::string Text;
+  bool FromCache = false;
+};
+
+/// The disassembly of File's device code for Arch, from the cache or by
+/// compiling. Fails with nvcc's first error lines when it does not compile.
+llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R);
+
+/// The nvcc flags among Clang arguments (include paths, macros, standard).
+std::vector<std::string>
+nvccFlagsFromClangArgs(const std::vector<std::string> &ClangArgs);
+
+/// $XDG_CACHE_HOME/gmem, else ~/.cache/gmem.
+std::string defaultCacheDir();
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_COMPILED_TOOLKIT_H

@@ -1,0 +1,125 @@
+//===- sass_parser_test.cpp - nvdisasm output read back -------------------===//
+//
+// The inputs are real `nvdisasm -c -gi` output, captured in tests/data/sass
+// from cubins that `nvcc -cubin -arch=sm_90 -lineinfo` (CUDA 13.0) built
+// from the repository's examples. Expected values are read off those files.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis.h"
+#include "sass.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace gmem;
+
+namespace {
+
+std::vector<SassFunction> load(const std::string &Name) {
+  std::ifstream F(test::sourceDir() + "/tests/data/sass/" + Name);
+  std::stringstream S;
+  S << F.rdbuf();
+  auto R = parseSass(S.str());
+  if (!R) {
+    ADD_FAILURE() << llvm::toString(R.takeError());
+    return {};
+  }
+  return *R;
+}
+
+const SassFunction *find(const std::vector<SassFunction> &Fs,
+                         const std::string &Name) {
+  for (const SassFunction &F : Fs)
+    if (F.Name == Name)
+      return &F;
+  ADD_FAILURE() << "no function " << Name;
+  return nullptr;
+}
+
+TEST(SassParser, ClassifiesMemoryOpcodes) {
+  SassSpace S;
+  SassKind K;
+  unsigned W;
+  ASSERT_TRUE(classifyMemoryOpcode("LDG.E.64.CONSTANT", S, K, W));
+  EXPECT_EQ(S, SassSpace::Global);
+  EXPECT_EQ(K, SassKind::Load);
+  EXPECT_EQ(W, 8u);
+  ASSERT_TRUE(classifyMemoryOpcode("LDS.128", S, K, W));
+  EXPECT_EQ(S, SassSpace::Shared);
+  EXPECT_EQ(W, 16u);
+  ASSERT_TRUE(classifyMemoryOpcode("STS.U8", S, K, W));
+  EXPECT_EQ(K, SassKind::Store);
+  EXPECT_EQ(W, 1u);
+  ASSERT_TRUE(classifyMemoryOpcode("LDS.S16", S, K, W));
+  EXPECT_EQ(W, 2u);
+  ASSERT_TRUE(classifyMemoryOpcode("ATOMS.ADD", S, K, W));
+  EXPECT_EQ(S, SassSpace::Shared);
+  EXPECT_EQ(K, SassKind::Atomic);
+  ASSERT_TRUE(classifyMemoryOpcode("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", S, K, W));
+  EXPECT_EQ(S, SassSpace::Global);
+  EXPECT_EQ(W, 4u);
+  ASSERT_TRUE(classifyMemoryOpcode("LD.E.128", S, K, W));
+  EXPECT_EQ(S, SassSpace::Generic);
+  // Constant, local and matrix loads are not modelled.
+  EXPECT_FALSE(classifyMemoryOpcode("LDC.64", S, K, W));
+  EXPECT_FALSE(classifyMemoryOpcode("LDL", S, K, W));
+  EXPECT_FALSE(classifyMemoryOpcode("LDSM.16.M88.4", S, K, W));
+}
+
+TEST(SassParser, FunctionsInstructionsAndLines) {
+  auto Fs = load("compiled_forms.sass");
+  EXPECT_EQ(Fs.size(), 7u); // The seven kernels of compiled_forms.cu.
+  const SassFunction *F = find(Fs, "_Z14rowSumUnrolledPKfPf");
+  ASSERT_NE(F, nullptr);
+  // LDG + STS (line 39), 8 x LDS.128 (line 44), STG (line 45).
+  ASSERT_EQ(F->Memory.size(), 11u);
+  unsigned Wide = 0;
+  for (const SassInstr &I : F->Memory)
+    if (I.Opcode == "LDS.128") {
+      ++Wide;
+      EXPECT_EQ(I.Width, 16u);
+      EXPECT_EQ(I.Space, SassSpace::Shared);
+      ASSERT_EQ(I.Where.size(), 1u);
+      EXPECT_EQ(I.Where[0].Line, 44u);
+      EXPECT_NE(I.Where[0].File.find("compiled_forms.cu"), std::string::npos);
+    }
+  EXPECT_EQ(Wide, 8u);
+  EXPECT_TRUE(F->Loops.empty()); // Fully unrolled.
+  // hoistedLoad: both loads before the loop, on line 84 (i = ...), outside it.
+  const SassFunction *H = find(Fs, "_Z11hoistedLoadPKfS0_Pfii");
+  ASSERT_NE(H, nullptr);
+  EXPECT_FALSE(H->Loops.empty());
+  unsigned Loads = 0;
+  for (const SassInstr &I : H->Memory)
+    if (I.Kind == SassKind::Load) {
+      ++Loads;
+      EXPECT_EQ(I.Where.at(0).Line, 84u);
+      EXPECT_EQ(H->loopDepth(I.Offset), 0u);
+    }
+  EXPECT_EQ(Loads, 2u);
+}
+
+TEST(SassParser, InlineChainsInnermostFirst) {
+  auto Fs = load("sgemm_tiled.sass");
+  const SassFunction *F =
+      find(Fs, "_Z14sgemm2DTileVecILi64ELi64ELi8ELi4ELi4EEviiiPKfS1_Pf");
+  ASSERT_NE(F, nullptr);
+  // The shared reads of sgemm2DTileVecBody (line 151), inlined at the
+  // kernel's call (line 169).
+  bool Seen = false;
+  for (const SassInstr &I : F->Memory)
+    if (I.Opcode == "LDS.128" && I.Where.size() == 2 &&
+        I.Where[0].Line == 151 && I.Where[1].Line == 169)
+      Seen = true;
+  EXPECT_TRUE(Seen);
+}
+
+TEST(SassParser, RejectsTextWithoutFunctions) {
+  auto R = parseSass("not a disassembly\n");
+  ASSERT_FALSE(R);
+  EXPECT_NE(llvm::toString(R.takeError()).find("no function"),
+            std::string::npos);
+}
+
+} // namespace
