@@ -100,11 +100,30 @@ TEST(Cli, ValueFromArgvNamesTheFlag) {
   EXPECT_EQ(R.Exit, 2);
   EXPECT_NE(R.Err.find("argv.cu:10"), std::string::npos) << R.Err;
   EXPECT_NE(R.Err.find("--arg n=VALUE"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("argv[1] at argv.cu:7 is null"), std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find("--run-args"), std::string::npos) << R.Err;
+  // Run as "./argv 1000": the same launch as with --arg n=1000.
+  ToolRun Run = runTool(Src + " --run-args 1000");
+  EXPECT_EQ(Run.Exit, 0) << Run.Err;
+  EXPECT_NE(Run.Out.find("scale<<<(4,1,1), (256,1,1)>>>"), std::string::npos);
   ToolRun Ok = runTool(Src + " --arg n=1000");
   EXPECT_EQ(Ok.Exit, 0) << Ok.Err;
   // 1000 of 1024 threads active: 32 warps, the last with 8 lanes; load and
   // store each 32 requests.
   EXPECT_NE(Ok.Out.find("scale<<<(4,1,1), (256,1,1)>>>"), std::string::npos);
+}
+
+// Seed 002's lecture reads N from argv[1]: "./lecture_transpose 4096" has
+// min(ceil(4096 / 32), 1024) = 128 blocks per side.
+TEST(Cli, RunArgsGiveTheLaunchesOfThatRun) {
+  ToolRun R = runTool("examples/lecture_transpose.cu --run-args 4096 "
+                      "--kernel gTranspose1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("gTranspose1<<<(128,128,1), (32,32,1)>>>"),
+            std::string::npos)
+      << R.Out;
+  // The default run's launches (N = 8192) are checked by examples_test.
 }
 
 TEST(Cli, MissingFileAndBadFlags) {
