@@ -101,11 +101,17 @@ int run(const Options &O) {
       for (const std::string &W : K->Warnings)
         Rep.Warnings.push_back(W);
   }
-  // A launch repeated with the same configuration and arguments (a timing
-  // loop, say) has the same result: simulate it once.
-  std::map<std::string, size_t> Done;
+  // A launch repeated with the same configuration and arguments has the
+  // same result: simulate it once. Repeated at the same place (a timing
+  // loop), it is reported once with its count.
+  std::map<std::string, size_t> Done, Here;
   for (const Launch &L : Launches) {
     nlohmann::json Key = toJson(L);
+    auto [At, NewHere] = Here.emplace(Key.dump(), Rep.Launches.size());
+    if (!NewHere) {
+      ++Rep.Launches[At->second].Count;
+      continue;
+    }
     Key.erase("loc");
     auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
     if (New) {
@@ -113,6 +119,7 @@ int run(const Options &O) {
     } else {
       LaunchResult Copy = Rep.Launches[It->second];
       Copy.L = L;
+      Copy.Count = 1;
       Rep.Launches.push_back(std::move(Copy));
     }
   }

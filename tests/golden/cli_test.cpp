@@ -126,6 +126,35 @@ TEST(Cli, RunArgsGiveTheLaunchesOfThatRun) {
   // The default run's launches (N = 8192) are checked by examples_test.
 }
 
+// A timing loop launches the same kernel the same way 100 times: one entry
+// with its count, then the launch after the loop (different n) on its own.
+TEST(Cli, RepeatedLaunchIsReportedOnceWithItsCount) {
+  std::string Src = writeTemp(
+      "loop.cu", "__global__ void scale(float *a, int n) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "  if (i < n) a[i] *= 2.0f;\n}\n"
+                 "int main() {\n  float *a;\n  cudaMalloc(&a, 4096);\n"
+                 "  for (int r = 0; r < 100; ++r)\n"
+                 "    scale<<<4, 256>>>(a, 1024);\n"
+                 "  scale<<<4, 256>>>(a, 512);\n  return 0;\n}\n");
+  ToolRun T = runTool(Src);
+  ASSERT_EQ(T.Exit, 0) << T.Err;
+  EXPECT_NE(T.Out.find("scale<<<(4,1,1), (256,1,1)>>> x100 at "),
+            std::string::npos)
+      << T.Out;
+  ToolRun J = runTool(Src + " --format json");
+  ASSERT_EQ(J.Exit, 0) << J.Err;
+  auto Launches = nlohmann::json::parse(J.Out)["launches"];
+  ASSERT_EQ(Launches.size(), 2u);
+  EXPECT_EQ(Launches[0]["count"], 100);
+  EXPECT_EQ(Launches[0]["loc"]["line"], 9);
+  EXPECT_EQ(Launches[1]["count"], 1);
+  // 1024 threads, 32 warps, each loads and stores 4 sectors.
+  EXPECT_EQ(
+      Launches[0]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"],
+      32.0);
+}
+
 TEST(Cli, MissingFileAndBadFlags) {
   EXPECT_EQ(runTool("no/such/file.cu").Exit, 2);
   EXPECT_EQ(runTool("examples/transpose.cu --arch sm_12").Exit, 2);
