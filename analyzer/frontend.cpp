@@ -40,6 +40,18 @@ std::string findCudaPath(const FrontendOptions &Opts) {
   return "";
 }
 
+/// The CCCL headers (cuda/std, thrust, cub) of an installation, if any.
+std::string findCccl() {
+  std::vector<std::string> Roots;
+  if (const char *Env = std::getenv("CUDA_PATH"))
+    Roots.push_back(Env);
+  Roots.push_back("/usr/local/cuda");
+  for (const std::string &R : Roots)
+    if (llvm::sys::fs::exists(R + "/include/cccl/cuda/std/type_traits"))
+      return R + "/include/cccl";
+  return "";
+}
+
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   std::string Stub = GMEM_CUDA_STUB_DIR;
   std::vector<std::string> Args = {
@@ -61,7 +73,16 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   } else {
     Args.insert(Args.end(), {"-nocudainc", "-nocudalib", "-isystem", Stub,
                              "-include", "cuda_runtime.h"});
+    // <cuda/std/...>, thrust and cub come from an installation's CCCL when
+    // there is one; the stand-ins cover the rest of what they need.
+    std::string Cccl = findCccl();
+    if (!Cccl.empty())
+      Args.insert(Args.end(), {"-isystem", Cccl,
+                               // The stand-ins have no half types.
+                               "-DCCCL_DISABLE_FP16_SUPPORT"});
   }
+  // Host min/max as nvcc declares them, and deprecated runtime calls.
+  Args.insert(Args.end(), {"-include", Stub + "/compat/gmem_host_math.h"});
   Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
   return Args;
 }

@@ -912,3 +912,41 @@ TEST(HostLaunches, NoMainNoLaunches) {
   EXPECT_TRUE(R.H.Launches.empty());
   EXPECT_TRUE(contains(R.H.Warnings, "no main()")) << join(R.H.Warnings);
 }
+
+// Host code as nvcc reads it: min/max on integers and floats in host code
+// (nvcc's headers make them __host__ __device__), a runtime call CUDA 13
+// removed, <cooperative_groups.h> and CCCL's <cuda/std/...>; with the CUDA
+// installation and with the stand-in headers.
+TEST(HostLaunches, HostCodeAsNvccReadsIt) {
+  std::string Src = R"(
+#include <cooperative_groups.h>
+#include <cuda/std/type_traits>
+namespace cg = cooperative_groups;
+__global__ void k(float *a, int n) {
+  cg::thread_block b = cg::this_thread_block();
+  b.sync();
+  if (threadIdx.x < n) a[threadIdx.x] = 0;
+}
+int main() {
+  int n = max(1000, 24);                 // 1000
+  unsigned m = min(n, 4096u);            // 1000 (unsigned)
+  float f = max(1.5f, 2.5f);             // 2.5
+  long long l = min(-3ll, 5ll);          // -3
+  float *a;
+  cudaMalloc(&a, n * sizeof(float));
+  k<<<(m + 255) / 256, (int)(f * 100)>>>(a, (int)l);
+  cudaThreadSynchronize();
+  return 0;
+}
+)";
+  for (std::string Path : {"none", ""}) {
+    if (Path.empty() &&
+        !llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h"))
+      continue;
+    Result R = analyze(Src, {}, Path);
+    ASSERT_EQ(R.H.Launches.size(), 1u) << "cuda-path '" << Path << "'";
+    EXPECT_EQ(R.H.Launches[0].Grid, d3(4));
+    EXPECT_EQ(R.H.Launches[0].Block, d3(250));
+    expectInt(R.H.Launches[0].Args[1], -3);
+  }
+}
