@@ -11,6 +11,7 @@
 #include "launch_plan.h"
 #include "model_json.h"
 #include "options.h"
+#include "program.h"
 #include "simulate.h"
 #include "translate.h"
 #include "views/views.h"
@@ -46,23 +47,21 @@ int run(const Options &O) {
   ViewFn View = findView(O.Format);
   if (!View)
     return fail("unknown --format '" + O.Format + "'; use text or json");
-  if (!std::ifstream(O.File))
-    return fail(O.File + ": cannot read the file; check the path");
+  for (const std::string &F : O.Files)
+    if (!std::ifstream(F))
+      return fail(F + ": cannot read the file; check the path");
 
   FrontendOptions FO;
   FO.CudaPath = O.CudaPath;
   FO.Arch = Arch->Name;
   FO.ExtraArgs = O.ClangArgs;
-  auto AST = parseCudaFile(O.File, FO);
-  if (!AST)
-    return fail(llvm::toString(AST.takeError()));
-
-  clang::ASTContext &Ctx = (*AST)->getASTContext();
-  Module M;
-  M.File = O.File;
-  M.Kernels = translateKernels(Ctx);
-  HostLaunches Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
-  M.Launches = std::move(Host.Launches);
+  // One file, or the files of one program (program.h).
+  auto Prog = analyzeProgram(O.Files, FO, O.Overrides);
+  if (!Prog)
+    return fail(llvm::toString(Prog.takeError()));
+  Module &M = Prog->M;
+  HostLaunches Host;
+  Host.Warnings = Prog->Warnings;
   if (O.EmitModel) {
     std::cout << toJson(M).dump(2) << "\n";
     return 0;
@@ -84,7 +83,7 @@ int run(const Options &O) {
     return fail(Error);
 
   Report Rep;
-  Rep.File = O.File;
+  Rep.File = M.File;
   Rep.Warnings = Host.Warnings;
   std::set<std::string> Warned;
   SimOptions SO;

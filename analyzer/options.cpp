@@ -8,11 +8,14 @@
 
 namespace gmem {
 
-const char *UsageText = R"(usage: gmem-analyze FILE.cu [options] [-- clang args]
+const char *UsageText =
+    R"(usage: gmem-analyze FILE.cu [FILE...] [options] [-- clang args]
 
 Predicts, without a GPU, the global sectors per request, load/store efficiency
 and shared-memory wavefronts of every memory access of every kernel launch.
 Launches come from the host code (main and what it calls) unless given here.
+Several files are one program: main() in one, kernels and launch wrappers in
+the others.
 
   --block X[,Y[,Z]]     block of every launch (host code re-derives grids)
   --grid X[,Y[,Z]]      grid of every launch
@@ -160,12 +163,10 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
     } else if (!A.empty() && A[0] == '-') {
       Error = "unknown option '" + A + "' (see --help)";
       return std::nullopt;
-    } else if (O.File.empty()) {
-      O.File = A;
     } else {
-      Error = "more than one input file ('" + O.File + "', '" + A +
-              "'); analyse one .cu file at a time";
-      return std::nullopt;
+      if (O.File.empty())
+        O.File = A;
+      O.Files.push_back(A);
     }
   }
   if (O.File.empty() && !O.Help) {

@@ -11,6 +11,8 @@ namespace gmem {
 
 struct Options {
   std::string File;
+  /// Every input file, File first; several are the files of one program.
+  std::vector<std::string> Files;
   LaunchOverrides Overrides;
   std::string Kernel; ///< --kernel: only this kernel ("name" or "name<32>").
   std::string Arch = "sm_90";

@@ -155,6 +155,58 @@ TEST(Cli, RepeatedLaunchIsReportedOnceWithItsCount) {
       32.0);
 }
 
+// main() in a .cpp file, kernels and their launch wrappers (one in a
+// namespace, one using a static helper) in a .cu file: one program.
+TEST(Cli, SeveralFilesAreOneProgram) {
+  writeTemp("mf_kernels.h",
+            "#pragma once\n"
+            "void launchScale(float *a, int n, int t);\n"
+            "namespace ops {\n"
+            "void launchCopy(float *o, const float *i, int n);\n"
+            "}\n");
+  std::string Cu = writeTemp(
+      "mf_kernels.cu",
+      "#include \"mf_kernels.h\"\n"
+      "__global__ void scale(float *a, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) a[i] *= 2.0f;\n}\n"
+      "__global__ void copyStrided(float *o, const float *in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n / 2) o[i] = in[2 * i];\n}\n"
+      "static int blocksFor(int n, int t) { return (n + t - 1) / t; }\n"
+      "void launchScale(float *a, int n, int t) {\n"
+      "  scale<<<blocksFor(n, t), t>>>(a, n);\n}\n"
+      "namespace ops {\n"
+      "void launchCopy(float *o, const float *in, int n) {\n"
+      "  copyStrided<<<(n / 2 + 127) / 128, 128>>>(o, in, n);\n}\n}\n");
+  std::string Main = writeTemp(
+      "mf_main.cpp", "#include <cuda_runtime.h>\n#include <cstdlib>\n"
+                     "#include \"mf_kernels.h\"\n"
+                     "int main(int argc, char **argv) {\n"
+                     "  int n = argc > 1 ? atoi(argv[1]) : 1 << 16;\n"
+                     "  float *a, *b;\n  cudaMalloc(&a, n * 4);\n"
+                     "  cudaMalloc(&b, n * 4);\n"
+                     "  for (int r = 0; r < 10; ++r) launchScale(a, n, 256);\n"
+                     "  ops::launchCopy(b, a, n);\n  return 0;\n}\n");
+  ToolRun R = runTool(Cu + " " + Main + " --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  auto L = nlohmann::json::parse(R.Out)["launches"];
+  ASSERT_EQ(L.size(), 2u) << R.Out;
+  // 65536 / 256 blocks, ten times; (32768 + 127) / 128 blocks.
+  EXPECT_EQ(L[0]["kernel"], "scale");
+  EXPECT_EQ(L[0]["grid"], nlohmann::json::array({256, 1, 1}));
+  EXPECT_EQ(L[0]["count"], 10);
+  EXPECT_EQ(L[0]["loc"]["line"], 12);
+  EXPECT_EQ(L[1]["kernel"], "copyStrided");
+  EXPECT_EQ(L[1]["grid"], nlohmann::json::array({256, 1, 1}));
+  EXPECT_EQ(L[1]["block"], nlohmann::json::array({128, 1, 1}));
+  // in[2 * i]: 32 lanes 8 bytes apart, 8 sectors per request.
+  EXPECT_EQ(L[1]["metrics"]["gld_transactions_per_request"], 8.0);
+  ToolRun Two = runTool(Main + " " + Main);
+  EXPECT_EQ(Two.Exit, 2);
+  EXPECT_NE(Two.Err.find("both define main()"), std::string::npos) << Two.Err;
+}
+
 TEST(Cli, MissingFileAndBadFlags) {
   EXPECT_EQ(runTool("no/such/file.cu").Exit, 2);
   EXPECT_EQ(runTool("examples/transpose.cu --arch sm_12").Exit, 2);
