@@ -112,6 +112,9 @@ HostValue HostInterpreter::eval(const clang::Expr *E) {
     return HostValue::unknown("no expression");
   if (stopped())
     return HostValue::unknown("not reached");
+  if (E->containsErrors()) // Host code Clang rejected (parseCudaFile).
+    return HostValue::unknown("`" + text(E) + "` at " + where(E->getExprLoc()) +
+                              " does not parse");
   switch (E->getStmtClass()) {
   case clang::Stmt::IntegerLiteralClass: {
     const auto *IL = cast<IntegerLiteral>(E);

@@ -114,10 +114,16 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
   P.M.File = Files.empty() ? "" : Files.front();
   std::vector<size_t> Mains;
   std::set<std::string> KernelNames;
+  bool AnyHostErrors = false;
   for (const std::string &F : Files) {
-    auto AST = parseCudaFile(F, Opts);
+    std::vector<std::string> HostErrors;
+    auto AST = parseCudaFile(F, Opts, &HostErrors);
     if (!AST)
       return AST.takeError();
+    for (const std::string &E : HostErrors)
+      P.Warnings.push_back(E + " (host code that Clang rejects; launches "
+                               "that depend on it are not inferred)");
+    AnyHostErrors |= !HostErrors.empty();
     ASTContext &Ctx = (*AST)->getASTContext();
     if (mainOf(Ctx))
       Mains.push_back(P.Units.size());
@@ -196,6 +202,21 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
   HostLaunches H = findHostLaunches(To, P.M.Kernels, Overrides);
   P.M.Launches = std::move(H.Launches);
   P.Warnings.insert(P.Warnings.end(), H.Warnings.begin(), H.Warnings.end());
+  if (AnyHostErrors) {
+    // What the rejected host code may have cost: the kernels not launched.
+    std::set<std::string> Launched;
+    for (const Launch &L : P.M.Launches)
+      Launched.insert(L.Kernel);
+    for (const Kernel &K : P.M.Kernels)
+      if (!Launched.count(K.Name))
+        P.Warnings.push_back(K.Name +
+                             " is not launched by the host code that parsed; "
+                             "analyse it with --kernel '" +
+                             K.Name + "' --grid X,Y,Z --block X,Y,Z" +
+                             (K.Params.empty()
+                                  ? std::string()
+                                  : " --arg NAME=VALUE for its parameters"));
+  }
   return std::move(P);
 }
 

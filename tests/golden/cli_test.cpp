@@ -207,6 +207,39 @@ TEST(Cli, SeveralFilesAreOneProgram) {
   EXPECT_NE(Two.Err.find("both define main()"), std::string::npos) << Two.Err;
 }
 
+// Host code Clang rejects does not cost the kernels: the launch it breaks
+// is named with the flags that supply it, the others are analysed (exit 0).
+// An error in a kernel still stops the analysis (exit 2).
+TEST(Cli, HostCodeThatDoesNotParseKeepsTheKernels) {
+  std::string Body =
+      "__global__ void scale(float *a, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) a[i] *= 2.0f;\n}\n"
+      "__global__ void twice(float *a, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) a[2 * i] += DEVICE_ERROR;\n}\n"
+      "int main() {\n  int n = 4096;\n  float *a;\n"
+      "  cudaMalloc(&a, n * sizeof(float));\n"
+      "  scale<<<n / 256, 256>>>(a, n);\n"
+      "  twice<<<n / 256, not_declared>>>(a, n);\n  return 0;\n}\n";
+  std::string Host =
+      writeTemp("hosterr.cu", "#define DEVICE_ERROR 1.0f\n" + Body);
+  ToolRun R = runTool(Host);
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("hosterr.cu:15: use of undeclared identifier "
+                       "'not_declared'"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("twice is not launched by the host code that parsed; "
+                       "analyse it with --kernel 'twice' --grid"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("scale<<<(16,1,1), (256,1,1)>>>"), std::string::npos);
+  std::string Device = writeTemp(
+      "deverr.cu", "#define DEVICE_ERROR not_declared_either\n" + Body);
+  EXPECT_EQ(runTool(Device).Exit, 2);
+}
+
 TEST(Cli, MissingFileAndBadFlags) {
   EXPECT_EQ(runTool("no/such/file.cu").Exit, 2);
   EXPECT_EQ(runTool("examples/transpose.cu --arch sm_12").Exit, 2);
