@@ -240,6 +240,27 @@ TEST(Cli, HostCodeThatDoesNotParseKeepsTheKernels) {
   EXPECT_EQ(runTool(Device).Exit, 2);
 }
 
+// A program in the manner of the SDK samples (written here): flag helpers
+// scanning argv, a device picker, a template kernel chosen by block size and
+// launched 300 times in a timing loop. With no arguments: dA = 320 x 320,
+// dB = 640 x 320, grid (640 / 32, 320 / 32); -wB=320 --hA=64 gives (10, 2).
+TEST(Cli, SdkStyleProgramAnalyzesWithNoFlags) {
+  const std::string File = "tests/data/programs/sdk_style_matmul.cu";
+  ToolRun R = runTool(File + " --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  auto L = nlohmann::json::parse(R.Out)["launches"];
+  ASSERT_EQ(L.size(), 1u) << R.Out;
+  EXPECT_EQ(L[0]["kernel"], "matMul<32>");
+  EXPECT_EQ(L[0]["grid"], nlohmann::json::array({20, 10, 1}));
+  EXPECT_EQ(L[0]["block"], nlohmann::json::array({32, 32, 1}));
+  EXPECT_EQ(L[0]["count"], 300);
+  ToolRun A = runTool(File + " --run-args '-wA=640 --hA=64 -wB=320'");
+  ASSERT_EQ(A.Exit, 0) << A.Err;
+  EXPECT_NE(A.Out.find("matMul<32><<<(10,2,1), (32,32,1)>>> x300"),
+            std::string::npos)
+      << A.Out;
+}
+
 TEST(Cli, MissingFileAndBadFlags) {
   EXPECT_EQ(runTool("no/such/file.cu").Exit, 2);
   EXPECT_EQ(runTool("examples/transpose.cu --arch sm_12").Exit, 2);
