@@ -921,6 +921,7 @@ TEST(HostLaunches, HostCodeAsNvccReadsIt) {
   std::string Src = R"(
 #include <cooperative_groups.h>
 #include <cuda/std/type_traits>
+#include <cuda_profiler_api.h>
 namespace cg = cooperative_groups;
 __global__ void k(float *a, int n) {
   cg::thread_block b = cg::this_thread_block();
@@ -936,6 +937,7 @@ int main() {
   cudaMalloc(&a, n * sizeof(float));
   k<<<(m + 255) / 256, (int)(f * 100)>>>(a, (int)l);
   cudaThreadSynchronize();
+  cudaProfilerStop();
   return 0;
 }
 )";
