@@ -5,6 +5,7 @@
 #include "toolkit.h"
 
 #include "frontend.h"
+#include "program.h"
 #include "host_launches.h"
 #include "model_json.h"
 #include "simulate.h"
@@ -25,21 +26,32 @@ static std::string where(const Launch &L, const std::string &File) {
 bool loadModule(const Options &O, const std::string &File,
                 const ArchRules &Arch, Module &M,
                 std::vector<std::string> &Warnings, std::string &Error) {
+  return loadModule(O, std::vector<std::string>{File}, Arch, M, Warnings,
+                    Error);
+}
+
+bool loadModule(const Options &O, const std::vector<std::string> &Files,
+                const ArchRules &Arch, Module &M,
+                std::vector<std::string> &Warnings, std::string &Error) {
   FrontendOptions FO;
   FO.CudaPath = O.CudaPath;
   FO.Arch = Arch.Name;
   FO.ExtraArgs = O.ClangArgs;
-  auto AST = parseCudaFile(File, FO);
-  if (!AST) {
-    Error = llvm::toString(AST.takeError());
+  auto Prog = analyzeProgram(Files, FO, O.Overrides);
+  if (!Prog) {
+    Error = llvm::toString(Prog.takeError());
     return false;
   }
-  clang::ASTContext &Ctx = (*AST)->getASTContext();
-  M.File = File;
-  M.Kernels = translateKernels(Ctx);
-  HostLaunches Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
-  M.Launches = std::move(Host.Launches);
-  Warnings = std::move(Host.Warnings);
+  M = std::move(Prog->M);
+  Warnings = std::move(Prog->Warnings);
+  if (Files.size() != 1) {
+    // The SASS matcher reads one translation unit's device code.
+    M.Compiler.NotChecked = "a program of several files: the SASS matcher "
+                            "reads one translation unit; compiler merging "
+                            "was not checked";
+    std::cerr << "gmem-analyze: note: " << M.Compiler.NotChecked << "\n";
+    return true;
+  }
 
   // Count the instructions nvcc emits: compile the device code (or take it
   // from the cache) and match its SASS to the accesses.
@@ -49,7 +61,7 @@ bool loadModule(const Options &O, const std::string &File,
   CompO.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
   CompO.Arch = Arch.Name;
   CompO.ClangArgs = O.ClangArgs;
-  const clang::SourceManager &SM = (*AST)->getSourceManager();
+  const clang::SourceManager &SM = Prog->Units.front()->getSourceManager();
   for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
     CompO.KeyInputs.push_back(It->first.getName().str());
   auto CompiledNotes = applyCompiled(M, CompO);
@@ -88,11 +100,17 @@ bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
   SO.Exhaustive = O.Exhaustive;
   SO.MaxWarps = O.MaxWarps;
   SO.Progress = true;
-  // A launch repeated with the same configuration and arguments (a timing
-  // loop, say) has the same result: simulate it once.
-  std::map<std::string, size_t> Done;
+  // A launch repeated with the same configuration and arguments has the
+  // same result: simulate it once. Repeated at the same place (a timing
+  // loop), it is reported once with its count.
+  std::map<std::string, size_t> Done, Here;
   for (const Launch &L : Launches) {
     nlohmann::json Key = toJson(L);
+    auto [At, NewHere] = Here.emplace(Key.dump(), Rep.Launches.size());
+    if (!NewHere) {
+      ++Rep.Launches[At->second].Count;
+      continue;
+    }
     Key.erase("loc");
     auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
     if (New) {
@@ -103,6 +121,7 @@ bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
     } else {
       LaunchResult Copy = Rep.Launches[It->second];
       Copy.L = L;
+      Copy.Count = 1;
       Rep.Launches.push_back(std::move(Copy));
     }
   }

@@ -22,6 +22,11 @@ namespace gmem {
 bool loadModule(const Options &O, const std::string &File,
                 const ArchRules &Arch, Module &M,
                 std::vector<std::string> &Warnings, std::string &Error);
+/// The same for the files of one program (program.h): main() in one of
+/// them, launch wrappers and kernels in the others.
+bool loadModule(const Options &O, const std::vector<std::string> &Files,
+                const ArchRules &Arch, Module &M,
+                std::vector<std::string> &Warnings, std::string &Error);
 
 /// Checks and simulates Launches of M into Rep (which must not outlive M:
 /// results point at its kernels). A launch repeated with the same

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/Tooling.h"
@@ -40,6 +41,18 @@ std::string findCudaPath(const FrontendOptions &Opts) {
   return "";
 }
 
+/// The CCCL headers (cuda/std, thrust, cub) of an installation, if any.
+std::string findCccl() {
+  std::vector<std::string> Roots;
+  if (const char *Env = std::getenv("CUDA_PATH"))
+    Roots.push_back(Env);
+  Roots.push_back("/usr/local/cuda");
+  for (const std::string &R : Roots)
+    if (llvm::sys::fs::exists(R + "/include/cccl/cuda/std/type_traits"))
+      return R + "/include/cccl";
+  return "";
+}
+
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   std::string Stub = GMEM_CUDA_STUB_DIR;
   std::vector<std::string> Args = {
@@ -61,15 +74,91 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   } else {
     Args.insert(Args.end(), {"-nocudainc", "-nocudalib", "-isystem", Stub,
                              "-include", "cuda_runtime.h"});
+    // <cuda/std/...>, thrust and cub come from an installation's CCCL when
+    // there is one; the stand-ins cover the rest of what they need.
+    std::string Cccl = findCccl();
+    if (!Cccl.empty())
+      Args.insert(Args.end(), {"-isystem", Cccl,
+                               // The stand-ins have no half types.
+                               "-DCCCL_DISABLE_FP16_SUPPORT"});
   }
+  // Host min/max as nvcc declares them, and deprecated runtime calls.
+  Args.insert(Args.end(), {"-include", Stub + "/compat/gmem_host_math.h"});
   Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
   return Args;
+}
+
+/// Prints Clang's diagnostics and keeps where each error is.
+class ErrorRecorder : public clang::TextDiagnosticPrinter {
+public:
+  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+  std::vector<std::pair<clang::FullSourceLoc, std::string>> Errors;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level L,
+                        const clang::Diagnostic &D) override {
+    TextDiagnosticPrinter::HandleDiagnostic(L, D);
+    if (L < clang::DiagnosticsEngine::Error)
+      return;
+    llvm::SmallString<128> Text;
+    D.FormatDiagnostic(Text);
+    clang::FullSourceLoc Loc;
+    if (D.hasSourceManager() && D.getLocation().isValid())
+      Loc = clang::FullSourceLoc(
+          D.getSourceManager().getExpansionLoc(D.getLocation()),
+          D.getSourceManager());
+    Errors.emplace_back(Loc, Text.str().str());
+  }
+};
+
+/// Host-only function definitions, with their bodies' ranges.
+class HostBodies : public clang::RecursiveASTVisitor<HostBodies> {
+public:
+  std::vector<clang::SourceRange> Host, Device;
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitFunctionDecl(clang::FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || !FD->getBody())
+      return true;
+    bool Device = FD->hasAttr<clang::CUDAGlobalAttr>() ||
+                  FD->hasAttr<clang::CUDADeviceAttr>();
+    (Device ? this->Device : Host).push_back(FD->getBody()->getSourceRange());
+    return true;
+  }
+};
+
+/// Whether every error lies in the body of a host-only function: then the
+/// kernels (and the device functions they call) are intact.
+bool onlyInHostCode(
+    clang::ASTContext &Ctx,
+    const std::vector<std::pair<clang::FullSourceLoc, std::string>> &Errors) {
+  HostBodies B;
+  B.TraverseDecl(Ctx.getTranslationUnitDecl());
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  auto Inside = [&](clang::SourceLocation L, clang::SourceRange R) {
+    clang::SourceLocation Begin = SM.getExpansionLoc(R.getBegin());
+    clang::SourceLocation End = SM.getExpansionLoc(R.getEnd());
+    return SM.isWrittenInSameFile(Begin, L) &&
+           !SM.isBeforeInTranslationUnit(L, Begin) &&
+           !SM.isBeforeInTranslationUnit(End, L);
+  };
+  for (const auto &[Loc, Message] : Errors) {
+    if (Loc.isInvalid())
+      return false;
+    bool InHost = false;
+    for (const clang::SourceRange &R : B.Host)
+      InHost |= Inside(Loc, R);
+    for (const clang::SourceRange &R : B.Device)
+      if (Inside(Loc, R))
+        return false;
+    if (!InHost)
+      return false;
+  }
+  return true;
 }
 
 } // namespace
 
 llvm::Expected<std::unique_ptr<clang::ASTUnit>>
-parseCudaFile(const std::string &Path, const FrontendOptions &Opts) {
+parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
+              std::vector<std::string> *HostErrors) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
     return llvm::createStringError(Buffer.getError(), "%s: cannot read: %s",
@@ -78,7 +167,7 @@ parseCudaFile(const std::string &Path, const FrontendOptions &Opts) {
 
   auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   DiagOpts->ShowColors = false;
-  clang::TextDiagnosticPrinter Printer(llvm::errs(), DiagOpts.get());
+  ErrorRecorder Printer(llvm::errs(), DiagOpts.get());
   std::unique_ptr<clang::ASTUnit> AST =
       clang::tooling::buildASTFromCodeWithArgs(
           (*Buffer)->getBuffer(), clangArgs(Opts), Path, "gmem-analyze",
@@ -89,6 +178,19 @@ parseCudaFile(const std::string &Path, const FrontendOptions &Opts) {
   unsigned Errors = Printer.getNumErrors();
   if (AST && AST->getDiagnostics().hasErrorOccurred())
     Errors = std::max(Errors, 1u);
+  if (AST && Errors && HostErrors &&
+      onlyInHostCode(AST->getASTContext(), Printer.Errors)) {
+    // The kernels parsed: analyse them; the caller reports what the host
+    // code that did not parse costs (launches it would have made).
+    for (const auto &[Loc, Message] : Printer.Errors) {
+      clang::PresumedLoc P = AST->getSourceManager().getPresumedLoc(Loc);
+      HostErrors->push_back(std::string(P.getFilename()) + ":" +
+                            std::to_string(P.getLine()) + ": " + Message);
+    }
+    Errors = 0;
+  }
+  if (AST) // The printer goes with this frame.
+    AST->getDiagnostics().setClient(new clang::IgnoringDiagConsumer(), true);
   if (!AST || Errors) {
     Errors = std::max(Errors, 1u);
     return llvm::createStringError(

@@ -25,9 +25,13 @@ struct FrontendOptions {
 };
 
 /// Parses Path for the device side (host functions are still in the AST).
-/// Fails, after Clang has printed its diagnostics, when the file has errors.
+/// Fails, after Clang has printed its diagnostics, when the file has errors,
+/// except, when HostErrors is given, errors that all lie in the bodies of
+/// host-only functions: they are listed there ("file:line: message") and the
+/// AST is returned, its kernels intact.
 llvm::Expected<std::unique_ptr<clang::ASTUnit>>
-parseCudaFile(const std::string &Path, const FrontendOptions &Opts);
+parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
+              std::vector<std::string> *HostErrors = nullptr);
 
 } // namespace gmem
 

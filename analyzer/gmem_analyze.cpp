@@ -36,13 +36,14 @@ int run(const Options &O) {
   ViewFn View = findView(O.Format);
   if (!View)
     return fail("unknown --format '" + O.Format + "'; use text or json");
-  if (!std::ifstream(O.File))
-    return fail(O.File + ": cannot read the file; check the path");
+  for (const std::string &F : O.Files)
+    if (!std::ifstream(F))
+      return fail(F + ": cannot read the file; check the path");
 
   Module M;
   std::vector<std::string> HostWarnings;
   std::string Error;
-  if (!loadModule(O, O.File, *Arch, M, HostWarnings, Error))
+  if (!loadModule(O, O.Files, *Arch, M, HostWarnings, Error))
     return fail(Error);
   if (O.EmitModel) {
     std::cout << toJson(M).dump(2) << "\n";
@@ -63,7 +64,7 @@ int run(const Options &O) {
   if (!planLaunches(M, O, Launches, Error))
     return fail(Error);
   Report Rep;
-  Rep.File = O.File;
+  Rep.File = M.File;
   Rep.Warnings = HostWarnings;
   if (!simulateLaunches(M, Launches, O, *Arch, Rep, Error))
     return fail(Error);

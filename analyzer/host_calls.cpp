@@ -127,6 +127,9 @@ HostValue HostInterpreter::evalKnownLibraryCall(const FunctionDecl *FD,
   const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
   if (!DC->isTranslationUnit() && !DC->isStdNamespace())
     return HostValue();
+  HostValue S = evalStringCall(FD, CE, Handled);
+  if (Handled)
+    return S;
   enum Fn { None, Min, Max, Abs, Ceil, Floor, Sqrt, Round, Trunc, Log2, Pow };
   Fn K = llvm::StringSwitch<Fn>(FD->getName())
              .Cases("min", "fmin", "fminf", "umin", "llmin", Min)

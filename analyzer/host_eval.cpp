@@ -112,6 +112,9 @@ HostValue HostInterpreter::eval(const clang::Expr *E) {
     return HostValue::unknown("no expression");
   if (stopped())
     return HostValue::unknown("not reached");
+  if (E->containsErrors()) // Host code Clang rejected (parseCudaFile).
+    return HostValue::unknown("`" + text(E) + "` at " + where(E->getExprLoc()) +
+                              " does not parse");
   switch (E->getStmtClass()) {
   case clang::Stmt::IntegerLiteralClass: {
     const auto *IL = cast<IntegerLiteral>(E);
@@ -135,8 +138,12 @@ HostValue HostInterpreter::eval(const clang::Expr *E) {
   case clang::Stmt::CXXNullPtrLiteralExprClass:
   case clang::Stmt::GNUNullExprClass:
     return HostValue::pointer(NullAllocation, 0);
-  case clang::Stmt::StringLiteralClass:
-    return HostValue::unknown("a string literal");
+  case clang::Stmt::StringLiteralClass: {
+    const auto *SL = cast<StringLiteral>(E);
+    if (SL->getCharByteWidth() != 1)
+      return HostValue::unknown("a wide string literal");
+    return HostValue::string(SL->getString().str());
+  }
   case clang::Stmt::ParenExprClass:
     return eval(cast<ParenExpr>(E)->getSubExpr());
   case clang::Stmt::ConstantExprClass:
@@ -215,15 +222,6 @@ HostValue HostInterpreter::evalDeclRef(const DeclRefExpr *DRE) {
   const auto *VD = dyn_cast<VarDecl>(D);
   if (!VD)
     return evalByClang(DRE);
-  if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
-    if (P->getDeclContext() == Main && !Frames.empty() &&
-        Frames.back().FD == Main) {
-      std::string At = " at " + where(DRE->getLocation());
-      if (P->getFunctionScopeIndex() == 0)
-        return HostValue::unknown("depends on argc" + At, true);
-      return HostValue::unknown("read from argv" + At, true);
-    }
-  }
   if (std::optional<int> Slot = slotOf(VD))
     return read(LRef{*Slot, -1});
   HostValue V = evalByClang(DRE);
@@ -271,6 +269,25 @@ HostValue HostInterpreter::evalSubscript(const ArraySubscriptExpr *AS) {
                               true);
   if (B.Kind == HostValue::AddrOf && I.isInt() && I.I == 0)
     return read(LRef{B.Alloc, -1});
+  if (B.Kind == HostValue::Array && I.isInt() && B.Elems.size() > 1 &&
+      B.Elems.back().Kind == HostValue::Pointer) {
+    // argv: its strings and the null pointer after them; nothing beyond.
+    if (I.I >= 0 && uint64_t(I.I) < B.Elems.size() - 1)
+      return B.Elems[I.I];
+    return HostValue::unknown(
+        "argv[" + std::to_string(I.I) + "]" + At + " is " +
+            (uint64_t(I.I) == B.Elems.size() - 1 ? "null" : "past argv") +
+            ": the program is run with " + std::to_string(B.Elems.size() - 2) +
+            " arguments; give its arguments with --run-args \"ARGS\"",
+        true);
+  }
+  if (B.Kind == HostValue::String && I.isInt()) {
+    int64_t At0 = B.I + (I.Ty.Signed ? I.I : int64_t(uint64_t(I.I)));
+    if (At0 >= 0 && uint64_t(At0) <= B.Str.size())
+      return HostValue::integer(
+          At0 == int64_t(B.Str.size()) ? 0 : (signed char)B.Str[At0],
+          intTypeOf(AS->getType()).value_or(IntType{8, true}));
+  }
   return HostValue::unknown("read from memory (`" + text(AS) + "`)" + At);
 }
 
@@ -351,7 +368,8 @@ void HostInterpreter::write(const LRef &R, HostValue V) {
   if (R.Index < 0) {
     if (T->isPointerType() && !T->isFunctionPointerType()) {
       if (V.Kind != HostValue::Pointer && V.Kind != HostValue::AddrOf &&
-          V.Kind != HostValue::Function) {
+          V.Kind != HostValue::Function && V.Kind != HostValue::String &&
+          V.Kind != HostValue::Array) {
         // A pointer that is not known is its own allocation.
         V = HostValue::pointer(newAllocation(R.Slot), 0);
       } else if (V.Kind == HostValue::Pointer && V.Alloc >= 0 &&
@@ -415,7 +433,7 @@ HostValue HostInterpreter::evalCast(const CastExpr *CE) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
         return HostValue::pointer(arrayAllocation(VD), 0);
     if (isa<StringLiteral>(S))
-      return HostValue::unknown("a string literal");
+      return eval(S);
     return HostValue::unknown("the array `" + text(Sub) + "` at " +
                               where(Sub->getExprLoc()) + " is not tracked");
   }
@@ -455,6 +473,18 @@ HostValue HostInterpreter::evalConstruct(const CXXConstructExpr *CE) {
       V.Elems.push_back(std::move(C));
     }
     return V;
+  }
+  // std::string(argv[1]), as std::stoi's argument: the same string.
+  const auto *RD = CE->getType()->getAsCXXRecordDecl();
+  if (RD && RD->getName() == "basic_string" && CE->getNumArgs() >= 1 &&
+      CE->getArg(0)->getType()->isPointerType()) {
+    HostValue S = eval(CE->getArg(0));
+    for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+      eval(CE->getArg(I));
+    if (S.Kind == HostValue::String || S.isUnknown())
+      return S;
+    return HostValue::unknown("a std::string at " + where(CE->getExprLoc()) +
+                              " is not tracked");
   }
   for (const clang::Expr *A : CE->arguments())
     eval(A);

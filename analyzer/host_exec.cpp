@@ -217,6 +217,7 @@ std::optional<bool> HostInterpreter::truth(const HostValue &V) {
     return V.Alloc != NullAllocation || V.I != 0;
   case HostValue::AddrOf:
   case HostValue::Function:
+  case HostValue::String:
     return true;
   default:
     return std::nullopt;

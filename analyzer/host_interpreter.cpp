@@ -19,6 +19,11 @@ void HostInterpreter::overrideVariables(std::set<const VarDecl *> Vars,
   OverrideValue = Value;
 }
 
+void HostInterpreter::setCommandLine(std::vector<std::string> Argv) {
+  if (!Argv.empty())
+    CommandLine = std::move(Argv);
+}
+
 void HostInterpreter::run(
     const FunctionDecl *MainFD,
     const std::function<void(const HostLaunch &)> &Callback) {
@@ -29,6 +34,25 @@ void HostInterpreter::run(
   Frames.back().Id = NextFrameId++;
   Frames.back().FD = Main;
   initGlobals();
+  // int main(int argc, char **argv): the command line the run is for; argv
+  // ends with a null pointer, as the C runtime passes it.
+  if (Main->getNumParams() >= 2 &&
+      intTypeOf(Main->getParamDecl(0)->getType())) {
+    const ParmVarDecl *Argc = Main->getParamDecl(0),
+                      *Argv = Main->getParamDecl(1);
+    int Slot = newSlot(Argc, Argc->getType());
+    Frames.back().Vars[Argc] = Slot;
+    write(LRef{Slot, -1}, HostValue::integer(int64_t(CommandLine.size()),
+                                             *intTypeOf(Argc->getType())));
+    HostValue V;
+    V.Kind = HostValue::Array;
+    for (const std::string &A : CommandLine)
+      V.Elems.push_back(HostValue::string(A));
+    V.Elems.push_back(HostValue::pointer(NullAllocation, 0));
+    Slot = newSlot(Argv, Argv->getType());
+    Frames.back().Vars[Argv] = Slot;
+    write(LRef{Slot, -1}, std::move(V));
+  }
   exec(Main->getBody());
   if (UnwindTo) // Cannot happen: quiet loops catch their own unwinding.
     UnwindTo = nullptr;

@@ -3,7 +3,9 @@
 // A small interpreter over Clang's AST of host code. It executes main() and
 // the user functions it calls in program order, tracking integer, floating,
 // pointer and dim3 locals, and reports every kernel launch it passes with
-// the values of grid, block, dynamic shared size and arguments.
+// the values of grid, block, dynamic shared size and arguments. main() runs
+// as if started with a given command line (by default the program's name
+// alone, argc == 1), so code that scans argv takes its defaults.
 //
 // What it cannot compute becomes Unknown with a reason. Where a condition is
 // unknown both branches run and their variables join (host_value.h); a path
@@ -63,6 +65,10 @@ public:
 
   /// Variables whose every written value is replaced by Value (--block).
   void overrideVariables(std::set<const clang::VarDecl *> Vars, Dim3 Value);
+
+  /// The program's command line, argv[0] first: main() sees argc ==
+  /// Argv.size() and these strings. Default: the program's name alone.
+  void setCommandLine(std::vector<std::string> Argv);
 
   /// Runs Main; calls OnLaunch for each launch in execution order.
   void run(const clang::FunctionDecl *Main,
@@ -161,6 +167,8 @@ private:
   HostValue evalCall(const clang::CallExpr *CE);
   HostValue evalKnownLibraryCall(const clang::FunctionDecl *FD,
                                  const clang::CallExpr *CE, bool &Handled);
+  HostValue evalStringCall(const clang::FunctionDecl *FD,
+                           const clang::CallExpr *CE, bool &Handled);
   HostValue callUser(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
   HostValue opaqueCall(const clang::FunctionDecl *FD,
                        const clang::CallExpr *CE);
@@ -214,6 +222,7 @@ private:
   std::set<std::string> UsedAllocationNames;
   std::set<const clang::VarDecl *> OverriddenVars;
   Dim3 OverrideValue;
+  std::vector<std::string> CommandLine = {"program"};
   std::map<const clang::FunctionDecl *, bool> LaunchMemo;
   std::map<const clang::Stmt *, bool> StmtLaunchMemo;
   std::set<const clang::Stmt *> LongQuietLoops;

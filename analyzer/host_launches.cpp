@@ -11,6 +11,7 @@
 #include "host_interpreter.h"
 #include "kernel_names.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <set>
 
@@ -187,6 +188,10 @@ HostLaunches findHostLaunches(ASTContext &Ctx,
     return R;
   }
   HostInterpreter Interp(Ctx);
+  std::vector<std::string> Argv = {
+      llvm::sys::path::stem(Interp.sourceLoc(Main->getLocation()).File).str()};
+  Argv.insert(Argv.end(), Overrides.RunArgs.begin(), Overrides.RunArgs.end());
+  Interp.setCommandLine(std::move(Argv));
   if (Overrides.Block) {
     BlockVariableFinder F;
     F.TraverseDecl(Ctx.getTranslationUnitDecl());

@@ -17,6 +17,16 @@ HostValue HostInterpreter::addToPointer(const HostValue &P, const HostValue &N,
                                         const clang::Expr *E) {
   if (P.isUnknown())
     return P;
+  if (P.Kind == HostValue::String && N.isInt()) {
+    // argv[i] + 1: still the same string, further in.
+    HostValue R = P;
+    int64_t K = N.Ty.Signed ? N.I : int64_t(uint64_t(N.I));
+    R.I = Subtract ? P.I - K : P.I + K;
+    if (R.I < 0 || uint64_t(R.I) > P.Str.size())
+      return HostValue::unknown("a pointer moved out of the string \"" + P.Str +
+                                "\" at " + where(E->getExprLoc()));
+    return R;
+  }
   if (P.Kind != HostValue::Pointer)
     return HostValue::unknown("arithmetic on the address of a host variable "
                               "at " +
@@ -82,7 +92,7 @@ HostValue HostInterpreter::evalUnary(const UnaryOperator *UO) {
                                intTypeOf(T).value_or(Old.Ty));
     else if (Old.Kind == HostValue::Float)
       New = convert(HostValue::floating(Old.F + (Inc ? 1 : -1)), T, T, nullptr);
-    else if (Old.Kind == HostValue::Pointer)
+    else if (Old.Kind == HostValue::Pointer || Old.Kind == HostValue::String)
       New = addToPointer(Old, HostValue::integer(1, IntType{}), T, !Inc, UO);
     else
       New = Old.isUnknown() ? Old : HostValue::unknown("not computable" + At());
@@ -125,6 +135,12 @@ HostValue HostInterpreter::evalUnary(const UnaryOperator *UO) {
       return read(LRef{P.Alloc, -1});
     if (P.Kind == HostValue::Function)
       return P;
+    if (P.Kind == HostValue::String) // *argv[i]: its first character.
+      return HostValue::integer(
+          size_t(P.I) < P.Str.size() ? (signed char)P.Str[P.I] : 0,
+          intTypeOf(UO->getType()).value_or(IntType{8, true}));
+    if (P.Kind == HostValue::Array && !P.Elems.empty()) // *argv
+      return P.Elems[0];
     if (P.isUnknown() && P.FromInput)
       return P;
     return HostValue::unknown("read from memory (`" + text(UO) + "`)" + At());
@@ -418,6 +434,15 @@ HostValue HostInterpreter::evalBinary(const BinaryOperator *BO) {
                          HostValue::integer(R.I, IntType{64, true}),
                          BO->getType(), Ctx.LongLongTy, BO);
     }
+    // A string (argv[1], a literal) is never null.
+    auto IsNull = [](const HostValue &V) {
+      return V.Kind == HostValue::Pointer && V.Alloc == NullAllocation &&
+             !V.isVaguePointer();
+    };
+    if ((Op == BO_EQ || Op == BO_NE) &&
+        ((L.Kind == HostValue::String && IsNull(R)) ||
+         (R.Kind == HostValue::String && IsNull(L))))
+      return HostValue::integer(Op == BO_NE, IntType{1, false});
     if ((Op == BO_EQ || Op == BO_NE) && L.Kind == HostValue::Pointer &&
         R.Kind == HostValue::Pointer &&
         (L.Alloc == NullAllocation) != (R.Alloc == NullAllocation))

@@ -43,6 +43,13 @@ HostValue HostValue::dim3(uint64_t X, uint64_t Y, uint64_t Z) {
   return V;
 }
 
+HostValue HostValue::string(std::string S) {
+  HostValue V;
+  V.Kind = String;
+  V.Str = std::move(S);
+  return V;
+}
+
 bool sameValue(const HostValue &A, const HostValue &B) {
   if (A.Kind != B.Kind)
     return false;
@@ -57,6 +64,8 @@ bool sameValue(const HostValue &A, const HostValue &B) {
     return A.Alloc == B.Alloc && A.I == B.I && A.Reason == B.Reason;
   case HostValue::AddrOf:
     return A.Alloc == B.Alloc;
+  case HostValue::String:
+    return A.Str == B.Str && A.I == B.I;
   case HostValue::Function:
     return A.Fns == B.Fns;
   case HostValue::Dim3:

@@ -3,7 +3,8 @@
 // What the host interpreter (host_interpreter.h) knows about a host variable
 // or expression: an integer of a C++ type, a floating value, a pointer into
 // an allocation, the address of a host variable, a set of functions (a kernel
-// pointer chosen by a switch), a dim3 or a small array; or Unknown, with the
+// pointer chosen by a switch), a dim3, a small array, a C string (argv's
+// strings, literals); or Unknown, with the
 // reason a user can act on ("read from argv at transpose.cu:88").
 //
 //===----------------------------------------------------------------------===//
@@ -33,7 +34,8 @@ struct HostValue {
     AddrOf,   ///< The address of interpreter slot Alloc (&local).
     Function, ///< One of Fns (merging paths unites the sets).
     Dim3,     ///< Elems = x, y, z: each Int (unsigned 32) or Unknown.
-    Array,    ///< Elems: a small local array.
+    Array,    ///< Elems: a small local array, or argv's strings.
+    String,   ///< A pointer to the C string Str, I bytes in (argv[1], "-n").
   } Kind = Unknown;
   int64_t I = 0;
   IntType Ty;
@@ -41,6 +43,7 @@ struct HostValue {
   int Alloc = -1;
   std::vector<const clang::FunctionDecl *> Fns;
   std::vector<HostValue> Elems;
+  std::string Str;
   std::string Reason;
   /// Unknown because it comes from the command line or the program's input.
   bool FromInput = false;
@@ -50,6 +53,7 @@ struct HostValue {
   static HostValue floating(double V);
   static HostValue pointer(int Alloc, int64_t ByteOffset);
   static HostValue dim3(uint64_t X, uint64_t Y, uint64_t Z);
+  static HostValue string(std::string S);
 
   bool isUnknown() const { return Kind == Unknown; }
   bool isInt() const { return Kind == Int; }

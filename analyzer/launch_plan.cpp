@@ -89,9 +89,12 @@ bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
       return false;
     }
     if (M.Kernels.size() > 1) {
-      Error = M.File +
-              " launches no kernel from main(); pass --kernel NAME "
-              "with --grid and --block (kernels: " +
+      Error = M.File + " launches no kernel from main()" +
+              (O.Overrides.RunArgs.empty()
+                   ? " when run with no arguments; pass --run-args \"ARGS\" "
+                     "to run it with some, or"
+                   : ";") +
+              " pass --kernel NAME with --grid and --block (kernels: " +
               kernelList(M) + ")";
       return false;
     }

@@ -1,22 +1,28 @@
 //===- options.cpp - gmem-analyze's command line --------------------------===//
 #include "options.h"
 
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/StringSaver.h"
 #include <cerrno>
 #include <cstdlib>
 
 namespace gmem {
 
-const char *UsageText = R"(usage: gmem-analyze FILE.cu [options] [-- clang args]
+const char *UsageText =
+    R"(usage: gmem-analyze FILE.cu [FILE...] [options] [-- clang args]
 
 Predicts, without a GPU, the global sectors per request, load/store efficiency
 and shared-memory wavefronts of every memory access of every kernel launch.
 Launches come from the host code (main and what it calls) unless given here.
+Several files are one program: main() in one, kernels and launch wrappers in
+the others.
 
   --block X[,Y[,Z]]     block of every launch (host code re-derives grids)
   --grid X[,Y[,Z]]      grid of every launch
   --kernel NAME         only this kernel ('name<32>' for a template instance)
   --arg NAME=VALUE      value of a kernel parameter (repeatable)
   --dynamic-smem BYTES  dynamic shared memory of every launch
+  --run-args "ARGS"     run main() as if given these arguments (default: none)
   --arch sm_XX          hardware rules (default sm_90)
   --format text|json    output form (default text)
   --emit-model          print the kernel model as JSON and stop
@@ -122,6 +128,15 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
         return std::nullopt;
       }
       O.Overrides.DynamicSmem = N;
+    } else if (A == "--run-args") {
+      const std::string *V = Value("--run-args");
+      if (!V)
+        return std::nullopt;
+      llvm::BumpPtrAllocator Alloc;
+      llvm::StringSaver Saver(Alloc);
+      llvm::SmallVector<const char *, 8> Words;
+      llvm::cl::TokenizeGNUCommandLine(*V, Saver, Words);
+      O.Overrides.RunArgs.assign(Words.begin(), Words.end());
     } else if (A == "--arch") {
       const std::string *V = Value("--arch");
       if (!V)

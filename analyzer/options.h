@@ -10,8 +10,9 @@
 namespace gmem {
 
 struct Options {
-  std::string File;                ///< The first input file.
-  std::vector<std::string> Files;  ///< All of them (the gate takes several).
+  std::string File;
+  /// Every input file, File first; several are the files of one program.
+  std::vector<std::string> Files;
   LaunchOverrides Overrides;
   std::string Kernel; ///< --kernel: only this kernel ("name" or "name<32>").
   std::string Arch = "sm_90";

@@ -23,6 +23,9 @@ struct LaunchOverrides {
   std::optional<Dim3> Grid;
   std::optional<uint64_t> DynamicSmem;
   std::map<std::string, std::string> Args; ///< --arg NAME=VALUE.
+  /// --run-args: main() runs as if given these arguments (none by default;
+  /// argv[0] is the program's name, the stem of main's file).
+  std::vector<std::string> RunArgs;
 };
 
 /// The launches in main() and the functions it calls, in execution order,

@@ -73,6 +73,9 @@ struct LaunchResult {
   /// Nsight Compute and nvprof names (metrics.cpp computes them).
   std::map<std::string, Metric> Metrics;
   std::vector<std::string> Diagnostics; ///< E.g. out-of-bounds shared access.
+  /// How many times the host code makes this same launch (same place,
+  /// configuration and arguments: a timing loop); the figures are per launch.
+  uint64_t Count = 1;
 };
 
 } // namespace gmem

@@ -1,8 +1,8 @@
 //===- json_view.cpp - The result as data ---------------------------------===//
 //
 // {"file": ..., "warnings": [...], "launches": [{"kernel", "grid", "block",
-//  "dynamic_smem", "args", "loc", "arch", "warps", "metrics": {name: value or
-//  null}, "unknown_metrics": {name: reason}, "accesses": [...],
+//  "dynamic_smem", "args", "loc", "arch", "warps", "count", "metrics": {name:
+//  value or null}, "unknown_metrics": {name: reason}, "accesses": [...],
 //  "diagnostics": [...]}]}
 //
 //===----------------------------------------------------------------------===//
@@ -70,6 +70,7 @@ nlohmann::json launchJson(const LaunchResult &R) {
   L["warps_derived"] = R.WarpsDerived;
   if (!R.Incomplete.empty())
     L["incomplete"] = R.Incomplete;
+  L["count"] = R.Count;
   L["metrics"] = Metrics;
   if (!Unknown.empty())
     L["unknown_metrics"] = Unknown;

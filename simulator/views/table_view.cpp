@@ -146,6 +146,8 @@ void printTableView(const Report &Rep, std::ostream &OS) {
     if (R.L.DynamicSmem)
       OS << ", " << R.L.DynamicSmem;
     OS << ">>>";
+    if (R.Count > 1)
+      OS << " x" << R.Count;
     if (R.L.Loc.Line)
       OS << " at " << locText(R.L.Loc);
     OS << " [" << R.Arch << ", " << R.Warps << " warps]\n";

@@ -100,11 +100,165 @@ TEST(Cli, ValueFromArgvNamesTheFlag) {
   EXPECT_EQ(R.Exit, 2);
   EXPECT_NE(R.Err.find("argv.cu:10"), std::string::npos) << R.Err;
   EXPECT_NE(R.Err.find("--arg n=VALUE"), std::string::npos) << R.Err;
+  EXPECT_NE(R.Err.find("argv[1] at argv.cu:7 is null"), std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find("--run-args"), std::string::npos) << R.Err;
+  // Run as "./argv 1000": the same launch as with --arg n=1000.
+  ToolRun Run = runTool(Src + " --run-args 1000");
+  EXPECT_EQ(Run.Exit, 0) << Run.Err;
+  EXPECT_NE(Run.Out.find("scale<<<(4,1,1), (256,1,1)>>>"), std::string::npos);
   ToolRun Ok = runTool(Src + " --arg n=1000");
   EXPECT_EQ(Ok.Exit, 0) << Ok.Err;
   // 1000 of 1024 threads active: 32 warps, the last with 8 lanes; load and
   // store each 32 requests.
   EXPECT_NE(Ok.Out.find("scale<<<(4,1,1), (256,1,1)>>>"), std::string::npos);
+}
+
+// Seed 002's lecture reads N from argv[1]: "./lecture_transpose 4096" has
+// min(ceil(4096 / 32), 1024) = 128 blocks per side.
+TEST(Cli, RunArgsGiveTheLaunchesOfThatRun) {
+  ToolRun R = runTool("examples/lecture_transpose.cu --run-args 4096 "
+                      "--kernel gTranspose1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("gTranspose1<<<(128,128,1), (32,32,1)>>>"),
+            std::string::npos)
+      << R.Out;
+  // The default run's launches (N = 8192) are checked by examples_test.
+}
+
+// A timing loop launches the same kernel the same way 100 times: one entry
+// with its count, then the launch after the loop (different n) on its own.
+TEST(Cli, RepeatedLaunchIsReportedOnceWithItsCount) {
+  std::string Src = writeTemp(
+      "loop.cu", "__global__ void scale(float *a, int n) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "  if (i < n) a[i] *= 2.0f;\n}\n"
+                 "int main() {\n  float *a;\n  cudaMalloc(&a, 4096);\n"
+                 "  for (int r = 0; r < 100; ++r)\n"
+                 "    scale<<<4, 256>>>(a, 1024);\n"
+                 "  scale<<<4, 256>>>(a, 512);\n  return 0;\n}\n");
+  ToolRun T = runTool(Src);
+  ASSERT_EQ(T.Exit, 0) << T.Err;
+  EXPECT_NE(T.Out.find("scale<<<(4,1,1), (256,1,1)>>> x100 at "),
+            std::string::npos)
+      << T.Out;
+  ToolRun J = runTool(Src + " --format json");
+  ASSERT_EQ(J.Exit, 0) << J.Err;
+  auto Launches = nlohmann::json::parse(J.Out)["launches"];
+  ASSERT_EQ(Launches.size(), 2u);
+  EXPECT_EQ(Launches[0]["count"], 100);
+  EXPECT_EQ(Launches[0]["loc"]["line"], 9);
+  EXPECT_EQ(Launches[1]["count"], 1);
+  // 1024 threads, 32 warps, each loads and stores 4 sectors.
+  EXPECT_EQ(
+      Launches[0]["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"],
+      32.0);
+}
+
+// main() in a .cpp file, kernels and their launch wrappers (one in a
+// namespace, one using a static helper) in a .cu file: one program.
+TEST(Cli, SeveralFilesAreOneProgram) {
+  writeTemp("mf_kernels.h",
+            "#pragma once\n"
+            "void launchScale(float *a, int n, int t);\n"
+            "namespace ops {\n"
+            "void launchCopy(float *o, const float *i, int n);\n"
+            "}\n");
+  std::string Cu = writeTemp(
+      "mf_kernels.cu",
+      "#include \"mf_kernels.h\"\n"
+      "__global__ void scale(float *a, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) a[i] *= 2.0f;\n}\n"
+      "__global__ void copyStrided(float *o, const float *in, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n / 2) o[i] = in[2 * i];\n}\n"
+      "static int blocksFor(int n, int t) { return (n + t - 1) / t; }\n"
+      "void launchScale(float *a, int n, int t) {\n"
+      "  scale<<<blocksFor(n, t), t>>>(a, n);\n}\n"
+      "namespace ops {\n"
+      "void launchCopy(float *o, const float *in, int n) {\n"
+      "  copyStrided<<<(n / 2 + 127) / 128, 128>>>(o, in, n);\n}\n}\n");
+  std::string Main = writeTemp(
+      "mf_main.cpp", "#include <cuda_runtime.h>\n#include <cstdlib>\n"
+                     "#include \"mf_kernels.h\"\n"
+                     "int main(int argc, char **argv) {\n"
+                     "  int n = argc > 1 ? atoi(argv[1]) : 1 << 16;\n"
+                     "  float *a, *b;\n  cudaMalloc(&a, n * 4);\n"
+                     "  cudaMalloc(&b, n * 4);\n"
+                     "  for (int r = 0; r < 10; ++r) launchScale(a, n, 256);\n"
+                     "  ops::launchCopy(b, a, n);\n  return 0;\n}\n");
+  ToolRun R = runTool(Cu + " " + Main + " --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  auto L = nlohmann::json::parse(R.Out)["launches"];
+  ASSERT_EQ(L.size(), 2u) << R.Out;
+  // 65536 / 256 blocks, ten times; (32768 + 127) / 128 blocks.
+  EXPECT_EQ(L[0]["kernel"], "scale");
+  EXPECT_EQ(L[0]["grid"], nlohmann::json::array({256, 1, 1}));
+  EXPECT_EQ(L[0]["count"], 10);
+  EXPECT_EQ(L[0]["loc"]["line"], 12);
+  EXPECT_EQ(L[1]["kernel"], "copyStrided");
+  EXPECT_EQ(L[1]["grid"], nlohmann::json::array({256, 1, 1}));
+  EXPECT_EQ(L[1]["block"], nlohmann::json::array({128, 1, 1}));
+  // in[2 * i]: 32 lanes 8 bytes apart, 8 sectors per request.
+  EXPECT_EQ(L[1]["metrics"]["gld_transactions_per_request"], 8.0);
+  ToolRun Two = runTool(Main + " " + Main);
+  EXPECT_EQ(Two.Exit, 2);
+  EXPECT_NE(Two.Err.find("both define main()"), std::string::npos) << Two.Err;
+}
+
+// Host code Clang rejects does not cost the kernels: the launch it breaks
+// is named with the flags that supply it, the others are analysed (exit 0).
+// An error in a kernel still stops the analysis (exit 2).
+TEST(Cli, HostCodeThatDoesNotParseKeepsTheKernels) {
+  std::string Body =
+      "__global__ void scale(float *a, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) a[i] *= 2.0f;\n}\n"
+      "__global__ void twice(float *a, int n) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) a[2 * i] += DEVICE_ERROR;\n}\n"
+      "int main() {\n  int n = 4096;\n  float *a;\n"
+      "  cudaMalloc(&a, n * sizeof(float));\n"
+      "  scale<<<n / 256, 256>>>(a, n);\n"
+      "  twice<<<n / 256, not_declared>>>(a, n);\n  return 0;\n}\n";
+  std::string Host =
+      writeTemp("hosterr.cu", "#define DEVICE_ERROR 1.0f\n" + Body);
+  ToolRun R = runTool(Host);
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("hosterr.cu:15: use of undeclared identifier "
+                       "'not_declared'"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("twice is not launched by the host code that parsed; "
+                       "analyse it with --kernel 'twice' --grid"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("scale<<<(16,1,1), (256,1,1)>>>"), std::string::npos);
+  std::string Device = writeTemp(
+      "deverr.cu", "#define DEVICE_ERROR not_declared_either\n" + Body);
+  EXPECT_EQ(runTool(Device).Exit, 2);
+}
+
+// A program in the manner of the SDK samples (written here): flag helpers
+// scanning argv, a device picker, a template kernel chosen by block size and
+// launched 300 times in a timing loop. With no arguments: dA = 320 x 320,
+// dB = 640 x 320, grid (640 / 32, 320 / 32); -wB=320 --hA=64 gives (10, 2).
+TEST(Cli, SdkStyleProgramAnalyzesWithNoFlags) {
+  const std::string File = "tests/data/programs/sdk_style_matmul.cu";
+  ToolRun R = runTool(File + " --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  auto L = nlohmann::json::parse(R.Out)["launches"];
+  ASSERT_EQ(L.size(), 1u) << R.Out;
+  EXPECT_EQ(L[0]["kernel"], "matMul<32>");
+  EXPECT_EQ(L[0]["grid"], nlohmann::json::array({20, 10, 1}));
+  EXPECT_EQ(L[0]["block"], nlohmann::json::array({32, 32, 1}));
+  EXPECT_EQ(L[0]["count"], 300);
+  ToolRun A = runTool(File + " --run-args '-wA=640 --hA=64 -wB=320'");
+  ASSERT_EQ(A.Exit, 0) << A.Err;
+  EXPECT_NE(A.Out.find("matMul<32><<<(10,2,1), (32,32,1)>>> x300"),
+            std::string::npos)
+      << A.Out;
 }
 
 TEST(Cli, MissingFileAndBadFlags) {

@@ -1,0 +1,223 @@
+//===- program.cpp - One program from several translation units -----------===//
+#include "program.h"
+#include "clang/AST/ASTImporter.h"
+#include "clang/AST/ASTImporterSharedState.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Mangle.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace gmem {
+
+namespace {
+
+/// Functions declared or defined in the user's files of Ctx (not in system
+/// headers), at namespace scope.
+void userFunctions(const DeclContext *DC, const SourceManager &SM,
+                   std::vector<const FunctionDecl *> &Out) {
+  for (const Decl *D : DC->decls()) {
+    if (const auto *NS = dyn_cast<NamespaceDecl>(D)) {
+      userFunctions(NS, SM, Out);
+    } else if (const auto *LS = dyn_cast<LinkageSpecDecl>(D)) {
+      userFunctions(LS, SM, Out);
+    } else if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (!SM.isInSystemHeader(FD->getLocation()) && !FD->isDependentContext())
+        Out.push_back(FD);
+    } else if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D)) {
+      (void)FT; // Template wrappers are instantiated where they are used.
+    }
+  }
+}
+
+/// Takes the bodies off device code while host code is imported: only the
+/// kernels' declarations are needed there (their models are made in their
+/// own unit), and the importer cannot copy device built-ins (threadIdx.x).
+class DeviceBodies : public RecursiveASTVisitor<DeviceBodies> {
+public:
+  std::vector<std::pair<FunctionDecl *, clang::Stmt *>> Taken;
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    bool Device =
+        FD->hasAttr<CUDAGlobalAttr>() ||
+        (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>());
+    if (Device && FD->doesThisDeclarationHaveABody() && FD->getBody()) {
+      Taken.emplace_back(FD, FD->getBody());
+      FD->setBody(nullptr);
+    }
+    return true;
+  }
+  ~DeviceBodies() {
+    for (auto &[FD, Body] : Taken)
+      FD->setBody(Body);
+  }
+};
+
+/// The importer turns kernel<<<config>>>(args) into a plain call: put the
+/// launch back, with its configuration imported too, where the call landed.
+void replaceChild(clang::Stmt *Parent, clang::Stmt *Old, clang::Stmt *New) {
+  for (clang::Stmt *&C : Parent->children()) {
+    if (C == Old)
+      C = New;
+    else if (C)
+      replaceChild(C, Old, New);
+  }
+}
+
+void restoreLaunches(ASTImporter &Imp, const clang::Stmt *From,
+                     FunctionDecl *ToFD) {
+  if (!From)
+    return;
+  if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(From)) {
+    auto Plain = Imp.Import(const_cast<CUDAKernelCallExpr *>(KC));
+    auto Config = Imp.Import(const_cast<CallExpr *>(KC->getConfig()));
+    if (Plain && Config && isa<CallExpr>(*Plain) && isa<CallExpr>(*Config) &&
+        !isa<CUDAKernelCallExpr>(*Plain)) {
+      auto *Call = cast<CallExpr>(*Plain);
+      std::vector<clang::Expr *> Args(Call->arg_begin(), Call->arg_end());
+      auto *Launch = CUDAKernelCallExpr::Create(
+          ToFD->getASTContext(), Call->getCallee(), cast<CallExpr>(*Config),
+          Args, Call->getType(), Call->getValueKind(), Call->getRParenLoc(),
+          FPOptionsOverride());
+      replaceChild(ToFD->getBody(), Call, Launch);
+    } else {
+      if (!Plain)
+        llvm::consumeError(Plain.takeError());
+      if (!Config)
+        llvm::consumeError(Config.takeError());
+    }
+  }
+  for (const clang::Stmt *C : From->children())
+    restoreLaunches(Imp, C, ToFD);
+}
+
+const FunctionDecl *mainOf(ASTContext &Ctx) {
+  std::vector<const FunctionDecl *> Fns;
+  userFunctions(Ctx.getTranslationUnitDecl(), Ctx.getSourceManager(), Fns);
+  for (const FunctionDecl *FD : Fns)
+    if (FD->isMain() && FD->doesThisDeclarationHaveABody())
+      return FD;
+  return nullptr;
+}
+
+} // namespace
+
+llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
+                                       const FrontendOptions &Opts,
+                                       const LaunchOverrides &Overrides) {
+  Program P;
+  P.M.File = Files.empty() ? "" : Files.front();
+  std::vector<size_t> Mains;
+  std::set<std::string> KernelNames;
+  bool AnyHostErrors = false;
+  for (const std::string &F : Files) {
+    std::vector<std::string> HostErrors;
+    auto AST = parseCudaFile(F, Opts, &HostErrors);
+    if (!AST)
+      return AST.takeError();
+    for (const std::string &E : HostErrors)
+      P.Warnings.push_back(E + " (host code that Clang rejects; launches "
+                               "that depend on it are not inferred)");
+    AnyHostErrors |= !HostErrors.empty();
+    ASTContext &Ctx = (*AST)->getASTContext();
+    if (mainOf(Ctx))
+      Mains.push_back(P.Units.size());
+    // A kernel in a header that several files include is translated once.
+    for (Kernel &K : translateKernels(Ctx))
+      if (KernelNames.insert(K.Name).second)
+        P.M.Kernels.push_back(std::move(K));
+    // The printer the parse reported to is gone; the importer may still
+    // report (unsupported nodes), into the void: failures come back as
+    // errors.
+    (*AST)->getDiagnostics().setClient(new IgnoringDiagConsumer(),
+                                       /*ShouldOwnClient=*/true);
+    P.Units.push_back(std::move(*AST));
+  }
+  if (Mains.size() > 1)
+    return llvm::createStringError(
+        std::errc::invalid_argument,
+        "%s and %s both define main(); give the files of one program",
+        Files[Mains[0]].c_str(), Files[Mains[1]].c_str());
+  P.MainUnit = Mains.empty() ? 0 : Mains.front();
+  P.M.File = Files[P.MainUnit];
+
+  // Definitions elsewhere, by mangled name (external linkage only: a static
+  // function of another file is not the one main's file calls).
+  std::map<std::string, std::pair<size_t, const FunctionDecl *>> Defs;
+  for (size_t U = 0; U < P.Units.size(); ++U) {
+    if (U == P.MainUnit)
+      continue;
+    ASTContext &Ctx = P.Units[U]->getASTContext();
+    ASTNameGenerator Names(Ctx);
+    std::vector<const FunctionDecl *> Fns;
+    userFunctions(Ctx.getTranslationUnitDecl(), Ctx.getSourceManager(), Fns);
+    for (const FunctionDecl *FD : Fns)
+      if (FD->doesThisDeclarationHaveABody() && FD->isExternallyVisible() &&
+          !FD->isMain())
+        Defs.emplace(Names.getName(FD), std::make_pair(U, FD));
+  }
+  ASTUnit &Main = *P.Units[P.MainUnit];
+  ASTContext &To = Main.getASTContext();
+  ASTNameGenerator Names(To);
+  std::vector<const FunctionDecl *> Fns;
+  userFunctions(To.getTranslationUnitDecl(), To.getSourceManager(), Fns);
+  std::map<size_t, std::unique_ptr<ASTImporter>> Importers;
+  std::map<size_t, std::unique_ptr<DeviceBodies>> Bodies; // Until imported.
+  auto Shared =
+      std::make_shared<ASTImporterSharedState>(*To.getTranslationUnitDecl());
+  for (const FunctionDecl *FD : Fns) {
+    if (Mains.empty() || FD->isDefined())
+      continue;
+    auto It = Defs.find(Names.getName(FD));
+    if (It == Defs.end())
+      continue;
+    auto [U, Def] = It->second;
+    if (!Bodies.count(U)) {
+      Bodies[U] = std::make_unique<DeviceBodies>();
+      Bodies[U]->TraverseDecl(
+          P.Units[U]->getASTContext().getTranslationUnitDecl());
+    }
+    std::unique_ptr<ASTImporter> &Imp = Importers[U];
+    if (!Imp)
+      Imp = std::make_unique<ASTImporter>(
+          To, Main.getFileManager(), P.Units[U]->getASTContext(),
+          P.Units[U]->getFileManager(), /*MinimalImport=*/false, Shared);
+    llvm::Expected<const Decl *> D = Imp->Import(Def);
+    if (!D) {
+      P.Warnings.push_back(Files[U] + ": " + Def->getNameAsString() +
+                           "() could not be brought into " + P.M.File + " (" +
+                           llvm::toString(D.takeError()) +
+                           "); calls to it are not followed");
+      continue;
+    }
+    const FunctionDecl *To = nullptr;
+    if (FD->hasBody(To))
+      restoreLaunches(*Imp, Def->getBody(), const_cast<FunctionDecl *>(To));
+  }
+  HostLaunches H = findHostLaunches(To, P.M.Kernels, Overrides);
+  P.M.Launches = std::move(H.Launches);
+  P.Warnings.insert(P.Warnings.end(), H.Warnings.begin(), H.Warnings.end());
+  if (AnyHostErrors) {
+    // What the rejected host code may have cost: the kernels not launched.
+    std::set<std::string> Launched;
+    for (const Launch &L : P.M.Launches)
+      Launched.insert(L.Kernel);
+    for (const Kernel &K : P.M.Kernels)
+      if (!Launched.count(K.Name))
+        P.Warnings.push_back(K.Name +
+                             " is not launched by the host code that parsed; "
+                             "analyse it with --kernel '" +
+                             K.Name + "' --grid X,Y,Z --block X,Y,Z" +
+                             (K.Params.empty()
+                                  ? std::string()
+                                  : " --arg NAME=VALUE for its parameters"));
+  }
+  return std::move(P);
+}
+
+} // namespace gmem
