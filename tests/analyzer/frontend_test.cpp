@@ -46,7 +46,7 @@ protected:
 // The seeds' program: host code with main, printf, <cstdio>, macros, a
 // template kernel launched as sgemm_coalescing<32>.
 TEST_P(Frontend, ParsesTheSeedsProgramQuietly) {
-  std::string Path = std::string(GMEM_SHARED_DIR) + "/groundtruth/seeds_gt.cu";
+  std::string Path = std::string(GMEM_SOURCE_DIR) + "/examples/seeds_gt.cu";
   ::testing::internal::CaptureStderr();
   auto AST = parseCudaFile(Path, opts());
   std::string Err = ::testing::internal::GetCapturedStderr();
