@@ -192,8 +192,10 @@ LValue BodyTranslator::varRef(const ValueDecl *D, const clang::Expr *Site) {
       L.SlotIdx = slotFor(VD, FI);
       return L;
     }
-    L.Reason = VD->getType()->isRealFloatingType()
-                   ? "floating-point value"
+    auto Loaded = F.LoadedFrom.find(VD);
+    L.Reason = VD->getType()->isRealFloatingType() ? "floating-point value"
+               : Loaded != F.LoadedFrom.end()
+                   ? Loaded->second
                    : "value of local variable '" + Name + "'";
     return L;
   }
@@ -265,9 +267,12 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
           Base.Kind == LValue::Constant ? LValue::Constant : LValue::Register;
       L.Reason = Base.Kind == LValue::Constant
                      ? Base.Reason
-                     : (E->getType()->isRealFloatingType()
-                            ? "floating-point value"
-                            : "member of a local object");
+                     : E->getType()->isRealFloatingType()
+                         ? "floating-point value"
+                     // A copy of an object in memory: say which load.
+                     : Base.Reason.rfind("depends on data loaded", 0) == 0
+                         ? Base.Reason
+                         : "member of a local object";
       return L;
     }
     if (FD->isBitField()) {

@@ -153,6 +153,9 @@ private:
     const clang::FunctionDecl *FD = nullptr;
     std::map<const clang::VarDecl *, int> Slots;
     std::map<const clang::VarDecl *, LValue> Refs;
+    /// Local objects (structs, vectors) copied from memory: the reason
+    /// their members are unknown ("depends on data loaded by ...").
+    std::map<const clang::VarDecl *, std::string> LoadedFrom;
     int ResultSlot = -1; ///< Inlined function's value (or address).
     bool ReturnsRef = false;
     std::optional<LValue> This; ///< Inlined member function's object.

@@ -144,8 +144,21 @@ void BodyTranslator::declare(const VarDecl *VD, StmtList &Out) {
   }
   // Floats, structs, local arrays: not tracked, but their initialisers may
   // read memory.
-  if (Init)
-    effects(Init, Out);
+  if (!Init)
+    return;
+  effects(Init, Out);
+  // A copy of an object in memory: its members are loaded data.
+  const clang::Expr *Src = Init->IgnoreImplicit();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Src);
+      CE && CE->getNumArgs() == 1)
+    Src = CE->getArg(0)->IgnoreImplicit();
+  Src = Src->IgnoreParenImpCasts();
+  if (isa<ArraySubscriptExpr>(Src) ||
+      (isa<UnaryOperator>(Src) &&
+       cast<UnaryOperator>(Src)->getOpcode() == UO_Deref) ||
+      (isa<MemberExpr>(Src) && cast<MemberExpr>(Src)->isArrow()))
+    Frames.back().LoadedFrom[VD] =
+        "depends on data loaded by " + textOf(Src) + " at " + where(Src);
 }
 
 void BodyTranslator::stmt(const clang::Stmt *S, StmtList &Out) {

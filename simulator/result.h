@@ -31,12 +31,18 @@ struct AccessStats {
   uint64_t UnknownRequests = 0;    ///< Executed, but address not computable.
   uint64_t OutOfBoundsLanes = 0;   ///< Shared: lanes outside the array.
   std::string UnknownReason;       ///< First reason seen.
+  /// Unknown requests whose cost is bounded (address from loaded data in a
+  /// proven range), and the sums of their fewest and most units.
+  uint64_t BoundedRequests = 0;
+  uint64_t MinUnits = 0, MaxUnits = 0;
   /// Address distance between the first two neighbouring active lanes of
   /// the first request, to explain the pattern (HasStride when seen).
   int64_t Stride = 0;
   bool HasStride = false;
   uint64_t FirstAddress = 0; ///< Lowest lane's address in that request.
 
+  /// Every unknown request is bounded: Units + [MinUnits, MaxUnits] holds.
+  bool bounded() const { return UnknownRequests == BoundedRequests; }
   double perRequest() const {
     return Requests ? double(Units) / double(Requests) : 0.0;
   }
@@ -47,6 +53,11 @@ struct AccessStats {
 struct Metric {
   std::optional<double> Value;
   std::string UnknownReason;
+  /// When Value is unknown: the figure over the known requests only, how
+  /// many requests it leaves out, and bounds over all requests when every
+  /// unknown request is bounded.
+  std::optional<double> KnownPart, Min, Max;
+  uint64_t ExcludedRequests = 0;
 };
 
 struct LaunchResult {

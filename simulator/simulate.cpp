@@ -19,6 +19,9 @@ void AccessStats::add(const AccessStats &O) {
   MaxWays = std::max(MaxWays, O.MaxWays);
   MisalignedLanes += O.MisalignedLanes;
   UnknownRequests += O.UnknownRequests;
+  BoundedRequests += O.BoundedRequests;
+  MinUnits += O.MinUnits;
+  MaxUnits += O.MaxUnits;
   OutOfBoundsLanes += O.OutOfBoundsLanes;
   if (UnknownReason.empty())
     UnknownReason = O.UnknownReason;

@@ -80,6 +80,8 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
   SlotUnknown.assign(K.Slots.size(), 0);
   SlotReason.assign(K.Slots.size(), "");
   SlotUniform.assign(K.Slots.size(), false);
+  SlotRange.assign(K.Slots.size() * 32, ValueRange{});
+  SlotRanged.assign(K.Slots.size(), 0);
   unsigned D = maxDepth(K.Body);
   for (const Access &Acc : K.Accesses)
     if (Acc.Address)
@@ -110,6 +112,7 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
   }
   std::fill(SlotUnknown.begin(), SlotUnknown.end(), 0xffffffffu);
   std::fill(SlotUniform.begin(), SlotUniform.end(), false);
+  std::fill(SlotRanged.begin(), SlotRanged.end(), 0);
   WarpLanes = Mask;
   Dead = Returned = Broken = Continued = Uncertain = 0;
   execList(K.Body, Mask);
@@ -323,7 +326,8 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
   const bool S = OT.Signed;
   // Lanes (all of Mask when uniform) whose operation is undefined.
   auto Bad = [&](unsigned L, const char *Why) {
-    uint32_t Lanes = Uni ? Mask : (Mask & (1u << L));
+    // Lanes whose operands are already unknown keep that reason.
+    uint32_t Lanes = (Uni ? Mask : (Mask & (1u << L))) & ~U;
     if (Lanes) {
       U |= Lanes;
       LastUnknownReason = Why;
@@ -435,6 +439,8 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
     int64_t V[32];
     bool Uni = false;
     uint32_t U = eval(*S.Value, Mask, V, 0, Uni);
+    // Before the slot changes: the value may read the slot itself.
+    uint32_t Ranged = U & Mask ? rememberRanges(S, U & Mask) : 0;
     int64_t *Dst = &SlotVals[size_t(S.Slot) * 32];
     if (Uni && Mask == WarpLanes) {
       // Every lane that can still read the slot gets the same value.
@@ -452,6 +458,7 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
       }
     }
     SlotUnknown[S.Slot] = (SlotUnknown[S.Slot] & ~Mask) | (U & Mask);
+    SlotRanged[S.Slot] = (SlotRanged[S.Slot] & ~Mask) | Ranged;
     if (U & Mask)
       SlotReason[S.Slot] = LastUnknownReason;
     return;
@@ -596,6 +603,7 @@ void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
         SlotUniform[S.Slot] = false;
       }
       SlotUnknown[S.Slot] |= Lanes;
+      SlotRanged[S.Slot] &= ~Lanes;
       SlotReason[S.Slot] = "it is assigned in code that " + Why.substr(3);
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
@@ -618,6 +626,11 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id, *A.UnknownReason);
+    if (!(Mask & Uncertain)) {
+      int64_t V[32];
+      uint32_t U = evalLanes(*A.Address, Mask, V);
+      boundRequest(A, Mask, V, U);
+    }
     return;
   }
   if (Mask & Uncertain) {
@@ -633,6 +646,7 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   St.ActiveLanes += __builtin_popcount(Mask);
   if (U) {
     markUnknown(A.Id, "its address cannot be computed: " + LastUnknownReason);
+    boundRequest(A, Mask, V, U);
     return;
   }
   const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V);

@@ -2,7 +2,8 @@
 //
 // {"file": ..., "warnings": [...], "launches": [{"kernel", "grid", "block",
 //  "dynamic_smem", "args", "loc", "arch", "warps", "metrics": {name: value or
-//  null}, "unknown_metrics": {name: reason}, "accesses": [...],
+//  null}, "unknown_metrics": {name: reason}, "metric_bounds": {name: {"min",
+//  "max", "known_part", "excluded_requests"}}, "accesses": [...],
 //  "diagnostics": [...]}]}
 //
 //===----------------------------------------------------------------------===//
@@ -15,11 +16,20 @@ using nlohmann::json;
 
 nlohmann::json launchJson(const LaunchResult &R) {
   json L = toJson(R.L);
-  json Metrics = json::object(), Unknown = json::object();
+  json Metrics = json::object(), Unknown = json::object(),
+       Bounds = json::object();
+  auto Opt = [](const std::optional<double> &V) {
+    return V ? json(*V) : json(nullptr);
+  };
   for (const auto &[Name, M] : R.Metrics) {
     Metrics[Name] = M.Value ? json(*M.Value) : json(nullptr);
-    if (!M.Value)
-      Unknown[Name] = M.UnknownReason;
+    if (M.Value)
+      continue;
+    Unknown[Name] = M.UnknownReason;
+    Bounds[Name] = {{"min", Opt(M.Min)},
+                    {"max", Opt(M.Max)},
+                    {"known_part", Opt(M.KnownPart)},
+                    {"excluded_requests", M.ExcludedRequests}};
   }
   json Accesses = json::array();
   for (const Access &A : R.K->Accesses) {
@@ -51,8 +61,17 @@ nlohmann::json launchJson(const LaunchResult &R) {
         {"conflict_ways", Shared && Known ? json(S.MaxWays) : json()},
         {"explanation", explainAccess(A, S)},
     };
-    if (!Known)
+    if (!Known) {
       X["unknown_reason"] = S.UnknownReason;
+      X["unknown_requests"] = S.UnknownRequests;
+      if (S.bounded() && S.Requests) {
+        // The known requests' units plus the others' proven bounds.
+        uint64_t Lo = S.Units + S.MinUnits, Hi = S.Units + S.MaxUnits;
+        X[Shared ? "wavefronts" : "sectors"] = {{"min", Lo}, {"max", Hi}};
+        X["per_request"] = {{"min", double(Lo) / S.Requests},
+                            {"max", double(Hi) / S.Requests}};
+      }
+    }
     if (S.OutOfBoundsLanes)
       X["out_of_bounds_lanes"] = S.OutOfBoundsLanes;
     Accesses.push_back(X);
@@ -61,8 +80,10 @@ nlohmann::json launchJson(const LaunchResult &R) {
   L["arch"] = R.Arch;
   L["warps"] = R.Warps;
   L["metrics"] = Metrics;
-  if (!Unknown.empty())
+  if (!Unknown.empty()) {
     L["unknown_metrics"] = Unknown;
+    L["metric_bounds"] = Bounds;
+  }
   L["accesses"] = Accesses;
   L["diagnostics"] = R.Diagnostics;
   return L;

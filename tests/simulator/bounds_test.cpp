@@ -1,0 +1,151 @@
+//===- bounds_test.cpp - Ranges of unknown values, bounds of requests -----===//
+//
+// Expected values follow from C++ integer semantics (for ranges) and from
+// DESIGN.md's rules: a global request touches the distinct 32-byte sectors
+// of its lanes; a shared request takes as many wavefronts as the busiest of
+// the 32 four-byte banks has distinct words.
+//
+//===----------------------------------------------------------------------===//
+#include "arch.h"
+#include "build_model.h"
+#include "request_bounds.h"
+#include "value_range.h"
+
+#include <gtest/gtest.h>
+
+using namespace gmem;
+using namespace gmem::test;
+
+namespace {
+
+const IntType U8{8, false};
+
+/// A value loaded from memory, of type T.
+ExprPtr loaded(IntType T = I32) { return makeUnknown("loaded", T); }
+
+/// Range of E for lane 5 of block 0, block (256), parameter 0 = 0x1000.
+ValueRange range(const ExprPtr &E) {
+  return valueRange(rangeOf(*E,
+                            [](const Expr &X) -> ValueRange {
+                              if (X.Kind == Op::Builtin)
+                                return pointRange(5, X.Type);
+                              if (X.Kind == Op::Param)
+                                return pointRange(0x1000, X.Type);
+                              return fullRange(X.Type);
+                            }),
+                    E->Type);
+}
+
+void expectRange(const ExprPtr &E, __int128 Lo, __int128 Hi) {
+  ValueRange R = range(E);
+  EXPECT_TRUE(R.Lo == Lo && R.Hi == Hi)
+      << toString(*E) << ": [" << int64_t(R.Lo) << ", " << int64_t(R.Hi) << "]";
+}
+
+TEST(ValueRange, MasksModulosClampsAndNarrowTypes) {
+  expectRange(bin(Op::And, loaded(), c(15)), 0, 15);
+  // Signed % keeps the dividend's sign: -7 .. 7.
+  expectRange(bin(Op::Rem, loaded(), c(8)), -7, 7);
+  expectRange(bin(Op::Rem, loaded(U32), c(8, U32)), 0, 7);
+  expectRange(cast(loaded(U8), I32), 0, 255);
+  expectRange(bin(Op::Min, bin(Op::Max, loaded(), c(0)), c(3)), 0, 3);
+  expectRange(bin(Op::Shr, loaded(U32), c(28, U32)), 0, 15);
+  expectRange(bin(Op::Div, bin(Op::And, loaded(), c(1023)), c(32)), 0, 31);
+  // Known parts stay exact: threadIdx.x (5) + [0, 3].
+  expectRange(add(cast(tx(), I32), bin(Op::And, loaded(), c(3))), 5, 8);
+  // No proof: the whole type.
+  expectRange(loaded(), INT32_MIN, INT32_MAX);
+  expectRange(mul(loaded(), c(4)), INT32_MIN, INT32_MAX);
+}
+
+TEST(ValueRange, WrapAroundIsExact) {
+  // 32-bit unsigned: 0 - [0, 1] wraps to {0, 0xffffffff}: both ends, so the
+  // values are the whole type, not [0, 1].
+  expectRange(bin(Op::Sub, c(0, U32), bin(Op::And, loaded(U32), c(1, U32))), 0,
+              0xffffffffll);
+  // A signed index converted to a 64-bit address: 0x1000 + (i % 8) * 4 is
+  // 0x1000 - 28 .. 0x1000 + 28, though the index is negative for some i.
+  ExprPtr I = bin(Op::Rem, loaded(), c(8));
+  expectRange(elem(0, I, 4), 0x1000 - 28, 0x1000 + 28);
+  // Overflow before the widening cast: (int)x * 65536 may wrap in 32 bits.
+  expectRange(cast(mul(bin(Op::And, loaded(), c(0xffff)), c(65536)), I64),
+              INT32_MIN, INT32_MAX);
+  // Without overflow the product keeps its range.
+  expectRange(cast(mul(bin(Op::And, loaded(), c(0x7fff)), c(65536)), I64), 0,
+              0x7fffll * 65536);
+}
+
+struct Lanes {
+  uint64_t Lo[32], Hi[32];
+};
+
+/// Lane L's address: Base + 4 * [0, Elems - 1] (Elems == 1: known, + 4 L).
+Lanes gather(uint64_t Base, uint64_t Elems) {
+  Lanes X;
+  for (unsigned L = 0; L < 32; ++L) {
+    X.Lo[L] = Elems == 1 ? Base + 4 * L : Base;
+    X.Hi[L] = Elems == 1 ? Base + 4 * L : Base + 4 * (Elems - 1);
+  }
+  return X;
+}
+
+TEST(RequestBounds, GlobalGather) {
+  const ArchRules &A = *findArch("sm_90");
+  // Any 4-byte element: every lane in one sector, or each in its own.
+  Lanes Any = gather(0, uint64_t(1) << 40);
+  UnitBounds B = globalBounds(A, Any.Lo, Any.Hi, ~0u, 4);
+  EXPECT_EQ(B.Min, 1u);
+  EXPECT_EQ(B.Max, 32u);
+  // Fewer active lanes, fewer sectors at most.
+  EXPECT_EQ(globalBounds(A, Any.Lo, Any.Hi, 0xffu, 4).Max, 8u);
+  // src[idx & 15]: 16 floats from a 256-byte aligned base span 2 sectors.
+  Lanes Sixteen = gather(0x1000, 16);
+  B = globalBounds(A, Sixteen.Lo, Sixteen.Hi, ~0u, 4);
+  EXPECT_EQ(B.Min, 1u);
+  EXPECT_EQ(B.Max, 2u);
+  // Known lanes (a coalesced row) are exact: 4 sectors, both bounds.
+  Lanes Row = gather(0x1000, 1);
+  B = globalBounds(A, Row.Lo, Row.Hi, ~0u, 4);
+  EXPECT_EQ(B.Min, 4u);
+  EXPECT_EQ(B.Max, 4u);
+  // Half known (lanes 0-15: 2 sectors), half anywhere in 64 floats from
+  // the same base (8 sectors, 2 of them the known ones).
+  Lanes Mixed = gather(0x1000, 1);
+  for (unsigned L = 16; L < 32; ++L) {
+    Mixed.Lo[L] = 0x1000;
+    Mixed.Hi[L] = 0x1000 + 4 * 63;
+  }
+  B = globalBounds(A, Mixed.Lo, Mixed.Hi, ~0u, 4);
+  EXPECT_EQ(B.Min, 2u);
+  EXPECT_EQ(B.Max, 8u);
+}
+
+TEST(RequestBounds, SharedHistogram) {
+  const ArchRules &A = *findArch("sm_90");
+  // hist[data & 15] on int: 16 words in 16 banks, one word per bank, so
+  // every possible request is one wavefront.
+  Lanes H16 = gather(0, 16);
+  UnitBounds B = sharedBounds(A, H16.Lo, H16.Hi, ~0u, 4);
+  EXPECT_EQ(B.Min, 1u);
+  EXPECT_EQ(B.Max, 1u);
+  // 64 words: two per bank, at most 2 wavefronts.
+  Lanes H64 = gather(0, 64);
+  B = sharedBounds(A, H64.Lo, H64.Hi, ~0u, 4);
+  EXPECT_EQ(B.Min, 1u);
+  EXPECT_EQ(B.Max, 2u);
+  // 256 words (an unsigned char index): 8 words per bank, so at most an
+  // 8-way conflict however the data falls.
+  Lanes H256 = gather(0, 256);
+  B = sharedBounds(A, H256.Lo, H256.Hi, ~0u, 4);
+  EXPECT_EQ(B.Max, 8u);
+  // Any word: a 32-way conflict is possible.
+  Lanes Any = gather(0, uint64_t(1) << 20);
+  EXPECT_EQ(sharedBounds(A, Any.Lo, Any.Hi, ~0u, 4).Max, 32u);
+  // Known conflict-free lanes alone: exactly 1.
+  Lanes Row = gather(0, 1);
+  B = sharedBounds(A, Row.Lo, Row.Hi, ~0u, 4);
+  EXPECT_EQ(B.Min, 1u);
+  EXPECT_EQ(B.Max, 1u);
+}
+
+} // namespace
