@@ -248,6 +248,18 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
   }
   case clang::Stmt::MemberExprClass: {
     const auto *ME = cast<MemberExpr>(E);
+    // block.group_index().x & co.: built-ins.
+    if (std::optional<int> B = groupDim3(ME->getBase())) {
+      StringRef F = ME->getMemberDecl()->getName();
+      int Off = F == "x" ? 0 : F == "y" ? 1 : F == "z" ? 2 : -1;
+      if (Off >= 0 && !ME->isArrow()) {
+        L.Kind = LValue::Computed;
+        L.Val = Value{castTo(makeBuiltin(static_cast<Builtin>(*B + Off)),
+                             *intTypeOf(E->getType())),
+                      {}};
+        return L;
+      }
+    }
     LValue Base;
     if (ME->isArrow()) {
       Value P = rvalue(ME->getBase(), Out);

@@ -177,6 +177,17 @@ private:
                     StmtList &Out);
   std::optional<Value> minMax(const clang::CallExpr *CE,
                               const clang::FunctionDecl *FD, StmtList &Out);
+  // cooperative_groups queries (coop_groups.cpp).
+  std::optional<Value> cooperativeGroups(const clang::CallExpr *CE,
+                                         const clang::FunctionDecl *FD,
+                                         StmtList &Out);
+  // Shuffles and votes (warp_intrinsics.cpp).
+  std::optional<Value> warpIntrinsic(const clang::CallExpr *CE,
+                                     const clang::FunctionDecl *FD,
+                                     StmtList &Out);
+  /// For a group query returning dim3 (group_index(), ...), the built-in
+  /// of its x member.
+  std::optional<int> groupDim3(const clang::Expr *E) const;
   void loop(const clang::Stmt *S, StmtList &Out);
   void switchStmt(const clang::SwitchStmt *S, StmtList &Out);
   void ifStmt(const clang::IfStmt *S, StmtList &Out);

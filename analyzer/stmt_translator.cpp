@@ -502,6 +502,10 @@ Value BodyTranslator::call(const CallExpr *CE, StmtList &Out,
     return unknownCall(CE, nullptr, Out);
   if (std::optional<Value> V = memoryIntrinsic(CE, FD, Out))
     return *V;
+  if (std::optional<Value> V = cooperativeGroups(CE, FD, Out))
+    return *V;
+  if (std::optional<Value> V = warpIntrinsic(CE, FD, Out))
+    return *V;
   if (std::optional<Value> V = minMax(CE, FD, Out)) {
     if (RefResult) {
       RefResult->Kind = LValue::Computed;

@@ -262,6 +262,11 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
     for (unsigned L = 0; L < N; ++L)
       Out[L] = Out[L] == 0;
     return U;
+  case Op::Shfl:
+    if (UniL)
+      broadcast(Out);
+    Uni = false;
+    return evalShuffle(E, Mask, Out, U, Tmp, Depth);
   case Op::Select: {
     int64_t *A = Tmp, *B = Tmp + 32;
     if (UniL)

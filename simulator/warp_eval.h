@@ -57,6 +57,8 @@ private:
   uint32_t evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
                         unsigned Depth, bool &Uniform);
   uint32_t evalLanes(const Expr &E, uint32_t Mask, int64_t *Out);
+  uint32_t evalShuffle(const Expr &E, uint32_t Mask, int64_t *Out,
+                       uint32_t Unknown, int64_t *Tmp, unsigned Depth);
   void execList(const std::vector<Stmt> &L, uint32_t Mask);
   void exec(const Stmt &S, uint32_t Mask);
   void execLoop(const Stmt &S, uint32_t Mask);

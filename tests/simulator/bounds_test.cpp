@@ -149,3 +149,26 @@ TEST(RequestBounds, SharedHistogram) {
 }
 
 } // namespace
+
+namespace {
+
+// PTX shfl.sync's source lanes (see simulator/model.cpp).
+TEST(Shuffle, SourceLanesFollowThePtxRules) {
+  using M = ShuffleMode;
+  EXPECT_EQ(shuffleSource(M::Idx, 5, 3, 32), 3);
+  EXPECT_EQ(shuffleSource(M::Idx, 21, 35, 16), 16 + 3); // 35 mod 16
+  EXPECT_EQ(shuffleSource(M::Up, 1, 2, 32), 1);         // Below the segment.
+  EXPECT_EQ(shuffleSource(M::Up, 9, 2, 8), 9);          // 7 is below lane 8.
+  EXPECT_EQ(shuffleSource(M::Up, 10, 2, 8), 8);
+  EXPECT_EQ(shuffleSource(M::Up, 12, 2, 8), 10);
+  EXPECT_EQ(shuffleSource(M::Down, 31, 1, 32), 31);
+  EXPECT_EQ(shuffleSource(M::Down, 6, 1, 8), 7);
+  EXPECT_EQ(shuffleSource(M::Down, 7, 1, 8), 7);
+  EXPECT_EQ(shuffleSource(M::Xor, 3, 1, 32), 2);
+  EXPECT_EQ(shuffleSource(M::Xor, 3, 8, 8), 3);   // A later segment: own.
+  EXPECT_EQ(shuffleSource(M::Xor, 11, 8, 8), 3);  // Earlier segment: read.
+  EXPECT_EQ(shuffleSource(M::Idx, 0, 0, 12), -1); // Not a power of two.
+  EXPECT_EQ(shuffleSource(M::Idx, 0, 0, 64), -1);
+}
+
+} // namespace

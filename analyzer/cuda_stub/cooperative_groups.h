@@ -1,0 +1,57 @@
+// Stand-in for CUDA's <cooperative_groups.h>: the group types and queries
+// the analyzer translates (analyzer/coop_groups.cpp), declarations only.
+#ifndef GMEM_STUB_COOPERATIVE_GROUPS_H
+#define GMEM_STUB_COOPERATIVE_GROUPS_H
+
+#include "cuda_runtime.h"
+
+namespace cooperative_groups {
+
+class thread_block {
+public:
+  __device__ static void sync();
+  __device__ static unsigned int thread_rank();
+  __device__ static unsigned int size();
+  __device__ static unsigned int num_threads();
+  __device__ static dim3 group_index();
+  __device__ static dim3 thread_index();
+  __device__ static dim3 dim_threads();
+  __device__ static dim3 group_dim();
+};
+
+class grid_group {
+public:
+  __device__ static void sync();
+  __device__ static unsigned long long thread_rank();
+  __device__ static unsigned long long size();
+  __device__ static unsigned long long num_threads();
+  __device__ static unsigned long long block_rank();
+  __device__ static unsigned long long num_blocks();
+  __device__ static dim3 block_index();
+  __device__ static dim3 dim_blocks();
+};
+
+template <unsigned int Size, typename ParentT = void> class thread_block_tile {
+public:
+  __device__ void sync() const;
+  __device__ unsigned int thread_rank() const;
+  __device__ unsigned int size() const;
+  __device__ unsigned int num_threads() const;
+  __device__ unsigned int meta_group_rank() const;
+  __device__ unsigned int meta_group_size() const;
+  template <typename T> __device__ T shfl(T var, int srcRank) const;
+  template <typename T> __device__ T shfl_up(T var, unsigned int delta) const;
+  template <typename T>
+  __device__ T shfl_down(T var, unsigned int delta) const;
+  template <typename T> __device__ T shfl_xor(T var, unsigned int mask) const;
+};
+
+__device__ thread_block this_thread_block();
+__device__ grid_group this_grid();
+template <unsigned int Size, typename ParentT>
+__device__ thread_block_tile<Size, ParentT>
+tiled_partition(const ParentT &Parent);
+
+} // namespace cooperative_groups
+
+#endif
