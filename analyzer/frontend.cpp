@@ -66,37 +66,114 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   return Args;
 }
 
+/// Clang's diagnostics, one line each, remembering the lines of the main
+/// file that have errors.
+class LinePrinter : public clang::TextDiagnosticPrinter {
+public:
+  using TextDiagnosticPrinter::TextDiagnosticPrinter;
+  std::vector<unsigned> ErrorLines;
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level Level,
+                        const clang::Diagnostic &Info) override {
+    TextDiagnosticPrinter::HandleDiagnostic(Level, Info);
+    if (Level < clang::DiagnosticsEngine::Error || !Info.hasSourceManager() ||
+        Info.getLocation().isInvalid())
+      return;
+    const clang::SourceManager &SM = Info.getSourceManager();
+    clang::SourceLocation L = SM.getExpansionLoc(Info.getLocation());
+    llvm::SmallString<128> Text;
+    Info.FormatDiagnostic(Text);
+    if (Text.str().contains("reference to __global__ function"))
+      llvm::errs() << SM.getFilename(L) << ":" << SM.getExpansionLineNumber(L)
+                   << ": note: a kernel launched from device code (dynamic "
+                      "parallelism) cannot be compiled by Clang's CUDA front "
+                      "end: the kernel that launches it is skipped\n";
+    if (SM.isWrittenInMainFile(L))
+      ErrorLines.push_back(SM.getExpansionLineNumber(L));
+  }
+};
+
+/// Files gmem reads as source: more is surely not a hand-written .cu file.
+constexpr uint64_t MaxSourceBytes = uint64_t(64) << 20;
+
+llvm::Error badFile(const std::string &Path, unsigned Line,
+                    const std::string &What) {
+  return llvm::createStringError(std::errc::invalid_argument, "%s:%u: %s",
+                                 Path.c_str(), Line, What.c_str());
+}
+
+/// Input that is not CUDA source text at all: say so before Clang does.
+llvm::Error checkSourceText(const std::string &Path, llvm::StringRef Text) {
+  if (Text.size() > MaxSourceBytes)
+    return badFile(Path, 1,
+                   "the file has " + std::to_string(Text.size() >> 20) +
+                       " MiB, more than the 64 MiB of source gmem reads; "
+                       "give the .cu file that holds the kernels");
+  if (Text.find_first_not_of(" \t\r\n\f\v") == llvm::StringRef::npos)
+    return badFile(Path, 1,
+                   "the file is empty; give the .cu file that holds the "
+                   "kernels");
+  size_t Nul = Text.find('\0');
+  if (Nul != llvm::StringRef::npos)
+    return badFile(Path, 1 + Text.take_front(Nul).count('\n'),
+                   "binary data (a NUL byte), not CUDA source; give the .cu "
+                   "source file, not a compiled or binary one");
+  return llvm::Error::success();
+}
+
 } // namespace
 
-llvm::Expected<std::unique_ptr<clang::ASTUnit>>
-parseCudaFile(const std::string &Path, const FrontendOptions &Opts) {
+llvm::Expected<ParsedFile>
+parseCudaFileRecovering(const std::string &Path, const FrontendOptions &Opts) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
     return llvm::createStringError(Buffer.getError(), "%s: cannot read: %s",
                                    Path.c_str(),
                                    Buffer.getError().message().c_str());
+  if (llvm::Error E = checkSourceText(Path, (*Buffer)->getBuffer()))
+    return std::move(E);
 
   auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   DiagOpts->ShowColors = false;
-  clang::TextDiagnosticPrinter Printer(llvm::errs(), DiagOpts.get());
-  std::unique_ptr<clang::ASTUnit> AST =
-      clang::tooling::buildASTFromCodeWithArgs(
-          (*Buffer)->getBuffer(), clangArgs(Opts), Path, "gmem-analyze",
-          std::make_shared<clang::PCHContainerOperations>(),
-          clang::tooling::getClangStripDependencyFileAdjuster(),
-          clang::tooling::FileContentMappings(), &Printer);
-
-  unsigned Errors = Printer.getNumErrors();
-  if (AST && AST->getDiagnostics().hasErrorOccurred())
-    Errors = std::max(Errors, 1u);
-  if (!AST || Errors) {
-    Errors = std::max(Errors, 1u);
-    return llvm::createStringError(
-        std::errc::invalid_argument,
-        "%s: %u error(s); fix them or pass the flags the file needs after --",
-        Path.c_str(), Errors);
+  // One line per diagnostic, and not a flood of them.
+  DiagOpts->ShowCarets = false;
+  DiagOpts->ShowFixits = false;
+  DiagOpts->ShowSourceRanges = false;
+  DiagOpts->ErrorLimit = 20;
+  LinePrinter Printer(llvm::errs(), DiagOpts.get());
+  ParsedFile F;
+  F.AST = clang::tooling::buildASTFromCodeWithArgs(
+      (*Buffer)->getBuffer(), clangArgs(Opts), Path, "gmem-analyze",
+      std::make_shared<clang::PCHContainerOperations>(),
+      clang::tooling::getClangStripDependencyFileAdjuster(),
+      clang::tooling::FileContentMappings(), &Printer);
+  F.Errors = Printer.getNumErrors();
+  F.ErrorLines = std::move(Printer.ErrorLines);
+  bool Fatal = !F.AST || F.AST->getDiagnostics().hasFatalErrorOccurred();
+  if (F.AST && F.AST->getDiagnostics().hasErrorOccurred())
+    F.Errors = std::max(F.Errors, 1u);
+  if (Fatal || (F.Errors && F.ErrorLines.empty())) {
+    // After a fatal error (a missing include) Clang stops reporting: no
+    // part of the file can be trusted.
+    unsigned Line = F.ErrorLines.empty() ? 1 : F.ErrorLines.front();
+    return badFile(Path, Line,
+                   std::to_string(std::max(F.Errors, 1u)) +
+                       " error(s) above; fix them, or pass the include "
+                       "paths and flags the file needs after --");
   }
-  return std::move(AST);
+  return std::move(F);
+}
+
+llvm::Expected<std::unique_ptr<clang::ASTUnit>>
+parseCudaFile(const std::string &Path, const FrontendOptions &Opts) {
+  auto F = parseCudaFileRecovering(Path, Opts);
+  if (!F)
+    return F.takeError();
+  if (F->Errors)
+    return badFile(Path, F->ErrorLines.front(),
+                   std::to_string(F->Errors) +
+                       " error(s) above; fix them or pass the flags the "
+                       "file needs after --");
+  return std::move(F->AST);
 }
 
 } // namespace gmem

@@ -26,8 +26,25 @@ struct FrontendOptions {
 
 /// Parses Path for the device side (host functions are still in the AST).
 /// Fails, after Clang has printed its diagnostics, when the file has errors.
+/// The AST, or an error naming the file, the line and what to do; fails on
+/// any Clang error.
 llvm::Expected<std::unique_ptr<clang::ASTUnit>>
 parseCudaFile(const std::string &Path, const FrontendOptions &Opts);
+
+/// What Clang recovered from a file with (non-fatal) errors: the AST and
+/// the lines of the main file its errors are on, so that code away from
+/// them can still be analysed.
+struct ParsedFile {
+  std::unique_ptr<clang::ASTUnit> AST;
+  unsigned Errors = 0;
+  std::vector<unsigned> ErrorLines;
+};
+
+/// Like parseCudaFile, but keeps the AST after errors Clang recovers from.
+/// Fails on files that are not source text (empty, binary, too large), on
+/// fatal errors (a missing include) and when no AST was built.
+llvm::Expected<ParsedFile> parseCudaFileRecovering(const std::string &Path,
+                                                   const FrontendOptions &Opts);
 
 } // namespace gmem
 

@@ -11,6 +11,7 @@
 #include "launch_plan.h"
 #include "model_json.h"
 #include "options.h"
+#include "parse_recovery.h"
 #include "simulate.h"
 #include "translate.h"
 #include "views/views.h"
@@ -35,6 +36,9 @@ std::string where(const Launch &L, const std::string &File) {
   return L.Loc.File + ":" + std::to_string(L.Loc.Line) + ": ";
 }
 
+int runModel(const Options &O, const ArchRules &ArchR, ViewFn View, Module &M,
+             HostLaunches &Host);
+
 int run(const Options &O) {
   const ArchRules *Arch = findArch(O.Arch);
   if (!Arch) {
@@ -53,16 +57,65 @@ int run(const Options &O) {
   FO.CudaPath = O.CudaPath;
   FO.Arch = Arch->Name;
   FO.ExtraArgs = O.ClangArgs;
-  auto AST = parseCudaFile(O.File, FO);
-  if (!AST)
-    return fail(llvm::toString(AST.takeError()));
+  auto Parsed = parseCudaFileRecovering(O.File, FO);
+  if (!Parsed)
+    return fail(llvm::toString(Parsed.takeError()));
 
-  clang::ASTContext &Ctx = (*AST)->getASTContext();
+  clang::ASTContext &Ctx = Parsed->AST->getASTContext();
   Module M;
   M.File = O.File;
   M.Kernels = translateKernels(Ctx);
+  // Errors only inside some kernels or main(): analyse the rest, then exit 2.
+  std::vector<std::string> Skipped;
+  if (Parsed->Errors) {
+    std::optional<Recovery> R = recoverFromErrors(Ctx, Parsed->ErrorLines);
+    if (!R)
+      return fail(O.File + ":" + std::to_string(Parsed->ErrorLines.front()) +
+                  ": " + std::to_string(Parsed->Errors) +
+                  " error(s) above; fix them or pass the flags the file "
+                  "needs after --");
+    std::vector<Kernel> Kept;
+    for (Kernel &K : M.Kernels) {
+      std::string Base = K.Name.substr(0, K.Name.find('<'));
+      if (R->BrokenKernels.count(Base))
+        Skipped.push_back(K.Name);
+      else
+        Kept.push_back(std::move(K));
+    }
+    M.Kernels = std::move(Kept);
+    std::cerr << "gmem-analyze: error: " << O.File << ":"
+              << Parsed->ErrorLines.front() << ": " << Parsed->Errors
+              << " error(s) above; "
+              << (R->BrokenMain ? "main() has errors, so no launch is taken "
+                                  "from it (use --kernel, --grid, --block); "
+                                : "")
+              << "analysing the kernels without errors";
+    for (size_t I = 0; I < Skipped.size(); ++I)
+      std::cerr << (I ? ", " : " (skipped: ") << Skipped[I]
+                << (I + 1 == Skipped.size() ? ")" : "");
+    std::cerr << "; fix the errors for the rest\n";
+  }
   HostLaunches Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
   M.Launches = std::move(Host.Launches);
+  if (Parsed->Errors) {
+    // Launches of skipped kernels, or from a main() with errors, are gone.
+    std::vector<Launch> Kept;
+    bool MainOk = true;
+    if (std::optional<Recovery> R =
+            recoverFromErrors(Ctx, Parsed->ErrorLines))
+      MainOk = !R->BrokenMain;
+    for (Launch &L : M.Launches)
+      if (MainOk && M.findKernel(L.Kernel))
+        Kept.push_back(std::move(L));
+    M.Launches = std::move(Kept);
+  }
+  int Done = runModel(O, *Arch, View, M, Host);
+  return Parsed->Errors ? 2 : Done;
+}
+
+int runModel(const Options &O, const ArchRules &ArchR, ViewFn View, Module &M,
+             HostLaunches &Host) {
+  const ArchRules *Arch = &ArchR;
   if (O.EmitModel) {
     std::cout << toJson(M).dump(2) << "\n";
     return 0;

@@ -526,6 +526,24 @@ Value BodyTranslator::call(const CallExpr *CE, StmtList &Out,
       *RefResult = Dst;
     return Value{makeUnknown("value of a struct"), {}};
   }
+  // A virtual call may run any override: which one is not followed.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->isVirtual() && isa<CXXMemberCallExpr>(CE)) {
+    const auto *ME = dyn_cast<MemberExpr>(
+        cast<CXXMemberCallExpr>(CE)->getCallee()->IgnoreParens());
+    if (!ME || !ME->hasQualifier()) {
+      warn(CE, "virtual call to '" + MD->getQualifiedNameAsString() +
+                   "' is not modelled: which override runs is not "
+                   "followed; what depends on its result is unknown");
+      effects(cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument(), Out);
+      for (const clang::Expr *A : CE->arguments())
+        effects(A, Out);
+      return Value{unknown("result of the virtual call " +
+                               MD->getNameAsString() + "() at " + where(CE),
+                           CE->getType()),
+                   {}};
+    }
+  }
   const FunctionDecl *Def = nullptr;
   if (FD->hasBody(Def) && Def && !isa<CXXConstructorDecl>(Def) &&
       !SM.isInSystemHeader(Def->getLocation()))
@@ -554,15 +572,18 @@ Value BodyTranslator::unknownCall(const CallExpr *CE, const FunctionDecl *FD,
   if (!Quiet && (!System || PointerArgs)) {
     std::string Why = PointerArgs ? "memory it accesses through its pointer "
                                     "arguments is not counted"
-                      : !FD || !FD->hasBody()
+                      : !FD ? "a call through a function pointer is not "
+                              "followed; its result is unknown"
+                      : !FD->hasBody()
                           ? "no definition in this file; its result is unknown"
                           : "its result is unknown";
     warn(CE, "call to '" + Name + "' is not modelled: " + Why);
   }
   QualType T = CE->getType();
-  Value V{unknown(T->isRealFloatingType()
-                      ? "floating-point value"
-                      : "result of " + Name + "() at " + where(CE),
+  Value V{unknown(T->isRealFloatingType() ? "floating-point value"
+                  : !FD ? "result of the call through function pointer " +
+                              Name + " at " + where(CE)
+                        : "result of " + Name + "() at " + where(CE),
                   T),
           {}};
   if (T->isPointerType()) {
