@@ -192,8 +192,10 @@ LValue BodyTranslator::varRef(const ValueDecl *D, const clang::Expr *Site) {
       L.SlotIdx = slotFor(VD, FI);
       return L;
     }
-    L.Reason = VD->getType()->isRealFloatingType()
-                   ? "floating-point value"
+    auto Loaded = F.LoadedFrom.find(VD);
+    L.Reason = VD->getType()->isRealFloatingType() ? "floating-point value"
+               : Loaded != F.LoadedFrom.end()
+                   ? Loaded->second
                    : "value of local variable '" + Name + "'";
     return L;
   }
@@ -246,6 +248,18 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
   }
   case clang::Stmt::MemberExprClass: {
     const auto *ME = cast<MemberExpr>(E);
+    // block.group_index().x & co.: built-ins.
+    if (std::optional<int> B = groupDim3(ME->getBase())) {
+      StringRef F = ME->getMemberDecl()->getName();
+      int Off = F == "x" ? 0 : F == "y" ? 1 : F == "z" ? 2 : -1;
+      if (Off >= 0 && !ME->isArrow()) {
+        L.Kind = LValue::Computed;
+        L.Val = Value{castTo(makeBuiltin(static_cast<Builtin>(*B + Off)),
+                             *intTypeOf(E->getType())),
+                      {}};
+        return L;
+      }
+    }
     LValue Base;
     if (ME->isArrow()) {
       Value P = rvalue(ME->getBase(), Out);
@@ -265,9 +279,12 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
           Base.Kind == LValue::Constant ? LValue::Constant : LValue::Register;
       L.Reason = Base.Kind == LValue::Constant
                      ? Base.Reason
-                     : (E->getType()->isRealFloatingType()
-                            ? "floating-point value"
-                            : "member of a local object");
+                     : E->getType()->isRealFloatingType()
+                         ? "floating-point value"
+                     // A copy of an object in memory: say which load.
+                     : Base.Reason.rfind("depends on data loaded", 0) == 0
+                         ? Base.Reason
+                         : "member of a local object";
       return L;
     }
     if (FD->isBitField()) {

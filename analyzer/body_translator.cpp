@@ -255,8 +255,6 @@ bool BodyTranslator::hasUnknown(const ExprPtr &E, std::string *Reason) {
 ExprPtr BodyTranslator::castTo(ExprPtr E, IntType T) const {
   if (E->Type == T)
     return E;
-  if (E->Kind == Op::Unknown)
-    return makeUnknown(E->Reason, T);
   if (T.Bits == 1) // Conversion to bool is a test against zero, not a cut.
     return toBool(E);
   if (E->Kind == Op::Const) {
@@ -267,21 +265,17 @@ ExprPtr BodyTranslator::castTo(ExprPtr E, IntType T) const {
 }
 
 ExprPtr BodyTranslator::binary(Op K, ExprPtr L, ExprPtr R, IntType T) const {
-  // Arithmetic on an unknown operand is unknown; the logical operators and
-  // Select keep their structure because the known side may decide them.
-  bool Logical = K == Op::LAnd || K == Op::LOr;
-  if (!Logical) {
-    if (L->Kind == Op::Unknown)
-      return makeUnknown(L->Reason, T);
-    if (R->Kind == Op::Unknown)
-      return makeUnknown(R->Reason, T);
-  }
+  // Arithmetic keeps unknown operands in place: the simulator still proves
+  // a range for the result (`idx[i] & 15` lies in [0, 15]). A comparison
+  // with an unknown operand is simply unknown.
+  bool Compare = K == Op::Lt || K == Op::Le || K == Op::Gt || K == Op::Ge ||
+                 K == Op::Eq || K == Op::Ne;
+  if (Compare && (L->Kind == Op::Unknown || R->Kind == Op::Unknown))
+    return makeUnknown((L->Kind == Op::Unknown ? L : R)->Reason, T);
   return makeBinary(K, L, R, T);
 }
 
 ExprPtr BodyTranslator::unary(Op K, ExprPtr E, IntType T) const {
-  if (E->Kind == Op::Unknown)
-    return makeUnknown(E->Reason, T);
   return makeUnary(K, E, T);
 }
 

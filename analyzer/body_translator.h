@@ -153,6 +153,9 @@ private:
     const clang::FunctionDecl *FD = nullptr;
     std::map<const clang::VarDecl *, int> Slots;
     std::map<const clang::VarDecl *, LValue> Refs;
+    /// Local objects (structs, vectors) copied from memory: the reason
+    /// their members are unknown ("depends on data loaded by ...").
+    std::map<const clang::VarDecl *, std::string> LoadedFrom;
     int ResultSlot = -1; ///< Inlined function's value (or address).
     bool ReturnsRef = false;
     std::optional<LValue> This; ///< Inlined member function's object.
@@ -174,6 +177,17 @@ private:
                     StmtList &Out);
   std::optional<Value> minMax(const clang::CallExpr *CE,
                               const clang::FunctionDecl *FD, StmtList &Out);
+  // cooperative_groups queries (coop_groups.cpp).
+  std::optional<Value> cooperativeGroups(const clang::CallExpr *CE,
+                                         const clang::FunctionDecl *FD,
+                                         StmtList &Out);
+  // Shuffles and votes (warp_intrinsics.cpp).
+  std::optional<Value> warpIntrinsic(const clang::CallExpr *CE,
+                                     const clang::FunctionDecl *FD,
+                                     StmtList &Out);
+  /// For a group query returning dim3 (group_index(), ...), the built-in
+  /// of its x member.
+  std::optional<int> groupDim3(const clang::Expr *E) const;
   void loop(const clang::Stmt *S, StmtList &Out);
   void switchStmt(const clang::SwitchStmt *S, StmtList &Out);
   void ifStmt(const clang::IfStmt *S, StmtList &Out);

@@ -144,8 +144,21 @@ void BodyTranslator::declare(const VarDecl *VD, StmtList &Out) {
   }
   // Floats, structs, local arrays: not tracked, but their initialisers may
   // read memory.
-  if (Init)
-    effects(Init, Out);
+  if (!Init)
+    return;
+  effects(Init, Out);
+  // A copy of an object in memory: its members are loaded data.
+  const clang::Expr *Src = Init->IgnoreImplicit();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(Src);
+      CE && CE->getNumArgs() == 1)
+    Src = CE->getArg(0)->IgnoreImplicit();
+  Src = Src->IgnoreParenImpCasts();
+  if (isa<ArraySubscriptExpr>(Src) ||
+      (isa<UnaryOperator>(Src) &&
+       cast<UnaryOperator>(Src)->getOpcode() == UO_Deref) ||
+      (isa<MemberExpr>(Src) && cast<MemberExpr>(Src)->isArrow()))
+    Frames.back().LoadedFrom[VD] =
+        "depends on data loaded by " + textOf(Src) + " at " + where(Src);
 }
 
 void BodyTranslator::stmt(const clang::Stmt *S, StmtList &Out) {
@@ -489,6 +502,10 @@ Value BodyTranslator::call(const CallExpr *CE, StmtList &Out,
     return unknownCall(CE, nullptr, Out);
   if (std::optional<Value> V = memoryIntrinsic(CE, FD, Out))
     return *V;
+  if (std::optional<Value> V = cooperativeGroups(CE, FD, Out))
+    return *V;
+  if (std::optional<Value> V = warpIntrinsic(CE, FD, Out))
+    return *V;
   if (std::optional<Value> V = minMax(CE, FD, Out)) {
     if (RefResult) {
       RefResult->Kind = LValue::Computed;
@@ -508,6 +525,24 @@ Value BodyTranslator::call(const CallExpr *CE, StmtList &Out,
     if (RefResult)
       *RefResult = Dst;
     return Value{makeUnknown("value of a struct"), {}};
+  }
+  // A virtual call may run any override: which one is not followed.
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+      MD && MD->isVirtual() && isa<CXXMemberCallExpr>(CE)) {
+    const auto *ME = dyn_cast<MemberExpr>(
+        cast<CXXMemberCallExpr>(CE)->getCallee()->IgnoreParens());
+    if (!ME || !ME->hasQualifier()) {
+      warn(CE, "virtual call to '" + MD->getQualifiedNameAsString() +
+                   "' is not modelled: which override runs is not "
+                   "followed; what depends on its result is unknown");
+      effects(cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument(), Out);
+      for (const clang::Expr *A : CE->arguments())
+        effects(A, Out);
+      return Value{unknown("result of the virtual call " +
+                               MD->getNameAsString() + "() at " + where(CE),
+                           CE->getType()),
+                   {}};
+    }
   }
   const FunctionDecl *Def = nullptr;
   if (FD->hasBody(Def) && Def && !isa<CXXConstructorDecl>(Def) &&
@@ -537,15 +572,18 @@ Value BodyTranslator::unknownCall(const CallExpr *CE, const FunctionDecl *FD,
   if (!Quiet && (!System || PointerArgs)) {
     std::string Why = PointerArgs ? "memory it accesses through its pointer "
                                     "arguments is not counted"
-                      : !FD || !FD->hasBody()
+                      : !FD ? "a call through a function pointer is not "
+                              "followed; its result is unknown"
+                      : !FD->hasBody()
                           ? "no definition in this file; its result is unknown"
                           : "its result is unknown";
     warn(CE, "call to '" + Name + "' is not modelled: " + Why);
   }
   QualType T = CE->getType();
-  Value V{unknown(T->isRealFloatingType()
-                      ? "floating-point value"
-                      : "result of " + Name + "() at " + where(CE),
+  Value V{unknown(T->isRealFloatingType() ? "floating-point value"
+                  : !FD ? "result of the call through function pointer " +
+                              Name + " at " + where(CE)
+                        : "result of " + Name + "() at " + where(CE),
                   T),
           {}};
   if (T->isPointerType()) {

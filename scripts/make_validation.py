@@ -8,8 +8,7 @@ written by scripts/measure_examples.sh) it runs
     gmem-analyze examples/NAME.cu --compare tests/data/measured/NAME.json \
         --format json
 
-(NAME.cu is looked up in examples/, then in ../shared/groundtruth/ for the
-seeds' ground-truth program)
+(NAME.cu is looked up in examples/, then in any --source-dir)
 and renders the comparison as Markdown, with the GPU, driver, CUDA version
 and date the measurement records. Nothing in the document is typed by hand.
 
@@ -260,8 +259,7 @@ def main():
                    default=os.path.join(ROOT, "tests", "data", "measured"))
     p.add_argument("--examples-dir", default=os.path.join(ROOT, "examples"))
     p.add_argument("--source-dir", action="append",
-                   default=[os.path.join(os.path.dirname(ROOT), "shared",
-                                         "groundtruth")],
+                   default=[],
                    help="where else to look for NAME.cu (after "
                         "--examples-dir)")
     p.add_argument("--output",

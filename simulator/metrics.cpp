@@ -47,12 +47,19 @@ namespace {
 struct Totals {
   uint64_t Requests = 0, Units = 0, Bytes = 0;
   std::string Unknown; ///< First access that could not be modelled.
+  /// Requests left out of Units, and the bounds of their units.
+  uint64_t UnknownRequests = 0, MinUnits = 0, MaxUnits = 0;
+  bool Bounded = true; ///< Every unknown request has bounds.
 };
 
 void addTo(Totals &T, const Access &A, const AccessStats &S) {
   T.Requests += S.Requests;
   T.Units += S.Units;
   T.Bytes += S.DistinctBytes;
+  T.UnknownRequests += S.UnknownRequests;
+  T.MinUnits += S.MinUnits;
+  T.MaxUnits += S.MaxUnits;
+  T.Bounded = T.Bounded && S.bounded();
   if (S.UnknownRequests && T.Unknown.empty())
     T.Unknown = A.Loc.File + ":" + std::to_string(A.Loc.Line) + ": " + A.Text +
                 ": " + S.UnknownReason;
@@ -60,16 +67,44 @@ void addTo(Totals &T, const Access &A, const AccessStats &S) {
 
 Metric known(double V) { return Metric{V, ""}; }
 
+/// An unknown figure with what is known of it.
+Metric partial(const Totals &T, std::optional<double> KnownPart) {
+  Metric M{std::nullopt, T.Unknown};
+  M.KnownPart = KnownPart;
+  M.ExcludedRequests = T.UnknownRequests;
+  return M;
+}
+
 Metric ratio(const Totals &T, double Num, double Den, double Scale = 1) {
   if (!T.Unknown.empty())
-    return Metric{std::nullopt, T.Unknown};
+    return partial(T, Den > 0 ? std::optional<double>(Scale * Num / Den)
+                              : std::nullopt);
   return known(Den > 0 ? Scale * Num / Den : 0.0);
 }
 
+/// Units per request: bounded when every unknown request is.
+Metric perRequest(const Totals &T) {
+  if (T.Unknown.empty())
+    return known(T.Requests ? double(T.Units) / T.Requests : 0.0);
+  uint64_t Known = T.Requests - T.UnknownRequests;
+  Metric M = partial(T, Known ? std::optional<double>(double(T.Units) / Known)
+                              : std::nullopt);
+  if (T.Bounded && T.Requests) {
+    M.Min = double(T.Units + T.MinUnits) / T.Requests;
+    M.Max = double(T.Units + T.MaxUnits) / T.Requests;
+  }
+  return M;
+}
+
 Metric count(const Totals &T, uint64_t V) {
-  if (!T.Unknown.empty())
-    return Metric{std::nullopt, T.Unknown};
-  return known(double(V));
+  if (T.Unknown.empty())
+    return known(double(V));
+  Metric M = partial(T, double(V));
+  if (T.Bounded) {
+    M.Min = double(V + T.MinUnits);
+    M.Max = double(V + T.MaxUnits);
+  }
+  return M;
 }
 
 } // namespace
@@ -98,14 +133,12 @@ void computeMetrics(LaunchResult &R) {
   // instruction count does not depend on the address.
   auto Requests = [](const Totals &T) { return known(double(T.Requests)); };
   auto &M = R.Metrics;
-  M["gld_transactions_per_request"] = ratio(GLd, GLd.Units, GLd.Requests);
-  M["gst_transactions_per_request"] = ratio(GSt, GSt.Units, GSt.Requests);
+  M["gld_transactions_per_request"] = perRequest(GLd);
+  M["gst_transactions_per_request"] = perRequest(GSt);
   M["gld_efficiency"] = ratio(GLd, GLd.Bytes, 32.0 * GLd.Units, 100);
   M["gst_efficiency"] = ratio(GSt, GSt.Bytes, 32.0 * GSt.Units, 100);
-  M["shared_load_transactions_per_request"] =
-      ratio(SLd, SLd.Units, SLd.Requests);
-  M["shared_store_transactions_per_request"] =
-      ratio(SSt, SSt.Units, SSt.Requests);
+  M["shared_load_transactions_per_request"] = perRequest(SLd);
+  M["shared_store_transactions_per_request"] = perRequest(SSt);
   M["shared_efficiency"] = ratio(SAll, SAll.Bytes, 128.0 * SAll.Units, 100);
   M["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = Requests(GLd);
   M["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = count(GLd, GLd.Units);

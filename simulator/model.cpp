@@ -53,6 +53,40 @@ ExprPtr makeSelect(ExprPtr C, ExprPtr T, ExprPtr F, IntType Ty) {
   return make(Op::Select, Ty, {C, T, F});
 }
 
+ExprPtr makeShuffle(ShuffleMode M, ExprPtr V, ExprPtr B, ExprPtr Width) {
+  IntType T = V->Type;
+  auto E = make(Op::Shfl, T, {V, B, Width});
+  E->Index = static_cast<int>(M);
+  return E;
+}
+
+// PTX shfl.sync: a segment of Width lanes; Idx reads lane B mod Width of
+// it, Up lane - B and Down lane + B when inside it, Xor lane ^ B when not
+// in a later segment; otherwise the lane keeps its own value.
+int shuffleSource(ShuffleMode M, unsigned Lane, int64_t B, int64_t Width) {
+  if (Width < 1 || Width > 32 || (Width & (Width - 1)))
+    return -1;
+  int64_t First = Lane & ~(Width - 1), Last = First + Width - 1;
+  int64_t S = Lane;
+  switch (M) {
+  case ShuffleMode::Idx:
+    S = First + (B & (Width - 1));
+    break;
+  case ShuffleMode::Up:
+    S = int64_t(Lane) - (B & 31); // The hardware uses the low 5 bits.
+    break;
+  case ShuffleMode::Down:
+    S = int64_t(Lane) + (B & 31);
+    break;
+  case ShuffleMode::Xor:
+    S = int64_t(Lane) ^ (B & 31);
+    if (S < First) // An earlier segment: allowed.
+      return static_cast<int>(S);
+    break;
+  }
+  return S < First || S > Last ? static_cast<int>(Lane) : static_cast<int>(S);
+}
+
 static const char *builtinName(int B) {
   static const char *Names[] = {
       "threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x", "blockIdx.y",
@@ -136,6 +170,11 @@ std::string toString(const Expr &E, const Kernel *K) {
     return "max(" + Sub(0) + ", " + Sub(1) + ")";
   case Op::Select:
     return "(" + Sub(0) + " ? " + Sub(1) + " : " + Sub(2) + ")";
+  case Op::Shfl: {
+    static const char *Names[] = {"shfl", "shfl_up", "shfl_down", "shfl_xor"};
+    return std::string(Names[E.Index & 3]) + "(" + Sub(0) + ", " + Sub(1) +
+           ", " + Sub(2) + ")";
+  }
   default:
     if (const char *S = binarySpelling(E.Kind))
       return "(" + Sub(0) + " " + S + " " + Sub(1) + ")";

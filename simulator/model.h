@@ -95,7 +95,18 @@ enum class Op : uint8_t {
   Min,
   Max,
   Select, ///< Ops[0] ? Ops[1] : Ops[2].
+  /// __shfl*_sync: Ops[0] read from another lane of the warp; Ops[1] the
+  /// source lane (or delta, or xor mask), Ops[2] the width; Index a
+  /// ShuffleMode.
+  Shfl,
 };
+
+enum class ShuffleMode : uint8_t { Idx, Up, Down, Xor };
+
+/// The lane whose value lane Lane of a shuffle receives, by CUDA's rules
+/// (its own lane when the source is outside its width-sized segment, or in
+/// a later segment for Xor); -1 when Width is not a power of two up to 32.
+int shuffleSource(ShuffleMode M, unsigned Lane, int64_t B, int64_t Width);
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
@@ -135,6 +146,7 @@ ExprPtr makeCast(ExprPtr E, IntType T);
 ExprPtr makeUnary(Op K, ExprPtr E, IntType T);
 ExprPtr makeBinary(Op K, ExprPtr L, ExprPtr R, IntType T);
 ExprPtr makeSelect(ExprPtr C, ExprPtr T, ExprPtr F, IntType Ty);
+ExprPtr makeShuffle(ShuffleMode M, ExprPtr V, ExprPtr B, ExprPtr Width);
 /// Renders E as C-like text with slot/param names; for messages and tests.
 std::string toString(const Expr &E, const struct Kernel *K = nullptr);
 

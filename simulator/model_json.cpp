@@ -13,7 +13,8 @@ const char *OpNames[] = {
     "const", "param", "var", "builtin", "unknown", "cast",  "neg", "not",
     "lnot",  "add",   "sub", "mul",     "div",     "rem",   "shl", "shr",
     "and",   "or",    "xor", "lt",      "le",      "gt",    "ge",  "eq",
-    "ne",    "land",  "lor", "min",     "max",     "select"};
+    "ne",    "land",  "lor", "min",     "max",     "select",
+    "shfl"};
 const char *StmtNames[] = {"assign", "if",    "loop",     "access",
                            "return", "break", "continue", "call"};
 const char *ParamKindNames[] = {"int", "pointer", "float", "other"};
@@ -68,6 +69,7 @@ json exprJson(const Expr &E) {
   case Op::Param:
   case Op::Var:
   case Op::Builtin:
+  case Op::Shfl:
     J["index"] = E.Index;
     break;
   case Op::Unknown:

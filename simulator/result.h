@@ -34,6 +34,10 @@ struct AccessStats {
   /// Groups the compiler merged (Access::Compiled) whose lanes' bytes were
   /// not one aligned run in the simulation: issued one request per part.
   uint64_t UnmergedGroups = 0;
+  /// Unknown requests whose cost is bounded (address from loaded data in a
+  /// proven range), and the sums of their fewest and most units.
+  uint64_t BoundedRequests = 0;
+  uint64_t MinUnits = 0, MaxUnits = 0;
   /// Address distance between the first two neighbouring active lanes of
   /// the first request, to explain the pattern (HasStride when seen).
   int64_t Stride = 0;
@@ -45,6 +49,8 @@ struct AccessStats {
   uint64_t StrideOrder = ~uint64_t(0);
   uint64_t ReasonOrder = ~uint64_t(0);
 
+  /// Every unknown request is bounded: Units + [MinUnits, MaxUnits] holds.
+  bool bounded() const { return UnknownRequests == BoundedRequests; }
   double perRequest() const {
     return Requests ? double(Units) / double(Requests) : 0.0;
   }
@@ -55,6 +61,11 @@ struct AccessStats {
 struct Metric {
   std::optional<double> Value;
   std::string UnknownReason;
+  /// When Value is unknown: the figure over the known requests only, how
+  /// many requests it leaves out, and bounds over all requests when every
+  /// unknown request is bounded.
+  std::optional<double> KnownPart, Min, Max;
+  uint64_t ExcludedRequests = 0;
 };
 
 struct LaunchResult {

@@ -80,6 +80,8 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
   SlotUnknown.assign(K.Slots.size(), 0);
   SlotReason.assign(K.Slots.size(), "");
   SlotUniform.assign(K.Slots.size(), false);
+  SlotRange.assign(K.Slots.size() * 32, ValueRange{});
+  SlotRanged.assign(K.Slots.size(), 0);
   unsigned D = maxDepth(K.Body);
   for (const Access &Acc : K.Accesses)
     if (Acc.Address)
@@ -120,6 +122,7 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
   for (std::string &R : SlotReason)
     R.clear();
   std::fill(SlotUniform.begin(), SlotUniform.end(), false);
+  std::fill(SlotRanged.begin(), SlotRanged.end(), 0);
   WarpLanes = Mask;
   Dead = Returned = Broken = Continued = Uncertain = 0;
   LoopStack.clear();
@@ -274,6 +277,11 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
     for (unsigned L = 0; L < N; ++L)
       Out[L] = Out[L] == 0;
     return U;
+  case Op::Shfl:
+    if (UniL)
+      broadcast(Out);
+    Uni = false;
+    return evalShuffle(E, Mask, Out, U, Tmp, Depth);
   case Op::Select: {
     int64_t *A = Tmp, *B = Tmp + 32;
     if (UniL)
@@ -451,6 +459,8 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
     int64_t V[32];
     bool Uni = false;
     uint32_t U = eval(*S.Value, Mask, V, 0, Uni);
+    // Before the slot changes: the value may read the slot itself.
+    uint32_t Ranged = U & Mask ? rememberRanges(S, U & Mask) : 0;
     int64_t *Dst = &SlotVals[size_t(S.Slot) * 32];
     if (Uni && Mask == WarpLanes) {
       // Every lane that can still read the slot gets the same value.
@@ -468,6 +478,7 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
       }
     }
     SlotUnknown[S.Slot] = (SlotUnknown[S.Slot] & ~Mask) | (U & Mask);
+    SlotRanged[S.Slot] = (SlotRanged[S.Slot] & ~Mask) | Ranged;
     if (U & Mask)
       SlotReason[S.Slot] = LastUnknownReason;
     return;
@@ -627,6 +638,7 @@ void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
         SlotUniform[S.Slot] = false;
       }
       SlotUnknown[S.Slot] |= Lanes;
+      SlotRanged[S.Slot] &= ~Lanes;
       SlotReason[S.Slot] = "it is assigned in code that " + Why.substr(3);
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
@@ -658,6 +670,11 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id, *A.UnknownReason);
+    if (!(Mask & Uncertain)) {
+      int64_t V[32];
+      uint32_t U = evalLanes(*A.Address, Mask, V);
+      boundRequest(A, Mask, V, U);
+    }
     return;
   }
   if (Mask & Uncertain) {
@@ -673,6 +690,7 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id, "its address cannot be computed: " + LastUnknownReason);
+    boundRequest(A, Mask, V, U);
     return;
   }
   const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V);

@@ -12,6 +12,7 @@
 #include "arch.h"
 #include "model.h"
 #include "result.h"
+#include "value_range.h"
 #include <functional>
 #include <string>
 #include <vector>
@@ -56,6 +57,8 @@ private:
   uint32_t evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
                         unsigned Depth, bool &Uniform);
   uint32_t evalLanes(const Expr &E, uint32_t Mask, int64_t *Out);
+  uint32_t evalShuffle(const Expr &E, uint32_t Mask, int64_t *Out,
+                       uint32_t Unknown, int64_t *Tmp, unsigned Depth);
   void execList(const std::vector<Stmt> &L, uint32_t Mask);
   void exec(const Stmt &S, uint32_t Mask);
   void execLoop(const Stmt &S, uint32_t Mask);
@@ -97,6 +100,11 @@ private:
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
                       const std::string &Why);
   void markUnknown(int AccessId, const std::string &Why);
+  // Bounds for unknown values (access_bounds.cpp).
+  ValueRange laneRange(const Expr &E, unsigned Lane);
+  uint32_t rememberRanges(const Stmt &S, uint32_t Lanes);
+  void boundRequest(const Access &A, uint32_t Mask, const int64_t *V,
+                    uint32_t U);
 
   const Kernel &K;
   const ArchRules &Arch;
@@ -108,6 +116,10 @@ private:
   std::vector<int64_t> SlotVals;       ///< Slots x 32.
   std::vector<uint32_t> SlotUnknown;   ///< Lanes whose value is unknown.
   std::vector<std::string> SlotReason; ///< Why, when some lane is unknown.
+  /// Per slot and lane, a proven range of an unknown value; valid for the
+  /// lanes in SlotRanged (others: the whole range of the slot's type).
+  std::vector<ValueRange> SlotRange;
+  std::vector<uint32_t> SlotRanged;
   /// Slots holding one value for every lane (kept in lane 0 only).
   std::vector<char> SlotUniform;
   uint32_t WarpLanes = 0; ///< The lanes this warp has.

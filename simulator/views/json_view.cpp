@@ -1,8 +1,10 @@
 //===- json_view.cpp - The result as data ---------------------------------===//
 //
 // {"file": ..., "warnings": [...], "launches": [{"kernel", "grid", "block",
-//  "dynamic_smem", "args", "loc", "arch", "warps", "count", "metrics": {name:
-//  value or null}, "unknown_metrics": {name: reason}, "accesses": [...],
+//  "dynamic_smem", "args", "loc", "arch", "warps", "warps_evaluated",
+//  "warps_derived", "count", "metrics": {name: value or null},
+//  "unknown_metrics": {name: reason}, "metric_bounds": {name: {"min", "max",
+//  "known_part", "excluded_requests"}}, "accesses": [...],
 //  "diagnostics": [...]}]}
 //
 //===----------------------------------------------------------------------===//
@@ -15,11 +17,20 @@ using nlohmann::json;
 
 nlohmann::json launchJson(const LaunchResult &R) {
   json L = toJson(R.L);
-  json Metrics = json::object(), Unknown = json::object();
+  json Metrics = json::object(), Unknown = json::object(),
+       Bounds = json::object();
+  auto Opt = [](const std::optional<double> &V) {
+    return V ? json(*V) : json(nullptr);
+  };
   for (const auto &[Name, M] : R.Metrics) {
     Metrics[Name] = M.Value ? json(*M.Value) : json(nullptr);
-    if (!M.Value)
-      Unknown[Name] = M.UnknownReason;
+    if (M.Value)
+      continue;
+    Unknown[Name] = M.UnknownReason;
+    Bounds[Name] = {{"min", Opt(M.Min)},
+                    {"max", Opt(M.Max)},
+                    {"known_part", Opt(M.KnownPart)},
+                    {"excluded_requests", M.ExcludedRequests}};
   }
   json Accesses = json::array();
   for (const Access &A : R.K->Accesses) {
@@ -59,6 +70,16 @@ nlohmann::json launchJson(const LaunchResult &R) {
       if (S.UnmergedGroups)
         X["compiled"]["unmerged_groups"] = S.UnmergedGroups;
     }
+    if (!Known) {
+      X["unknown_requests"] = S.UnknownRequests;
+      if (S.bounded() && S.Requests) {
+        // The known requests' units plus the others' proven bounds.
+        uint64_t Lo = S.Units + S.MinUnits, Hi = S.Units + S.MaxUnits;
+        X[Shared ? "wavefronts" : "sectors"] = {{"min", Lo}, {"max", Hi}};
+        X["per_request"] = {{"min", double(Lo) / S.Requests},
+                            {"max", double(Hi) / S.Requests}};
+      }
+    }
     if (S.OutOfBoundsLanes)
       X["out_of_bounds_lanes"] = S.OutOfBoundsLanes;
     Accesses.push_back(X);
@@ -72,8 +93,10 @@ nlohmann::json launchJson(const LaunchResult &R) {
     L["incomplete"] = R.Incomplete;
   L["count"] = R.Count;
   L["metrics"] = Metrics;
-  if (!Unknown.empty())
+  if (!Unknown.empty()) {
     L["unknown_metrics"] = Unknown;
+    L["metric_bounds"] = Bounds;
+  }
   L["accesses"] = Accesses;
   L["diagnostics"] = R.Diagnostics;
   return L;

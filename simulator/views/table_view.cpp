@@ -63,11 +63,20 @@ void printMetrics(const LaunchResult &R, std::ostream &OS) {
     if (!I.Nvprof)
       continue;
     const Metric &M = R.Metrics.at(I.Name);
-    std::string V = !M.Value    ? "unknown"
-                    : I.Percent ? fmt("%.2f%%", *M.Value)
-                                : fmt("%.6f", *M.Value);
-    if (!M.Value)
-      Unknown.push_back(I.Name + ": " + M.UnknownReason);
+    const char *F = I.Percent ? "%.2f%%" : "%.6f";
+    std::string V = M.Value         ? fmt(F, *M.Value)
+                    : M.Min && M.Max ? "[" + fmt(F, *M.Min) + ", " +
+                                           fmt(F, *M.Max) + "]"
+                                     : "unknown";
+    if (!M.Value) {
+      std::string Line = I.Name + ": " + M.UnknownReason;
+      if (M.KnownPart)
+        Line += "\n      known part " + fmt(F, *M.KnownPart) + " leaves out " +
+                std::to_string(M.ExcludedRequests) + " request" +
+                (M.ExcludedRequests == 1 ? "" : "s") +
+                (M.Min ? ", which the bounds include" : "");
+      Unknown.push_back(Line);
+    }
     OS << "  " << pad(I.Name, 40) << pad(I.Description, 46) << pad(V, 12, true)
        << "\n";
   }
@@ -110,8 +119,18 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
        << pad(std::to_string(A.Size), 4, true) << " "
        << pad(std::to_string(S.Requests), 10, true);
     if (S.UnknownRequests) {
-      OS << pad("unknown", 19, true) << "\n      -> " << explainAccess(A, S)
-         << "\n";
+      if (S.bounded() && S.Requests) {
+        // Proven bounds: the known requests plus the fewest and the most
+        // units the others can take.
+        uint64_t Lo = S.Units + S.MinUnits, Hi = S.Units + S.MaxUnits;
+        OS << pad("[" + std::to_string(Lo) + ", " + std::to_string(Hi) + "]",
+                  19, true)
+           << "  [" << fmt("%.2f", double(Lo) / S.Requests) << ", "
+           << fmt("%.2f", double(Hi) / S.Requests) << "]";
+      } else {
+        OS << pad("unknown", 19, true);
+      }
+      OS << "\n      -> " << explainAccess(A, S) << "\n";
       continue;
     }
     double Unit = Shared ? 128.0 : 32.0;

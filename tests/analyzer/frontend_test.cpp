@@ -46,7 +46,7 @@ protected:
 // The seeds' program: host code with main, printf, <cstdio>, macros, a
 // template kernel launched as sgemm_coalescing<32>.
 TEST_P(Frontend, ParsesTheSeedsProgramQuietly) {
-  std::string Path = std::string(GMEM_SHARED_DIR) + "/groundtruth/seeds_gt.cu";
+  std::string Path = std::string(GMEM_SOURCE_DIR) + "/examples/seeds_gt.cu";
   ::testing::internal::CaptureStderr();
   auto AST = parseCudaFile(Path, opts());
   std::string Err = ::testing::internal::GetCapturedStderr();
@@ -163,8 +163,9 @@ TEST_P(Frontend, ErrorsAreCountedAndShown) {
                             opts());
   ASSERT_FALSE(static_cast<bool>(R.AST));
   std::string Msg = llvm::toString(R.AST.takeError());
-  EXPECT_EQ(Msg, R.Path + ": 2 error(s); fix them or pass the flags the file "
-                          "needs after --");
+  // The first error's line, the count and what to do.
+  EXPECT_EQ(Msg, R.Path + ":2: 2 error(s) above; fix them or pass the flags "
+                          "the file needs after --");
   EXPECT_NE(R.Stderr.find(R.Path + ":2:20: error: use of undeclared "
                                    "identifier 'undeclared_thing'"),
             std::string::npos)

@@ -120,9 +120,9 @@ __global__ void kf(float *p, float a, double b, unsigned u, long long w,
 } // namespace
 
 // The seeds' ground-truth program: every one of its 31 launches, checked
-// against main() in ../shared/groundtruth/seeds_gt.cu by hand.
+// against main() in examples/seeds_gt.cu by hand.
 TEST(HostLaunches, SeedsGroundTruthProgram) {
-  std::string Path = std::string(GMEM_SHARED_DIR) + "/groundtruth/seeds_gt.cu";
+  std::string Path = std::string(GMEM_SOURCE_DIR) + "/examples/seeds_gt.cu";
   if (!llvm::sys::fs::exists(Path))
     GTEST_SKIP() << Path << " not found";
   std::ifstream In(Path);

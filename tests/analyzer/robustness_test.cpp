@@ -147,7 +147,8 @@ __global__ void k(int *p) {
   const Kernel &K = T.kernel("k");
   SCOPED_TRACE(dump(K));
   ASSERT_EQ(K.Accesses.size(), 3u);
-  EXPECT_TRUE(K.Accesses[0].UnknownReason); // thread_rank() is not modelled.
+  // thread_rank() is the linear thread id (cooperative_groups_test.cpp).
+  EXPECT_FALSE(K.Accesses[0].UnknownReason);
   EXPECT_FALSE(K.Accesses[1].UnknownReason);
   EXPECT_EQ(K.Accesses[1].Kind, AccessKind::Atomic);
   EXPECT_FALSE(K.Accesses[2].UnknownReason);

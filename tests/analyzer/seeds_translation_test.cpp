@@ -1,6 +1,6 @@
 //===- seeds_translation_test.cpp - Every seed kernel translates cleanly --===//
 //
-// ../shared/groundtruth/seeds_gt.cu holds the 30 kernels of the five seed
+// examples/seeds_gt.cu holds the 30 kernels of the five seed
 // documents plus the template sgemm_coalescing, launched at <32>: every one
 // must translate with every access's address fully modelled, in both header
 // modes.
@@ -16,7 +16,7 @@ namespace gmem::test {
 namespace {
 
 std::string seedsPath() {
-  return std::string(GMEM_SHARED_DIR) + "/groundtruth/seeds_gt.cu";
+  return std::string(GMEM_SOURCE_DIR) + "/examples/seeds_gt.cu";
 }
 
 class SeedsTranslation : public BothHeaders {};

@@ -14,7 +14,9 @@
 
 namespace gmem::test {
 
-std::string sharedDir() { return GMEM_SHARED_DIR; }
+std::string groundTruthDir() {
+  return std::string(GMEM_SOURCE_DIR) + "/tests/data/groundtruth";
+}
 
 static std::string slurp(const std::string &Path) {
   std::ifstream F(Path);

@@ -33,7 +33,8 @@ struct ToolRun {
 };
 ToolRun runTool(const std::string &Args);
 
-std::string sharedDir();
+/// tests/data/groundtruth: the H200 measurements of examples/seeds_gt.cu.
+std::string groundTruthDir();
 std::string sourceDir();
 
 } // namespace gmem::test

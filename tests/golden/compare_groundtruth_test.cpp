@@ -2,7 +2,7 @@
 //
 // The analyzer's predictions compared (gpu/compare) with measurements taken
 // on an H200: Nsight Compute's export for the seeds' program
-// (../shared/groundtruth/h200_ncu_seeds.csv) and gmem-verify's recordings
+// (tests/data/groundtruth/h200_ncu_seeds.csv) and gmem-verify's recordings
 // of every example (tests/data/measured, scripts/measure_examples.sh). The
 // large programs reuse the simulations the other golden tests cache
 // (analysis.h); gmem-analyze --compare itself runs on small inputs.
@@ -105,11 +105,11 @@ const MetricComparison *metric(const Comparison &C, const std::string &Kernel,
   return nullptr;
 }
 
-const std::string GtSource = sharedDir() + "/groundtruth/seeds_gt.cu";
+const std::string GtSource = sourceDir() + "/examples/seeds_gt.cu";
 
 TEST(CompareGroundTruth, SeedsProgramAgreesWithNsightCompute) {
   // The "done when": every launch within tolerance or explained.
-  ImportResult Ms = readNcuCsv(sharedDir() + "/groundtruth/h200_ncu_seeds.csv");
+  ImportResult Ms = readNcuCsv(groundTruthDir() + "/h200_ncu_seeds.csv");
   ASSERT_TRUE(bool(Ms)) << Ms.error().Message;
   Comparison C = compareInProcess(GtSource, *Ms, "h200_ncu_seeds.csv");
   ASSERT_EQ(C.Launches.size(), 31u);
@@ -139,7 +139,7 @@ TEST(CompareGroundTruth, SeedsProgramAgreesWithNsightCompute) {
 }
 
 /// gmem-verify's recordings, with per-line counts; NAME.json belongs to
-/// examples/NAME.cu or, for seeds_gt, to the ground-truth program.
+/// examples/NAME.cu (seeds_gt.cu is the ground-truth program).
 TEST(CompareGroundTruth, RecordedExampleMeasurementsAgree) {
   fs::path Dir = fs::path(sourceDir()) / "tests/data/measured";
   if (!fs::is_directory(Dir))
@@ -149,17 +149,11 @@ TEST(CompareGroundTruth, RecordedExampleMeasurementsAgree) {
     if (E.path().extension() != ".json")
       continue;
     std::string Name = E.path().stem().string();
-    fs::path Source = fs::path(sourceDir()) / "examples" / (Name + ".cu");
-    if (!fs::exists(Source))
-      Source = fs::path(GtSource).parent_path() / (Name + ".cu");
+    std::string Path = sourceDir() + "/examples/" + Name + ".cu";
     SCOPED_TRACE(E.path().string());
-    ASSERT_TRUE(fs::exists(Source)) << "no source for " << Name;
+    ASSERT_TRUE(fs::exists(Path)) << "no source for " << Name;
     ImportResult Ms = readMeasuredJson(E.path().string());
     ASSERT_TRUE(bool(Ms)) << Ms.error().Message;
-    // analysis.h caches by path: the names the other golden tests use.
-    std::string Path = Name == "seeds_gt"
-                           ? GtSource
-                           : sourceDir() + "/examples/" + Name + ".cu";
     Comparison C = compareInProcess(Path, *Ms, E.path().filename().string());
     EXPECT_EQ(C.Launches.size(), Ms->Launches.size());
     EXPECT_EQ(mismatches(C), "");
@@ -213,8 +207,8 @@ TEST(CompareCli, SeedTableThatDisagreesWithItsCodeIsAMismatch) {
 }
 
 TEST(CompareCli, MeasurementOfAnotherProgramExitsTwo) {
-  ToolRun R = runTool("examples/coalescing.cu --compare " + sharedDir() +
-                      "/groundtruth/h200_ncu_seeds.csv");
+  ToolRun R = runTool("examples/coalescing.cu --compare "
+                      "tests/data/groundtruth/h200_ncu_seeds.csv");
   EXPECT_EQ(R.Exit, 2);
   EXPECT_EQ(R.Err.rfind("gmem-analyze: error: ", 0), 0u) << R.Err;
   EXPECT_NE(R.Err.find("(naiveGmem): no kernel of that name in "

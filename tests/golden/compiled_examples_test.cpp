@@ -230,7 +230,7 @@ TEST(CompiledToolkit, SeedsProgramUnchangedWithNvcc) {
   auto T = findToolkit("");
   if (!T)
     GTEST_SKIP() << "no CUDA toolkit: " << llvm::toString(T.takeError());
-  const Analysis &Src = analyze(sharedDir() + "/groundtruth/seeds_gt.cu");
+  const Analysis &Src = analyze(sourceDir() + "/examples/seeds_gt.cu");
   Module M = Src.M;
   CompiledOptions O;
   O.Compiler = "nvcc";

@@ -1,6 +1,6 @@
 //===- seeds_groundtruth_test.cpp - seeds_gt.cu against Hopper counters ---===//
 //
-// Golden values: ../shared/groundtruth/h200_ncu_seeds.csv, what Nsight Compute
+// Golden values: tests/data/groundtruth/h200_ncu_seeds.csv, what Nsight Compute
 // measured for every launch of seeds_gt.cu on an H200 (sm_90). Request,
 // instruction and sector counts and efficiencies must match exactly; shared
 // wavefronts per request within 3 % or 0.15, whichever is larger (the
@@ -19,8 +19,8 @@ using namespace gmem::test;
 
 namespace {
 
-const std::string GtSource = sharedDir() + "/groundtruth/seeds_gt.cu";
-const std::string GtCsv = sharedDir() + "/groundtruth/h200_ncu_seeds.csv";
+const std::string GtSource = sourceDir() + "/examples/seeds_gt.cu";
+const std::string GtCsv = groundTruthDir() + "/h200_ncu_seeds.csv";
 
 const Measurement &measured() {
   static Measurement M = [] {

@@ -8,7 +8,7 @@ using namespace gmem;
 namespace {
 
 TEST(KernelBaseName, DropsParametersAndReturnType) {
-  // Spellings from ../shared/groundtruth/h200_ncu_seeds.csv and nvprof.
+  // Spellings from tests/data/groundtruth/h200_ncu_seeds.csv and nvprof.
   EXPECT_EQ(kernelBaseName("naiveGmem(float *, float *, int, int)"),
             "naiveGmem");
   EXPECT_EQ(kernelBaseName("naiveGmem(float*, float*, int, int)"), "naiveGmem");

@@ -1,7 +1,7 @@
 //===- ncu_csv_test.cpp - Importing Nsight Compute --csv exports ----------===//
 //
 // The golden values are Nsight Compute's own measurements on an H200 in
-// ../shared/groundtruth/h200_ncu_seeds.csv (summarised in h200_summary.txt).
+// tests/data/groundtruth/h200_ncu_seeds.csv (summarised in h200_summary.txt).
 //
 //===----------------------------------------------------------------------===//
 #include "importers.h"

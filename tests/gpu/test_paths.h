@@ -12,9 +12,9 @@ inline std::string importFile(const std::string &Name) {
   return std::string(GMEM_IMPORTS_DIR) + "/" + Name;
 }
 
-/// The H200 Nsight Compute export of ../shared/groundtruth/seeds_gt.cu.
+/// The H200 Nsight Compute export of examples/seeds_gt.cu.
 inline std::string groundTruthCsv() {
-  return std::string(GMEM_SHARED_DIR) + "/groundtruth/h200_ncu_seeds.csv";
+  return std::string(GMEM_SOURCE_DIR) + "/tests/data/groundtruth/h200_ncu_seeds.csv";
 }
 
 } // namespace test

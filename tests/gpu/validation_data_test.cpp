@@ -6,7 +6,7 @@
 // docs/VALIDATION.md. These tests check, without a GPU or Clang, that the
 // recorded files are complete, that gmem-verify's counters agree with what
 // Nsight Compute measured for the same kernels and launch configurations
-// (../shared/groundtruth/h200_ncu_seeds.csv), and that docs/VALIDATION.md
+// (tests/data/groundtruth/h200_ncu_seeds.csv), and that docs/VALIDATION.md
 // covers every recorded launch. (The comparison with the predictions needs
 // the analyzer: tests/golden/compare_groundtruth_test.cpp.)
 //
@@ -95,8 +95,8 @@ TEST(ValidationData, EveryRunnableExampleIsMeasured) {
 TEST(ValidationData, AgreesWithNsightComputeOnTheSameKernels) {
   std::vector<fs::path> Files = measuredFiles();
   SKIP_WITHOUT_MEASUREMENTS(Files);
-  ImportResult Truth = readNcuCsv(std::string(GMEM_SHARED_DIR) +
-                                  "/groundtruth/h200_ncu_seeds.csv");
+  ImportResult Truth = readNcuCsv(std::string(GMEM_SOURCE_DIR) +
+                                  "/tests/data/groundtruth/h200_ncu_seeds.csv");
   ASSERT_TRUE(bool(Truth)) << Truth.error().Message;
   const char *Exact[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",

@@ -1,0 +1,67 @@
+//===- cooperative_groups_test.cpp - Group queries become built-ins -------===//
+//
+// Expected addresses from the CUDA Programming Guide's definitions:
+// thread_block::thread_rank() is the linear thread id x + y Dx + z Dx Dy,
+// group_index()/thread_index()/dim_threads() are blockIdx/threadIdx/blockDim,
+// grid_group::thread_rank() is block rank * block threads + thread rank, and
+// a thread_block_tile<N> of the block has thread_rank() = rank % N and
+// meta_group_rank() = rank / N.
+//
+//===----------------------------------------------------------------------===//
+#include "test_util.h"
+#include "thread_interp.h"
+
+using namespace gmem;
+using namespace gmem::test;
+
+namespace {
+
+class CooperativeGroups : public BothHeaders {};
+
+const char *Code = R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(float *a, float *b, float *c, float *d, float *e) {
+  cg::thread_block block = cg::this_thread_block();
+  a[block.thread_rank()] = 1.0f;
+  b[block.group_index().x * block.size() + block.thread_rank()] = 2.0f;
+  c[cg::this_grid().thread_rank()] = 3.0f;
+  auto tile = cg::tiled_partition<32>(block);
+  d[tile.thread_rank() * 64 + tile.meta_group_rank()] = 4.0f;
+  e[block.thread_index().z * block.dim_threads().y + block.thread_index().y +
+    cg::this_grid().block_rank() * tile.num_threads()] = 5.0f;
+}
+)";
+
+TEST_P(CooperativeGroups, QueriesAreExactAndQuiet) {
+  Translated T = translate(Code, "cg.cu");
+  const Kernel &K = T.kernel("k");
+  SCOPED_TRACE(dump(K));
+  EXPECT_TRUE(K.Warnings.empty()) << K.Warnings.front();
+  for (const Access &A : K.Accesses)
+    EXPECT_FALSE(A.UnknownReason) << A.Text << ": " << *A.UnknownReason;
+  // Thread (5, 3, 1) of an 8 x 4 x 2 block, block (2, 1, 0) of a 3 x 2 grid.
+  ThreadEnv Env;
+  Env.Thread = {5, 3, 1};
+  Env.Block = {2, 1, 0};
+  Env.BlockDim = {8, 4, 2};
+  Env.GridDim = {3, 2, 1};
+  for (const char *P : {"a", "b", "c", "d", "e"})
+    Env.Params[P] = 0;
+  ThreadRun R = runThread(K, Env);
+  const uint64_t Rank = 5 + 3 * 8 + 1 * 32; // 61
+  const uint64_t BlockRank = 2 + 1 * 3;     // 5
+  auto At = [&](const char *Text) { return R.addresses(Text).at(0) / 4; };
+  EXPECT_EQ(At("a[block.thread_rank()]"), Rank);
+  EXPECT_EQ(At("b[block.group_index().x * block.size() + "
+               "block.thread_rank()]"),
+            2 * 64 + Rank);
+  EXPECT_EQ(At("c[cg::this_grid().thread_rank()]"), BlockRank * 64 + Rank);
+  EXPECT_EQ(At("d[tile.thread_rank() * 64 + tile.meta_group_rank()]"),
+            (Rank % 32) * 64 + Rank / 32);
+  EXPECT_EQ(R.Events.back().Addr.value() / 4, 1 * 4 + 3 + BlockRank * 32);
+}
+
+GMEM_BOTH_HEADERS(CooperativeGroups);
+
+} // namespace
