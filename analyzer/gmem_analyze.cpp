@@ -30,6 +30,8 @@ int fail(const std::string &Message) {
 }
 
 std::string where(const Launch &L, const std::string &File) {
+  if (File.empty())
+    return "";
   if (!L.Loc.Line)
     return File + ": ";
   return L.Loc.File + ":" + std::to_string(L.Loc.Line) + ": ";
@@ -46,23 +48,33 @@ int run(const Options &O) {
   ViewFn View = findView(O.Format);
   if (!View)
     return fail("unknown --format '" + O.Format + "'; use text or json");
-  if (!std::ifstream(O.File))
-    return fail(O.File + ": cannot read the file; check the path");
-
-  FrontendOptions FO;
-  FO.CudaPath = O.CudaPath;
-  FO.Arch = Arch->Name;
-  FO.ExtraArgs = O.ClangArgs;
-  auto AST = parseCudaFile(O.File, FO);
-  if (!AST)
-    return fail(llvm::toString(AST.takeError()));
-
-  clang::ASTContext &Ctx = (*AST)->getASTContext();
   Module M;
-  M.File = O.File;
-  M.Kernels = translateKernels(Ctx);
-  HostLaunches Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
-  M.Launches = std::move(Host.Launches);
+  HostLaunches Host;
+  if (!O.Model.empty()) {
+    // A model written by --emit-model: no Clang, launches as recorded.
+    std::string Error;
+    if (!readModelFile(O.Model, M, Error))
+      return fail(Error);
+    if (M.File.empty())
+      M.File = O.Model;
+    applyOverrides(M, O.Overrides);
+  } else {
+    if (!std::ifstream(O.File))
+      return fail(O.File + ": cannot read the file; check the path");
+    FrontendOptions FO;
+    FO.CudaPath = O.CudaPath;
+    FO.Arch = Arch->Name;
+    FO.ExtraArgs = O.ClangArgs;
+    auto AST = parseCudaFile(O.File, FO);
+    if (!AST)
+      return fail(llvm::toString(AST.takeError()));
+
+    clang::ASTContext &Ctx = (*AST)->getASTContext();
+    M.File = O.File;
+    M.Kernels = translateKernels(Ctx);
+    Host = findHostLaunches(Ctx, M.Kernels, O.Overrides);
+    M.Launches = std::move(Host.Launches);
+  }
   if (O.EmitModel) {
     std::cout << toJson(M).dump(2) << "\n";
     return 0;
@@ -84,7 +96,7 @@ int run(const Options &O) {
     return fail(Error);
 
   Report Rep;
-  Rep.File = O.File;
+  Rep.File = M.File;
   Rep.Warnings = Host.Warnings;
   std::set<std::string> Warned;
   SimOptions SO;
@@ -93,10 +105,10 @@ int run(const Options &O) {
   for (const Launch &L : Launches) {
     const Kernel *K = M.findKernel(L.Kernel);
     if (!K)
-      return fail(where(L, O.File) + "launch of '" + L.Kernel +
-                  "', a kernel the analyzer could not read");
+      return fail(where(L, O.Model.empty() ? O.File : O.Model) + "launch of '" +
+                  L.Kernel + "', a kernel the analyzer could not read");
     if (auto Why = validateLaunch(*K, L, *Arch))
-      return fail(where(L, O.File) + *Why);
+      return fail(where(L, O.Model.empty() ? O.File : O.Model) + *Why);
     if (Warned.insert(K->Name).second)
       for (const std::string &W : K->Warnings)
         Rep.Warnings.push_back(W);
