@@ -6,6 +6,7 @@
 #include <chrono>
 #include <map>
 #include <thread>
+#include <tuple>
 
 namespace gmem {
 
@@ -164,13 +165,21 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
       R.PerAccess[I].add(P.Stats[I]);
   }
   // One example lane per faulting access (the GPU would stop there).
+  // The first in launch order, so that the report does not depend on how
+  // blocks were dealt to threads.
   auto Example = [&](size_t I, bool Misaligned) -> const OutOfBounds * {
+    const OutOfBounds *First = nullptr;
+    auto Order = [&](const OutOfBounds &B) {
+      uint64_t Block =
+          B.BlockIdx.X + L.Grid.X * (B.BlockIdx.Y + L.Grid.Y * B.BlockIdx.Z);
+      return std::make_tuple(Block, B.Warp, B.Lane);
+    };
     for (const Part &P : Parts) {
       const OutOfBounds &B = (Misaligned ? P.FirstMisaligned : P.FirstOOB)[I];
-      if (B.Lane != ~0u)
-        return &B;
+      if (B.Lane != ~0u && (!First || Order(B) < Order(*First)))
+        First = &B;
     }
-    return nullptr;
+    return First;
   };
   for (size_t I = 0; I < K.Accesses.size(); ++I) {
     const Access &Acc = K.Accesses[I];

@@ -342,9 +342,18 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
   case Op::Div:
   case Op::Rem: {
     bool IsDiv = E.Kind == Op::Div;
+    // The most negative value of the operands' type divided by -1 overflows:
+    // undefined in C++ at every width, not only 64 bits.
+    const int64_t Min =
+        OT.Bits >= 64 ? INT64_MIN : -(int64_t(1) << (OT.Bits - 1));
     for (unsigned L = 0; L < N; ++L) {
-      if (R[L] == 0 || (S && R[L] == -1 && Out[L] == INT64_MIN)) {
+      if (R[L] == 0) {
         Bad(L, "division by zero");
+        Out[L] = 0;
+        continue;
+      }
+      if (S && R[L] == -1 && Out[L] == Min) {
+        Bad(L, "division overflows (the type's minimum divided by -1)");
         Out[L] = 0;
         continue;
       }
