@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     const Kernel *K = M.findKernel(L.Kernel);
     if (!K || hasLoop(K->Body) || validateLaunch(*K, L, A))
       continue;
-    if (L.Grid.count() * L.Block.count() > 4096)
+    if (L.Grid.count() * L.Block.count() > 1024)
       continue; // Bounded work per input.
     SimOptions O;
     O.Threads = 1;

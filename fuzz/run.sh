@@ -25,7 +25,7 @@ for h in "${harnesses[@]}"; do targets+=("${h}_fuzzer"); done
 cmake --build "$build" -j "${GMEM_FUZZ_JOBS:-2}" --target "${targets[@]}"
 
 # Inputs larger than these teach nothing new and slow each execution.
-declare -A max_len=([model_json]=8192 [measured]=8192 [expr]=512
+declare -A max_len=([model_json]=4096 [measured]=4096 [expr]=512
                     [simulator]=512 [analyzer]=16384)
 status=0
 mkdir -p "$build/artifacts"

@@ -328,9 +328,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                    (unsigned long long)bruteShared(Addr, Mask, Acc.Size));
       FUZZ_CHECK(C.Units >= 1 && C.Ways >= 1 && C.Ways <= C.Units &&
                      C.IdealUnits <= C.Units,
-                 "access %d: %llu wavefronts, %llu ways, ideal %llu", Id,
-                 (unsigned long long)C.Units, (unsigned long long)C.Ways,
-                 (unsigned long long)C.IdealUnits);
+                 "access %d: %llu wavefronts, %llu ways, ideal %llu; size %u, "
+                 "first lane's address %#llx",
+                 Id, (unsigned long long)C.Units, (unsigned long long)C.Ways,
+                 (unsigned long long)C.IdealUnits, Acc.Size,
+                 (unsigned long long)Addr[__builtin_ctz(Mask)]);
       Units[Id] += C.Units;
     }
   };

@@ -155,6 +155,11 @@ private:
     throw ReadError{Path.empty() ? "top level" : Path, What};
   }
 
+  /// S as a JSON string: the message stays one line whatever S holds.
+  static std::string quoted(const std::string &S) {
+    return json(S).dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+
   static std::string child(const std::string &Path, const char *Key) {
     return Path.empty() ? Key : Path + "." + Key;
   }
@@ -279,7 +284,8 @@ private:
     std::string Known;
     for (const char *Name : Names)
       Known += std::string(Known.empty() ? "" : ", ") + Name;
-    fail(child(Path, Key), "unknown value '" + S + "' (one of " + Known + ")");
+    fail(child(Path, Key),
+         "unknown value " + quoted(S) + " (one of " + Known + ")");
   }
 
   static IntType type(const json &J, const std::string &Path, const char *Key,
@@ -291,8 +297,8 @@ private:
           IntType{32, false}, IntType{64, true}, IntType{64, false}})
       if (S == typeName(T))
         return T;
-    fail(child(Path, Key), "unknown integer type '" + S +
-                               "' (bool, i8, u8, i16, u16, i32, u32, i64 or "
+    fail(child(Path, Key), "unknown integer type " + quoted(S) +
+                               " (bool, i8, u8, i16, u16, i32, u32, i64 or "
                                "u64)");
   }
 

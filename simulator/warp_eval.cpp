@@ -3,6 +3,7 @@
 #include "memory_units.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace gmem {
 
@@ -645,6 +646,22 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     return;
   }
   const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V);
+  // One pass over the lanes: misalignment, and bytes that run past 2^64 (a
+  // negative or wild index), which no device address has: such a request
+  // is not priced (found by fuzz/simulator_fuzzer: it cost 0 sectors).
+  uint64_t Low = 0;
+  bool Wraps = false;
+  const uint64_t Top = UINT64_MAX - (A.Size - 1);
+  for (uint32_t M = Mask; M; M &= M - 1) {
+    uint64_t X = Addr[__builtin_ctz(M)];
+    Low |= X;
+    Wraps |= X > Top;
+  }
+  if (Wraps) {
+    markUnknown(A.Id, "its address runs past the end of the 64-bit address "
+                      "space (a negative or out-of-range index)");
+    return;
+  }
   if (Observer)
     Observer(A.Id, Addr, Mask);
   if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) {
@@ -655,9 +672,6 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     return;
   }
   // The GPU faults on an address that is not a multiple of the access size.
-  uint64_t Low = 0;
-  for (uint32_t M = Mask; M; M &= M - 1)
-    Low |= Addr[__builtin_ctz(M)];
   if (Low & (A.Size - 1))
     for (uint32_t M = Mask; M; M &= M - 1) {
       unsigned L = __builtin_ctz(M);

@@ -82,9 +82,9 @@ TEST(ModelCheck, WrongTypesAreNamedByPath) {
   EXPECT_HAS(errorWith("/kernels/0/body/1/test_first", 1),
              "kernels[0].body[1].test_first: expected true or false");
   EXPECT_HAS(errorWith("/kernels/0/slots/0/type", "i33"),
-             "kernels[0].slots[0].type: unknown integer type 'i33'");
+             "kernels[0].slots[0].type: unknown integer type \"i33\"");
   EXPECT_HAS(errorWith("/kernels/0/body/0/kind", "goto"),
-             "kernels[0].body[0].kind: unknown value 'goto' (one of assign");
+             "kernels[0].body[0].kind: unknown value \"goto\" (one of assign");
   EXPECT_HAS(errorWith("/launches/0/grid", json::array({1, 1})),
              "launches[0].grid: expected an array of 3 integers");
   EXPECT_HAS(errorWith("/launches/0/grid/0", -1),
@@ -93,6 +93,12 @@ TEST(ModelCheck, WrongTypesAreNamedByPath) {
              "kernels: expected an array, found object");
   EXPECT_HAS(readError(json::array()),
              "top level: expected an object, found array");
+}
+
+TEST(ModelCheck, MessagesStayOneLine) {
+  std::string E = errorWith("/kernels/0/body/0/kind", "a\nb\xff");
+  EXPECT_HAS(E, "unknown value \"a\\nb\xEF\xBF\xBD\"");
+  EXPECT_EQ(E.find('\n'), std::string::npos);
 }
 
 TEST(ModelCheck, MissingFields) {

@@ -209,6 +209,33 @@ TEST(WarpEval, MostNegativeDividedByMinusOneIsUnknown) {
     }
 }
 
+// Found by fuzz/simulator_fuzzer: a 2-byte access at 2^64 - 1 cost 0
+// wavefronts (its last byte wrapped to address 0). No device address runs
+// past 2^64: such a request is unknown, not priced.
+TEST(WarpEval, AddressRunningPast64BitsIsUnknown) {
+  for (Space Sp : {Space::Global, Space::Shared}) {
+    Kernel K;
+    K.Params = {pointerParam("p", 2)};
+    // p[tx - 2^36 - 1] as bytes: lane 0 at 2^64 - 1, lane 1 at 0, ...
+    ExprPtr Addr = add(makeParam(0, U64),
+                       add(cast(tx(), U64), c(-(int64_t(1) << 36) - 1, U64)));
+    if (Sp == Space::Shared)
+      Addr = add(cast(tx(), U64), c(-1, U64));
+    K.Body.push_back(addAccess(K, Sp, AccessKind::Load, 2, Addr, "p[i]", -1));
+    Trace T = run(K, launch({1, 1, 1}, {32, 1, 1}, {ptrArg("p")}));
+    EXPECT_EQ(T.Stats[0].Requests, 1u);
+    EXPECT_EQ(T.Stats[0].UnknownRequests, 1u);
+    EXPECT_EQ(T.Stats[0].Units, 0u);
+    EXPECT_NE(T.Stats[0].UnknownReason.find("past the end of the 64-bit"),
+              std::string::npos);
+    // Without lane 0 the same access is priced.
+    K.Body[0] = ifStmt(bin(Op::Ne, tx(), c(0, U32)), {K.Body[0]});
+    T = run(K, launch({1, 1, 1}, {32, 1, 1}, {ptrArg("p")}));
+    EXPECT_EQ(T.Stats[0].UnknownRequests, 0u);
+    EXPECT_GE(T.Stats[0].Units, 1u);
+  }
+}
+
 TEST(WarpEval, UnknownGuardPoisonsWhatItGuards) {
   Kernel K;
   K.Params = {pointerParam("a", 4)};
