@@ -36,15 +36,23 @@ int run(const Options &O) {
   ViewFn View = findView(O.Format);
   if (!View)
     return fail("unknown --format '" + O.Format + "'; use text or json");
-  for (const std::string &F : O.Files)
-    if (!std::ifstream(F))
-      return fail(F + ": cannot read the file; check the path");
-
   Module M;
   std::vector<std::string> HostWarnings;
   std::string Error;
-  if (!loadModule(O, O.Files, *Arch, M, HostWarnings, Error))
-    return fail(Error);
+  if (!O.Model.empty()) {
+    // A model written by --emit-model: no Clang, launches as recorded.
+    if (!readModelFile(O.Model, M, Error))
+      return fail(Error);
+    if (M.File.empty())
+      M.File = O.Model;
+    applyOverrides(M, O.Overrides);
+  } else {
+    for (const std::string &F : O.Files)
+      if (!std::ifstream(F))
+        return fail(F + ": cannot read the file; check the path");
+    if (!loadModule(O, O.Files, *Arch, M, HostWarnings, Error))
+      return fail(Error);
+  }
   if (O.EmitModel) {
     std::cout << toJson(M).dump(2) << "\n";
     return 0;

@@ -21,6 +21,11 @@ namespace gmem {
 const Kernel *findKernelByName(const Module &M, const std::string &Name,
                                std::string &Error);
 
+/// Applies --grid, --block, --dynamic-smem and --arg to the launches M
+/// recorded (a model read with --model; host code is not re-run, so a grid
+/// derived from the block is not re-derived).
+void applyOverrides(Module &M, const LaunchOverrides &O);
+
 /// Fills Out; on failure returns false with a message saying what to pass.
 bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
                   std::string &Error);

@@ -10,6 +10,7 @@ namespace gmem {
 
 const char *UsageText =
     R"(usage: gmem-analyze FILE.cu [FILE...] [options] [-- clang args]
+       gmem-analyze --model MODEL.json [options]
 
 Predicts, without a GPU, the global sectors per request, load/store efficiency
 and shared-memory wavefronts of every memory access of every kernel launch.
@@ -26,6 +27,9 @@ the others.
   --arch sm_XX          hardware rules (default sm_90)
   --format text|json    output form (default text)
   --emit-model          print the kernel model as JSON and stop
+  --model FILE          read a kernel model written by --emit-model instead
+                        of a .cu file (its recorded launches, or --kernel,
+                        --grid, --block and --arg)
   --compare FILE        compare with measurements (gmem-verify JSON, ncu or
                         nvprof CSV); exit 1 on an unexplained difference
   --strict              with --compare: exit 1 on any difference
@@ -149,6 +153,11 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
       O.Format = *V;
     } else if (A == "--emit-model") {
       O.EmitModel = true;
+    } else if (A == "--model") {
+      const std::string *V = Value("--model");
+      if (!V)
+        return std::nullopt;
+      O.Model = *V;
     } else if (A == "--compare") {
       const std::string *V = Value("--compare");
       if (!V)
@@ -211,7 +220,12 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
       O.Files.push_back(A);
     }
   }
-  if (O.File.empty() && !O.Help) {
+  if (!O.Model.empty() && !O.File.empty()) {
+    Error = "both a source file ('" + O.File + "') and --model " + O.Model +
+            "; give one of them";
+    return std::nullopt;
+  }
+  if (O.File.empty() && O.Model.empty() && !O.Help) {
     Error = "no input file; usage: gmem-analyze FILE.cu [options]";
     return std::nullopt;
   }

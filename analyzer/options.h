@@ -18,6 +18,7 @@ struct Options {
   std::string Arch = "sm_90";
   std::string Format = "text";
   bool EmitModel = false;
+  std::string Model; ///< --model FILE: a kernel model instead of a .cu file.
   std::string Compare; ///< --compare FILE
   bool Strict = false;
   unsigned Threads = 0;

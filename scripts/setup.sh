@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Installs what gmem needs from Debian 12's packages (only what is missing),
 # then configures and builds it in build/. Safe to run again.
+# --fuzz: also libFuzzer's runtime, for fuzz/run.sh (clang-19's own package
+# does not ship it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libclang-19-dev llvm-19-dev clang-19 libclang-cpp19-dev
           nlohmann-json3-dev libgtest-dev python3 python3-jsonschema)
+if [ "${1:-}" = --fuzz ]; then
+  packages+=(libclang-rt-19-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

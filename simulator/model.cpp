@@ -14,7 +14,8 @@ static std::shared_ptr<Expr> make(Op K, IntType T,
 
 ExprPtr makeConst(int64_t V, IntType T) {
   auto E = make(Op::Const, T);
-  E->Value = V;
+  // Stored as the device holds it, so that comparisons see the same bits.
+  E->Value = normalize(uint64_t(V), T);
   return E;
 }
 

@@ -1,7 +1,12 @@
 //===- model_json.cpp - The kernel model as JSON --------------------------===//
 #include "model_json.h"
+#include "model_check.h"
 
-#include <stdexcept>
+#include <algorithm>
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 using nlohmann::json;
 
@@ -19,14 +24,8 @@ const char *StmtNames[] = {"assign", "if",    "loop",     "access",
                            "return", "break", "continue", "call"};
 const char *ParamKindNames[] = {"int", "pointer", "float", "other"};
 const char *ArgKindNames[] = {"int", "float", "pointer", "unknown"};
-
-template <size_t N>
-int lookup(const char *(&Names)[N], const std::string &S, const char *What) {
-  for (size_t I = 0; I < N; ++I)
-    if (S == Names[I])
-      return static_cast<int>(I);
-  throw std::runtime_error(std::string("unknown ") + What + " '" + S + "'");
-}
+const char *SpaceNames[] = {"global", "shared"};
+const char *AccessKindNames[] = {"load", "store", "atomic"};
 
 std::string typeName(IntType T) {
   if (T.Bits == 1)
@@ -34,29 +33,8 @@ std::string typeName(IntType T) {
   return (T.Signed ? "i" : "u") + std::to_string(T.Bits);
 }
 
-IntType parseType(const std::string &S) {
-  if (S == "bool")
-    return {1, false};
-  if (S.size() < 2 || (S[0] != 'i' && S[0] != 'u'))
-    throw std::runtime_error("bad type '" + S + "'");
-  int Bits = std::stoi(S.substr(1));
-  if (Bits != 8 && Bits != 16 && Bits != 32 && Bits != 64)
-    throw std::runtime_error("bad type '" + S + "'");
-  return {static_cast<uint8_t>(Bits), S[0] == 'i'};
-}
-
 json locJson(const SourceLoc &L) {
   return {{"file", L.File}, {"line", L.Line}, {"col", L.Col}};
-}
-
-SourceLoc parseLoc(const json &J) {
-  SourceLoc L;
-  if (J.is_null())
-    return L;
-  L.File = J.value("file", "");
-  L.Line = J.value("line", 0u);
-  L.Col = J.value("col", 0u);
-  return L;
 }
 
 json exprJson(const Expr &E) {
@@ -85,20 +63,6 @@ json exprJson(const Expr &E) {
     J["ops"] = Ops;
   }
   return J;
-}
-
-ExprPtr parseExpr(const json &J) {
-  auto E = std::make_shared<Expr>();
-  E->Kind = static_cast<Op>(
-      lookup(OpNames, J.at("op").get<std::string>(), "expression op"));
-  E->Type = parseType(J.at("type").get<std::string>());
-  E->Value = J.value("value", int64_t(0));
-  E->Index = J.value("index", -1);
-  E->Reason = J.value("reason", "");
-  if (J.contains("ops"))
-    for (const json &O : J.at("ops"))
-      E->Ops.push_back(parseExpr(O));
-  return E;
 }
 
 json stmtsJson(const std::vector<Stmt> &S);
@@ -143,78 +107,20 @@ json stmtsJson(const std::vector<Stmt> &S) {
   return A;
 }
 
-std::vector<Stmt> parseStmts(const json &J);
-
-Stmt parseStmt(const json &J) {
-  Stmt S;
-  S.Kind = static_cast<StmtKind>(
-      lookup(StmtNames, J.at("kind").get<std::string>(), "statement kind"));
-  S.Loc = parseLoc(J.value("loc", json()));
-  switch (S.Kind) {
-  case StmtKind::Assign:
-    S.Slot = J.at("slot").get<int>();
-    S.Value = parseExpr(J.at("value"));
-    break;
-  case StmtKind::If:
-    S.Cond = parseExpr(J.at("cond"));
-    S.Then = parseStmts(J.at("then"));
-    S.Else = parseStmts(J.at("else"));
-    break;
-  case StmtKind::Loop:
-    S.CondPre = parseStmts(J.at("cond_pre"));
-    S.Cond = parseExpr(J.at("cond"));
-    S.Body = parseStmts(J.at("body"));
-    S.Step = parseStmts(J.at("step"));
-    S.TestFirst = J.value("test_first", true);
-    break;
-  case StmtKind::Access:
-    S.AccessId = J.at("access").get<int>();
-    break;
-  case StmtKind::Call:
-    S.Callee = J.value("callee", "");
-    S.Body = parseStmts(J.at("body"));
-    break;
-  default:
-    break;
-  }
-  return S;
-}
-
-std::vector<Stmt> parseStmts(const json &J) {
-  std::vector<Stmt> S;
-  for (const json &X : J)
-    S.push_back(parseStmt(X));
-  return S;
-}
-
 const char *const CompiledStateNames[] = {
     "unchecked", "as_written", "merged", "hoisted", "reused", "ambiguous"};
-
-} // namespace
-
-json toJson(const CompiledForm &C) {
-  json J = {{"state", CompiledStateNames[C.State]}};
-  if (!C.Instruction.empty())
-    J["instruction"] = C.Instruction;
-  if (C.State == CompiledForm::Merged) {
-    J["width"] = C.Width;
-    J["leader"] = C.Leader;
-  }
-  if (C.State == CompiledForm::Merged || C.State == CompiledForm::Hoisted)
-    J["loop"] = C.Loop;
-  if (!C.Note.empty())
-    J["note"] = C.Note;
-  return J;
-}
-
-namespace {
 
 CompiledForm parseCompiled(const json &J) {
   CompiledForm C;
   std::string State = J.at("state").get<std::string>();
+  bool Found = false;
   for (int I = 0; I < 6; ++I)
-    if (State == CompiledStateNames[I])
+    if (State == CompiledStateNames[I]) {
       C.State = static_cast<CompiledForm::StateT>(I);
+      Found = true;
+    }
+  if (!Found)
+    throw std::runtime_error("unknown compiled state '" + State + "'");
   C.Instruction = J.value("instruction", "");
   C.Width = J.value("width", 0u);
   C.Leader = J.value("leader", -1);
@@ -225,89 +131,408 @@ CompiledForm parseCompiled(const json &J) {
 
 json dimJson(const Dim3 &D) { return json::array({D.X, D.Y, D.Z}); }
 
-Dim3 parseDim(const json &J) {
-  return {J.at(0).get<uint64_t>(), J.at(1).get<uint64_t>(),
-          J.at(2).get<uint64_t>()};
-}
+/// Reads the JSON form field by field, checking each one's type, and names
+/// the first thing that is wrong by its JSON path, e.g.
+/// "kernels[0].accesses[2].size: expected an integer, found string".
+/// Invariants between fields (indices in range) are model_check's.
+class ModelReader {
+public:
+  bool read(const json &J, Module &M, std::string &Error) {
+    try {
+      Module R;
+      object(J, "");
+      const json &Schema = field(J, "", "schema");
+      int64_t V = integer(Schema, "schema", INT32_MIN, INT32_MAX);
+      if (V != ModelSchemaVersion) {
+        Error = "kernel model schema " + std::to_string(V) +
+                " is not supported (this gmem reads schema " +
+                std::to_string(ModelSchemaVersion) +
+                "); regenerate it with gmem-analyze --emit-model";
+        return false;
+      }
+      R.File = optString(J, "", "file");
+      if (const json *C = find(J, "compiler")) {
+        object(*C, "compiler");
+        R.Compiler.Used = optString(*C, "compiler", "used");
+        if (R.Compiler.Used.empty())
+          R.Compiler.Used = "source";
+        R.Compiler.Version = optString(*C, "compiler", "version");
+        R.Compiler.Arch = optString(*C, "compiler", "arch");
+        R.Compiler.NotChecked = optString(*C, "compiler", "not_checked");
+        const json *Cache = find(*C, "from_cache");
+        R.Compiler.FromCache = Cache && Cache->is_boolean() && Cache->get<bool>();
+      }
+      forEach(J, "", "kernels", [&](const json &K, const std::string &P) {
+        R.Kernels.push_back(kernel(K, P));
+      });
+      forEach(J, "", "launches", [&](const json &L, const std::string &P) {
+        R.Launches.push_back(launch(L, P));
+      });
+      if (auto Bad = checkModule(R)) {
+        Error = "invalid kernel model: " + *Bad;
+        return false;
+      }
+      M = std::move(R);
+      return true;
+    } catch (const ReadError &E) {
+      Error = "malformed kernel model: " + E.Path + ": " + E.What;
+      return false;
+    }
+  }
 
-Kernel parseKernel(const json &J) {
-  Kernel K;
-  K.Name = J.at("name").get<std::string>();
-  K.MangledName = J.value("mangled", "");
-  K.Loc = parseLoc(J.value("loc", json()));
-  for (const json &P : J.at("params")) {
-    Param X;
-    X.Name = P.at("name").get<std::string>();
-    X.TypeName = P.value("type_name", "");
-    X.Kind = static_cast<ParamKind>(
-        lookup(ParamKindNames, P.at("kind").get<std::string>(), "param kind"));
-    X.Type = parseType(P.value("type", "i32"));
-    X.PointeeSize = P.value("pointee_size", 0u);
-    K.Params.push_back(X);
-  }
-  for (const json &A : J.at("shared")) {
-    SharedArray S;
-    S.Name = A.at("name").get<std::string>();
-    S.Dynamic = A.value("dynamic", false);
-    S.Offset = A.value("offset", uint64_t(0));
-    S.Bytes = A.value("bytes", uint64_t(0));
-    S.ElemSize = A.value("elem_size", 4u);
-    S.Dims = A.value("dims", std::vector<uint64_t>());
-    S.Loc = parseLoc(A.value("loc", json()));
-    K.Shared.push_back(S);
-  }
-  for (const json &S : J.at("slots"))
-    K.Slots.push_back({S.at("name").get<std::string>(),
-                       parseType(S.at("type").get<std::string>())});
-  for (const json &A : J.at("accesses")) {
-    Access X;
-    X.Id = A.at("id").get<int>();
-    X.Sp = A.at("space").get<std::string>() == "shared" ? Space::Shared
-                                                        : Space::Global;
-    std::string Kind = A.at("kind").get<std::string>();
-    X.Kind = Kind == "store"    ? AccessKind::Store
-             : Kind == "atomic" ? AccessKind::Atomic
-                                : AccessKind::Load;
-    X.Size = A.at("size").get<unsigned>();
-    X.Address = parseExpr(A.at("address"));
-    X.Loc = parseLoc(A.value("loc", json()));
-    X.Text = A.value("text", "");
-    X.Array = A.value("array", "");
-    X.SharedArray = A.value("shared_array", -1);
-    if (A.contains("unknown_reason"))
-      X.UnknownReason = A.at("unknown_reason").get<std::string>();
-    if (A.contains("compiled"))
-      X.Compiled = parseCompiled(A.at("compiled"));
-    if (X.Id != static_cast<int>(K.Accesses.size()))
-      throw std::runtime_error("access ids must be 0, 1, ... in order");
-    K.Accesses.push_back(X);
-  }
-  K.Body = parseStmts(J.at("body"));
-  K.Warnings = J.value("warnings", std::vector<std::string>());
-  return K;
-}
+private:
+  struct ReadError {
+    std::string Path, What;
+  };
 
-Launch parseLaunch(const json &J) {
-  Launch L;
-  L.Kernel = J.at("kernel").get<std::string>();
-  L.Grid = parseDim(J.at("grid"));
-  L.Block = parseDim(J.at("block"));
-  L.DynamicSmem = J.value("dynamic_smem", uint64_t(0));
-  L.Loc = parseLoc(J.value("loc", json()));
-  L.Unresolved = J.value("unresolved", std::vector<std::string>());
-  for (const json &A : J.at("args")) {
-    ArgValue V;
-    V.Kind = static_cast<ArgValue::KindT>(
-        lookup(ArgKindNames, A.at("kind").get<std::string>(), "arg kind"));
-    V.IntValue = A.value("int", int64_t(0));
-    V.FloatValue = A.value("float", 0.0);
-    V.Allocation = A.value("allocation", "");
-    V.AlignOffset = A.value("align_offset", uint64_t(0));
-    V.Reason = A.value("reason", "");
-    L.Args.push_back(V);
+  [[noreturn]] static void fail(const std::string &Path,
+                                const std::string &What) {
+    throw ReadError{Path.empty() ? "top level" : Path, What};
   }
-  return L;
-}
+
+  /// S as a JSON string: the message stays one line whatever S holds.
+  static std::string quoted(const std::string &S) {
+    return json(S).dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+
+  static std::string child(const std::string &Path, const char *Key) {
+    return Path.empty() ? Key : Path + "." + Key;
+  }
+
+  static void object(const json &J, const std::string &Path) {
+    if (!J.is_object())
+      fail(Path, std::string("expected an object, found ") + J.type_name());
+  }
+
+  /// Key of object J; null when absent or null.
+  static const json *find(const json &J, const char *Key) {
+    auto It = J.find(Key);
+    return It == J.end() || It->is_null() ? nullptr : &*It;
+  }
+
+  static const json &field(const json &J, const std::string &Path,
+                           const char *Key) {
+    const json *V = find(J, Key);
+    if (!V)
+      fail(child(Path, Key), "missing");
+    return *V;
+  }
+
+  static int64_t integer(const json &V, const std::string &Path, int64_t Min,
+                         int64_t Max) {
+    if (V.is_number_unsigned()) {
+      uint64_t U = V.get<uint64_t>();
+      if (U <= uint64_t(Max))
+        return int64_t(U);
+    } else if (V.is_number_integer()) {
+      int64_t I = V.get<int64_t>();
+      if (I >= Min && I <= Max)
+        return I;
+    } else {
+      fail(Path, std::string("expected an integer, found ") + V.type_name());
+    }
+    fail(Path, "integer out of range (" + std::to_string(Min) + " to " +
+                   std::to_string(Max) + ")");
+  }
+
+  static uint64_t unsignedInt(const json &V, const std::string &Path,
+                              uint64_t Max = UINT64_MAX) {
+    if (V.is_number_unsigned() && V.get<uint64_t>() <= Max)
+      return V.get<uint64_t>();
+    if (V.is_number_integer() && V.get<int64_t>() >= 0 &&
+        uint64_t(V.get<int64_t>()) <= Max)
+      return uint64_t(V.get<int64_t>());
+    if (!V.is_number_integer())
+      fail(Path, std::string("expected an integer, found ") + V.type_name());
+    fail(Path, "integer out of range (0 to " + std::to_string(Max) + ")");
+  }
+
+  static std::string string(const json &V, const std::string &Path) {
+    if (!V.is_string())
+      fail(Path, std::string("expected a string, found ") + V.type_name());
+    return V.get<std::string>();
+  }
+
+  static std::string str(const json &J, const std::string &Path,
+                         const char *Key) {
+    return string(field(J, Path, Key), child(Path, Key));
+  }
+
+  static std::string optString(const json &J, const std::string &Path,
+                               const char *Key) {
+    const json *V = find(J, Key);
+    return V ? string(*V, child(Path, Key)) : "";
+  }
+
+  static bool optBool(const json &J, const std::string &Path, const char *Key,
+                      bool Default) {
+    const json *V = find(J, Key);
+    if (!V)
+      return Default;
+    if (!V->is_boolean())
+      fail(child(Path, Key),
+           std::string("expected true or false, found ") + V->type_name());
+    return V->get<bool>();
+  }
+
+  static uint64_t optUnsigned(const json &J, const std::string &Path,
+                              const char *Key, uint64_t Default,
+                              uint64_t Max = UINT64_MAX) {
+    const json *V = find(J, Key);
+    return V ? unsignedInt(*V, child(Path, Key), Max) : Default;
+  }
+
+  /// Calls F on each element of the array J[Key] with the element's path.
+  template <typename F>
+  static void forEach(const json &J, const std::string &Path, const char *Key,
+                      F Fn, bool Required = true) {
+    std::string P = child(Path, Key);
+    const json *A = find(J, Key);
+    if (!A) {
+      if (Required)
+        fail(P, "missing");
+      return;
+    }
+    if (!A->is_array())
+      fail(P, std::string("expected an array, found ") + A->type_name());
+    for (size_t I = 0; I < A->size(); ++I)
+      Fn((*A)[I], P + "[" + std::to_string(I) + "]");
+  }
+
+  static std::vector<std::string>
+  strings(const json &J, const std::string &Path, const char *Key) {
+    std::vector<std::string> R;
+    forEach(
+        J, Path, Key,
+        [&](const json &S, const std::string &P) { R.push_back(string(S, P)); },
+        false);
+    return R;
+  }
+
+  template <size_t N>
+  static int name(const char *(&Names)[N], const json &J,
+                  const std::string &Path, const char *Key) {
+    std::string S = str(J, Path, Key);
+    for (size_t I = 0; I < N; ++I)
+      if (S == Names[I])
+        return static_cast<int>(I);
+    std::string Known;
+    for (const char *Name : Names)
+      Known += std::string(Known.empty() ? "" : ", ") + Name;
+    fail(child(Path, Key),
+         "unknown value " + quoted(S) + " (one of " + Known + ")");
+  }
+
+  static IntType type(const json &J, const std::string &Path, const char *Key,
+                      const char *Default = nullptr) {
+    std::string S = Default && !find(J, Key) ? Default : str(J, Path, Key);
+    for (IntType T :
+         {IntType{1, false}, IntType{8, true}, IntType{8, false},
+          IntType{16, true}, IntType{16, false}, IntType{32, true},
+          IntType{32, false}, IntType{64, true}, IntType{64, false}})
+      if (S == typeName(T))
+        return T;
+    fail(child(Path, Key), "unknown integer type " + quoted(S) +
+                               " (bool, i8, u8, i16, u16, i32, u32, i64 or "
+                               "u64)");
+  }
+
+  static SourceLoc loc(const json &J, const std::string &Path) {
+    SourceLoc L;
+    const json *V = find(J, "loc");
+    if (!V)
+      return L;
+    std::string P = child(Path, "loc");
+    object(*V, P);
+    L.File = optString(*V, P, "file");
+    L.Line = unsigned(optUnsigned(*V, P, "line", 0, UINT32_MAX));
+    L.Col = unsigned(optUnsigned(*V, P, "col", 0, UINT32_MAX));
+    return L;
+  }
+
+  // Depth is checked while reading so that a deeply nested file cannot
+  // exhaust the stack before model_check sees it.
+  ExprPtr expr(const json &J, const std::string &Path, unsigned Depth) {
+    if (Depth > MaxExprDepth)
+      fail(Path, "expression nested deeper than " +
+                     std::to_string(MaxExprDepth) + " levels");
+    object(J, Path);
+    auto E = std::make_shared<Expr>();
+    E->Kind = static_cast<Op>(name(OpNames, J, Path, "op"));
+    E->Type = type(J, Path, "type");
+    if (const json *V = find(J, "value"))
+      E->Value = V->is_number_unsigned()
+                     ? int64_t(V->get<uint64_t>())
+                     : integer(*V, child(Path, "value"), INT64_MIN, INT64_MAX);
+    if (const json *V = find(J, "index"))
+      E->Index = int(integer(*V, child(Path, "index"), INT32_MIN, INT32_MAX));
+    E->Reason = optString(J, Path, "reason");
+    forEach(
+        J, Path, "ops",
+        [&](const json &O, const std::string &P) {
+          E->Ops.push_back(expr(O, P, Depth + 1));
+        },
+        false);
+    return E;
+  }
+
+  std::vector<Stmt> stmts(const json &J, const std::string &Path,
+                          const char *Key, unsigned Depth) {
+    if (Depth > MaxStmtDepth)
+      fail(child(Path, Key), "statements nested deeper than " +
+                                 std::to_string(MaxStmtDepth) + " levels");
+    std::vector<Stmt> R;
+    forEach(J, Path, Key, [&](const json &S, const std::string &P) {
+      R.push_back(stmt(S, P, Depth));
+    });
+    return R;
+  }
+
+  Stmt stmt(const json &J, const std::string &Path, unsigned Depth) {
+    object(J, Path);
+    Stmt S;
+    S.Kind = static_cast<StmtKind>(name(StmtNames, J, Path, "kind"));
+    S.Loc = loc(J, Path);
+    switch (S.Kind) {
+    case StmtKind::Assign:
+      S.Slot = int(integer(field(J, Path, "slot"), child(Path, "slot"),
+                           INT32_MIN, INT32_MAX));
+      S.Value = expr(field(J, Path, "value"), child(Path, "value"), 1);
+      break;
+    case StmtKind::If:
+      S.Cond = expr(field(J, Path, "cond"), child(Path, "cond"), 1);
+      S.Then = stmts(J, Path, "then", Depth + 1);
+      S.Else = stmts(J, Path, "else", Depth + 1);
+      break;
+    case StmtKind::Loop:
+      S.CondPre = stmts(J, Path, "cond_pre", Depth + 1);
+      S.Cond = expr(field(J, Path, "cond"), child(Path, "cond"), 1);
+      S.Body = stmts(J, Path, "body", Depth + 1);
+      S.Step = stmts(J, Path, "step", Depth + 1);
+      S.TestFirst = optBool(J, Path, "test_first", true);
+      break;
+    case StmtKind::Access:
+      S.AccessId = int(integer(field(J, Path, "access"), child(Path, "access"),
+                               INT32_MIN, INT32_MAX));
+      break;
+    case StmtKind::Call:
+      S.Callee = optString(J, Path, "callee");
+      S.Body = stmts(J, Path, "body", Depth + 1);
+      break;
+    default:
+      break;
+    }
+    return S;
+  }
+
+  Kernel kernel(const json &J, const std::string &Path) {
+    object(J, Path);
+    Kernel K;
+    K.Name = str(J, Path, "name");
+    K.MangledName = optString(J, Path, "mangled");
+    K.Loc = loc(J, Path);
+    forEach(J, Path, "params", [&](const json &P, const std::string &PP) {
+      object(P, PP);
+      Param X;
+      X.Name = str(P, PP, "name");
+      X.TypeName = optString(P, PP, "type_name");
+      X.Kind = static_cast<ParamKind>(name(ParamKindNames, P, PP, "kind"));
+      X.Type = type(P, PP, "type", "i32");
+      X.PointeeSize =
+          unsigned(optUnsigned(P, PP, "pointee_size", 0, UINT32_MAX));
+      K.Params.push_back(X);
+    });
+    forEach(J, Path, "shared", [&](const json &A, const std::string &P) {
+      object(A, P);
+      SharedArray S;
+      S.Name = str(A, P, "name");
+      S.Dynamic = optBool(A, P, "dynamic", false);
+      S.Offset = optUnsigned(A, P, "offset", 0);
+      S.Bytes = optUnsigned(A, P, "bytes", 0);
+      S.ElemSize = unsigned(optUnsigned(A, P, "elem_size", 4, UINT32_MAX));
+      forEach(
+          A, P, "dims",
+          [&](const json &D, const std::string &DP) {
+            S.Dims.push_back(unsignedInt(D, DP));
+          },
+          false);
+      S.Loc = loc(A, P);
+      K.Shared.push_back(S);
+    });
+    forEach(J, Path, "slots", [&](const json &S, const std::string &P) {
+      object(S, P);
+      K.Slots.push_back({str(S, P, "name"), type(S, P, "type")});
+    });
+    forEach(J, Path, "accesses", [&](const json &A, const std::string &P) {
+      object(A, P);
+      Access X;
+      X.Id =
+          int(integer(field(A, P, "id"), child(P, "id"), INT32_MIN, INT32_MAX));
+      X.Sp = static_cast<Space>(name(SpaceNames, A, P, "space"));
+      X.Kind = static_cast<AccessKind>(name(AccessKindNames, A, P, "kind"));
+      X.Size = unsigned(
+          unsignedInt(field(A, P, "size"), child(P, "size"), UINT32_MAX));
+      X.Address = expr(field(A, P, "address"), child(P, "address"), 1);
+      X.Loc = loc(A, P);
+      X.Text = optString(A, P, "text");
+      X.Array = optString(A, P, "array");
+      if (const json *V = find(A, "shared_array"))
+        X.SharedArray =
+            int(integer(*V, child(P, "shared_array"), INT32_MIN, INT32_MAX));
+      if (find(A, "unknown_reason"))
+        X.UnknownReason = optString(A, P, "unknown_reason");
+      if (const json *V = find(A, "compiled")) {
+        try {
+          X.Compiled = parseCompiled(*V);
+        } catch (const std::exception &E) {
+          fail(child(P, "compiled"), E.what());
+        }
+      }
+      K.Accesses.push_back(X);
+    });
+    K.Body = stmts(J, Path, "body", 1);
+    K.Warnings = strings(J, Path, "warnings");
+    return K;
+  }
+
+  static Dim3 dim(const json &J, const std::string &Path, const char *Key) {
+    const json &V = field(J, Path, Key);
+    std::string P = child(Path, Key);
+    if (!V.is_array() || V.size() != 3)
+      fail(P, "expected an array of 3 integers");
+    return {unsignedInt(V[0], P + "[0]"), unsignedInt(V[1], P + "[1]"),
+            unsignedInt(V[2], P + "[2]")};
+  }
+
+  static Launch launch(const json &J, const std::string &Path) {
+    object(J, Path);
+    Launch L;
+    L.Kernel = str(J, Path, "kernel");
+    L.Grid = dim(J, Path, "grid");
+    L.Block = dim(J, Path, "block");
+    L.DynamicSmem = optUnsigned(J, Path, "dynamic_smem", 0);
+    L.Loc = loc(J, Path);
+    L.Unresolved = strings(J, Path, "unresolved");
+    forEach(J, Path, "args", [&](const json &A, const std::string &P) {
+      object(A, P);
+      ArgValue V;
+      V.Kind = static_cast<ArgValue::KindT>(name(ArgKindNames, A, P, "kind"));
+      if (const json *I = find(A, "int"))
+        V.IntValue = integer(*I, child(P, "int"), INT64_MIN, INT64_MAX);
+      if (const json *F = find(A, "float")) {
+        if (!F->is_number())
+          fail(child(P, "float"),
+               std::string("expected a number, found ") + F->type_name());
+        V.FloatValue = F->get<double>();
+      }
+      V.Allocation = optString(A, P, "allocation");
+      V.AlignOffset = optUnsigned(A, P, "align_offset", 0);
+      V.Reason = optString(A, P, "reason");
+      L.Args.push_back(V);
+    });
+    return L;
+  }
+};
 
 } // namespace
 
@@ -332,10 +557,8 @@ json toJson(const Kernel &K) {
     Slots.push_back({{"name", S.Name}, {"type", typeName(S.Type)}});
   for (const Access &A : K.Accesses) {
     json X = {{"id", A.Id},
-              {"space", A.Sp == Space::Shared ? "shared" : "global"},
-              {"kind", A.Kind == AccessKind::Store    ? "store"
-                       : A.Kind == AccessKind::Atomic ? "atomic"
-                                                      : "load"},
+              {"space", SpaceNames[static_cast<int>(A.Sp)]},
+              {"kind", AccessKindNames[static_cast<int>(A.Kind)]},
               {"size", A.Size},
               {"address", exprJson(*A.Address)},
               {"loc", locJson(A.Loc)},
@@ -385,6 +608,21 @@ json toJson(const Launch &L) {
           {"unresolved", L.Unresolved}};
 }
 
+json toJson(const CompiledForm &C) {
+  json J = {{"state", CompiledStateNames[C.State]}};
+  if (!C.Instruction.empty())
+    J["instruction"] = C.Instruction;
+  if (C.State == CompiledForm::Merged) {
+    J["width"] = C.Width;
+    J["leader"] = C.Leader;
+  }
+  if (C.State == CompiledForm::Merged || C.State == CompiledForm::Hoisted)
+    J["loop"] = C.Loop;
+  if (!C.Note.empty())
+    J["note"] = C.Note;
+  return J;
+}
+
 json toJson(const CompilerInfo &C) {
   json J = {{"used", C.Used}};
   if (!C.Version.empty())
@@ -413,33 +651,55 @@ json toJson(const Module &M) {
 }
 
 bool fromJson(const json &J, Module &M, std::string &Error) {
-  try {
-    int Schema = J.at("schema").get<int>();
-    if (Schema != ModelSchemaVersion) {
-      Error = "kernel model schema " + std::to_string(Schema) +
-              " is not supported (this gmem reads schema " +
-              std::to_string(ModelSchemaVersion) + ")";
-      return false;
-    }
-    M = Module();
-    M.File = J.value("file", "");
-    if (J.contains("compiler")) {
-      const json &C = J.at("compiler");
-      M.Compiler.Used = C.value("used", "source");
-      M.Compiler.Version = C.value("version", "");
-      M.Compiler.Arch = C.value("arch", "");
-      M.Compiler.NotChecked = C.value("not_checked", "");
-      M.Compiler.FromCache = C.value("from_cache", false);
-    }
-    for (const json &K : J.at("kernels"))
-      M.Kernels.push_back(parseKernel(K));
-    for (const json &L : J.at("launches"))
-      M.Launches.push_back(parseLaunch(L));
-    return true;
-  } catch (const std::exception &E) {
-    Error = std::string("malformed kernel model: ") + E.what();
+  return ModelReader().read(J, M, Error);
+}
+
+bool readModelFile(const std::string &Path, Module &M, std::string &Error) {
+  const std::string Regenerate =
+      "; regenerate it with gmem-analyze FILE.cu --emit-model";
+  std::error_code EC;
+  if (std::filesystem::is_directory(Path, EC)) {
+    Error = Path + ": is a directory, not a kernel model";
     return false;
   }
+  std::ifstream In(Path, std::ios::binary);
+  std::ostringstream Text;
+  // (Copying an empty file sets failbit on Text: only In's state matters.)
+  if (!In || (Text << In.rdbuf(), In.bad())) {
+    Error = Path + ": cannot read the file; check the path";
+    return false;
+  }
+  std::string S = Text.str();
+  if (S.find_first_not_of(" \t\r\n") == std::string::npos) {
+    Error = Path + ": empty file, not a kernel model" + Regenerate;
+    return false;
+  }
+  json J;
+  try {
+    J = json::parse(S);
+  } catch (const json::parse_error &E) {
+    // E.byte is the 1-based position where parsing stopped.
+    size_t End = std::min<size_t>(E.byte ? E.byte - 1 : 0, S.size());
+    size_t Line = 1 + std::count(S.begin(), S.begin() + End, '\n');
+    size_t LineStart = S.rfind('\n', End ? End - 1 : 0);
+    size_t Col =
+        LineStart == std::string::npos || End == 0 ? End + 1 : End - LineStart;
+    std::string What = E.what();
+    size_t Colon = What.find(": ");
+    What = Colon == std::string::npos ? What : What.substr(Colon + 2);
+    Error = Path + ":" + std::to_string(Line) + ":" + std::to_string(Col) +
+            ": not valid JSON (" + What + ")" +
+            (E.byte >= S.size() ? "; the file looks truncated" : "") +
+            Regenerate;
+    return false;
+  }
+  if (!fromJson(J, M, Error)) {
+    Error = Path + ": " + Error;
+    if (Error.find("regenerate") == std::string::npos)
+      Error += Regenerate;
+    return false;
+  }
+  return true;
 }
 
 } // namespace gmem

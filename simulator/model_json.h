@@ -19,8 +19,13 @@ nlohmann::json toJson(const Launch &L);
 nlohmann::json toJson(const CompiledForm &C);
 nlohmann::json toJson(const CompilerInfo &C);
 
-/// Reads a module; on failure returns false with a message in Error.
+/// Reads a module and checks its invariants (model_check.h); on failure
+/// returns false with a one-line message in Error naming the JSON path.
 bool fromJson(const nlohmann::json &J, Module &M, std::string &Error);
+
+/// Reads a file written by --emit-model; errors are one line starting with
+/// "Path:" (and the line and column where the JSON itself is broken).
+bool readModelFile(const std::string &Path, Module &M, std::string &Error);
 
 } // namespace gmem
 

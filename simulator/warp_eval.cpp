@@ -3,6 +3,7 @@
 #include "memory_units.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace gmem {
 
@@ -366,9 +367,18 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
   case Op::Div:
   case Op::Rem: {
     bool IsDiv = E.Kind == Op::Div;
+    // The most negative value of the operands' type divided by -1 overflows:
+    // undefined in C++ at every width, not only 64 bits.
+    const int64_t Min =
+        OT.Bits >= 64 ? INT64_MIN : -(int64_t(1) << (OT.Bits - 1));
     for (unsigned L = 0; L < N; ++L) {
-      if (R[L] == 0 || (S && R[L] == -1 && Out[L] == INT64_MIN)) {
+      if (R[L] == 0) {
         Bad(L, "division by zero");
+        Out[L] = 0;
+        continue;
+      }
+      if (S && R[L] == -1 && Out[L] == Min) {
+        Bad(L, "division overflows (the type's minimum divided by -1)");
         Out[L] = 0;
         continue;
       }
@@ -694,6 +704,20 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     return;
   }
   const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V);
+  // Bytes that run past 2^64 (a negative or wild index) belong to no device
+  // address: such a request is not priced (found by fuzz/simulator_fuzzer:
+  // it cost 0 sectors).
+  bool Wraps = false;
+  const uint64_t Top = UINT64_MAX - (A.Size - 1);
+  for (uint32_t M = Mask; M; M &= M - 1)
+    Wraps |= Addr[__builtin_ctz(M)] > Top;
+  if (Wraps) {
+    St.Requests += 1;
+    St.ActiveLanes += __builtin_popcount(Mask);
+    markUnknown(A.Id, "its address runs past the end of the 64-bit address "
+                      "space (a negative or out-of-range index)");
+    return;
+  }
   if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);

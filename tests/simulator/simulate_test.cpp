@@ -104,6 +104,37 @@ TEST(Simulate, SharedOutOfBoundsIsReported) {
   EXPECT_NE(R.Diagnostics[0].find("thread 256"), std::string::npos);
 }
 
+// The example lane came from whichever thread was listed first, so with
+// blocks dealt round-robin to 3 threads the report named block 3 (thread
+// 0's) instead of block 1. fuzz/simulator_fuzzer checks that diagnostics
+// do not depend on the thread count.
+TEST(Simulate, OutOfBoundsExampleIsTheFirstInLaunchOrder) {
+  Kernel K;
+  K.Name = "oob";
+  SharedArray A;
+  A.Name = "tile";
+  A.Bytes = 128;
+  K.Shared.push_back(A);
+  // tile[tx] for blocks 0 and 2; tile[tx + 32] (past the end) otherwise.
+  auto Odd = bin(Op::Ne, bin(Op::Rem, bx(), c(2, U32)), c(0, U32));
+  auto Index = add(tx(), makeSelect(Odd, c(32, U32), c(0, U32), U32));
+  K.Body.push_back(addAccess(K, Space::Shared, AccessKind::Load, 4,
+                             cast(mul(Index, c(4, U32)), U64), "tile[i]", 0));
+  Launch L;
+  L.Grid = {4, 1, 1};
+  L.Block = {32, 1, 1};
+  for (unsigned Threads : {1u, 2u, 3u}) {
+    SimOptions O;
+    O.Threads = Threads;
+    LaunchResult R = simulate(K, L, O);
+    EXPECT_EQ(R.PerAccess[0].OutOfBoundsLanes, 64u); // Blocks 1 and 3.
+    ASSERT_EQ(R.Diagnostics.size(), 1u);
+    EXPECT_NE(R.Diagnostics[0].find("block (1,0,0), thread 0,"),
+              std::string::npos)
+        << Threads << ": " << R.Diagnostics[0];
+  }
+}
+
 TEST(Simulate, MisalignedWideAccessIsReported) {
   // reinterpret_cast<float4 *>(a + 1)[t]: 16-byte accesses 4 bytes past
   // alignment fault on the GPU.
