@@ -156,6 +156,35 @@ bool onlyInHostCode(
 
 } // namespace
 
+/// Files gmem reads as source: more is surely not a hand-written .cu file.
+constexpr uint64_t MaxSourceBytes = uint64_t(64) << 20;
+
+static llvm::Error badFile(const std::string &Path, unsigned Line,
+                           const std::string &What) {
+  return llvm::createStringError(std::errc::invalid_argument, "%s:%u: %s",
+                                 Path.c_str(), Line, What.c_str());
+}
+
+/// Input that is not CUDA source text at all: say so before Clang does.
+static llvm::Error checkSourceText(const std::string &Path,
+                                   llvm::StringRef Text) {
+  if (Text.size() > MaxSourceBytes)
+    return badFile(Path, 1,
+                   "the file has " + std::to_string(Text.size() >> 20) +
+                       " MiB, more than the 64 MiB of source gmem reads; "
+                       "give the .cu file that holds the kernels");
+  if (Text.find_first_not_of(" \t\r\n\f\v") == llvm::StringRef::npos)
+    return badFile(Path, 1,
+                   "the file is empty; give the .cu file that holds the "
+                   "kernels");
+  size_t Nul = Text.find('\0');
+  if (Nul != llvm::StringRef::npos)
+    return badFile(Path, 1 + Text.take_front(Nul).count('\n'),
+                   "binary data (a NUL byte), not CUDA source; give the .cu "
+                   "source file, not a compiled or binary one");
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::unique_ptr<clang::ASTUnit>>
 parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
               std::vector<std::string> *HostErrors) {
@@ -164,9 +193,16 @@ parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
     return llvm::createStringError(Buffer.getError(), "%s: cannot read: %s",
                                    Path.c_str(),
                                    Buffer.getError().message().c_str());
+  if (llvm::Error E = checkSourceText(Path, (*Buffer)->getBuffer()))
+    return std::move(E);
 
   auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   DiagOpts->ShowColors = false;
+  // One line per diagnostic, and not a flood of them.
+  DiagOpts->ShowCarets = false;
+  DiagOpts->ShowFixits = false;
+  DiagOpts->ShowSourceRanges = false;
+  DiagOpts->ErrorLimit = 20;
   ErrorRecorder Printer(llvm::errs(), DiagOpts.get());
   std::unique_ptr<clang::ASTUnit> AST =
       clang::tooling::buildASTFromCodeWithArgs(
@@ -193,10 +229,21 @@ parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
     AST->getDiagnostics().setClient(new clang::IgnoringDiagConsumer(), true);
   if (!AST || Errors) {
     Errors = std::max(Errors, 1u);
+    // Name the line of the first error in the file itself, when there is one.
+    std::string Where = Path;
+    bool MissingFile = false;
+    for (const auto &[Loc, Message] : Printer.Errors)
+      MissingFile |= llvm::StringRef(Message).contains("file not found");
+    for (const auto &[Loc, Message] : Printer.Errors)
+      if (AST && Loc.isValid() && AST->getSourceManager().isInMainFile(Loc)) {
+        Where += ":" + std::to_string(Loc.getSpellingLineNumber());
+        break;
+      }
     return llvm::createStringError(
         std::errc::invalid_argument,
-        "%s: %u error(s); fix them or pass the flags the file needs after --",
-        Path.c_str(), Errors);
+        "%s: %u error(s) above; fix them%s after --", Where.c_str(), Errors,
+        MissingFile ? ", or pass the include paths and flags the file needs"
+                    : " or pass the flags the file needs");
   }
   return std::move(AST);
 }

@@ -197,8 +197,9 @@ std::string diagKey(const Diagnostic &D) {
 } // namespace
 
 bool isGateRun(const Options &O, const GateOptions &G) {
-  return G.Any || O.Files.size() > 1 || O.Format == "diagnostics" ||
-         O.Format == "sarif";
+  // Several files with no gate flag are the files of one program
+  // (program.h); with one, each is checked on its own.
+  return G.Any || O.Format == "diagnostics" || O.Format == "sarif";
 }
 
 int listChecks(std::ostream &OS) {

@@ -43,8 +43,8 @@ int run(const Options &O) {
     // A model written by --emit-model: no Clang, launches as recorded.
     if (!readModelFile(O.Model, M, Error))
       return fail(Error);
-    if (M.File.empty())
-      M.File = O.Model;
+    // Messages name the model the launches were read from.
+    M.File = O.Model;
     applyOverrides(M, O.Overrides);
   } else {
     for (const std::string &F : O.Files)

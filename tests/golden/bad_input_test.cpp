@@ -67,23 +67,24 @@ TEST(BadInput, NonUtf8CommentIsReadAsIs) {
   EXPECT_TRUE(has(R.Out, "k2<<<(1,1,1), (32,1,1)>>>")) << R.Out;
 }
 
-TEST(BadInput, SyntaxErrorInOneKernelLeavesTheOthers) {
+// An error in a kernel stops the file with one line naming where; the
+// trust branch's recovery that analyses the other kernels was not merged
+// (see the closing note of that session).
+TEST(BadInput, SyntaxErrorNamesItsLine) {
   std::string F = writeFile(
       "syntax.cu", "__global__ void k(int *p) { p[threadIdx.x] = 1 }\n" + Good);
   ToolRun R = runTool(F + Launch);
   EXPECT_EQ(R.Exit, 2);
   EXPECT_TRUE(has(R.Err, "syntax.cu:1:47: error: expected ';'")) << R.Err;
-  EXPECT_TRUE(has(R.Err, "syntax.cu:1: 1 error(s) above; analysing the "
-                         "kernels without errors (skipped: k); fix the "
-                         "errors for the rest"))
+  EXPECT_TRUE(has(R.Err, "syntax.cu:1: 1 error(s) above; fix them or pass "
+                         "the flags the file needs after --"))
       << R.Err;
   // One line per diagnostic: no source excerpt, no caret.
   EXPECT_FALSE(has(R.Err, "^")) << R.Err;
-  EXPECT_TRUE(has(R.Out, "k2<<<(1,1,1), (32,1,1)>>>")) << R.Out;
-  EXPECT_FALSE(has(R.Out, "k<<<")) << R.Out;
+  EXPECT_EQ(R.Out, "");
 }
 
-TEST(BadInput, UnknownTypeInOneKernelLeavesTheOthers) {
+TEST(BadInput, UnknownTypeNamesItsLine) {
   std::string F =
       writeFile("type.cu",
                 "__global__ void k(foo_t *p) { p[threadIdx.x] = 1; }\n" + Good);
@@ -91,8 +92,7 @@ TEST(BadInput, UnknownTypeInOneKernelLeavesTheOthers) {
   EXPECT_EQ(R.Exit, 2);
   EXPECT_TRUE(has(R.Err, "type.cu:1:19: error: unknown type name 'foo_t'"))
       << R.Err;
-  EXPECT_TRUE(has(R.Err, "(skipped: k)")) << R.Err;
-  EXPECT_TRUE(has(R.Out, "k2<<<")) << R.Out;
+  EXPECT_TRUE(has(R.Err, "type.cu:1: 1 error(s) above")) << R.Err;
 }
 
 TEST(BadInput, ErrorOutsideKernelsStopsEverything) {
@@ -120,7 +120,8 @@ TEST(BadInput, MissingIncludeStopsEverything) {
   EXPECT_EQ(R.Out, "");
 }
 
-TEST(BadInput, DynamicParallelismSkipsTheLaunchingKernel) {
+TEST(BadInput, DynamicParallelismNamesItsLine) {
+  // Clang cannot compile a launch from device code: the file stops there.
   std::string F = writeFile(
       "dynpar.cu", "__global__ void child(int *p) { p[threadIdx.x] = 0; }\n"
                    "__global__ void parent(int *p) {\n"
@@ -128,11 +129,7 @@ TEST(BadInput, DynamicParallelismSkipsTheLaunchingKernel) {
                        Good);
   ToolRun R = runTool(F + " --kernel k2" + Launch);
   EXPECT_EQ(R.Exit, 2);
-  EXPECT_TRUE(has(R.Err, "dynpar.cu:3: note: a kernel launched from device "
-                         "code (dynamic parallelism)"))
-      << R.Err;
-  EXPECT_TRUE(has(R.Err, "(skipped: parent)")) << R.Err;
-  EXPECT_TRUE(has(R.Out, "k2<<<")) << R.Out;
+  EXPECT_TRUE(has(R.Err, "dynpar.cu:3: 1 error(s) above")) << R.Err;
 }
 
 // Constructs the model does not follow: a warning naming the line and an
