@@ -24,11 +24,17 @@ namespace {
 
 I128 width(IntType T) { return I128(1) << (T.Bits == 1 ? 1 : T.Bits); }
 
+/// Whether R holds at least W values; a span too wide for I128 does.
+bool spansAtLeast(const ValueRange &R, I128 W) {
+  I128 Span;
+  return __builtin_sub_overflow(R.Hi, R.Lo, &Span) || Span >= W;
+}
+
 /// Add, Sub, Mul, Neg, BitNot, Shl and casts commute with wrap-around: their
 /// ranges are kept unwrapped (a range wider than the type is all of it), and
 /// the values are the range's members reduced to the type.
 ValueRange ring(const ValueRange &R, IntType T) {
-  if (T.Bits == 1 || R.Hi - R.Lo >= width(T))
+  if (T.Bits == 1 || spansAtLeast(R, width(T)))
     return fullRange(T);
   return R;
 }
@@ -39,7 +45,7 @@ ValueRange canon(const ValueRange &R, IntType T) {
   if (T.Bits == 1)
     return R.Lo >= 0 && R.Hi <= 1 ? R : fullRange(T);
   ValueRange F = fullRange(T);
-  if (R.Hi - R.Lo >= width(T))
+  if (spansAtLeast(R, width(T)))
     return F;
   I128 W = width(T);
   // Which window the low end is in, counted from F.Lo.
