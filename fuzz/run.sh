@@ -5,6 +5,8 @@
 # New inputs and any crash go to build-fuzz/corpus/<name>/ and
 # build-fuzz/artifacts/; the repository's corpus is only read.
 # Usage: fuzz/run.sh [SECONDS] [HARNESS...]; exits 1 if a harness failed.
+# GMEM_FUZZ_SEED fixes libFuzzer's random seed (CI uses one, so that a run
+# is a prefix of the same sequence on any machine); unset, it is random.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
@@ -44,6 +46,7 @@ for h in "${harnesses[@]}"; do
     "$build/bin/${h}_fuzzer" "$work" "${seeds[@]}" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
       -max_len="${max_len[$h]}" -print_final_stats=1 \
+      -seed="${GMEM_FUZZ_SEED:-0}" \
       -artifact_prefix="$build/artifacts/${h}-" "${extra[@]}" >"$log" 2>&1
   then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

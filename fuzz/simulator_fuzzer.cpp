@@ -13,9 +13,12 @@
 #include "memory_units.h"
 #include "metrics.h"
 #include "model_check.h"
+#include "model_json.h"
 #include "simulate.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fuzzer/FuzzedDataProvider.h>
 #include <map>
 #include <set>
@@ -349,6 +352,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   LaunchResult R = simulate(K, L, O);
   for (size_t I = 0; I < K.Accesses.size(); ++I) {
     const AccessStats &St = R.PerAccess[I];
+    if (!sameStats(St, Stats[I]) && std::getenv("GMEM_FUZZ_DUMP")) {
+      Module M;
+      M.Kernels = {K};
+      M.Launches = {L};
+      std::fprintf(stderr, "%s\nfast: req %llu units %llu unknown %llu oob %llu\n"
+                   "every warp: req %llu units %llu unknown %llu oob %llu\n",
+                   toJson(M).dump(1).c_str(), (unsigned long long)St.Requests,
+                   (unsigned long long)St.Units,
+                   (unsigned long long)St.UnknownRequests,
+                   (unsigned long long)St.OutOfBoundsLanes,
+                   (unsigned long long)Stats[I].Requests,
+                   (unsigned long long)Stats[I].Units,
+                   (unsigned long long)Stats[I].UnknownRequests,
+                   (unsigned long long)Stats[I].OutOfBoundsLanes);
+    }
     FUZZ_CHECK(sameStats(St, Stats[I]), "access %zu: totals differ", I);
     FUZZ_CHECK(St.Units == Units[I],
                "access %zu: units %llu, requests "

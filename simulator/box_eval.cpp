@@ -821,6 +821,18 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
     markUnknown(A.Id, "its address cannot be computed: " + LastUnknownReason);
     return;
   }
+  // As in warp_eval.cpp: bytes past 2^64 belong to no device address. The
+  // box is cut where that differs between blocks.
+  const i128 Top = i128(UINT64_MAX) - (A.Size - 1);
+  for (uint32_t M = Mask; M; M &= M - 1) {
+    Affine Past = V.aff(__builtin_ctz(M), {64, false});
+    Past.C0 -= Top;
+    if (decide(Box, Past, Pred::Gt0)) {
+      markUnknown(A.Id, "its address runs past the end of the 64-bit address "
+                        "space (a negative or out-of-range index)");
+      return;
+    }
+  }
   if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) {
     markUnknown(A.Id, "shared-memory atomics are not modelled (lanes that "
                       "hit the same word are serialised)");

@@ -885,7 +885,9 @@ void WarpEvaluator::issue(const Access &A, const uint64_t *Addr,
                Hi = Arr.Offset + (Arr.Dynamic ? Env.DynamicSmem : Arr.Bytes);
       for (uint32_t M = Mask; M; M &= M - 1) {
         unsigned L = __builtin_ctz(M);
-        if (Addr[L] >= Lo && Addr[L] + Size <= Hi)
+        // Not Addr + Size <= Hi: that wraps for an address just below 2^64
+        // (found by fuzz/simulator_fuzzer).
+        if (Addr[L] >= Lo && Addr[L] < Hi && Hi - Addr[L] >= Size)
           continue;
         ++St.OutOfBoundsLanes;
         if (FirstOutOfBounds[A.Id].Lane == ~0u)

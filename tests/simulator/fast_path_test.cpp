@@ -263,4 +263,48 @@ TEST(FastPath, EqualsEveryWarpOnRandomKernels) {
   EXPECT_GT(Derived, Warps / 4);
 }
 
+// Two models libFuzzer found (fuzz/simulator_fuzzer, CI of 2026-11-23), each
+// a shared access whose address lies just below 2^64.
+Kernel sharedNearTop(ExprPtr Index, unsigned Size, Launch &L, int64_t N) {
+  Kernel K;
+  K.Name = "near_top";
+  K.Params = {pointerParam("a", 4), intParam("n")};
+  SharedArray Tile;
+  Tile.Name = "tile";
+  Tile.Bytes = 2960;
+  K.Shared = {Tile};
+  K.Slots = {{"s", I32}};
+  K.Body = {addAccess(K, Space::Shared, AccessKind::Load, Size,
+                      cast(Index, U64), "tile[i]", 0)};
+  L.Kernel = K.Name;
+  L.Block = {35, 3, 2};
+  L.Grid = {3, 2, 1};
+  L.Args = {ptrArg("a"), intArg(N)};
+  return K;
+}
+
+TEST(FastPath, AddressPastTwoToTheSixtyFourIsUnknownOnBothPaths) {
+  // 8 bytes at n * 8 + 1 = -7: the last bytes wrap past 2^64.
+  Launch L;
+  Kernel K = sharedNearTop(add(mul(cast(makeParam(1, I32), I64), c(8, I64)),
+                               c(1, I64)),
+                           8, L, -1);
+  EXPECT_EQ(compareFastPath(K, L), "") << kernelText(K, L);
+  LaunchResult R = simulate(K, L, SimOptions());
+  EXPECT_EQ(R.PerAccess[0].UnknownRequests, R.PerAccess[0].Requests);
+}
+
+TEST(FastPath, OneByteBelowTwoToTheSixtyFourIsOutOfBounds) {
+  // max(2 * (tx - 3), -3) + 1: lanes tx = 0, 1, 2 read bytes -2, -2 and -1,
+  // outside the tile; the every-warp check once let -1 + 1 wrap to 0.
+  Launch L;
+  Kernel K = sharedNearTop(
+      add(bin(Op::Max, mul(c(2), add(cast(tx(), I32), c(-3))), c(-3)), c(1)),
+      1, L, 0);
+  EXPECT_EQ(compareFastPath(K, L), "") << kernelText(K, L);
+  LaunchResult R = simulate(K, L, SimOptions());
+  // 3 lanes in each of the 6 rows of 35 threads, in each of the 6 blocks.
+  EXPECT_EQ(R.PerAccess[0].OutOfBoundsLanes, 3u * 6 * 6);
+}
+
 } // namespace
