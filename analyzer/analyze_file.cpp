@@ -44,27 +44,26 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
   }
   M = std::move(Prog->M);
   Warnings = std::move(Prog->Warnings);
-  if (Files.size() != 1) {
-    // The SASS matcher reads one translation unit's device code.
-    M.Compiler.NotChecked = "a program of several files: the SASS matcher "
-                            "reads one translation unit; compiler merging "
-                            "was not checked";
-    std::cerr << "gmem-analyze: note: " << M.Compiler.NotChecked << "\n";
-    return true;
-  }
 
-  // Count the instructions nvcc emits: compile the device code (or take it
-  // from the cache) and match its SASS to the accesses.
+  // Count the instructions nvcc emits: compile each file's device code (or
+  // take it from the cache) and match its SASS to that file's kernels.
   CompiledOptions CompO;
   CompO.Compiler = O.Compiler;
   CompO.Nvcc = O.Nvcc;
   CompO.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
   CompO.Arch = Arch.Name;
   CompO.ClangArgs = O.ClangArgs;
-  const clang::SourceManager &SM = Prog->Units.front()->getSourceManager();
-  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-    CompO.KeyInputs.push_back(It->first.getName().str());
-  auto CompiledNotes = applyCompiled(M, CompO);
+  std::vector<CompiledUnit> Units;
+  for (size_t U = 0; U < Prog->Units.size(); ++U) {
+    CompiledUnit CU;
+    CU.File = Files[U];
+    CU.Kernels = Prog->UnitKernels[U];
+    const clang::SourceManager &SM = Prog->Units[U]->getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      CU.KeyInputs.push_back(It->first.getName().str());
+    Units.push_back(std::move(CU));
+  }
+  auto CompiledNotes = applyCompiled(M, CompO, Units);
   if (!CompiledNotes) {
     Error = llvm::toString(CompiledNotes.takeError());
     return false;

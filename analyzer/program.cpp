@@ -128,9 +128,12 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
     if (mainOf(Ctx))
       Mains.push_back(P.Units.size());
     // A kernel in a header that several files include is translated once.
+    P.UnitKernels.emplace_back();
     for (Kernel &K : translateKernels(Ctx))
-      if (KernelNames.insert(K.Name).second)
+      if (KernelNames.insert(K.Name).second) {
+        P.UnitKernels.back().push_back(K.Name);
         P.M.Kernels.push_back(std::move(K));
+      }
     // The printer the parse reported to is gone; the importer may still
     // report (unsupported nodes), into the void: failures come back as
     // errors.

@@ -26,6 +26,8 @@ struct Program {
   std::vector<std::unique_ptr<clang::ASTUnit>> Units; ///< One per file.
   size_t MainUnit = 0; ///< The unit that defines main() (0 if none does).
   Module M;            ///< Kernels of every unit; launches from main().
+  /// Per unit, the names of the kernels of M it defines.
+  std::vector<std::vector<std::string>> UnitKernels;
   std::vector<std::string> Warnings;
 };
 

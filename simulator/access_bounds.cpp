@@ -84,7 +84,8 @@ void WarpEvaluator::boundRequest(const Access &A, uint32_t Mask,
   }
   UnitBounds B = A.Sp == Space::Global
                      ? globalBounds(Arch, Lo, Hi, Mask, A.Size)
-                     : sharedBounds(Arch, Lo, Hi, Mask, A.Size);
+                     : sharedBounds(Arch, Lo, Hi, Mask, A.Size,
+                                    A.Kind == AccessKind::Load);
   AccessStats &St = Stats[A.Id];
   St.BoundedRequests += 1;
   St.MinUnits += B.Min;

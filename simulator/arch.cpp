@@ -26,6 +26,7 @@ static std::vector<ArchRules> makeTable() {
     A.Sm = R.Sm;
     A.Family = R.Family;
     A.MaxSharedOptIn = R.OptInKiB * 1024ull;
+    A.PackedPairLoads = R.Sm >= 70; // Not measured before Volta.
     T.push_back(A);
   }
   return T;

@@ -29,6 +29,12 @@ struct ArchRules {
   /// quarter warps); accesses of 4 bytes or less are served per warp.
   unsigned GroupLanes8 = 16;
   unsigned GroupLanes16 = 8;
+  /// Loads only: when every active lane's address equals that of its active
+  /// partner lane (lane ^ 1 for all lanes, or lane ^ 2 for all), the data
+  /// returned is packed and a group serves twice the lanes (an LDS.128 then
+  /// takes 2 wavefronts, not 4). Measured on an H100 (examples/shared_wide.cu);
+  /// NVIDIA describes the same rule for sm_70 and sm_75.
+  bool PackedPairLoads = true;
   unsigned MaxThreadsPerBlock = 1024;
   /// Shared memory per block: statically declared, and in all (dynamic
   /// included) with the opt-in attribute.

@@ -918,7 +918,8 @@ void BoxEvaluator::priceTranslated(const Access &A, const Val &V,
     }
     RequestCost Cost = A.Sp == Space::Global
                            ? globalRequest(Arch, Addr, Mask, A.Size)
-                           : sharedRequest(Arch, Addr, Mask, A.Size);
+                           : sharedRequest(Arch, Addr, Mask, A.Size,
+                                           A.Kind == AccessKind::Load);
     St.Units += Cost.Units * N;
     St.IdealUnits += Cost.IdealUnits * N;
     St.DistinctBytes += Cost.DistinctBytes * N;

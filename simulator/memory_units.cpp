@@ -113,12 +113,41 @@ RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
   return C;
 }
 
+namespace {
+
+// Whether every active lane reads the address of its active partner lane.
+bool pairedLanes(const uint64_t *Addr, uint32_t Mask, unsigned Xor) {
+  for (uint32_t M = Mask; M; M &= M - 1) {
+    unsigned L = __builtin_ctz(M);
+    if ((Mask >> (L ^ Xor) & 1) && Addr[L ^ Xor] != Addr[L])
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+unsigned sharedGroupLanes(const ArchRules &A, const uint64_t *Addr,
+                          uint32_t Mask, unsigned Size, bool Load) {
+  unsigned G = A.groupLanes(Size);
+  if (Load && A.PackedPairLoads && G < A.WarpSize &&
+      (pairedLanes(Addr, Mask, 1) || pairedLanes(Addr, Mask, 2)))
+    G *= 2;
+  return G;
+}
+
 RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
-                          uint32_t Mask, unsigned Size) {
+                          uint32_t Mask, unsigned Size, bool Load) {
+  return sharedRequestInGroups(A, Addr, Mask, Size,
+                               sharedGroupLanes(A, Addr, Mask, Size, Load));
+}
+
+RequestCost sharedRequestInGroups(const ArchRules &A, const uint64_t *Addr,
+                                  uint32_t Mask, unsigned Size,
+                                  unsigned GroupLanes) {
   RequestCost C;
   if (!Mask)
     return C;
-  const unsigned GroupLanes = A.groupLanes(Size);
   const unsigned WordShift = __builtin_ctz(A.BankBytes);
   const uint64_t BankMask = A.Banks - 1;
   for (unsigned G = 0; G < A.WarpSize; G += GroupLanes) {

@@ -29,10 +29,21 @@ RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
                           uint32_t Mask, unsigned Size);
 
 /// Shared: lanes are served in groups (whole warp; half warps for 8-byte
-/// and quarter warps for 16-byte accesses); a group's wavefronts are the most
-/// distinct bank-words any one bank must deliver (the same word is broadcast).
+/// and quarter warps for 16-byte accesses; twice as many lanes for a load
+/// whose lanes come in equal pairs, see ArchRules::PackedPairLoads); a
+/// group's wavefronts are the most distinct bank-words any one bank must
+/// deliver (the same word is broadcast).
 RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
-                          uint32_t Mask, unsigned Size);
+                          uint32_t Mask, unsigned Size, bool Load);
+
+/// The same with the lanes served GroupLanes at a time.
+RequestCost sharedRequestInGroups(const ArchRules &A, const uint64_t *Addr,
+                                  uint32_t Mask, unsigned Size,
+                                  unsigned GroupLanes);
+
+/// The lanes one shared group serves for this request.
+unsigned sharedGroupLanes(const ArchRules &A, const uint64_t *Addr,
+                          uint32_t Mask, unsigned Size, bool Load);
 
 } // namespace gmem
 

@@ -176,6 +176,10 @@ struct CompiledForm {
   int Loop = -1;
   std::string Instruction; ///< The SASS opcode, e.g. "LDS.128".
   std::string Note;        ///< Why (Ambiguous: what was not established).
+  /// The source line the line table gives the instruction, where it is not
+  /// the access's own (a statement over several lines, a hoisted load); 0
+  /// otherwise. Per-line comparisons with the GPU use it.
+  unsigned Line = 0;
 };
 
 /// One memory instruction as written in the source (a device function inlined

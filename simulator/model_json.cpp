@@ -126,6 +126,7 @@ CompiledForm parseCompiled(const json &J) {
   C.Leader = J.value("leader", -1);
   C.Loop = J.value("loop", -1);
   C.Note = J.value("note", "");
+  C.Line = J.value("line", 0u);
   return C;
 }
 
@@ -620,6 +621,8 @@ json toJson(const CompiledForm &C) {
     J["loop"] = C.Loop;
   if (!C.Note.empty())
     J["note"] = C.Note;
+  if (C.Line)
+    J["line"] = C.Line;
   return J;
 }
 

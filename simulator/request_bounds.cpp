@@ -88,10 +88,12 @@ UnitBounds globalBounds(const ArchRules &A, const uint64_t *Lo,
   return {minStabbing(Spans), maxDistinct(Spans)};
 }
 
-UnitBounds sharedBounds(const ArchRules &A, const uint64_t *Lo,
-                        const uint64_t *Hi, uint32_t Mask, unsigned Size) {
+namespace {
+
+UnitBounds sharedBoundsInGroups(const ArchRules &A, const uint64_t *Lo,
+                                const uint64_t *Hi, uint32_t Mask,
+                                unsigned Size, unsigned GroupLanes) {
   UnitBounds B;
-  const unsigned GroupLanes = A.groupLanes(Size);
   const unsigned WordShift = __builtin_ctz(A.BankBytes);
   const uint64_t Banks = A.Banks, Top = ~uint64_t(0);
   const uint64_t Extra = (Size - 1) >> WordShift; // Words after the first.
@@ -113,7 +115,9 @@ UnitBounds sharedBounds(const ArchRules &A, const uint64_t *Lo,
       Unknown.push_back(S);
     }
     // The known lanes alone give a floor: more lanes never take fewer.
-    uint64_t KnownWays = Known ? sharedRequest(A, Lo, Known, Size).Units : 0;
+    uint64_t KnownWays =
+        Known ? sharedRequestInGroups(A, Lo, Known, Size, GroupLanes).Units
+              : 0;
     if (Unknown.empty()) {
       B.Min += KnownWays;
       B.Max += KnownWays;
@@ -146,6 +150,23 @@ UnitBounds sharedBounds(const ArchRules &A, const uint64_t *Lo,
     uint64_t MostInOneBank = *std::max_element(PerBank.begin(), PerBank.end());
     uint64_t Added = std::min<uint64_t>(Unknown.size(), MostInOneBank);
     B.Max += std::min<uint64_t>(__builtin_popcount(Group), KnownWays + Added);
+  }
+  return B;
+}
+
+} // namespace
+
+UnitBounds sharedBounds(const ArchRules &A, const uint64_t *Lo,
+                        const uint64_t *Hi, uint32_t Mask, unsigned Size,
+                        bool Load) {
+  const unsigned G = A.groupLanes(Size);
+  UnitBounds B = sharedBoundsInGroups(A, Lo, Hi, Mask, Size, G);
+  // Whether a load's lanes come in equal pairs may depend on the unknown
+  // addresses: either grouping is possible.
+  if (Load && A.PackedPairLoads && G < A.WarpSize) {
+    UnitBounds P = sharedBoundsInGroups(A, Lo, Hi, Mask, Size, 2 * G);
+    B.Min = std::min(B.Min, P.Min);
+    B.Max = std::max(B.Max, P.Max);
   }
   return B;
 }

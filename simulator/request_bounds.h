@@ -26,7 +26,8 @@ UnitBounds globalBounds(const ArchRules &A, const uint64_t *Lo,
 
 /// Shared: the fewest and the most wavefronts, likewise.
 UnitBounds sharedBounds(const ArchRules &A, const uint64_t *Lo,
-                        const uint64_t *Hi, uint32_t Mask, unsigned Size);
+                        const uint64_t *Hi, uint32_t Mask, unsigned Size,
+                        bool Load);
 
 } // namespace gmem
 

@@ -878,7 +878,7 @@ void WarpEvaluator::issue(const Access &A, const uint64_t *Addr,
   if (A.Sp == Space::Global) {
     C = globalRequest(Arch, Addr, Mask, Size);
   } else {
-    C = sharedRequest(Arch, Addr, Mask, Size);
+    C = sharedRequest(Arch, Addr, Mask, Size, A.Kind == AccessKind::Load);
     if (A.SharedArray >= 0 && A.SharedArray < (int)K.Shared.size()) {
       const SharedArray &Arr = K.Shared[A.SharedArray];
       uint64_t Lo = Arr.Offset,

@@ -24,14 +24,21 @@ struct CompiledOptions {
   std::string CacheDir; ///< Empty: no cache.
   std::string Arch = "sm_90";
   std::vector<std::string> ClangArgs; ///< -I, -D... are passed to nvcc.
-  std::vector<std::string> KeyInputs; ///< Files the translation unit read.
 };
 
-/// Annotates M's accesses. Returns notes for the report (ambiguous
-/// mappings, why merging was not checked); fails only when nvcc was asked
-/// for and cannot be used.
+/// One translation unit of the program and the kernels it defines.
+struct CompiledUnit {
+  std::string File;
+  std::vector<std::string> KeyInputs; ///< Files the translation unit read.
+  std::vector<std::string> Kernels;   ///< Kernel::Name of M's kernels.
+};
+
+/// Annotates the accesses of M's kernels, compiling each unit that defines
+/// some. Returns notes for the report (ambiguous mappings, why merging was
+/// not checked); fails only when nvcc was asked for and cannot be used.
 llvm::Expected<std::vector<std::string>>
-applyCompiled(Module &M, const CompiledOptions &O);
+applyCompiled(Module &M, const CompiledOptions &O,
+              const std::vector<CompiledUnit> &Units);
 
 } // namespace gmem
 

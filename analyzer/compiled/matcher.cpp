@@ -369,6 +369,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     Accesses[KeyOf(A.Loc.File, A.Loc.Line, A.Sp == Space::Shared, int(A.Kind))]
         .push_back(A.Id);
   std::map<Key, std::vector<const SassInstr *>> Instrs;
+  std::map<Key, std::set<unsigned>> InstrLines; // Where the table puts them.
   std::vector<const SassInstr *> Orphans;
   for (const SassInstr &I : F->Memory) {
     bool Shared = I.Space == SassSpace::Shared;
@@ -380,6 +381,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       Key Kx = KeyOf(L.File, L.Line, Shared, Kind);
       if (Accesses.count(Kx)) {
         Instrs[Kx].push_back(&I);
+        InstrLines[Kx].insert(L.Line);
         Placed = true;
         break;
       }
@@ -393,6 +395,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         Key Kx = KeyOf(L.File, L.Line - D, Shared, Kind);
         if (Accesses.count(Kx)) {
           Instrs[Kx].push_back(&I);
+          InstrLines[Kx].insert(L.Line);
           Placed = true;
         }
       }
@@ -552,6 +555,16 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                     "tell which accesses were merged");
   }
 
+  // Accesses whose instructions the line table puts on one other line.
+  for (auto &[Kx, Ids] : Accesses) {
+    const std::set<unsigned> &Lines = InstrLines[Kx];
+    if (Lines.size() != 1 || *Lines.begin() == std::get<1>(Kx))
+      continue;
+    for (int Id : Ids)
+      if (K.Accesses[Id].Compiled.State != CompiledForm::Reused)
+        K.Accesses[Id].Compiled.Line = *Lines.begin();
+  }
+
   // Accesses with no instruction on their line.
   std::sort(Vanished.begin(), Vanished.end());
   std::vector<bool> Claimed(Orphans.size(), false);
@@ -602,6 +615,12 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
           A.Compiled.State = CompiledForm::Hoisted;
           A.Compiled.Loop = int(Levels) - 1;
           A.Compiled.Instruction = Orphans[O]->Opcode;
+          for (const SassLoc &L : Orphans[O]->Where)
+            if (fileKey(L.File) == fileKey(A.Loc.File)) {
+              if (L.Line != A.Loc.Line)
+                A.Compiled.Line = L.Line;
+              break;
+            }
           std::string Where =
               Orphans[O]->Where.empty()
                   ? std::string("no line")

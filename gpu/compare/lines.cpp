@@ -256,7 +256,9 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
   std::map<std::pair<std::string, unsigned>, unsigned> MinSize;
   std::map<std::pair<std::string, unsigned>, std::pair<bool, bool>> Unknown;
   for (const Access &A : R.K->Accesses) {
-    auto Key = std::make_pair(baseName(A.Loc.File), A.Loc.Line);
+    // The line the GPU attributes the instruction to, where the SASS told.
+    auto Key = std::make_pair(baseName(A.Loc.File),
+                              A.Compiled.Line ? A.Compiled.Line : A.Loc.Line);
     LineComparison &C = Map[Key];
     C.File = Key.first;
     C.Line = Key.second;

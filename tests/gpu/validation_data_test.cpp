@@ -78,12 +78,6 @@ TEST(ValidationData, EveryRunnableExampleIsMeasured) {
     std::string Name = E.path().stem().string();
     if (Name == "transpose_seed_printed")
       continue; // Faults on the GPU by design (examples/README.md).
-    // Added in a session without a GPU: their measurement is deferred to
-    // the next run of scripts/measure_examples.sh on a GPU machine (their
-    // predictions are checked against the hardware rules meanwhile, in
-    // tests/golden/compiled_examples_test.cpp).
-    if (Name == "compiled_forms" || Name == "sgemm_tiled")
-      continue;
     EXPECT_TRUE(fs::exists(MeasuredDir / (Name + ".json"))) << Name;
   }
 }

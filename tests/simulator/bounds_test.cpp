@@ -128,25 +128,25 @@ TEST(RequestBounds, SharedHistogram) {
   // hist[data & 15] on int: 16 words in 16 banks, one word per bank, so
   // every possible request is one wavefront.
   Lanes H16 = gather(0, 16);
-  UnitBounds B = sharedBounds(A, H16.Lo, H16.Hi, ~0u, 4);
+  UnitBounds B = sharedBounds(A, H16.Lo, H16.Hi, ~0u, 4, true);
   EXPECT_EQ(B.Min, 1u);
   EXPECT_EQ(B.Max, 1u);
   // 64 words: two per bank, at most 2 wavefronts.
   Lanes H64 = gather(0, 64);
-  B = sharedBounds(A, H64.Lo, H64.Hi, ~0u, 4);
+  B = sharedBounds(A, H64.Lo, H64.Hi, ~0u, 4, true);
   EXPECT_EQ(B.Min, 1u);
   EXPECT_EQ(B.Max, 2u);
   // 256 words (an unsigned char index): 8 words per bank, so at most an
   // 8-way conflict however the data falls.
   Lanes H256 = gather(0, 256);
-  B = sharedBounds(A, H256.Lo, H256.Hi, ~0u, 4);
+  B = sharedBounds(A, H256.Lo, H256.Hi, ~0u, 4, true);
   EXPECT_EQ(B.Max, 8u);
   // Any word: a 32-way conflict is possible.
   Lanes Any = gather(0, uint64_t(1) << 20);
-  EXPECT_EQ(sharedBounds(A, Any.Lo, Any.Hi, ~0u, 4).Max, 32u);
+  EXPECT_EQ(sharedBounds(A, Any.Lo, Any.Hi, ~0u, 4, true).Max, 32u);
   // Known conflict-free lanes alone: exactly 1.
   Lanes Row = gather(0, 1);
-  B = sharedBounds(A, Row.Lo, Row.Hi, ~0u, 4);
+  B = sharedBounds(A, Row.Lo, Row.Hi, ~0u, 4, true);
   EXPECT_EQ(B.Min, 1u);
   EXPECT_EQ(B.Max, 1u);
 }

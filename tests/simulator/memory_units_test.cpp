@@ -90,39 +90,39 @@ TEST(GlobalRule, DoubleColumnReadTouchesOneSectorPerLane) {
 
 TEST(SharedRule, RowAccessIsOneWavefront) {
   Lanes L([](unsigned I) { return 4 * I; });
-  RequestCost C = sharedRequest(sm90(), L.A, ~0u, 4);
+  RequestCost C = sharedRequest(sm90(), L.A, ~0u, 4, false);
   EXPECT_EQ(C.Units, 1u);
   EXPECT_EQ(C.IdealUnits, 1u);
 }
 
 TEST(SharedRule, ColumnOfA32WideTileIs32Way) { // seed 003 setColReadCol: 32
   Lanes L([](unsigned I) { return 4 * 32 * I; });
-  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4).Units, 32u);
+  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4, false).Units, 32u);
 }
 
 TEST(SharedRule, PaddingByOneWordRemovesTheConflict) { // seed 003 Ipad: 1
   Lanes L([](unsigned I) { return 4 * 33 * I; });
-  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4).Units, 1u);
+  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4, false).Units, 1u);
 }
 
 TEST(SharedRule, RectangleColumnReadIs16Way) {
   // seed 003 setRowReadColRect: tile[16][32] read at [idx % 16][idx / 16].
   Lanes L([](unsigned I) { return 4 * ((I % 16) * 32 + I / 16); });
-  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4).Units, 16u);
+  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4, false).Units, 16u);
   // ... with one word of padding (tile[16][33]) it is 2-way.
   Lanes P([](unsigned I) { return 4 * ((I % 16) * 33 + I / 16); });
-  EXPECT_EQ(sharedRequest(sm90(), P.A, ~0u, 4).Units, 2u);
+  EXPECT_EQ(sharedRequest(sm90(), P.A, ~0u, 4, false).Units, 2u);
   // ... and with two (tile[16][34]) conflict-free.
   Lanes Q([](unsigned I) { return 4 * ((I % 16) * 34 + I / 16); });
-  EXPECT_EQ(sharedRequest(sm90(), Q.A, ~0u, 4).Units, 1u);
+  EXPECT_EQ(sharedRequest(sm90(), Q.A, ~0u, 4, false).Units, 1u);
 }
 
 TEST(SharedRule, SameWordIsBroadcast) {
   Lanes L([](unsigned) { return 64; });
-  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4).Units, 1u);
+  EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4, false).Units, 1u);
   // Two words in the same bank, each read by half the lanes: 2 wavefronts.
   Lanes M([](unsigned I) { return I < 16 ? 0 : 128; });
-  EXPECT_EQ(sharedRequest(sm90(), M.A, ~0u, 4).Units, 2u);
+  EXPECT_EQ(sharedRequest(sm90(), M.A, ~0u, 4, false).Units, 2u);
 }
 
 TEST(SharedRule, DoublesAreServedPerHalfWarp) {
@@ -130,24 +130,24 @@ TEST(SharedRule, DoublesAreServedPerHalfWarp) {
   // column read 32.00.
   Lanes Row([](unsigned I) { return 8 * I; });
   Lanes Col([](unsigned I) { return 8 * 32 * I; });
-  RequestCost R = sharedRequest(sm90(), Row.A, ~0u, 8);
+  RequestCost R = sharedRequest(sm90(), Row.A, ~0u, 8, false);
   EXPECT_EQ(R.Units, 2u);
   EXPECT_EQ(R.IdealUnits, 2u);
-  EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 8).Units, 32u);
+  EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 8, false).Units, 32u);
   // Conflict degree: none in the row, 16-way in each half-warp's column.
   EXPECT_EQ(R.Ways, 1u);
-  EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 8).Ways, 16u);
+  EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 8, false).Ways, 16u);
   // Only the first half warp active: one group, one wavefront.
-  EXPECT_EQ(sharedRequest(sm90(), Row.A, 0xffffu, 8).Units, 1u);
+  EXPECT_EQ(sharedRequest(sm90(), Row.A, 0xffffu, 8, false).Units, 1u);
 }
 
 TEST(SharedRule, Float4IsServedPerQuarterWarp) {
   Lanes Row([](unsigned I) { return 16 * I; });
-  EXPECT_EQ(sharedRequest(sm90(), Row.A, ~0u, 16).Units, 4u);
-  EXPECT_EQ(sharedRequest(sm90(), Row.A, ~0u, 16).Ways, 1u);
+  EXPECT_EQ(sharedRequest(sm90(), Row.A, ~0u, 16, false).Units, 4u);
+  EXPECT_EQ(sharedRequest(sm90(), Row.A, ~0u, 16, false).Ways, 1u);
   // Stride of 32 words: all 8 lanes of a quarter hit banks 0-3: 8 per group.
   Lanes Col([](unsigned I) { return 128 * I; });
-  EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 16).Units, 32u);
+  EXPECT_EQ(sharedRequest(sm90(), Col.A, ~0u, 16, false).Units, 32u);
 }
 
 TEST(Arch, NamesAndAliases) {
@@ -198,6 +198,56 @@ TEST(GlobalRuleProperty, FastPathsAgreeWithBruteForce) {
     ASSERT_EQ(Got.Units, Want.Units) << "stride " << Stride << " size " << Size;
     ASSERT_EQ(Got.DistinctBytes, Want.DistinctBytes);
     ASSERT_EQ(Got.IdealUnits, Want.IdealUnits);
+  }
+}
+
+// examples/shared_wide.cu measured by gmem-verify on an H100 (driver 580,
+// CUDA 13.0; tests/data/measured/shared_wide.json): one warp reads or writes
+// element pick(P, lane) of float2 and float4 arrays; wavefronts per request.
+TEST(SharedRule, WideAccessesAsMeasuredOnH100) {
+  auto Pick = [](int P, unsigned L) -> uint64_t {
+    switch (P) {
+    case 0:
+      return L;
+    case 1:
+      return 0;
+    case 2:
+      return L / 2;
+    case 3:
+      return L / 16;
+    case 4:
+      return L % 16;
+    case 5:
+      return L / 8;
+    case 6:
+      return L % 8;
+    case 7:
+      return L * 2;
+    case 8:
+      return L * 8;
+    case 9:
+      return (L % 8) * 8;
+    case 10:
+      return L % 2;
+    default:
+      return L ^ 16;
+    }
+  };
+  const uint64_t Load8[] = {2, 1, 1, 1, 2, 1, 2, 4, 16, 8, 1, 2};
+  const uint64_t Store8[] = {2, 2, 2, 2, 2, 2, 2, 4, 16, 8, 2, 2};
+  const uint64_t Load16[] = {4, 2, 2, 2, 4, 2, 4, 8, 32, 32, 2, 4};
+  const uint64_t Store16[] = {4, 4, 4, 4, 4, 4, 4, 8, 32, 32, 4, 4};
+  for (int P = 0; P < 12; ++P) {
+    Lanes L8([&](unsigned I) { return 8 * Pick(P, I); });
+    Lanes L16([&](unsigned I) { return 16 * Pick(P, I); });
+    EXPECT_EQ(sharedRequest(sm90(), L8.A, ~0u, 8, true).Units, Load8[P])
+        << "pattern " << P;
+    EXPECT_EQ(sharedRequest(sm90(), L8.A, ~0u, 8, false).Units, Store8[P])
+        << "pattern " << P;
+    EXPECT_EQ(sharedRequest(sm90(), L16.A, ~0u, 16, true).Units, Load16[P])
+        << "pattern " << P;
+    EXPECT_EQ(sharedRequest(sm90(), L16.A, ~0u, 16, false).Units, Store16[P])
+        << "pattern " << P;
   }
 }
 
