@@ -50,7 +50,16 @@ struct Totals {
   /// Requests left out of Units, and the bounds of their units.
   uint64_t UnknownRequests = 0, MinUnits = 0, MaxUnits = 0;
   bool Bounded = true; ///< Every unknown request has bounds.
+  /// Traffic no access stands for (Kernel::UnmodelledGlobal): even the
+  /// request count is unknown.
+  bool CountUnknown = false;
 };
+
+void addUnmodelled(Totals &T, const std::string &Why) {
+  T.Unknown = Why;
+  T.Bounded = false;
+  T.CountUnknown = true;
+}
 
 void addTo(Totals &T, const Access &A, const AccessStats &S) {
   T.Requests += S.Requests;
@@ -126,12 +135,21 @@ void computeMetrics(LaunchResult &R) {
         addTo(GAtom, A, S);
       break;
     }
-    if (Shared && A.Kind != AccessKind::Atomic)
+    // Shared atomics move bytes through the banks too (their wavefronts are
+    // in the GPU's shared efficiency); they are not modelled, so the
+    // efficiency of a kernel with any is unknown.
+    if (Shared)
       addTo(SAll, A, S);
   }
   // Requests are counted even for accesses whose addresses are unknown: the
   // instruction count does not depend on the address.
-  auto Requests = [](const Totals &T) { return known(double(T.Requests)); };
+  if (!R.K->UnmodelledGlobal.empty())
+    for (Totals *T : {&GLd, &GSt, &GAtom})
+      addUnmodelled(*T, R.K->UnmodelledGlobal);
+  auto Requests = [](const Totals &T) {
+    return T.CountUnknown ? partial(T, double(T.Requests))
+                          : known(double(T.Requests));
+  };
   auto &M = R.Metrics;
   M["gld_transactions_per_request"] = perRequest(GLd);
   M["gst_transactions_per_request"] = perRequest(GSt);

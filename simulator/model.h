@@ -176,10 +176,13 @@ struct CompiledForm {
   int Loop = -1;
   std::string Instruction; ///< The SASS opcode, e.g. "LDS.128".
   std::string Note;        ///< Why (Ambiguous: what was not established).
-  /// The source line the line table gives the instruction, where it is not
-  /// the access's own (a statement over several lines, a hoisted load); 0
-  /// otherwise. Per-line comparisons with the GPU use it.
+  /// The source line the line table gives the instruction (its innermost
+  /// inlined frame), where it is not the access's own (a statement over
+  /// several lines, a hoisted load, an atomic inside CUDA's headers): 0
+  /// otherwise; File is empty when it is the access's own file. Per-line
+  /// comparisons with the GPU use them.
   unsigned Line = 0;
+  std::string File;
 };
 
 /// One memory instruction as written in the source (a device function inlined
@@ -264,6 +267,10 @@ struct Kernel {
   std::vector<Stmt> Body;
   /// Constructs the analyzer could not model and what it did about them.
   std::vector<std::string> Warnings;
+  /// Why the kernel moves global memory that no access stands for (printf
+  /// writes its arguments to the printf buffer); empty when it does not.
+  /// Its global figures are then unknown.
+  std::string UnmodelledGlobal;
 
   int paramIndex(const std::string &Name) const;
 };

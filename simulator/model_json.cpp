@@ -127,6 +127,7 @@ CompiledForm parseCompiled(const json &J) {
   C.Loop = J.value("loop", -1);
   C.Note = J.value("note", "");
   C.Line = J.value("line", 0u);
+  C.File = J.value("file", "");
   return C;
 }
 
@@ -493,6 +494,7 @@ private:
     });
     K.Body = stmts(J, Path, "body", 1);
     K.Warnings = strings(J, Path, "warnings");
+    K.UnmodelledGlobal = J.value("unmodelled_global", "");
     return K;
   }
 
@@ -572,11 +574,14 @@ json toJson(const Kernel &K) {
       X["compiled"] = toJson(A.Compiled);
     Accesses.push_back(X);
   }
-  return {{"name", K.Name},        {"mangled", K.MangledName},
-          {"loc", locJson(K.Loc)}, {"params", Params},
-          {"shared", Shared},      {"slots", Slots},
-          {"accesses", Accesses},  {"body", stmtsJson(K.Body)},
-          {"warnings", K.Warnings}};
+  json J = {{"name", K.Name},        {"mangled", K.MangledName},
+            {"loc", locJson(K.Loc)}, {"params", Params},
+            {"shared", Shared},      {"slots", Slots},
+            {"accesses", Accesses},  {"body", stmtsJson(K.Body)},
+            {"warnings", K.Warnings}};
+  if (!K.UnmodelledGlobal.empty())
+    J["unmodelled_global"] = K.UnmodelledGlobal;
+  return J;
 }
 
 json toJson(const Launch &L) {
@@ -623,6 +628,8 @@ json toJson(const CompiledForm &C) {
     J["note"] = C.Note;
   if (C.Line)
     J["line"] = C.Line;
+  if (!C.File.empty())
+    J["file"] = C.File;
   return J;
 }
 

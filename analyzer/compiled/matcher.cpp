@@ -369,7 +369,9 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     Accesses[KeyOf(A.Loc.File, A.Loc.Line, A.Sp == Space::Shared, int(A.Kind))]
         .push_back(A.Id);
   std::map<Key, std::vector<const SassInstr *>> Instrs;
-  std::map<Key, std::set<unsigned>> InstrLines; // Where the table puts them.
+  // Where the line table puts them: the innermost frame, which is what the
+  // GPU's per-line counters report (an atomicAdd counts in CUDA's header).
+  std::map<Key, std::set<std::pair<std::string, unsigned>>> InstrLines;
   std::vector<const SassInstr *> Orphans;
   for (const SassInstr &I : F->Memory) {
     bool Shared = I.Space == SassSpace::Shared;
@@ -381,7 +383,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       Key Kx = KeyOf(L.File, L.Line, Shared, Kind);
       if (Accesses.count(Kx)) {
         Instrs[Kx].push_back(&I);
-        InstrLines[Kx].insert(L.Line);
+        InstrLines[Kx].insert({I.Where[0].File, I.Where[0].Line});
         Placed = true;
         break;
       }
@@ -395,7 +397,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         Key Kx = KeyOf(L.File, L.Line - D, Shared, Kind);
         if (Accesses.count(Kx)) {
           Instrs[Kx].push_back(&I);
-          InstrLines[Kx].insert(L.Line);
+          InstrLines[Kx].insert({L.File, L.Line});
           Placed = true;
         }
       }
@@ -557,12 +559,19 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
 
   // Accesses whose instructions the line table puts on one other line.
   for (auto &[Kx, Ids] : Accesses) {
-    const std::set<unsigned> &Lines = InstrLines[Kx];
-    if (Lines.size() != 1 || *Lines.begin() == std::get<1>(Kx))
+    const auto &Lines = InstrLines[Kx];
+    if (Lines.size() != 1)
       continue;
-    for (int Id : Ids)
-      if (K.Accesses[Id].Compiled.State != CompiledForm::Reused)
-        K.Accesses[Id].Compiled.Line = *Lines.begin();
+    const auto &[File, Line] = *Lines.begin();
+    for (int Id : Ids) {
+      Access &A = K.Accesses[Id];
+      if (A.Compiled.State == CompiledForm::Reused ||
+          (fileKey(File) == fileKey(A.Loc.File) && Line == A.Loc.Line))
+        continue;
+      A.Compiled.Line = Line;
+      if (fileKey(File) != fileKey(A.Loc.File))
+        A.Compiled.File = File;
+    }
   }
 
   // Accesses with no instruction on their line.
@@ -615,12 +624,13 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
           A.Compiled.State = CompiledForm::Hoisted;
           A.Compiled.Loop = int(Levels) - 1;
           A.Compiled.Instruction = Orphans[O]->Opcode;
-          for (const SassLoc &L : Orphans[O]->Where)
-            if (fileKey(L.File) == fileKey(A.Loc.File)) {
-              if (L.Line != A.Loc.Line)
-                A.Compiled.Line = L.Line;
-              break;
-            }
+          if (!Orphans[O]->Where.empty()) {
+            const SassLoc &L = Orphans[O]->Where[0];
+            if (fileKey(L.File) != fileKey(A.Loc.File))
+              A.Compiled.File = L.File;
+            if (!A.Compiled.File.empty() || L.Line != A.Loc.Line)
+              A.Compiled.Line = L.Line;
+          }
           std::string Where =
               Orphans[O]->Where.empty()
                   ? std::string("no line")

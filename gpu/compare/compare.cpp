@@ -408,7 +408,11 @@ private:
     auto NotPredicted = [](const LineComparison &L) {
       return L.Kind == "not predicted";
     };
-    double NE = 0, MG = 0, UP = 0;
+    auto Inactive = [&](const LineComparison &L) {
+      return L.Kind == "inactive warps" && groupRequests(L, G) &&
+             groupRequests(L, G) == L.PredictedRequests;
+    };
+    double NE = 0, MG = 0, UP = 0, IW = 0;
     for (const LineComparison &L : LC.Lines) {
       if (NotExecuted(L))
         NE += Of(L);
@@ -416,6 +420,8 @@ private:
         MG += PredictedOf(L) - MeasuredOf(L);
       if (NotPredicted(L))
         UP += MeasuredOf(L);
+      if (Inactive(L) && IsRequests)
+        IW += double(L.MeasuredInst) - PredictedOf(L);
     }
     double Tol = IsRequests || !Shared ? 0.5 : W.C.Tolerance;
     std::string Unit = IsRequests ? " requests"
@@ -441,6 +447,16 @@ private:
         Text += "; (b) lines not executed: " + NEText;
       return explain(W, Text);
     }
+    if (Delta < 0 && IW > 0 && std::fabs(IW + Delta) <= Tol)
+      return explain(W,
+                     "(b) the extra" + Unit +
+                         " are executions by warps with every lane "
+                         "predicated off, which the GPU counts as "
+                         "requests with no byte: " +
+                         where(Inactive, [&](const LineComparison &L) {
+                           return Num(double(L.MeasuredInst) - PredictedOf(L)) +
+                                  " such executions";
+                         }));
     if (Delta < 0 && UP > 0 && UP + Tol >= -Delta)
       return explain(W, "(b) the extra" + Unit +
                             " come from lines where the model predicts no "

@@ -53,6 +53,15 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
                "no warp reached it or the compiler removed it";
     return;
   }
+  // Unknown first: an access whose loop count is unknown has no request
+  // counted, which is not a prediction that none executes.
+  if (!C.UnknownReason.empty() &&
+      (!C.PredictedSectors || !C.PredictedWavefronts)) {
+    C.Kind = "unknown";
+    C.V = Verdict::Explained;
+    C.Reason = "(c) prediction unknown: " + C.UnknownReason;
+    return;
+  }
   if (!C.PredictedRequests) {
     C.Kind = "not predicted";
     C.V = Verdict::Explained;
@@ -89,13 +98,16 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
   if (SectorsSame && WavesClose && C.InstRecorded &&
       C.MeasuredInst > C.PredictedRequests) {
     // A warp whose lanes are all predicated off still executes the
-    // instruction (smsp__sass_inst_executed counts it) but makes no request.
+    // instruction: smsp__sass_inst_executed and l1tex__t_requests count it
+    // (mergeHistogram64Kernel of cuda-samples' histogram on an H100), but
+    // it moves no byte.
     C.Kind = "inactive warps";
     C.V = Verdict::Explained;
     C.Reason = "(b) " + Requests + " with the same " + Measured + ": " +
                num(C.MeasuredInst - C.PredictedRequests) +
-               " executions by warps with every lane predicated off, which "
-               "make no request";
+               " executions by warps with every lane predicated off (the "
+               "compiler predicated the access instead of branching around "
+               "it), counted as instructions and requests with no byte";
     return;
   }
   if (C.InstRecorded && C.MeasuredInst &&
@@ -257,8 +269,9 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
   std::map<std::pair<std::string, unsigned>, std::pair<bool, bool>> Unknown;
   for (const Access &A : R.K->Accesses) {
     // The line the GPU attributes the instruction to, where the SASS told.
-    auto Key = std::make_pair(baseName(A.Loc.File),
-                              A.Compiled.Line ? A.Compiled.Line : A.Loc.Line);
+    auto Key = std::make_pair(
+        baseName(A.Compiled.File.empty() ? A.Loc.File : A.Compiled.File),
+        A.Compiled.Line ? A.Compiled.Line : A.Loc.Line);
     LineComparison &C = Map[Key];
     C.File = Key.first;
     C.Line = Key.second;

@@ -1,9 +1,11 @@
-//===- unfollowed_control_test.cpp - Deep recursion and goto --------------===//
+//===- unfollowed_control_test.cpp - Constructs the model does not follow -===//
 //
-// Control flow the translator does not follow must not yield confident
-// figures: the snippets are translated and simulated for whole launches, and
-// the metrics must be unknown exactly when some lane runs the part that is
-// not followed, and exact (worked out below by hand) when none does.
+// Control flow the translator does not follow (deep recursion, goto) and
+// memory traffic no access stands for (printf, shared atomics) must not yield
+// confident figures: the snippets are translated and simulated for whole
+// launches, and the metrics must be unknown exactly when some lane runs the
+// part that is not followed, and exact (worked out below by hand) when none
+// does.
 //
 //===----------------------------------------------------------------------===//
 #include "simulate.h"
@@ -228,6 +230,55 @@ __global__ void k(float *a, const float *b) {
   R = run(K, 96);
   EXPECT_FALSE(metric(R, "gst_transactions_per_request").Value);
   EXPECT_TRUE(metric(R, "gld_transactions_per_request").Value);
+}
+
+// printf writes its arguments to the printf buffer in global memory, traffic
+// that no access of the model stands for: the GPU counts it among the global
+// stores (and loads), so those figures cannot be exact.
+TEST_P(Unfollowed, PrintfMakesGlobalFiguresUnknown) {
+  Translated T = translate(R"(
+#include <cstdio>
+__global__ void k(float *a) {
+  a[threadIdx.x] = 1.0f;
+  if (threadIdx.x == 0)
+    printf("%f\n", a[0]);
+}
+)");
+  const Kernel &K = T.kernel("k");
+  SCOPED_TRACE(dump(K));
+  EXPECT_NE(K.UnmodelledGlobal.find("printf at "), std::string::npos)
+      << K.UnmodelledGlobal;
+  LaunchResult R = run(K, 32);
+  for (const char *Name : {"gst_transactions_per_request", "gst_efficiency",
+                           "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+                           "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"}) {
+    const Metric &M = metric(R, Name);
+    EXPECT_FALSE(M.Value) << Name;
+    EXPECT_NE(M.UnknownReason.find("printf buffer"), std::string::npos)
+        << Name << ": " << M.UnknownReason;
+  }
+}
+
+// A shared atomic moves bytes through the banks, which the GPU's shared
+// efficiency counts; atomics are not modelled, so that ratio is unknown while
+// the shared loads' own figures stay exact.
+TEST_P(Unfollowed, SharedAtomicsMakeSharedEfficiencyUnknown) {
+  Translated T = translate(R"(
+__global__ void k(int *out) {
+  __shared__ int s[32];
+  s[threadIdx.x] = 0;
+  atomicAdd(&s[threadIdx.x % 4], 1);
+  out[threadIdx.x] = s[threadIdx.x];
+}
+)");
+  const Kernel &K = T.kernel("k");
+  SCOPED_TRACE(dump(K));
+  LaunchResult R = run(K, 32);
+  EXPECT_FALSE(metric(R, "shared_efficiency").Value);
+  // The load s[lane]: 32 lanes over 32 banks, one wavefront.
+  const Metric &Ld = metric(R, "shared_load_transactions_per_request");
+  ASSERT_TRUE(Ld.Value) << Ld.UnknownReason;
+  EXPECT_DOUBLE_EQ(*Ld.Value, 1.0);
 }
 
 GMEM_BOTH_HEADERS(Unfollowed);
