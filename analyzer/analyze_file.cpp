@@ -68,8 +68,11 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
     Error = llvm::toString(CompiledNotes.takeError());
     return false;
   }
+  // Template instances of one source line give the same note: once each.
+  std::set<std::string> Noted;
   for (const std::string &N : *CompiledNotes)
-    std::cerr << "gmem-analyze: note: " << N << "\n";
+    if (Noted.insert(N).second)
+      std::cerr << "gmem-analyze: note: " << N << "\n";
   return true;
 }
 

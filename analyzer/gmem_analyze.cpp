@@ -69,11 +69,18 @@ int run(const Options &O) {
   }
 
   std::vector<Launch> Launches;
-  if (!planLaunches(M, O, Launches, Error))
-    return fail(Error);
+  if (!planLaunches(M, O, Launches, Error)) {
+    int Code = fail(Error);
+    // What the host code did not follow may be why no launch was found.
+    for (const std::string &W : HostWarnings)
+      std::cerr << "gmem-analyze: note: " << W << "\n";
+    return Code;
+  }
   Report Rep;
   Rep.File = M.File;
   Rep.Warnings = HostWarnings;
+  for (const std::string &W : unusedArgWarnings(M, Launches, O.Overrides))
+    Rep.Warnings.push_back(W);
   if (!simulateLaunches(M, Launches, O, *Arch, Rep, Error))
     return fail(Error);
 

@@ -53,8 +53,11 @@ HostValue HostInterpreter::evalCall(const CallExpr *CE) {
     return callUser(FD, CE);
   bool Handled = false;
   HostValue V = evalKnownLibraryCall(FD, CE, Handled);
+  if (!Handled)
+    V = evalDeviceQuery(FD, CE, Handled);
   if (Handled)
     return V;
+  warnUndefined(FD, CE);
   return opaqueCall(FD, CE);
 }
 
@@ -253,6 +256,7 @@ HostValue HostInterpreter::callUser(const FunctionDecl *FD,
     }
     Bound B;
     B.P = Def->getParamDecl(I);
+    bindDeviceProp(B.P, A);
     std::optional<LRef> R;
     if (B.P->getType()->isReferenceType())
       R = lvalue(A);

@@ -237,6 +237,8 @@ static int dim3Index(const MemberExpr *ME) {
 }
 
 HostValue HostInterpreter::evalMember(const MemberExpr *ME) {
+  if (std::optional<HostValue> P = devicePropRead(ME))
+    return *P;
   if (!ME->isArrow() && isDim3(ME->getBase()->getType())) {
     int Index = dim3Index(ME);
     HostValue B = eval(ME->getBase());
@@ -255,6 +257,8 @@ HostValue HostInterpreter::evalMember(const MemberExpr *ME) {
 }
 
 HostValue HostInterpreter::evalSubscript(const ArraySubscriptExpr *AS) {
+  if (std::optional<HostValue> P = devicePropRead(AS))
+    return *P;
   if (std::optional<LRef> R = lvalue(AS)) {
     if (R->Slot >= 0)
       return read(*R);

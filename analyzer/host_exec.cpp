@@ -169,6 +169,7 @@ void HostInterpreter::execDecl(const VarDecl *VD) {
     return;
   }
   if (!isTracked(T)) {
+    DeviceProps.erase(VD); // Declared again: not filled yet.
     if (const clang::Expr *Init = VD->getInit())
       eval(Init); // For its side effects.
     return;

@@ -11,7 +11,7 @@ using namespace clang;
 namespace gmem {
 
 HostInterpreter::HostInterpreter(ASTContext &Ctx, HostInterpreterLimits Limits)
-    : Ctx(Ctx), Limits(Limits) {}
+    : Ctx(Ctx), Limits(Limits), Arch(findArch("sm_90")) {}
 
 void HostInterpreter::overrideVariables(std::set<const VarDecl *> Vars,
                                         Dim3 Value) {

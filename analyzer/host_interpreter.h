@@ -23,10 +23,15 @@
 // pointer chosen under an unknown condition is the set of kernels it may
 // be, and its launch is reported once for each.
 //
+// cudaGetDeviceProperties and cudaDeviceGetAttribute give the properties
+// that the target architecture fixes (host_device.cpp); those that differ
+// between boards of one architecture stay Unknown and say so.
+//
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_ANALYZER_HOST_INTERPRETER_H
 #define GMEM_ANALYZER_HOST_INTERPRETER_H
 
+#include "arch.h"
 #include "host_value.h"
 #include "model.h"
 #include "clang/AST/ASTContext.h"
@@ -69,6 +74,10 @@ public:
   /// The program's command line, argv[0] first: main() sees argc ==
   /// Argv.size() and these strings. Default: the program's name alone.
   void setCommandLine(std::vector<std::string> Argv);
+
+  /// The GPU the program asks cudaGetDeviceProperties about (default
+  /// sm_90, gmem-analyze's default --arch).
+  void setArch(const ArchRules &A) { Arch = &A; }
 
   /// Runs Main; calls OnLaunch for each launch in execution order.
   void run(const clang::FunctionDecl *Main,
@@ -192,6 +201,16 @@ private:
                          const clang::Expr *E);
   std::optional<bool> truth(const HostValue &V);
 
+  // The device (host_device.cpp).
+  HostValue evalDeviceQuery(const clang::FunctionDecl *FD,
+                            const clang::CallExpr *CE, bool &Handled);
+  std::optional<HostValue> devicePropRead(const clang::Expr *E);
+  const clang::VarDecl *devicePropVar(const clang::Expr *E) const;
+  HostValue deviceProperty(llvm::StringRef Field, int Index, clang::QualType T,
+                           const clang::Expr *E);
+  void bindDeviceProp(const clang::ParmVarDecl *P, const clang::Expr *Arg);
+  void warnUndefined(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+
   // Slots, allocations and names.
   int newSlot(const clang::VarDecl *VD, clang::QualType Ty);
   std::optional<int> slotOf(const clang::VarDecl *VD);
@@ -211,6 +230,11 @@ private:
   HostInterpreterLimits Limits;
   std::function<void(const HostLaunch &)> OnLaunch;
   const clang::FunctionDecl *Main = nullptr;
+  const ArchRules *Arch = nullptr;
+  /// cudaDeviceProp variables cudaGetDeviceProperties filled, and parameters
+  /// bound to them.
+  std::set<const clang::VarDecl *> DeviceProps;
+  std::set<const clang::FunctionDecl *> UndefinedWarned;
 
   PathState State;
   std::vector<Frame> Frames;

@@ -175,7 +175,8 @@ ArgValue parseArgOverride(const std::string &Name, const std::string &Text,
 
 HostLaunches findHostLaunches(ASTContext &Ctx,
                               const std::vector<Kernel> &Kernels,
-                              const LaunchOverrides &Overrides) {
+                              const LaunchOverrides &Overrides,
+                              const ArchRules *Arch) {
   HostLaunches R;
   const FunctionDecl *Main = nullptr;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
@@ -188,6 +189,8 @@ HostLaunches findHostLaunches(ASTContext &Ctx,
     return R;
   }
   HostInterpreter Interp(Ctx);
+  if (Arch)
+    Interp.setArch(*Arch);
   std::vector<std::string> Argv = {
       llvm::sys::path::stem(Interp.sourceLoc(Main->getLocation()).File).str()};
   Argv.insert(Argv.end(), Overrides.RunArgs.begin(), Overrides.RunArgs.end());
@@ -197,7 +200,6 @@ HostLaunches findHostLaunches(ASTContext &Ctx,
     F.TraverseDecl(Ctx.getTranslationUnitDecl());
     Interp.overrideVariables(std::move(F.Vars), *Overrides.Block);
   }
-  std::set<std::string> ArgsUsed;
   Interp.run(Main, [&](const HostLaunch &HL) {
     Launch L;
     L.Kernel = kernelDisplayName(HL.Kernel);
@@ -237,7 +239,6 @@ HostLaunches findHostLaunches(ASTContext &Ctx,
       auto It = Overrides.Args.find(P->getName().str());
       if (It == Overrides.Args.end())
         continue;
-      ArgsUsed.insert(It->first);
       ParamKind PK;
       IntType T;
       paramKind(Ctx, P, K, I, PK, T);
@@ -250,10 +251,6 @@ HostLaunches findHostLaunches(ASTContext &Ctx,
   });
   for (const std::string &W : Interp.warnings())
     R.Warnings.push_back(W);
-  for (const auto &[Name, Value] : Overrides.Args)
-    if (!ArgsUsed.count(Name))
-      R.Warnings.push_back("--arg " + Name + "=" + Value +
-                           ": no launched kernel has a parameter " + Name);
   return R;
 }
 

@@ -7,6 +7,7 @@
 #ifndef GMEM_ANALYZER_HOST_LAUNCHES_H
 #define GMEM_ANALYZER_HOST_LAUNCHES_H
 
+#include "arch.h"
 #include "translate.h"
 #include <string>
 #include <vector>
@@ -15,14 +16,18 @@ namespace gmem {
 
 struct HostLaunches {
   std::vector<Launch> Launches;
-  /// "file.cu:12: message": constructs the interpreter did not follow, limits
-  /// it hit, overrides that matched nothing.
+  /// "file.cu:12: message": constructs the interpreter did not follow,
+  /// limits it hit.
   std::vector<std::string> Warnings;
 };
 
+/// Arch: the GPU whose properties cudaGetDeviceProperties gives (null:
+/// sm_90, gmem-analyze's default). Whether an --arg names a parameter of a
+/// launch is judged once the launches to simulate are known (launch_plan.h).
 HostLaunches findHostLaunches(clang::ASTContext &Ctx,
                               const std::vector<Kernel> &Kernels,
-                              const LaunchOverrides &Overrides);
+                              const LaunchOverrides &Overrides,
+                              const ArchRules *Arch = nullptr);
 
 /// The value --arg NAME=Text gives a parameter of kind P (and integer type
 /// T): decimal or 0x hexadecimal integers, floats; for a pointer, an integer

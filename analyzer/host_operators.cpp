@@ -154,7 +154,9 @@ HostValue HostInterpreter::evalUnary(const UnaryOperator *UO) {
 HostValue HostInterpreter::evalArith(BinaryOperatorKind Op, const HostValue &L,
                                      const HostValue &R, QualType ResTy,
                                      QualType OpndTy, const clang::Expr *E) {
-  if (L.isUnknown())
+  // Of two reasons, the one that points at the input (the command line,
+  // the GPU model) says what to pass.
+  if (L.isUnknown() && !(R.isUnknown() && R.FromInput && !L.FromInput))
     return L;
   if (R.isUnknown())
     return R;

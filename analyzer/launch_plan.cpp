@@ -154,4 +154,27 @@ bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
   return true;
 }
 
+std::vector<std::string> unusedArgWarnings(const Module &M,
+                                           const std::vector<Launch> &Launches,
+                                           const LaunchOverrides &O) {
+  std::vector<std::string> Names;
+  for (const Launch &L : Launches)
+    if (std::find(Names.begin(), Names.end(), L.Kernel) == Names.end())
+      Names.push_back(L.Kernel);
+  std::vector<std::string> W;
+  for (const auto &[Name, Value] : O.Args) {
+    bool Used = false;
+    for (const std::string &N : Names)
+      if (const Kernel *K = M.findKernel(N))
+        Used |= K->paramIndex(Name) >= 0;
+    std::string List;
+    for (const std::string &N : Names)
+      List += (List.empty() ? "" : "; ") + N;
+    if (!Used)
+      W.push_back("--arg " + Name + "=" + Value + ": no launched kernel (" +
+                  List + ") has a parameter " + Name + "; it changes nothing");
+  }
+  return W;
+}
+
 } // namespace gmem

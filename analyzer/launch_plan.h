@@ -30,6 +30,12 @@ void applyOverrides(Module &M, const LaunchOverrides &O);
 bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
                   std::string &Error);
 
+/// A warning for each --arg that none of Launches (those to simulate, with
+/// a --kernel launch built from the flags) has a parameter for.
+std::vector<std::string> unusedArgWarnings(const Module &M,
+                                           const std::vector<Launch> &Launches,
+                                           const LaunchOverrides &O);
+
 } // namespace gmem
 
 #endif // GMEM_ANALYZER_LAUNCH_PLAN_H

@@ -30,7 +30,13 @@ void userFunctions(const DeclContext *DC, const SourceManager &SM,
       if (!SM.isInSystemHeader(FD->getLocation()) && !FD->isDependentContext())
         Out.push_back(FD);
     } else if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D)) {
-      (void)FT; // Template wrappers are instantiated where they are used.
+      // A template's instances are not among DC's declarations: those this
+      // file calls (reduce<int>, declared only) and those it instantiates
+      // (template void reduce<int>(...);). Taken once, from the first
+      // declaration of the template.
+      if (FT->isCanonicalDecl() && !SM.isInSystemHeader(FT->getLocation()))
+        for (const FunctionDecl *Spec : FT->specializations())
+          Out.push_back(Spec);
     }
   }
 }
@@ -70,7 +76,23 @@ void replaceChild(clang::Stmt *Parent, clang::Stmt *Old, clang::Stmt *New) {
 }
 
 void restoreLaunches(ASTImporter &Imp, const clang::Stmt *From,
-                     FunctionDecl *ToFD) {
+                     FunctionDecl *ToFD, std::set<const FunctionDecl *> &Done);
+
+/// Restores the launches of FromFD's imported copy and of the functions it
+/// calls that came with it (a static helper, a template instance), each once.
+void restoreLaunchesOf(ASTImporter &Imp, const FunctionDecl *FromFD,
+                       std::set<const FunctionDecl *> &Done) {
+  const FunctionDecl *Def = nullptr;
+  if (!FromFD->hasBody(Def) || !Done.insert(Def).second)
+    return;
+  auto *ToFD =
+      dyn_cast_or_null<FunctionDecl>(Imp.GetAlreadyImportedOrNull(Def));
+  if (ToFD && ToFD->getBody())
+    restoreLaunches(Imp, Def->getBody(), ToFD, Done);
+}
+
+void restoreLaunches(ASTImporter &Imp, const clang::Stmt *From,
+                     FunctionDecl *ToFD, std::set<const FunctionDecl *> &Done) {
   if (!From)
     return;
   if (const auto *KC = dyn_cast<CUDAKernelCallExpr>(From)) {
@@ -91,9 +113,12 @@ void restoreLaunches(ASTImporter &Imp, const clang::Stmt *From,
       if (!Config)
         llvm::consumeError(Config.takeError());
     }
+  } else if (const auto *CE = dyn_cast<CallExpr>(From)) {
+    if (const FunctionDecl *Callee = CE->getDirectCallee())
+      restoreLaunchesOf(Imp, Callee, Done);
   }
   for (const clang::Stmt *C : From->children())
-    restoreLaunches(Imp, C, ToFD);
+    restoreLaunches(Imp, C, ToFD, Done);
 }
 
 const FunctionDecl *mainOf(ASTContext &Ctx) {
@@ -171,6 +196,7 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
   userFunctions(To.getTranslationUnitDecl(), To.getSourceManager(), Fns);
   std::map<size_t, std::unique_ptr<ASTImporter>> Importers;
   std::map<size_t, std::unique_ptr<DeviceBodies>> Bodies; // Until imported.
+  std::map<size_t, std::set<const FunctionDecl *>> Restored;
   auto Shared =
       std::make_shared<ASTImporterSharedState>(*To.getTranslationUnitDecl());
   for (const FunctionDecl *FD : Fns) {
@@ -198,11 +224,10 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
                            "); calls to it are not followed");
       continue;
     }
-    const FunctionDecl *To = nullptr;
-    if (FD->hasBody(To))
-      restoreLaunches(*Imp, Def->getBody(), const_cast<FunctionDecl *>(To));
+    restoreLaunchesOf(*Imp, Def, Restored[U]);
   }
-  HostLaunches H = findHostLaunches(To, P.M.Kernels, Overrides);
+  HostLaunches H =
+      findHostLaunches(To, P.M.Kernels, Overrides, findArch(Opts.Arch));
   P.M.Launches = std::move(H.Launches);
   P.Warnings.insert(P.Warnings.end(), H.Warnings.begin(), H.Warnings.end());
   if (AnyHostErrors) {

@@ -32,7 +32,8 @@ struct Result {
 /// Parses Source (written to prog.cu in a fresh temporary directory) and
 /// finds its launches.
 Result analyze(const std::string &Source, const LaunchOverrides &O = {},
-               const std::string &CudaPath = "none") {
+               const std::string &CudaPath = "none",
+               const ArchRules *Arch = nullptr) {
   Result R;
   llvm::SmallString<128> Dir;
   if (llvm::sys::fs::createUniqueDirectory("gmem-host", Dir)) {
@@ -49,7 +50,7 @@ Result analyze(const std::string &Source, const LaunchOverrides &O = {},
     return R;
   }
   R.AST = std::move(*AST);
-  R.H = findHostLaunches(R.AST->getASTContext(), {}, O);
+  R.H = findHostLaunches(R.AST->getASTContext(), {}, O, Arch);
   llvm::sys::fs::remove(R.Path);
   llvm::sys::fs::remove(Dir);
   return R;
@@ -677,7 +678,6 @@ int main(int argc, char **argv) {
   O.Args["a"] = "0.5";
   O.Args["u"] = "abc";
   O.Args["in"] = "8";
-  O.Args["nosuch"] = "1";
   Result R = analyze(Src, O);
   ASSERT_EQ(R.H.Launches.size(), 2u);
   const Launch &A = R.H.Launches[0], &B = R.H.Launches[1];
@@ -690,8 +690,6 @@ int main(int argc, char **argv) {
   EXPECT_EQ(B.Grid, d3(10, 2));
   expectFloat(B.Args[1], 0.5);
   expectUnknown(B.Args[3], "--arg u=abc: u is an integer");
-  EXPECT_TRUE(contains(R.H.Warnings, "--arg nosuch=1: no launched kernel"))
-      << join(R.H.Warnings);
 
   // Without --arg or --run-args, nx is unknown and says why and where.
   Result R2 = analyze(Src);
@@ -946,5 +944,70 @@ int main() {
     EXPECT_EQ(R.H.Launches[0].Grid, d3(4));
     EXPECT_EQ(R.H.Launches[0].Block, d3(250));
     expectInt(R.H.Launches[0].Args[1], -3);
+  }
+}
+
+// cudaGetDeviceProperties and cudaDeviceGetAttribute give what the compute
+// capability fixes, from the architecture table (arch.h; the CUDA C++
+// Programming Guide's technical specifications): on sm_90, 1024 threads per
+// block, grids up to (2^31 - 1, 65535, 65535), blocks up to (1024, 1024,
+// 64), 48 KiB of shared memory per block (227 KiB opted in), warps of 32;
+// on sm_75, 64 KiB opted in. The number of SMs differs between boards of
+// one architecture: unknown, and said so.
+TEST(HostLaunches, DevicePropertiesAreTheTargetArchitectures) {
+  std::string Src = std::string(Kernels) + R"(
+static int widest(const cudaDeviceProp &p) { return p.maxGridSize[0]; }
+int main() {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  float *d;
+  cudaMalloc(&d, 1 << 20);
+  int threads = prop.maxThreadsPerBlock / 4;
+  int rows = 100000;
+  dim3 grid(2, min(rows, prop.maxGridSize[1]));
+  k1<<<grid, threads, prop.sharedMemPerBlock / 4>>>(d, prop.major * 10 + prop.minor);
+  k1<<<widest(prop), prop.maxThreadsDim[2]>>>(d, prop.warpSize);
+  int gy = 0, optin = 0, sms = 0;
+  cudaDeviceGetAttribute(&gy, cudaDevAttrMaxGridDimY, 0);
+  cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
+  k1<<<gy, 32, optin>>>(d, 0);
+  k1<<<prop.multiProcessorCount * 4, 32>>>(d, 0);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  k1<<<1, 32>>>(d, sms);
+  return 0;
+}
+)";
+  unsigned SmLine = lineOf(Src, "k1<<<prop.multiProcessorCount");
+  unsigned AttrLine = lineOf(Src, "(&sms, cudaDevAttrMultiProcessorCount");
+  for (std::string Path : {"none", ""}) {
+    if (Path.empty() &&
+        !llvm::sys::fs::exists("/usr/local/cuda/include/cuda_runtime.h"))
+      continue;
+    for (const char *ArchName : {"sm_90", "sm_75"}) {
+      const ArchRules *A = findArch(ArchName);
+      ASSERT_NE(A, nullptr);
+      bool Hopper = A->Sm == 90;
+      SCOPED_TRACE(Path + " " + ArchName);
+      Result R = analyze(Src, {}, Path, A);
+      const auto &L = R.H.Launches;
+      ASSERT_EQ(L.size(), 5u) << join(R.H.Warnings);
+      EXPECT_EQ(L[0].Grid, d3(2, 65535));
+      EXPECT_EQ(L[0].Block, d3(256));
+      EXPECT_EQ(L[0].DynamicSmem, 48u * 1024 / 4);
+      expectInt(L[0].Args[1], Hopper ? 90 : 75);
+      EXPECT_EQ(L[1].Grid, d3(2147483647));
+      EXPECT_EQ(L[1].Block, d3(64));
+      expectInt(L[1].Args[1], 32);
+      EXPECT_EQ(L[2].Grid, d3(65535));
+      EXPECT_EQ(L[2].DynamicSmem, (Hopper ? 227u : 64u) * 1024);
+      EXPECT_EQ(join(L[3].Unresolved),
+                "grid.x: `prop.multiProcessorCount` (prog.cu:" +
+                    std::to_string(SmLine) +
+                    ") depends on the GPU model, not only on " + ArchName +
+                    "; pass --grid\n");
+      expectUnknown(L[4].Args[1],
+                    "(prog.cu:" + std::to_string(AttrLine) +
+                        ") depends on the GPU model, not only on " + ArchName);
+    }
   }
 }

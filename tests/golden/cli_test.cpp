@@ -207,6 +207,77 @@ TEST(Cli, SeveralFilesAreOneProgram) {
   EXPECT_NE(Two.Err.find("both define main()"), std::string::npos) << Two.Err;
 }
 
+// tests/data/programs/split: main() calls a template wrapper that only the
+// kernels' file instantiates (template void scaleAll<float>(...)), and a
+// wrapper whose launch is in a static helper of that file; it also calls a
+// function no file defines. threads = maxThreadsPerBlock / 4 = 1024 / 4 on
+// sm_90; n = 65536: scale<float> gets (65536 + 255) / 256 = 256 blocks,
+// shift 65536 / 128 = 512.
+TEST(Cli, SplitProgramFollowsTemplateInstancesAndStaticHelpers) {
+  const std::string Dir = "tests/data/programs/split/";
+  ToolRun R = runTool(Dir + "split_main.cpp " + Dir +
+                      "split_kernels.cu --compiler source --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  auto J = nlohmann::json::parse(R.Out);
+  auto L = J["launches"];
+  ASSERT_EQ(L.size(), 2u) << R.Out;
+  EXPECT_EQ(L[0]["kernel"], "scale<float>");
+  EXPECT_EQ(L[0]["grid"], nlohmann::json::array({256, 1, 1}));
+  EXPECT_EQ(L[0]["block"], nlohmann::json::array({256, 1, 1}));
+  EXPECT_EQ(L[0]["loc"]["line"], 21);
+  EXPECT_EQ(L[1]["kernel"], "shift");
+  EXPECT_EQ(L[1]["grid"], nlohmann::json::array({512, 1, 1}));
+  EXPECT_EQ(L[1]["block"], nlohmann::json::array({128, 1, 1}));
+  EXPECT_EQ(L[1]["loc"]["line"], 29);
+  // notGiven() is called twice and reported once, where it is declared.
+  unsigned NotGiven = 0;
+  for (const std::string W : J["warnings"])
+    if (W.find("notGiven()") != std::string::npos) {
+      ++NotGiven;
+      EXPECT_NE(W.find("split_main.cpp:15: notGiven() is declared "
+                       "(split.h:9) but defined in none of the given files"),
+                std::string::npos)
+          << W;
+    }
+  EXPECT_EQ(NotGiven, 1u) << J["warnings"].dump();
+  // main's file alone: what it calls is named, with where it is declared.
+  ToolRun Alone = runTool(Dir + "split_main.cpp --compiler source");
+  EXPECT_EQ(Alone.Exit, 2);
+  EXPECT_NE(Alone.Err.find("split_main.cpp:13: scaleAll<float>() is declared "
+                           "(split.h:6) but defined in none of the given "
+                           "files"),
+            std::string::npos)
+      << Alone.Err;
+  EXPECT_NE(Alone.Err.find("split_main.cpp:14: shiftAll() is declared "
+                           "(split.h:7)"),
+            std::string::npos)
+      << Alone.Err;
+}
+
+// --arg is judged by the launches simulated: strided, which main() does not
+// launch, takes `stride` when --kernel names it; without --kernel the
+// launches of main() have no parameter `stride` and the flag is reported.
+TEST(Cli, ArgWarningIsJudgedByTheSimulatedLaunches) {
+  const std::string Files = "tests/data/programs/split/split_main.cpp "
+                            "tests/data/programs/split/split_kernels.cu "
+                            "--compiler source --format json --arg stride=2";
+  ToolRun K = runTool(Files + " --kernel strided --grid 1 --block 32");
+  ASSERT_EQ(K.Exit, 0) << K.Err;
+  auto KJ = nlohmann::json::parse(K.Out);
+  ASSERT_EQ(KJ["launches"].size(), 1u) << K.Out;
+  EXPECT_EQ(KJ["launches"][0]["kernel"], "strided");
+  EXPECT_EQ(KJ["warnings"].dump().find("--arg stride"), std::string::npos)
+      << KJ["warnings"].dump();
+  ToolRun All = runTool(Files);
+  ASSERT_EQ(All.Exit, 0) << All.Err;
+  auto AJ = nlohmann::json::parse(All.Out);
+  EXPECT_NE(AJ["warnings"].dump().find(
+                "--arg stride=2: no launched kernel (scale<float>; shift) "
+                "has a parameter stride"),
+            std::string::npos)
+      << AJ["warnings"].dump();
+}
+
 // Host code Clang rejects does not cost the kernels: the launch it breaks
 // is named with the flags that supply it, the others are analysed (exit 0).
 // An error in a kernel still stops the analysis (exit 2).
