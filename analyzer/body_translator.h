@@ -159,6 +159,9 @@ private:
     int ResultSlot = -1; ///< Inlined function's value (or address).
     bool ReturnsRef = false;
     std::optional<LValue> This; ///< Inlined member function's object.
+    /// Type-erased cooperative groups (a thread_group parameter or local):
+    /// the type of the group they were made from.
+    std::map<const clang::VarDecl *, clang::QualType> GroupTypes;
     /// The body contains a goto: its control flow is not followed, so its
     /// accesses (and those of the calls it makes) are unknown.
     bool UsesGoto = false;
@@ -188,6 +191,12 @@ private:
   /// For a group query returning dim3 (group_index(), ...), the built-in
   /// of its x member.
   std::optional<int> groupDim3(const clang::Expr *E) const;
+  /// The type of the group Obj is: its own, or for a thread_group made from
+  /// a thread_block or a tile, that one's (Frame::GroupTypes).
+  clang::QualType groupType(const clang::Expr *Obj) const;
+  /// Records the group type of VD (a cooperative group) made from E.
+  void bindGroup(const clang::VarDecl *VD, const clang::Expr *E,
+                 Frame &Into) const;
   void loop(const clang::Stmt *S, StmtList &Out);
   void switchStmt(const clang::SwitchStmt *S, StmtList &Out);
   void ifStmt(const clang::IfStmt *S, StmtList &Out);

@@ -13,6 +13,8 @@
 //   thread_block_tile<N> (of a thread block): thread_rank() = block rank
 //     mod N, meta_group_rank() = block rank / N, num_threads()/size() = N,
 //     meta_group_size() = ceil(block threads / N).
+// A thread_group (type-erased) answers as the group it was made from, where
+// that is known where it is used (a parameter bound to a thread_block).
 //
 //===----------------------------------------------------------------------===//
 #include "body_translator.h"
@@ -102,6 +104,37 @@ const clang::Expr *objectOf(const CallExpr *CE) {
 
 } // namespace
 
+QualType BodyTranslator::groupType(const clang::Expr *Obj) const {
+  // Through copies and conversions to a base class.
+  for (;;) {
+    Obj = Obj->IgnoreImplicit()->IgnoreParenImpCasts();
+    const auto *CE = dyn_cast<CXXConstructExpr>(Obj);
+    if (!CE || CE->getNumArgs() != 1 ||
+        !CE->getConstructor()->isCopyOrMoveConstructor())
+      break;
+    Obj = CE->getArg(0);
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      const auto &Types = Frames.back().GroupTypes;
+      if (auto It = Types.find(VD); It != Types.end())
+        return It->second;
+    }
+  return Obj->getType();
+}
+
+void BodyTranslator::bindGroup(const clang::VarDecl *VD, const clang::Expr *E,
+                               Frame &Into) const {
+  const auto *RD = VD->getType()->getAsCXXRecordDecl();
+  if (!RD || !inCooperativeGroups(RD))
+    return;
+  QualType T = groupType(E);
+  if (kindOf(T).Kind != GroupKind::None)
+    Into.GroupTypes[VD] = T;
+  else
+    Into.GroupTypes.erase(VD);
+}
+
 std::optional<int> BodyTranslator::groupDim3(const clang::Expr *E) const {
   const auto *CE = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
   if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E->IgnoreParens()))
@@ -114,7 +147,7 @@ std::optional<int> BodyTranslator::groupDim3(const clang::Expr *E) const {
   if (!MD || !MD->getIdentifier() || !inCooperativeGroups(MD))
     return std::nullopt;
   const clang::Expr *Obj = objectOf(CE);
-  GroupKind G = kindOf(Obj ? Obj->getType() : QualType());
+  GroupKind G = kindOf(Obj ? groupType(Obj) : QualType());
   StringRef N = MD->getName();
   if (G.Kind == GroupKind::Block) {
     if (N == "group_index")
@@ -152,7 +185,7 @@ std::optional<Value> BodyTranslator::cooperativeGroups(const CallExpr *CE,
   const clang::Expr *Obj = MD ? objectOf(CE) : nullptr;
   if (!Obj)
     return std::nullopt;
-  GroupKind G = kindOf(Obj->getType());
+  GroupKind G = kindOf(groupType(Obj));
   std::optional<IntType> T = intTypeOf(RT);
   if (G.Kind == GroupKind::None || !T)
     return std::nullopt;

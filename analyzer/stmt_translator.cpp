@@ -146,6 +146,7 @@ void BodyTranslator::declare(const VarDecl *VD, StmtList &Out) {
   // read memory.
   if (!Init)
     return;
+  bindGroup(VD, Init, Frames.back());
   effects(Init, Out);
   // A copy of an object in memory: its members are loaded data.
   const clang::Expr *Src = Init->IgnoreImplicit();
@@ -669,6 +670,7 @@ Value BodyTranslator::inlineCall(const CallExpr *CE, const FunctionDecl *Def,
     }
     Arg A;
     A.P = Def->getParamDecl(I - Shift);
+    bindGroup(A.P, AE, F);
     if (A.P->getType()->isReferenceType()) {
       A.IsRef = true;
       A.L = pin(lvalue(AE, Out), Out);

@@ -757,8 +757,10 @@ void BoxEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
 
 void BoxEvaluator::poison(const std::vector<Stmt> &L, const std::string &Why) {
   for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Access)
+    if (S.Kind == StmtKind::Access) {
       markUnknown(S.AccessId, Why);
+      (*Stats)[S.AccessId].UncountedRequests += Blocks;
+    }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
       poison(*Sub, Why);
   }

@@ -50,8 +50,8 @@ struct Totals {
   /// Requests left out of Units, and the bounds of their units.
   uint64_t UnknownRequests = 0, MinUnits = 0, MaxUnits = 0;
   bool Bounded = true; ///< Every unknown request has bounds.
-  /// Traffic no access stands for (Kernel::UnmodelledGlobal): even the
-  /// request count is unknown.
+  /// Traffic no access stands for (Kernel::UnmodelledGlobal), or accesses
+  /// that may or may not run: even the request count is unknown.
   bool CountUnknown = false;
 };
 
@@ -69,6 +69,7 @@ void addTo(Totals &T, const Access &A, const AccessStats &S) {
   T.MinUnits += S.MinUnits;
   T.MaxUnits += S.MaxUnits;
   T.Bounded = T.Bounded && S.bounded();
+  T.CountUnknown = T.CountUnknown || S.UncountedRequests;
   if (S.UnknownRequests && T.Unknown.empty())
     T.Unknown = A.Loc.File + ":" + std::to_string(A.Loc.Line) + ": " + A.Text +
                 ": " + S.UnknownReason;

@@ -29,6 +29,10 @@ struct AccessStats {
   uint64_t MisalignedLanes = 0;    ///< Lanes whose address is not a
                                    ///< multiple of the access size.
   uint64_t UnknownRequests = 0;    ///< Executed, but address not computable.
+  /// Of those, executions that may not happen at all (code under a
+  /// condition or in a loop that cannot be computed): the request count
+  /// itself is unknown.
+  uint64_t UncountedRequests = 0;
   uint64_t OutOfBoundsLanes = 0;   ///< Shared: lanes outside the array.
   std::string UnknownReason;       ///< First reason seen.
   /// Groups the compiler merged (Access::Compiled) whose lanes' bytes were

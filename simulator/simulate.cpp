@@ -21,6 +21,7 @@ void AccessStats::add(const AccessStats &O) {
   MaxWays = std::max(MaxWays, O.MaxWays);
   MisalignedLanes += O.MisalignedLanes;
   UnknownRequests += O.UnknownRequests;
+  UncountedRequests += O.UncountedRequests;
   BoundedRequests += O.BoundedRequests;
   MinUnits += O.MinUnits;
   MaxUnits += O.MaxUnits;

@@ -658,8 +658,10 @@ void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
 
 void WarpEvaluator::poison(const std::vector<Stmt> &L, const std::string &Why) {
   for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Access)
+    if (S.Kind == StmtKind::Access) {
       markUnknown(S.AccessId, Why);
+      Stats[S.AccessId].UncountedRequests += 1;
+    }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
       poison(*Sub, Why);
   }

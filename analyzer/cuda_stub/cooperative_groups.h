@@ -7,7 +7,17 @@
 
 namespace cooperative_groups {
 
-class thread_block {
+// The type-erased group; the analyzer answers its queries as the group it
+// was made from.
+class thread_group {
+public:
+  __device__ void sync() const;
+  __device__ unsigned long long thread_rank() const;
+  __device__ unsigned long long size() const;
+  __device__ unsigned long long num_threads() const;
+};
+
+class thread_block : public thread_group {
 public:
   __device__ static void sync();
   __device__ static unsigned int thread_rank();
@@ -31,8 +41,13 @@ public:
   __device__ static dim3 dim_blocks();
 };
 
-template <unsigned int Size, typename ParentT = void> class thread_block_tile {
+template <unsigned int Size, typename ParentT = void>
+class thread_block_tile : public thread_group {
 public:
+  __device__ thread_block_tile();
+  // As in CUDA, a tile of a known parent converts to one of any parent.
+  template <typename P>
+  __device__ thread_block_tile(const thread_block_tile<Size, P> &Other);
   __device__ void sync() const;
   __device__ unsigned int thread_rank() const;
   __device__ unsigned int size() const;
@@ -51,6 +66,8 @@ __device__ grid_group this_grid();
 template <unsigned int Size, typename ParentT>
 __device__ thread_block_tile<Size, ParentT>
 tiled_partition(const ParentT &Parent);
+__device__ thread_group tiled_partition(const thread_group &Parent,
+                                        unsigned int TileSize);
 
 } // namespace cooperative_groups
 

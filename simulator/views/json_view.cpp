@@ -72,6 +72,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
     }
     if (!Known) {
       X["unknown_requests"] = S.UnknownRequests;
+      if (S.UncountedRequests)
+        X["requests"] = json(); // Some executions may not happen.
       if (S.bounded() && S.Requests) {
         // The known requests' units plus the others' proven bounds.
         uint64_t Lo = S.Units + S.MinUnits, Hi = S.Units + S.MaxUnits;

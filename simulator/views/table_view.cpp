@@ -117,9 +117,8 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
     OS << "  " << pad(locText(A.Loc), LocW + 1) << pad(Text, TextW + 1)
        << pad(opName(A), 5) << pad(Shared ? "shared" : "global", 7)
        << pad(std::to_string(A.Size), 4, true) << " "
-       << pad(S.UnknownRequests > S.Requests ? "unknown"
-                                             : std::to_string(S.Requests),
-              10, true);
+       << pad(S.UncountedRequests ? "unknown" : std::to_string(S.Requests), 10,
+              true);
     if (S.UnknownRequests) {
       if (S.bounded() && S.Requests) {
         // Proven bounds: the known requests plus the fewest and the most

@@ -62,6 +62,43 @@ TEST_P(CooperativeGroups, QueriesAreExactAndQuiet) {
   EXPECT_EQ(R.Events.back().Addr.value() / 4, 1 * 4 + 3 + BlockRank * 32);
 }
 
+// A function taking the type-erased thread_group answers as the group each
+// call passes: the block (rank 61 of 64 threads) and a tile of 16 (rank 61 %
+// 16 = 13, size 16). The Programming Guide's example reduction has this shape.
+const char *Erased = R"(
+#include <cooperative_groups.h>
+using namespace cooperative_groups;
+__device__ void put(thread_group g, float *x) {
+  x[g.thread_rank() * 100 + g.size()] = 1.0f;
+}
+__global__ void k(float *a, float *b, float *c) {
+  thread_block block = this_thread_block();
+  put(block, a);
+  thread_block_tile<16> tile = tiled_partition<16>(block);
+  put(tile, b);
+  thread_group any = block;
+  c[any.thread_rank()] = 2.0f;
+}
+)";
+
+TEST_P(CooperativeGroups, ThreadGroupAnswersAsTheGroupItWasMadeFrom) {
+  Translated T = translate(Erased, "erased.cu");
+  const Kernel &K = T.kernel("k");
+  SCOPED_TRACE(dump(K));
+  for (const Access &A : K.Accesses)
+    EXPECT_FALSE(A.UnknownReason) << A.Text << ": " << *A.UnknownReason;
+  ThreadEnv Env;
+  Env.Thread = {5, 3, 1};
+  Env.BlockDim = {8, 4, 2};
+  for (const char *P : {"a", "b", "c"})
+    Env.Params[P] = 0;
+  ThreadRun R = runThread(K, Env);
+  ASSERT_EQ(R.Events.size(), 3u);
+  EXPECT_EQ(R.Events[0].Addr.value() / 4, 61u * 100 + 64);
+  EXPECT_EQ(R.Events[1].Addr.value() / 4, 13u * 100 + 16);
+  EXPECT_EQ(R.Events[2].Addr.value() / 4, 61u);
+}
+
 GMEM_BOTH_HEADERS(CooperativeGroups);
 
 } // namespace

@@ -281,6 +281,32 @@ __global__ void k(int *out) {
   EXPECT_DOUBLE_EQ(*Ld.Value, 1.0);
 }
 
+// How often a loop whose bound is loaded data runs is not known: the count
+// of its stores is unknown, not 0 (found on the CUDA samples' cooperative
+// groups reduction, whose loop count the model could not compute).
+TEST_P(Unfollowed, AccessesOfAnUncomputableLoopHaveNoRequestCount) {
+  Translated T = translate(R"(
+__global__ void k(float *a, const int *n) {
+  for (int i = 0; i < n[0]; ++i)
+    a[threadIdx.x * 2] = 0;
+}
+)");
+  const Kernel &K = T.kernel("k");
+  SCOPED_TRACE(dump(K));
+  LaunchResult R = run(K, 32);
+  const Metric &St =
+      metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
+  EXPECT_FALSE(St.Value) << *St.Value;
+  EXPECT_NE(St.UnknownReason.find("condition cannot be computed"),
+            std::string::npos)
+      << St.UnknownReason;
+  // The load of n[0] runs once per warp whatever the data.
+  const Metric &Ld =
+      metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+  ASSERT_TRUE(Ld.Value) << Ld.UnknownReason;
+  EXPECT_DOUBLE_EQ(*Ld.Value, 1.0);
+}
+
 GMEM_BOTH_HEADERS(Unfollowed);
 
 } // namespace
