@@ -177,7 +177,7 @@ int HostInterpreter::arrayAllocation(const VarDecl *VD) {
 
 std::string HostInterpreter::allocationName(int Alloc) {
   if (Alloc == NullAllocation)
-    return "nullptr";
+    return NullPointer;
   if (Alloc < 0 || size_t(Alloc) >= Allocations.size())
     return "<unknown>";
   const Allocation &A = Allocations[Alloc];

@@ -163,6 +163,10 @@ struct CompiledForm {
     Hoisted,   ///< Loaded once before the loops it left (see Loop).
     Reused,    ///< No instruction: the value of an equal load is reused.
     Ambiguous, ///< The SASS does not say which; counted as written.
+    /// Fully unrolled loops (see Loop): one instruction per distinct address
+    /// over their iterations; a load of an address already loaded reuses
+    /// the value, a store to it replaces the earlier one.
+    OncePerAddress,
   } State = Unchecked;
   /// Merged: bytes per lane of the emitted instruction (8 or 16).
   unsigned Width = 0;
@@ -173,6 +177,7 @@ struct CompiledForm {
   /// Merged across iterations: Width / Size consecutive iterations of the
   /// enclosing loop this many loops out (0 = innermost) form one request.
   /// Hoisted: out of the innermost Loop + 1 loops.
+  /// OncePerAddress: within one run of the innermost Loop + 1 loops.
   int Loop = -1;
   std::string Instruction; ///< The SASS opcode, e.g. "LDS.128".
   std::string Note;        ///< Why (Ambiguous: what was not established).
@@ -284,12 +289,16 @@ struct Dim3 {
 };
 
 /// A kernel argument's value for one launch.
+/// The Allocation of a null pointer argument (NULL, nullptr, 0).
+inline const char *const NullPointer = "nullptr";
+
 struct ArgValue {
   enum KindT : uint8_t { Int, Float, Pointer, Unknown } Kind = Unknown;
   int64_t IntValue = 0;
   double FloatValue = 0;
-  /// Pointer: which allocation (host variable name; equal names alias) and
-  /// its address modulo 256 (cudaMalloc gives 0).
+  /// Pointer: which allocation (host variable name; equal names alias, and
+  /// NullPointer is address 0) and its address modulo 256 (cudaMalloc
+  /// gives 0).
   std::string Allocation;
   uint64_t AlignOffset = 0;
   std::string Reason; ///< Unknown: why (e.g. "read from argv").

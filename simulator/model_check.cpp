@@ -89,6 +89,11 @@ public:
       if (C.State == CompiledForm::Hoisted && (C.Loop < 0 || C.Loop > 64))
         return at(Where, "hoisted out of loop level " + std::to_string(C.Loop) +
                              ", which is not a valid level");
+      if (C.State == CompiledForm::OncePerAddress &&
+          (C.Loop < 0 || C.Loop > 64))
+        return at(Where, "once per address over loop level " +
+                             std::to_string(C.Loop) +
+                             ", which is not a valid level");
       if (!A.Address)
         return at(Where, "has no address");
       if (auto E = expr(*A.Address, Where + ".address", 1))

@@ -108,7 +108,8 @@ json stmtsJson(const std::vector<Stmt> &S) {
 }
 
 const char *const CompiledStateNames[] = {
-    "unchecked", "as_written", "merged", "hoisted", "reused", "ambiguous"};
+    "unchecked", "as_written", "merged",          "hoisted",
+    "reused",    "ambiguous",  "once_per_address"};
 
 CompiledForm parseCompiled(const json &J) {
   CompiledForm C;
@@ -622,7 +623,8 @@ json toJson(const CompiledForm &C) {
     J["width"] = C.Width;
     J["leader"] = C.Leader;
   }
-  if (C.State == CompiledForm::Merged || C.State == CompiledForm::Hoisted)
+  if (C.State == CompiledForm::Merged || C.State == CompiledForm::Hoisted ||
+      C.State == CompiledForm::OncePerAddress)
     J["loop"] = C.Loop;
   if (!C.Note.empty())
     J["note"] = C.Note;

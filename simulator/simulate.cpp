@@ -113,8 +113,12 @@ LaunchEnv makeLaunchEnv(const Kernel &K, const Launch &L) {
           A && A->Kind == ArgValue::Pointer && !A->Allocation.empty()
               ? A->Allocation
               : "param:" + P.Name;
-      auto It = Bases.emplace(Alloc, (Bases.size() + 1) << 36).first;
-      V = int64_t(It->second + (A ? A->AlignOffset % 256 : 0));
+      if (Alloc == NullPointer) {
+        V = 0; // `if (p != NULL)` must see it.
+      } else {
+        auto It = Bases.emplace(Alloc, (Bases.size() + 1) << 36).first;
+        V = int64_t(It->second + (A ? A->AlignOffset % 256 : 0));
+      }
     } else if (P.Kind == ParamKind::Int && A && A->Kind == ArgValue::Int) {
       V = normalize(uint64_t(A->IntValue), P.Type);
     } else {
@@ -211,7 +215,8 @@ static bool needsEveryWarp(const Kernel &K) {
   for (const Access &A : K.Accesses) {
     auto St = A.Compiled.State;
     if (St == CompiledForm::Merged || St == CompiledForm::Hoisted ||
-        St == CompiledForm::Reused || exprNeedsEveryWarp(A.Address.get()))
+        St == CompiledForm::Reused || St == CompiledForm::OncePerAddress ||
+        exprNeedsEveryWarp(A.Address.get()))
       return true;
   }
   return stmtsNeedEveryWarp(K.Body);

@@ -92,6 +92,7 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
   FirstMisaligned = FirstOutOfBounds;
   LastIteration.assign(K.Accesses.size(), {~uint64_t(0), 0});
   OrdinalInIteration.assign(K.Accesses.size(), 0);
+  Seen.assign(K.Accesses.size(), SeenRequests());
   const uint64_t Uniform[] = {Env.Block.X, Env.Block.Y, Env.Block.Z, Env.Grid.X,
                               Env.Grid.Y,  Env.Grid.Z,  32};
   for (int I = 0; I < 7; ++I)
@@ -733,7 +734,35 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     addToGroup(A, Addr, Mask);
     return;
   }
+  if (C.State == CompiledForm::OncePerAddress && seenBefore(A, Addr, Mask))
+    return;
   issue(A, Addr, Mask, A.Size);
+}
+
+bool WarpEvaluator::seenBefore(const Access &A, const uint64_t *Addr,
+                               uint32_t Mask) {
+  const int Level = A.Compiled.Loop;
+  if (Level < 0 || size_t(Level) >= LoopStack.size())
+    return false;
+  SeenRequests &S = Seen[A.Id];
+  const uint64_t Instance = LoopStack[LoopStack.size() - 1 - Level].Instance;
+  if (S.Instance != Instance) {
+    S.Instance = Instance;
+    S.Hashes.clear();
+    S.Lanes.clear();
+  }
+  std::vector<uint64_t> Key = {Mask};
+  uint64_t H = Mask * 0x9e3779b97f4a7c15ull;
+  for (uint32_t M = Mask; M; M &= M - 1) {
+    Key.push_back(Addr[__builtin_ctz(M)]);
+    H = (H ^ Key.back()) * 0xff51afd7ed558ccdull;
+  }
+  for (size_t I = 0; I < S.Hashes.size(); ++I)
+    if (S.Hashes[I] == H && S.Lanes[I] == Key)
+      return true;
+  S.Hashes.push_back(H);
+  S.Lanes.push_back(std::move(Key));
+  return false;
 }
 
 void WarpEvaluator::addToGroup(const Access &A, const uint64_t *Addr,

@@ -95,6 +95,17 @@ private:
   /// executions it had in that iteration (cross-iteration merges).
   std::vector<std::pair<uint64_t, uint64_t>> LastIteration;
   std::vector<uint64_t> OrdinalInIteration;
+  /// OncePerAddress accesses: the lanes and addresses of each request made
+  /// in the current run (loop instance) of their unrolled loops.
+  struct SeenRequests {
+    uint64_t Instance = ~uint64_t(0);
+    std::vector<uint64_t> Hashes;
+    std::vector<std::vector<uint64_t>> Lanes; ///< Mask, then addresses.
+  };
+  std::vector<SeenRequests> Seen;
+  /// Whether a request of A with these lanes and addresses was made before
+  /// in this run of its loops (and remembers it if not).
+  bool seenBefore(const Access &A, const uint64_t *Addr, uint32_t Mask);
   void poison(const std::vector<Stmt> &L, const std::string &Why);
   void markUncertain(uint32_t Lanes, const std::string &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,

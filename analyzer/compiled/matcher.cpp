@@ -3,6 +3,7 @@
 
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -13,11 +14,15 @@ namespace {
 /// Where each access sits: its enclosing loops, innermost first.
 struct Context {
   std::vector<std::vector<const Stmt *>> Loops; ///< Per access id.
+  /// The statement before each loop (where `int i = 0` is).
+  std::map<const Stmt *, const Stmt *> Before;
 };
 
 void walk(const std::vector<Stmt> &L, std::vector<const Stmt *> &Stack,
           Context &C) {
   for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Loop && &S != &L.front())
+      C.Before[&S] = &S - 1;
     if (S.Kind == StmtKind::Access && S.AccessId >= 0 &&
         S.AccessId < (int)C.Loops.size())
       C.Loops[S.AccessId].assign(Stack.rbegin(), Stack.rend());
@@ -276,6 +281,132 @@ int contiguousLoop(const Kernel &K, const Access &A,
   return -1;
 }
 
+/// Whether L (at any depth) leaves or skips ahead in its loop or function.
+bool hasJump(const std::vector<Stmt> &L) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Break || S.Kind == StmtKind::Continue ||
+        S.Kind == StmtKind::Return)
+      return true;
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      if (hasJump(*Sub))
+        return true;
+  }
+  return false;
+}
+
+/// The induction values of a loop whose trip count is a compile-time
+/// constant (given the values of the loops around it in Fixed): `for (v =
+/// c0; cond(v, constants); v += c)`. Such a loop is what nvcc unrolls fully.
+bool constantIterations(const Stmt &Loop, const Context &C,
+                        const std::map<int, int64_t> &Fixed,
+                        std::vector<int64_t> &Out) {
+  int Slot;
+  int64_t Step;
+  auto Prev = C.Before.find(&Loop);
+  if (!Loop.TestFirst || !Loop.Cond || !Loop.CondPre.empty() ||
+      !inductionOf(Loop, Slot, Step) || Step == 0 || Prev == C.Before.end() ||
+      Prev->second->Kind != StmtKind::Assign || Prev->second->Slot != Slot ||
+      !Prev->second->Value || hasJump(Loop.Body))
+    return false;
+  std::map<int, const Expr *> Def;
+  std::map<int, int> Count;
+  assignments(Loop.Body, Def, Count);
+  if (Count.count(Slot))
+    return false;
+  // Constant: the same under two arbitrary assignments of the other leaves.
+  const std::map<int, const Expr *> None;
+  auto Constant = [&](const Expr &E, const std::map<int, int64_t> &F,
+                      int64_t &V) {
+    int64_t V2;
+    ScalarEval E1{F, None, 1}, E2{F, None, 2};
+    return E1.eval(E, V) && E2.eval(E, V2) && V == V2;
+  };
+  int64_t V;
+  if (!Constant(*Prev->second->Value, Fixed, V))
+    return false;
+  Out.clear();
+  for (;;) {
+    std::map<int, int64_t> F = Fixed;
+    F[Slot] = V;
+    int64_t Go;
+    if (!Constant(*Loop.Cond, F, Go))
+      return false;
+    if (!Go)
+      return true;
+    if (Out.size() >= 4096)
+      return false; // Too long to be unrolled fully.
+    Out.push_back(V);
+    V += Step;
+  }
+}
+
+/// Over the iterations of A's Levels innermost loops, all of constant trip
+/// count: how many executions (Runs) and how many distinct addresses
+/// (Distinct, per thread, whatever the other values).
+bool unrolledAddresses(const Access &A, const std::vector<const Stmt *> &Loops,
+                       unsigned Levels, const Context &C, size_t &Runs,
+                       size_t &Distinct) {
+  if (!A.Address || A.UnknownReason || Levels == 0 || Levels > Loops.size())
+    return false;
+  // Slots assigned once in the outermost of them are expanded.
+  std::map<int, const Expr *> Def;
+  std::map<int, int> Count, Multi;
+  assignments(Loops[Levels - 1]->Body, Def, Count);
+  for (const auto &[S, N] : Count)
+    if (N != 1) {
+      Def.erase(S);
+      Multi[S] = N;
+    }
+  // The loops' own induction variables are enumerated below.
+  for (unsigned Level = 0; Level < Levels; ++Level) {
+    int Slot;
+    int64_t Step;
+    if (inductionOf(*Loops[Level], Slot, Step)) {
+      Def.erase(Slot);
+      Multi.erase(Slot);
+    }
+  }
+  // Another slot that changes from one iteration to the next: its values
+  // are not followed here.
+  if (usesSlots(*A.Address, Multi))
+    return false;
+  std::set<std::vector<int64_t>> Seen;
+  Runs = 0;
+  std::map<int, int64_t> Fixed;
+  // Outermost (Levels - 1) to innermost (0).
+  std::function<bool(int)> Enumerate = [&](int Level) -> bool {
+    if (Level < 0) {
+      std::vector<int64_t> Addr;
+      for (uint64_t Seed = 1; Seed <= 3; ++Seed) {
+        int64_t V;
+        ScalarEval E{Fixed, Def, Seed};
+        if (!E.eval(*A.Address, V))
+          return false;
+        Addr.push_back(V);
+      }
+      Seen.insert(Addr);
+      return ++Runs <= 65536;
+    }
+    const Stmt &L = *Loops[size_t(Level)];
+    int Slot;
+    int64_t Step;
+    std::vector<int64_t> Values;
+    if (!inductionOf(L, Slot, Step) || !constantIterations(L, C, Fixed, Values))
+      return false;
+    for (int64_t V : Values) {
+      Fixed[Slot] = V;
+      if (!Enumerate(Level - 1))
+        return false;
+    }
+    Fixed.erase(Slot);
+    return true;
+  };
+  if (!Enumerate(int(Levels) - 1))
+    return false;
+  Distinct = Seen.size();
+  return true;
+}
+
 bool sameSpace(const Access &A, const SassInstr &I) {
   if (I.Space == SassSpace::Generic)
     return A.Sp == Space::Global;
@@ -336,6 +467,144 @@ const Access *repeatedLoad(const Kernel &K, const Access &A) {
       return &B;
   }
   return nullptr;
+}
+
+/// One wide instruction per access of Ids (a line whose W-byte instructions
+/// are as many as its accesses): each access is the first of a run whose
+/// other parts are later accesses with no instruction on their own line, at
+/// the next Size-byte addresses (p[i].x here, p[i].y on the next line).
+/// Taken only when every access finds its whole run; partners are claimed
+/// from Free.
+bool mergeAcrossLines(Kernel &K, const std::vector<int> &Ids, unsigned W,
+                      const std::string &WideOp, std::set<int> &Free,
+                      const std::map<int, const Expr *> &Defs) {
+  const std::map<int, int64_t> None;
+  auto Offset = [&](const Access &A, const Access &B, int64_t &D) {
+    if (!A.Address || !B.Address || A.UnknownReason || B.UnknownReason)
+      return false;
+    for (uint64_t Seed = 1; Seed <= 3; ++Seed) {
+      int64_t VA, VB;
+      ScalarEval EA{None, Defs, Seed}, EB{None, Defs, Seed};
+      if (!EA.eval(*A.Address, VA) || !EB.eval(*B.Address, VB) ||
+          (Seed > 1 && VB - VA != D))
+        return false;
+      D = VB - VA;
+    }
+    return true;
+  };
+  std::vector<std::vector<int>> Runs;
+  std::set<int> Taken;
+  for (int Id : Ids) {
+    const Access &A = K.Accesses[Id];
+    std::vector<int> Run = {Id};
+    for (unsigned Part = 1; Part < W / A.Size; ++Part) {
+      int Found = -1;
+      for (int P : Free) {
+        const Access &B = K.Accesses[P];
+        int64_t D = 0;
+        if (P > Id && !Taken.count(P) && B.Sp == A.Sp && B.Kind == A.Kind &&
+            B.Size == A.Size && B.Array == A.Array && Offset(A, B, D) &&
+            D == int64_t(Part * A.Size)) {
+          Found = P;
+          break;
+        }
+      }
+      if (Found < 0)
+        return false;
+      Taken.insert(Found);
+      Run.push_back(Found);
+    }
+    Runs.push_back(Run);
+  }
+  for (const std::vector<int> &Run : Runs) {
+    const Access &Lead = K.Accesses[Run[0]];
+    for (int Id : Run) {
+      CompiledForm &CF = K.Accesses[Id].Compiled;
+      CF.State = CompiledForm::Merged;
+      CF.Width = W;
+      CF.Leader = Run[0];
+      CF.Instruction = WideOp;
+      std::string Rest;
+      for (size_t I = 1; I < Run.size(); ++I)
+        Rest += (I > 1 ? ", " : "") + K.Accesses[Run[I]].Text + " (" +
+                lineText(K.Accesses[Run[I]]) + ")";
+      CF.Note = Id == Run[0] ? "one " + WideOp + " loads it with " + Rest
+                             : "merged into " + Lead.Text + "'s " + WideOp +
+                                   " (" + lineText(Lead) + ")";
+      Free.erase(Id);
+    }
+  }
+  return true;
+}
+
+/// Accesses in loops nvcc unrolled fully (the SASS has fewer loops around
+/// the line's Is than the source around the access) whose Scalar
+/// instructions are as many as the distinct addresses over the unrolled
+/// iterations, fewer than the iterations: the compiler loaded each address
+/// once and reused the value (or kept the last of the stores to it).
+bool oncePerAddress(Kernel &K, const std::vector<int> &Ids,
+                    const std::vector<const SassInstr *> &Is,
+                    const SassFunction &F, const Context &C, size_t Scalar) {
+  std::set<unsigned> Depths;
+  for (const SassInstr *I : Is)
+    Depths.insert(F.loopDepth(I->Offset));
+  if (Depths.size() != 1)
+    return false;
+  const unsigned Depth = *Depths.begin();
+  struct Unrolled {
+    int Id;
+    unsigned Levels;
+    size_t Runs, Distinct;
+  };
+  std::vector<Unrolled> U;
+  size_t Runs = 0, Distinct = 0;
+  for (int Id : Ids) {
+    const Access &A = K.Accesses[Id];
+    const std::vector<const Stmt *> &Loops = C.Loops[Id];
+    Unrolled X{Id, unsigned(Loops.size() > Depth ? Loops.size() - Depth : 0), 1,
+               1};
+    if (X.Levels &&
+        !unrolledAddresses(A, Loops, X.Levels, C, X.Runs, X.Distinct))
+      return false;
+    if (X.Distinct < X.Runs) {
+      // A load is reused only if nothing stores to its array in between; a
+      // store is dropped only if nothing reads the array in between.
+      std::set<int> Inside;
+      accessesIn(Loops[X.Levels - 1]->Body, Inside);
+      for (int B : Inside) {
+        const Access &O = K.Accesses[B];
+        if (O.Array == A.Array && O.Sp == A.Sp &&
+            (A.Kind == AccessKind::Load ? O.Kind != AccessKind::Load
+                                        : O.Kind != AccessKind::Store))
+          return false;
+      }
+    }
+    Runs += X.Runs;
+    Distinct += X.Distinct;
+    U.push_back(X);
+  }
+  if (Distinct >= Runs || Distinct != Scalar)
+    return false;
+  for (const Unrolled &X : U) {
+    CompiledForm &CF = K.Accesses[X.Id].Compiled;
+    CF.Instruction = Is[0]->Opcode;
+    if (X.Distinct == X.Runs) {
+      CF.State = CompiledForm::AsWritten;
+      continue;
+    }
+    CF.State = CompiledForm::OncePerAddress;
+    CF.Loop = int(X.Levels) - 1;
+    CF.Note = std::to_string(X.Distinct) + " " + CF.Instruction + " for " +
+              std::to_string(X.Runs) + " iterations of " +
+              (X.Levels == 1
+                   ? std::string("its unrolled loop")
+                   : "its " + std::to_string(X.Levels) + " unrolled loops") +
+              ": each address is " +
+              (K.Accesses[X.Id].Kind == AccessKind::Load
+                   ? "loaded once and the value reused"
+                   : "stored once, the last value");
+  }
+  return true;
 }
 
 } // namespace
@@ -413,6 +682,21 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                     "; counted as written");
   };
 
+  // Accesses with no instruction on their line: partners a wider
+  // instruction on another line may cover (mergeAcrossLines).
+  std::set<int> NoInstruction;
+  for (auto &[Kx, Ids] : Accesses)
+    if (Instrs[Kx].empty())
+      NoInstruction.insert(Ids.begin(), Ids.end());
+  std::map<int, const Expr *> KernelDefs;
+  {
+    std::map<int, int> Count;
+    assignments(K.Body, KernelDefs, Count);
+    for (const auto &[S, N] : Count)
+      if (N != 1)
+        KernelDefs.erase(S);
+  }
+
   std::vector<int> Vanished;
   for (auto &[Kx, Ids] : Accesses) {
     std::vector<const SassInstr *> &Is = Instrs[Kx];
@@ -464,6 +748,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                            : "instructions of several wider widths");
       continue;
     }
+    if (Wider.empty() && oncePerAddress(K, Ids, Is, *F, C, Scalar))
+      continue;
     if (Wider.empty()) {
       // Every instruction as wide as the source: as written, unless there
       // are fewer instructions than accesses (a value reused).
@@ -549,6 +835,9 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       }
       continue;
     }
+    if (Scalar == 0 && W % Size == 0 && Ids.size() == WideCount &&
+        mergeAcrossLines(K, Ids, W, WideOp, NoInstruction, KernelDefs))
+      continue;
     for (int Id : Ids)
       Ambiguous(K.Accesses[Id],
                 std::to_string(WideCount) + " " + WideOp + " and " +
@@ -579,6 +868,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   std::vector<bool> Claimed(Orphans.size(), false);
   for (int Id : Vanished) {
     Access &A = K.Accesses[Id];
+    if (A.Compiled.State == CompiledForm::Merged)
+      continue; // Covered by a wider instruction on another line.
     if (const Access *B = repeatedLoad(K, A)) {
       A.Compiled.State = CompiledForm::Reused;
       A.Compiled.Note = "no instruction: the value loaded by " + B->Text +

@@ -84,6 +84,9 @@ std::string explainCompiled(const Access &A, const AccessStats &S) {
     return "compiled: " + C.Note + "; counted on the loop's first iteration";
   case CompiledForm::Reused:
     return "compiled: " + C.Note + "; no request";
+  case CompiledForm::OncePerAddress:
+    return "compiled: " + C.Note +
+           "; one request per distinct address over those iterations";
   case CompiledForm::Ambiguous:
     return "compiled: mapping to the SASS is ambiguous (" + C.Note +
            "); counted as written";

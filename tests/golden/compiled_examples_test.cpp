@@ -1,12 +1,12 @@
 //===- compiled_examples_test.cpp - Counting what nvcc emitted ------------===//
 //
 // The examples whose compiled form differs from their source
-// (examples/compiled_forms.cu, examples/sgemm_tiled.cu), matched to the SASS
-// nvcc 13.0 emitted for them (captured in tests/data/sass, so no toolkit is
-// needed) and simulated. Expected counts are worked out from the hardware
-// rules of DESIGN.md for the instructions in that SASS (with the packed
-// pair loads measured since, ArchRules::PackedPairLoads); the comments give
-// the derivation. tests/data/measured holds their GPU measurements.
+// (examples/compiled_forms.cu, sgemm_tiled.cu, unrolled_reuse.cu), matched to
+// the SASS nvcc 13.0 emitted for them (captured in tests/data/sass, so no
+// toolkit is needed) and simulated. Expected counts are worked out from the
+// hardware rules of DESIGN.md for the instructions in that SASS (with the
+// packed pair loads measured since, ArchRules::PackedPairLoads); the comments
+// give the derivation. tests/data/measured holds their GPU measurements.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis.h"
@@ -223,6 +223,71 @@ TEST(SgemmTiled, RegisterTilesReadWithLds128) {
     EXPECT_EQ(metric(R, "smsp__sass_inst_executed_op_shared_ld.sum"), 2 * 32768)
         << K;
   }
+}
+
+// examples/unrolled_reuse.cu: addresses repeated over fully unrolled loops
+// (CompiledForm::OncePerAddress) and float2 members read on two lines.
+TEST(UnrolledReuse, NoAmbiguousMapping) {
+  const Compiled &C = compiled("unrolled_reuse");
+  for (const std::string &N : C.Notes)
+    ADD_FAILURE() << N;
+}
+
+// row[ty][12 + tx + 16 r + j], r = 0..3, j = -12..12: 100 taps, but 16 r + j
+// takes the 73 values -12..60; the SASS has 73 LDS. 16 x 64 blocks of 4
+// warps: 4096 x 73 = 299008 requests (the source: 409600). A warp is two
+// rows of 16 lanes, 88 words apart: banks b..b+15 and b+24..b+39, 8 banks
+// in common: 2 wavefronts each, 598016. As measured on an H100.
+TEST(UnrolledReuse, StencilLoadsEachAddressOnce) {
+  const LaunchResult &R = launch(compiled("unrolled_reuse"), "stencilRows");
+  const Access &A =
+      access(R, "row[threadIdx.y][RADIUS + threadIdx.x + r * BX + j]");
+  EXPECT_EQ(A.Compiled.State, CompiledForm::OncePerAddress);
+  EXPECT_EQ(A.Compiled.Loop, 1);
+  EXPECT_EQ(R.PerAccess[A.Id].Requests, 299008u);
+  EXPECT_EQ(R.PerAccess[A.Id].Units, 598016u);
+  // Columns: 8 r + j takes 49 values for 100 taps; 64 x 16 blocks x 4
+  // warps x 49 = 200704 requests. Lanes tx are 57 words apart (25 banks
+  // mod 32, a permutation of 16 banks); the second row (ty + 1) lands on
+  // tx + 9's bank for tx < 7: 2 wavefronts, 401408.
+  const LaunchResult &Col =
+      launch(compiled("unrolled_reuse"), "stencilColumns");
+  const Access &B =
+      access(Col, "col[threadIdx.x][RADIUS + threadIdx.y + r * BY + j]");
+  EXPECT_EQ(B.Compiled.State, CompiledForm::OncePerAddress);
+  EXPECT_EQ(Col.PerAccess[B.Id].Requests, 200704u);
+  EXPECT_EQ(Col.PerAccess[B.Id].Units, 401408u);
+}
+
+// A loop of 2 iterations that does not use its counter: one LDG, STS, LDS
+// and STG per warp, 2048 blocks x 8 warps = 16384 each (the source: 32768);
+// an unrolled loop of 4 stores to out[i]: the last one, 16384 STG.
+TEST(UnrolledReuse, RepeatedCopiesAndOverwrittenStoresIssueOnce) {
+  const Compiled &C = compiled("unrolled_reuse");
+  const LaunchResult &R = launch(C, "repeatCopy");
+  for (const Access &A : R.K->Accesses) {
+    EXPECT_EQ(A.Compiled.State, CompiledForm::OncePerAddress) << A.Text;
+    EXPECT_EQ(R.PerAccess[A.Id].Requests, 16384u) << A.Text;
+  }
+  EXPECT_EQ(metric(R, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 65536);
+  const LaunchResult &L = launch(C, "lastStore");
+  const Access &Out = access(L, "out[i]");
+  EXPECT_EQ(Out.Compiled.State, CompiledForm::OncePerAddress);
+  EXPECT_EQ(L.PerAccess[Out.Id].Requests, 16384u);
+}
+
+// a[i].x and a[i].y on two lines: one LDG.E.64 on the first line. 1024
+// blocks x 4 warps = 4096 requests of 32 lanes x 8 bytes = 8 sectors, for
+// a and b each: 8192 requests, 65536 sectors, 100 % efficiency.
+TEST(UnrolledReuse, MembersOnTwoLinesAreOneWideLoad) {
+  const LaunchResult &R = launch(compiled("unrolled_reuse"), "pairMembers");
+  const Access &X = access(R, "a[i].x"), &Y = access(R, "a[i].y");
+  EXPECT_EQ(X.Compiled.State, CompiledForm::Merged);
+  EXPECT_EQ(X.Compiled.Width, 8u);
+  EXPECT_EQ(Y.Compiled.Leader, X.Id);
+  EXPECT_EQ(metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 8192);
+  EXPECT_EQ(metric(R, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 65536);
+  EXPECT_EQ(metric(R, "gld_efficiency"), 100);
 }
 
 // The whole module as one translation unit, its file.

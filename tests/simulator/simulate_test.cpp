@@ -65,6 +65,28 @@ TEST(Simulate, ThreadCountDoesNotChangeTotals) {
   }
 }
 
+// A null pointer argument is address 0: `if (p != NULL) p[...] = ...`
+// does not run (the CUDA samples' shfl_scan launches its scan kernel once
+// with partial_sums = NULL).
+TEST(Simulate, NullPointerArgumentIsZero) {
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("p", 4)};
+  K.Body.push_back(ifStmt(bin(Op::Ne, makeParam(0, U64), c(0, U64)),
+                          {addAccess(K, Space::Global, AccessKind::Store, 4,
+                                     elem(0, tx(), 4), "p[threadIdx.x]")}));
+  Launch L;
+  L.Kernel = "k";
+  L.Grid = {2, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg(NullPointer)};
+  LaunchResult R = simulate(K, L, {});
+  EXPECT_EQ(R.PerAccess[0].Requests, 0u);
+  L.Args = {ptrArg("buffer")};
+  R = simulate(K, L, {});
+  EXPECT_EQ(R.PerAccess[0].Requests, 2u);
+}
+
 TEST(Simulate, UnknownAddressMakesTheMetricUnknown) {
   Kernel K = broadcastKernel();
   K.Accesses[1].UnknownReason = "depends on data loaded by idx[n]";
