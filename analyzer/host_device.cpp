@@ -99,15 +99,19 @@ bool isDeviceProp(QualType T) {
 HostValue HostInterpreter::deviceProperty(StringRef Field, int Index,
                                           QualType T, const clang::Expr *E) {
   std::string What = "`" + text(E) + "` (" + where(E->getExprLoc()) + ")";
-  if (std::optional<int64_t> V = archProperty(Field, Index, *Arch))
+  std::optional<int64_t> V = archProperty(Field, Index, *Arch);
+  if (Field == "multiProcessorCount" && SmCount)
+    V = *SmCount;
+  if (V)
     if (std::optional<IntType> IT = intTypeOf(T))
       return HostValue::integer(*V, *IT);
   // No " at " in these reasons: reads through an unknown input pointer
   // replace what follows it with their own place.
   if (boardProperty(Field))
-    return HostValue::unknown(What + " depends on the GPU model, not only on " +
-                                  Arch->Name,
-                              /*FromInput=*/true);
+    return HostValue::unknown(
+        What + " depends on the GPU model, not only on " + Arch->Name +
+            (Field == "multiProcessorCount" ? " (--sm-count N gives it)" : ""),
+        /*FromInput=*/true);
   return HostValue::unknown(What + ": cudaDeviceProp::" + Field.str() +
                             " is not modelled");
 }

@@ -78,6 +78,8 @@ public:
   /// The GPU the program asks cudaGetDeviceProperties about (default
   /// sm_90, gmem-analyze's default --arch).
   void setArch(const ArchRules &A) { Arch = &A; }
+  /// The board's number of SMs (--sm-count); unknown when not set.
+  void setSmCount(unsigned N) { SmCount = N; }
 
   /// Runs Main; calls OnLaunch for each launch in execution order.
   void run(const clang::FunctionDecl *Main,
@@ -231,6 +233,7 @@ private:
   std::function<void(const HostLaunch &)> OnLaunch;
   const clang::FunctionDecl *Main = nullptr;
   const ArchRules *Arch = nullptr;
+  std::optional<unsigned> SmCount;
   /// cudaDeviceProp variables cudaGetDeviceProperties filled, and parameters
   /// bound to them.
   std::set<const clang::VarDecl *> DeviceProps;

@@ -191,6 +191,8 @@ HostLaunches findHostLaunches(ASTContext &Ctx,
   HostInterpreter Interp(Ctx);
   if (Arch)
     Interp.setArch(*Arch);
+  if (Overrides.SmCount)
+    Interp.setSmCount(*Overrides.SmCount);
   std::vector<std::string> Argv = {
       llvm::sys::path::stem(Interp.sourceLoc(Main->getLocation()).File).str()};
   Argv.insert(Argv.end(), Overrides.RunArgs.begin(), Overrides.RunArgs.end());

@@ -24,6 +24,8 @@ the others.
   --arg NAME=VALUE      value of a kernel parameter (repeatable)
   --dynamic-smem BYTES  dynamic shared memory of every launch
   --run-args "ARGS"     run main() as if given these arguments (default: none)
+  --sm-count N          the number of SMs the host code reads from
+                        cudaGetDeviceProperties (default: unknown)
   --arch sm_XX          hardware rules (default sm_90)
   --format text|json    output form (default text)
   --emit-model          print the kernel model as JSON and stop
@@ -141,6 +143,18 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
       llvm::SmallVector<const char *, 8> Words;
       llvm::cl::TokenizeGNUCommandLine(*V, Saver, Words);
       O.Overrides.RunArgs.assign(Words.begin(), Words.end());
+    } else if (A == "--sm-count") {
+      const std::string *V = Value("--sm-count");
+      uint64_t N;
+      if (!V)
+        return std::nullopt;
+      if (!parseUnsigned(*V, N) || N == 0 || N > 4096) {
+        Error = "--sm-count '" + *V +
+                "': expected the GPU's number of SMs "
+                "(e.g. 132 for an H100 SXM)";
+        return std::nullopt;
+      }
+      O.Overrides.SmCount = unsigned(N);
     } else if (A == "--arch") {
       const std::string *V = Value("--arch");
       if (!V)

@@ -26,6 +26,9 @@ struct LaunchOverrides {
   /// --run-args: main() runs as if given these arguments (none by default;
   /// argv[0] is the program's name, the stem of main's file).
   std::vector<std::string> RunArgs;
+  /// --sm-count: the number of SMs cudaGetDeviceProperties reports (boards
+  /// of one architecture differ; unknown without it).
+  std::optional<unsigned> SmCount;
 };
 
 /// The launches in main() and the functions it calls, in execution order,

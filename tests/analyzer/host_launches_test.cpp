@@ -1004,10 +1004,17 @@ int main() {
                 "grid.x: `prop.multiProcessorCount` (prog.cu:" +
                     std::to_string(SmLine) +
                     ") depends on the GPU model, not only on " + ArchName +
-                    "; pass --grid\n");
+                    " (--sm-count N gives it); pass --grid\n");
       expectUnknown(L[4].Args[1],
                     "(prog.cu:" + std::to_string(AttrLine) +
                         ") depends on the GPU model, not only on " + ArchName);
+      // --sm-count gives the board's number of SMs to both queries.
+      LaunchOverrides O;
+      O.SmCount = 132;
+      Result S = analyze(Src, O, Path, A);
+      ASSERT_EQ(S.H.Launches.size(), 5u) << join(S.H.Warnings);
+      EXPECT_EQ(S.H.Launches[3].Grid, d3(528));
+      expectInt(S.H.Launches[4].Args[1], 132);
     }
   }
 }
