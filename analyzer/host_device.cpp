@@ -6,12 +6,17 @@
 // capability: grid and block limits, threads per block, warp size, shared
 // memory per block) is taken from the target architecture (--arch); what
 // differs between boards of one architecture (number of SMs, clocks, memory
-// size, name) stays Unknown, saying so, and is never guessed. Calls to user
-// functions that no given file defines are reported here too.
+// size, name) stays Unknown, saying so, unless --sm-count gives the number
+// of SMs. The samples' helpers turn the compute capability into cores per SM
+// with a local table of structs; such read-only tables are read here from
+// their initializers. Calls to user functions that no given file defines are
+// reported here too.
 //
 //===----------------------------------------------------------------------===//
 #include "host_interpreter.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -211,6 +216,78 @@ HostValue HostInterpreter::evalDeviceQuery(const FunctionDecl *FD,
   if (Out.Kind == HostValue::AddrOf)
     write(LRef{Out.Alloc, -1}, V);
   return Success;
+}
+
+namespace {
+
+/// The one parent of S (null when there is none or several).
+const clang::Stmt *parentOf(ASTContext &Ctx, const clang::Stmt *S) {
+  auto Ps = Ctx.getParents(*S);
+  return Ps.size() == 1 ? Ps[0].get<clang::Stmt>() : nullptr;
+}
+
+/// Whether every use of VD in Body reads `VD[i].field` as a value: then the
+/// table holds its initializer's values throughout.
+class ReadOnlyTable : public RecursiveASTVisitor<ReadOnlyTable> {
+public:
+  ReadOnlyTable(ASTContext &Ctx, const VarDecl *VD) : Ctx(Ctx), VD(VD) {}
+  bool ReadOnly = true;
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    if (DRE->getDecl() != VD)
+      return true;
+    const clang::Stmt *Decay = parentOf(Ctx, DRE);
+    const auto *Sub =
+        Decay ? dyn_cast_or_null<ArraySubscriptExpr>(parentOf(Ctx, Decay))
+              : nullptr;
+    const auto *ME =
+        Sub ? dyn_cast_or_null<MemberExpr>(parentOf(Ctx, Sub)) : nullptr;
+    const auto *Read =
+        ME ? dyn_cast_or_null<ImplicitCastExpr>(parentOf(Ctx, ME)) : nullptr;
+    ReadOnly = ReadOnly && Sub && Sub->getBase()->IgnoreImpCasts() == DRE &&
+               Read && Read->getCastKind() == CK_LValueToRValue;
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  const VarDecl *VD;
+};
+
+} // namespace
+
+std::optional<HostValue>
+HostInterpreter::tableRead(const clang::MemberExpr *ME) {
+  const auto *AS =
+      dyn_cast<ArraySubscriptExpr>(ME->getBase()->IgnoreParenImpCasts());
+  const auto *DRE =
+      AS ? dyn_cast<DeclRefExpr>(AS->getBase()->IgnoreParenImpCasts())
+         : nullptr;
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  const auto *FD = dyn_cast_or_null<FieldDecl>(ME->getMemberDecl());
+  const auto *Init = VD && VD->hasLocalStorage() && FD
+                         ? dyn_cast_or_null<InitListExpr>(VD->getInit())
+                         : nullptr;
+  if (!Init || ME->isArrow())
+    return std::nullopt;
+  auto &Known = ReadOnlyTables[VD];
+  if (!Known) {
+    ReadOnlyTable V(Ctx, VD);
+    V.TraverseStmt(const_cast<clang::Stmt *>(
+        cast<FunctionDecl>(VD->getDeclContext())->getBody()));
+    Known = V.ReadOnly ? 1 : 2;
+  }
+  if (Known != 1)
+    return std::nullopt;
+  HostValue I = eval(AS->getIdx());
+  if (!I.isInt())
+    return I.isUnknown() ? I : HostValue::unknown("not computable");
+  if (I.I < 0 || uint64_t(I.I) >= Init->getNumInits())
+    return HostValue::unknown("`" + text(ME) + "` (" + where(ME->getExprLoc()) +
+                              ") reads past the end of its table");
+  const auto *Elem = dyn_cast<InitListExpr>(Init->getInit(unsigned(I.I)));
+  if (!Elem || FD->getFieldIndex() >= Elem->getNumInits())
+    return std::nullopt;
+  return eval(Elem->getInit(FD->getFieldIndex()));
 }
 
 void HostInterpreter::warnUndefined(const FunctionDecl *FD,

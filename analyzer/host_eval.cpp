@@ -239,6 +239,8 @@ static int dim3Index(const MemberExpr *ME) {
 HostValue HostInterpreter::evalMember(const MemberExpr *ME) {
   if (std::optional<HostValue> P = devicePropRead(ME))
     return *P;
+  if (std::optional<HostValue> T = tableRead(ME))
+    return *T;
   if (!ME->isArrow() && isDim3(ME->getBase()->getType())) {
     int Index = dim3Index(ME);
     HostValue B = eval(ME->getBase());

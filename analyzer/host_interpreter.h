@@ -212,6 +212,9 @@ private:
                            const clang::Expr *E);
   void bindDeviceProp(const clang::ParmVarDecl *P, const clang::Expr *Arg);
   void warnUndefined(const clang::FunctionDecl *FD, const clang::CallExpr *CE);
+  /// table[i].field of a local array of structs that its initializer list
+  /// fills and nothing writes (helper_cuda.h's table of cores per SM).
+  std::optional<HostValue> tableRead(const clang::MemberExpr *ME);
 
   // Slots, allocations and names.
   int newSlot(const clang::VarDecl *VD, clang::QualType Ty);
@@ -238,6 +241,8 @@ private:
   /// bound to them.
   std::set<const clang::VarDecl *> DeviceProps;
   std::set<const clang::FunctionDecl *> UndefinedWarned;
+  /// Local tables of structs: 1 read only (tableRead), 2 written.
+  std::map<const clang::VarDecl *, int> ReadOnlyTables;
 
   PathState State;
   std::vector<Frame> Frames;

@@ -1018,3 +1018,39 @@ int main() {
     }
   }
 }
+
+// A local table of structs filled by its initializer and only read (as
+// helper_cuda.h's _ConvertSMVer2Cores searches its cores-per-SM table) is
+// read from the initializer; a table the function writes is not.
+TEST(HostLaunches, ReadOnlyStructTablesAreRead) {
+  std::string Src = std::string(Kernels) + R"(
+struct Entry { int Key, Value; };
+static int lookup(int key) {
+  Entry table[] = {{0x80, 64}, {0x86, 128}, {0x90, 128}, {-1, -1}};
+  int i = 0;
+  while (table[i].Key != -1) {
+    if (table[i].Key == key)
+      return table[i].Value;
+    i++;
+  }
+  return table[i - 1].Value;
+}
+static int written(int key) {
+  Entry table[] = {{1, 2}};
+  table[0].Value = key;
+  return table[0].Value;
+}
+int main() {
+  float *d;
+  cudaMalloc(&d, 1 << 20);
+  k1<<<lookup(0x86), 32>>>(d, lookup(0x75));
+  k1<<<1, 32>>>(d, written(7));
+  return 0;
+}
+)";
+  Result R = analyze(Src);
+  ASSERT_EQ(R.H.Launches.size(), 2u) << join(R.H.Warnings);
+  EXPECT_EQ(R.H.Launches[0].Grid, d3(128));
+  expectInt(R.H.Launches[0].Args[1], 128); // Not found: the last entry.
+  EXPECT_EQ(R.H.Launches[1].Args[1].Kind, ArgValue::Unknown);
+}
