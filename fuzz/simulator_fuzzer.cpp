@@ -104,6 +104,37 @@ public:
     A.Address = address(A.Sp, A.Size, A.SharedArray);
     A.Text = "a" + std::to_string(A.Id);
     A.Loc = {"fuzz.cu", unsigned(A.Id + 1), 1};
+    // What the compiler may have made of it (both paths model these).
+    switch (In.ConsumeIntegralInRange(0, 7)) {
+    case 0:
+      A.Compiled.State = CompiledForm::Reused;
+      break;
+    case 1:
+      A.Compiled.State = CompiledForm::Hoisted;
+      A.Compiled.Loop = In.ConsumeIntegralInRange(0, 1);
+      break;
+    case 2:
+      A.Compiled.State = CompiledForm::OncePerAddress;
+      A.Compiled.Loop = In.ConsumeIntegralInRange(0, 1);
+      break;
+    case 3:
+      if (A.Size >= 16)
+        break;
+      A.Compiled.State = CompiledForm::Merged;
+      A.Compiled.Width = A.Size < 8 && In.ConsumeBool() ? 8 : 16;
+      if (In.ConsumeBool()) {
+        A.Compiled.Loop = In.ConsumeIntegralInRange(0, 1);
+      } else {
+        // Led by itself or by an earlier access of its size.
+        A.Compiled.Leader = A.Id;
+        int B = In.ConsumeIntegralInRange(0, A.Id);
+        if (B < A.Id && K.Accesses[size_t(B)].Size == A.Size)
+          A.Compiled.Leader = B;
+      }
+      break;
+    default:
+      break;
+    }
     K.Accesses.push_back(A);
     Stmt S;
     S.Kind = StmtKind::Access;

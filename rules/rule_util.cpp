@@ -61,7 +61,7 @@ std::string opText(const Access &A) {
 
 std::string causeOnly(const std::string &Explanation) {
   std::string S = Explanation;
-  for (const char *Advice : {"; make ", "; pad "})
+  for (const char *Advice : {"; make ", "; padding "})
     if (size_t P = S.find(Advice); P != std::string::npos)
       S.resize(P);
   return S;

@@ -88,6 +88,9 @@ BoxEvaluator::BoxEvaluator(const Kernel &K, const ArchRules &A,
   SlotDep.assign(K.Slots.size(), 0);
   SlotUnknown.assign(K.Slots.size(), 0);
   SlotReason.assign(K.Slots.size(), "");
+  Seen.assign(K.Accesses.size(), {~uint64_t(0), {}});
+  LastIteration.assign(K.Accesses.size(), {~uint64_t(0), 0});
+  OrdinalInIteration.assign(K.Accesses.size(), 0);
 }
 
 uint64_t BoxEvaluator::order() const {
@@ -120,7 +123,13 @@ bool BoxEvaluator::run(const BlockBox &B, unsigned W,
   FirstMisaligned = FirstOutOfBounds;
   WarpLanes = Mask;
   Dead = Returned = Broken = Continued = Uncertain = 0;
+  LoopStack.clear();
+  Groups.clear();
   execList(K.Body, Mask);
+  // Groups left incomplete (lanes that returned early) issue part by part.
+  for (Group &G : Groups)
+    flushGroup(G);
+  Groups.clear();
   return true;
 }
 
@@ -684,7 +693,9 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   uint32_t ReturnedBefore = Returned;
   uint32_t Active = Mask;
   bool First = true;
+  LoopStack.push_back({NextLoopInstance++, 0});
   for (uint64_t Iter = 0;; ++Iter) {
+    LoopStack.back().Iter = Iter;
     if (S.TestFirst || !First) {
       Dead = 0;
       execList(S.CondPre, Active);
@@ -721,6 +732,7 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     execList(S.Step, Active);
     Active &= ~Returned;
   }
+  LoopStack.pop_back();
   Broken = SavedBroken;
   Continued = SavedContinued;
   Dead = SavedDead | (Returned & ~ReturnedBefore);
@@ -799,47 +811,45 @@ BoxEvaluator::residues(const int64_t C[3]) {
 }
 
 void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
+  // The compiled forms, as in WarpEvaluator::execAccess.
+  const CompiledForm &CF = A.Compiled;
+  if (CF.State == CompiledForm::Reused)
+    return;
+  if (CF.State == CompiledForm::Hoisted)
+    for (size_t L = 0;
+         L <= size_t(std::max(CF.Loop, 0)) && L < LoopStack.size(); ++L)
+      if (LoopStack[LoopStack.size() - 1 - L].Iter != 0)
+        return;
   AccessStats &St = (*Stats)[A.Id];
   const uint64_t N = Blocks;
   const uint64_t Lanes = __builtin_popcount(Mask);
-  if (A.UnknownReason) {
+  // A request whose cost is not modelled: counted, and the reason kept.
+  auto Unknown = [&](const std::string &Why) {
     St.Requests += N;
     St.ActiveLanes += Lanes * N;
-    markUnknown(A.Id, *A.UnknownReason);
-    return;
-  }
-  if (Mask & Uncertain) {
-    St.Requests += N;
-    St.ActiveLanes += Lanes * N;
-    markUnknown(A.Id, "some lanes may have returned or left a loop under " +
-                          UncertainReason);
-    return;
-  }
+    markUnknown(A.Id, Why);
+  };
+  if (A.UnknownReason)
+    return Unknown(*A.UnknownReason);
+  if (Mask & Uncertain)
+    return Unknown("some lanes may have returned or left a loop under " +
+                   UncertainReason);
   Val V;
-  uint32_t U = eval(*A.Address, Mask, V);
-  St.Requests += N;
-  St.ActiveLanes += Lanes * N;
-  if (U) {
-    markUnknown(A.Id, "its address cannot be computed: " + LastUnknownReason);
-    return;
-  }
+  if (eval(*A.Address, Mask, V))
+    return Unknown("its address cannot be computed: " + LastUnknownReason);
   // As in warp_eval.cpp: bytes past 2^64 belong to no device address. The
   // box is cut where that differs between blocks.
   const i128 Top = i128(UINT64_MAX) - (A.Size - 1);
   for (uint32_t M = Mask; M; M &= M - 1) {
     Affine Past = V.aff(__builtin_ctz(M), {64, false});
     Past.C0 -= Top;
-    if (decide(Box, Past, Pred::Gt0)) {
-      markUnknown(A.Id, "its address runs past the end of the 64-bit address "
-                        "space (a negative or out-of-range index)");
-      return;
-    }
+    if (decide(Box, Past, Pred::Gt0))
+      return Unknown("its address runs past the end of the 64-bit address "
+                     "space (a negative or out-of-range index)");
   }
-  if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) {
-    markUnknown(A.Id, "shared-memory atomics are not modelled (lanes that "
-                      "hit the same word are serialised)");
-    return;
-  }
+  if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic)
+    return Unknown("shared-memory atomics are not modelled (lanes that hit "
+                   "the same word are serialised)");
   // Every active lane must move by the same amount from block to block.
   const unsigned First = __builtin_ctz(Mask);
   int64_t C[3] = {V.c(0, First), V.c(1, First), V.c(2, First)};
@@ -850,6 +860,20 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
         Differ |= 1u << D;
   if (Differ)
     nonAffine(Differ);
+  if (CF.State == CompiledForm::OncePerAddress && seenBefore(A, V, Mask))
+    return;
+  if (CF.State == CompiledForm::Merged && CF.Width > A.Size)
+    return addToGroup(A, V, Mask);
+  issue(A, V, Mask, A.Size);
+}
+
+void BoxEvaluator::issue(const Access &A, const Val &V, uint32_t Mask,
+                         unsigned Size) {
+  AccessStats &St = (*Stats)[A.Id];
+  const uint64_t N = Blocks;
+  St.Requests += N;
+  St.ActiveLanes += uint64_t(__builtin_popcount(Mask)) * N;
+  const unsigned First = __builtin_ctz(Mask);
   const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V.V);
   if (!St.HasStride) {
     St.FirstAddress = Addr[First];
@@ -870,7 +894,7 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
       Affine Ad = V.aff(L, {64, false});
       Affine Below = Ad, Above = Ad;
       Below.C0 -= Lo;
-      Above.C0 += i128(A.Size) - Hi;
+      Above.C0 += i128(Size) - Hi;
       bool In = decide(Box, Below, Pred::Ge0) && decide(Box, Above, Pred::Le0);
       if (In)
         continue;
@@ -881,12 +905,187 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
             {Dim3{Box.Lo[0], Box.Lo[1], Box.Lo[2]}, L, WarpInBlock, Addr[L]}};
     }
   }
-  priceTranslated(A, V, Mask);
+  priceTranslated(A, V, Mask, Size);
+}
+
+namespace {
+
+std::vector<int64_t> lanesOf(const BoxEvaluator::Val &V) {
+  std::vector<int64_t> Out(V.V, V.V + 32);
+  for (int D = 0; D < 3; ++D)
+    for (unsigned L = 0; L < 32; ++L)
+      Out.push_back(V.c(D, L));
+  return Out;
+}
+
+BoxEvaluator::Val valOf(const std::vector<int64_t> &Lanes) {
+  BoxEvaluator::Val V;
+  std::copy(Lanes.begin(), Lanes.begin() + 32, V.V);
+  V.makeDep();
+  for (int D = 0; D < 3; ++D)
+    std::copy(Lanes.begin() + 32 * (D + 1), Lanes.begin() + 32 * (D + 2),
+              V.C[D]);
+  return V;
+}
+
+} // namespace
+
+void BoxEvaluator::addToGroup(const Access &A, const Val &V, uint32_t Mask) {
+  const CompiledForm &C = A.Compiled;
+  Part P{A.Id, Mask, lanesOf(V)};
+  if (C.Leader >= 0) {
+    // Merged across accesses written in a row: the leader opens a group.
+    auto It = std::find_if(Groups.begin(), Groups.end(), [&](const Group &G) {
+      return G.Leader == C.Leader;
+    });
+    if (A.Id == C.Leader && It != Groups.end()) {
+      flushGroup(*It);
+      Groups.erase(It);
+      It = Groups.end();
+    }
+    if (It == Groups.end()) {
+      if (A.Id != C.Leader) // Its leader did not run: on its own.
+        return issue(A, V, Mask, A.Size);
+      Group G;
+      G.Leader = C.Leader;
+      G.Need = C.Width / A.Size;
+      Groups.push_back(std::move(G));
+      It = Groups.end() - 1;
+    }
+    It->Parts.push_back(std::move(P));
+    if (It->Parts.size() == It->Need) {
+      completeGroup(*It);
+      Groups.erase(It);
+    }
+    return;
+  }
+  // Merged across iterations of the loop C.Loop levels out.
+  if (C.Loop < 0 || size_t(C.Loop) >= LoopStack.size())
+    return issue(A, V, Mask, A.Size);
+  const LoopFrame &F = LoopStack[LoopStack.size() - 1 - C.Loop];
+  const unsigned Need = C.Width / A.Size;
+  auto &Last = LastIteration[A.Id];
+  uint64_t &Ordinal = OrdinalInIteration[A.Id];
+  if (Last.first == F.Instance && Last.second == F.Iter) {
+    ++Ordinal;
+  } else {
+    Last = {F.Instance, F.Iter};
+    Ordinal = 0;
+  }
+  const uint64_t Block = F.Iter / Need;
+  auto It = std::find_if(Groups.begin(), Groups.end(), [&](const Group &G) {
+    return G.AccessId == A.Id && G.Instance == F.Instance && G.Block == Block &&
+           G.Ordinal == Ordinal;
+  });
+  if (It == Groups.end()) {
+    Group G;
+    G.AccessId = A.Id;
+    G.Instance = F.Instance;
+    G.Block = Block;
+    G.Ordinal = Ordinal;
+    G.Need = Need;
+    Groups.push_back(std::move(G));
+    It = Groups.end() - 1;
+  }
+  It->Parts.push_back(std::move(P));
+  if (It->Parts.size() == It->Need) {
+    completeGroup(*It);
+    Groups.erase(It);
+  }
+}
+
+// As WarpEvaluator::completeGroup, for every block of the box: one request
+// when on every active lane the parts' bytes are one run as wide as the
+// instruction and aligned to it. The parts must move alike from block to
+// block and by multiples of the width, so that the answer is the box's
+// first block's everywhere; otherwise the box is cut.
+void BoxEvaluator::completeGroup(Group &G) {
+  const Access &Lead = K.Accesses[G.Parts[0].AccessId];
+  const unsigned Size = Lead.Size, Width = Lead.Compiled.Width;
+  const uint32_t Mask = G.Parts[0].Mask;
+  bool One = true;
+  for (const Part &P : G.Parts)
+    One = One && P.Mask == Mask && K.Accesses[P.AccessId].Size == Size;
+  const unsigned First = __builtin_ctz(Mask);
+  unsigned Moves = 0, Unaligned = 0;
+  for (const Part &P : G.Parts)
+    for (int D = 0; D < 3; ++D) {
+      int64_t Cd = P.Lanes[32 * (D + 1) + First];
+      if (Cd != G.Parts[0].Lanes[32 * (D + 1) + First])
+        Moves |= 1u << D;
+      if (Box.Ext[D] > 1 && Cd % int64_t(Width))
+        Unaligned |= 1u << D;
+    }
+  if (One && (Moves | Unaligned))
+    nonAffine(Moves | Unaligned);
+  std::vector<int64_t> Low = G.Parts[0].Lanes;
+  for (uint32_t M = Mask; One && M; M &= M - 1) {
+    unsigned L = __builtin_ctz(M);
+    uint64_t A[16];
+    unsigned N = 0;
+    for (const Part &P : G.Parts)
+      A[N++] = uint64_t(P.Lanes[L]);
+    std::sort(A, A + N);
+    for (unsigned I = 1; I < N; ++I)
+      One = One && A[I] == A[I - 1] + Size;
+    One = One && A[0] % Width == 0;
+    Low[L] = int64_t(A[0]);
+  }
+  if (!One) {
+    (*Stats)[Lead.Id].UnmergedGroups += Blocks;
+    flushGroup(G);
+    return;
+  }
+  issue(Lead, valOf(Low), Mask, Width);
+  G.Parts.clear();
+}
+
+void BoxEvaluator::flushGroup(Group &G) {
+  for (const Part &P : G.Parts)
+    issue(K.Accesses[P.AccessId], valOf(P.Lanes), P.Mask,
+          K.Accesses[P.AccessId].Size);
+  G.Parts.clear();
+}
+
+// Two requests of one instance of the loops repeat each other in every block
+// of the box when their lanes' affine addresses are equal. Each request's
+// lanes move alike from block to block (checked by the caller); two that
+// move alike but start apart never meet. Two that move differently could
+// meet in some blocks only: those blocks are run one warp at a time.
+bool BoxEvaluator::seenBefore(const Access &A, const Val &V, uint32_t Mask) {
+  const int Level = A.Compiled.Loop;
+  if (Level < 0 || size_t(Level) >= LoopStack.size())
+    return false;
+  auto &[Instance, Requests] = Seen[A.Id];
+  const uint64_t Now = LoopStack[LoopStack.size() - 1 - Level].Instance;
+  if (Instance != Now) {
+    Instance = Now;
+    Requests.clear();
+  }
+  std::vector<int64_t> Key = {int64_t(Mask)};
+  for (uint32_t M = Mask; M; M &= M - 1) {
+    unsigned L = __builtin_ctz(M);
+    Key.insert(Key.end(), {V.V[L], V.c(0, L), V.c(1, L), V.c(2, L)});
+  }
+  for (const std::vector<int64_t> &R : Requests) {
+    if (R == Key)
+      return true;
+    if (R[0] != Key[0])
+      continue;
+    unsigned Moves = 0; // Dims along which the two move differently.
+    for (int D = 0; D < 3; ++D)
+      if (R[2 + D] != Key[2 + D])
+        Moves |= 1u << D;
+    if (Moves)
+      nonAffine(Moves);
+  }
+  Requests.push_back(std::move(Key));
+  return false;
 }
 
 // Prices the request at every translation residue present in the box.
-void BoxEvaluator::priceTranslated(const Access &A, const Val &V,
-                                   uint32_t Mask) {
+void BoxEvaluator::priceTranslated(const Access &A, const Val &V, uint32_t Mask,
+                                   unsigned Size) {
   AccessStats &St = (*Stats)[A.Id];
   const unsigned First = __builtin_ctz(Mask);
   const int64_t C[3] = {V.c(0, First), V.c(1, First), V.c(2, First)};
@@ -909,19 +1108,19 @@ void BoxEvaluator::priceTranslated(const Access &A, const Val &V,
     uint64_t Low = 0;
     for (uint32_t M = Mask; M; M &= M - 1)
       Low |= Addr[__builtin_ctz(M)];
-    if (Low & (A.Size - 1)) {
+    if (Low & (Size - 1)) {
       uint64_t Mis = 0;
       for (uint32_t M = Mask; M; M &= M - 1)
-        Mis += (Addr[__builtin_ctz(M)] & (A.Size - 1)) != 0;
+        Mis += (Addr[__builtin_ctz(M)] & (Size - 1)) != 0;
       if (Mis) {
         St.MisalignedLanes += Mis * N;
         Bad[R / 64] |= uint64_t(1) << (R % 64);
       }
     }
-    RequestCost Cost = A.Sp == Space::Global
-                           ? globalRequest(Arch, Addr, Mask, A.Size)
-                           : sharedRequest(Arch, Addr, Mask, A.Size,
-                                           A.Kind == AccessKind::Load);
+    RequestCost Cost =
+        A.Sp == Space::Global
+            ? globalRequest(Arch, Addr, Mask, Size)
+            : sharedRequest(Arch, Addr, Mask, Size, A.Kind == AccessKind::Load);
     St.Units += Cost.Units * N;
     St.IdealUnits += Cost.IdealUnits * N;
     St.DistinctBytes += Cost.DistinctBytes * N;
@@ -953,7 +1152,7 @@ void BoxEvaluator::priceTranslated(const Access &A, const Val &V,
         for (uint32_t M = Mask; M; M &= M - 1) {
           unsigned L = __builtin_ctz(M);
           uint64_t Ad = Base[L] + T;
-          if (Ad & (A.Size - 1)) {
+          if (Ad & (Size - 1)) {
             FirstMisaligned[A.Id] = {Ord, {Blk, L, WarpInBlock, Ad}};
             return;
           }

@@ -15,7 +15,10 @@
 // translated by the same amount t(u) in every lane: sectors, wavefronts and
 // conflicts then depend only on t modulo a small period (32-byte sectors,
 // 128-byte bank rows), so each residue is priced once and multiplied by the
-// number of blocks that have it. Semantics mirror WarpEvaluator exactly; the
+// number of blocks that have it. What the compiler made of an access
+// (CompiledForm: merged into wider instructions, hoisted, reused, once per
+// address) is followed as WarpEvaluator follows it, deciding for the whole
+// box or cutting it. Semantics mirror WarpEvaluator exactly; the
 // differential test (tests/simulator/fast_path_test.cpp) holds them equal.
 //
 //===----------------------------------------------------------------------===//
@@ -82,7 +85,11 @@ private:
   void exec(const Stmt &S, uint32_t Mask);
   void execLoop(const Stmt &S, uint32_t Mask);
   void execAccess(const Access &A, uint32_t Mask);
-  void priceTranslated(const Access &A, const Val &Addr, uint32_t Mask);
+  /// One request of A's instruction, Size bytes per lane, at V in every
+  /// block of the box: its bounds, stride and cost.
+  void issue(const Access &A, const Val &V, uint32_t Mask, unsigned Size);
+  void priceTranslated(const Access &A, const Val &Addr, uint32_t Mask,
+                       unsigned Size);
   void poison(const std::vector<Stmt> &L, const std::string &Why);
   void markUncertain(uint32_t Lanes, const std::string &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
@@ -114,6 +121,36 @@ private:
   std::string LastUnknownReason;
   std::map<std::vector<int64_t>, std::vector<std::pair<unsigned, uint64_t>>>
       ResidueCache;
+  // Loops being run (innermost last), for the compiled forms that depend on
+  // the iteration (CompiledForm::Hoisted, OncePerAddress).
+  struct LoopFrame {
+    uint64_t Instance = 0, Iter = 0;
+  };
+  std::vector<LoopFrame> LoopStack;
+  uint64_t NextLoopInstance = 0;
+  /// OncePerAddress: per access, the loop instance and the requests made in
+  /// it (mask, then each active lane's c0 and coefficients).
+  std::vector<std::pair<uint64_t, std::vector<std::vector<int64_t>>>> Seen;
+  bool seenBefore(const Access &A, const Val &V, uint32_t Mask);
+  // Accesses the compiler merged into wider instructions, as in
+  // WarpEvaluator: parts collect until a group is complete.
+  struct Part {
+    int AccessId;
+    uint32_t Mask;
+    std::vector<int64_t> Lanes; ///< V[32], then C[3][32].
+  };
+  struct Group {
+    int Leader = -1, AccessId = -1;
+    uint64_t Instance = 0, Block = 0, Ordinal = 0;
+    unsigned Need = 0;
+    std::vector<Part> Parts;
+  };
+  std::vector<Group> Groups;
+  std::vector<std::pair<uint64_t, uint64_t>> LastIteration;
+  std::vector<uint64_t> OrdinalInIteration;
+  void addToGroup(const Access &A, const Val &V, uint32_t Mask);
+  void completeGroup(Group &G);
+  void flushGroup(Group &G);
 
   friend struct BoxOps;
 };

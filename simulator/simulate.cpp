@@ -212,13 +212,9 @@ static bool stmtsNeedEveryWarp(const std::vector<Stmt> &L) {
 }
 
 static bool needsEveryWarp(const Kernel &K) {
-  for (const Access &A : K.Accesses) {
-    auto St = A.Compiled.State;
-    if (St == CompiledForm::Merged || St == CompiledForm::Hoisted ||
-        St == CompiledForm::Reused || St == CompiledForm::OncePerAddress ||
-        exprNeedsEveryWarp(A.Address.get()))
+  for (const Access &A : K.Accesses)
+    if (exprNeedsEveryWarp(A.Address.get()))
       return true;
-  }
   return stmtsNeedEveryWarp(K.Body);
 }
 

@@ -55,7 +55,9 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
              (Ways == 32 ? std::string("they fall into the same bank")
                          : "lanes " + std::to_string(32 / Ways) +
                                " apart fall into the same bank") +
-             "; pad each row by one element";
+             "; padding the array's rows changes that (`--format "
+             "diagnostics` gives the smallest padding that removes the "
+             "conflict, checked by re-simulation)";
   }
   return Cost;
 }

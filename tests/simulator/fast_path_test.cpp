@@ -3,7 +3,8 @@
 // The differential test of the fast path: thousands of kernel models drawn
 // from a seeded generator (affine and non-affine index expressions, guards,
 // nested loops with launch-dependent bounds, break and return, element sizes
-// 1 to 16, global and shared accesses, 1-, 2- and 3-D blocks of any size,
+// 1 to 16, global and shared accesses, the compiler's hoisted, reused and
+// once-per-address forms, 1-, 2- and 3-D blocks of any size,
 // grids that do not divide the data) are simulated by classes of alike blocks
 // and by the reference that runs every warp; every count must be equal. A
 // failure prints the case as a small kernel and its seed.
@@ -159,6 +160,50 @@ private:
   }
 
   Stmt access() {
+    Stmt S = sourceAccess();
+    // What the compiler may have made of it (CompiledForm): the fast path
+    // models these as the reference does.
+    CompiledForm &C = Kp->Accesses.back().Compiled;
+    switch (pick(10)) {
+    case 0:
+      C.State = CompiledForm::Reused;
+      break;
+    case 1:
+      C.State = CompiledForm::Hoisted;
+      C.Loop = pick(2);
+      break;
+    case 2:
+    case 3:
+      C.State = CompiledForm::OncePerAddress;
+      C.Loop = pick(2);
+      break;
+    case 4:
+    case 5: {
+      // Merged into an 8- or 16-byte instruction, across iterations of a
+      // loop or with the accesses before it (its leader).
+      const Access &A = Kp->Accesses.back();
+      unsigned Width = A.Size < 8 && chance(50) ? 8 : 16;
+      if (A.Size >= Width)
+        break;
+      C.State = CompiledForm::Merged;
+      C.Width = Width;
+      if (chance(50)) {
+        C.Loop = pick(2);
+      } else {
+        C.Leader = A.Id;
+        for (int B = A.Id - 1; B >= 0 && chance(70); --B)
+          if (Kp->Accesses[size_t(B)].Size == A.Size)
+            C.Leader = B;
+      }
+      break;
+    }
+    default:
+      break;
+    }
+    return S;
+  }
+
+  Stmt sourceAccess() {
     Kernel &K = *Kp;
     int Kind = pick(3);
     AccessKind AK = Kind == 0   ? AccessKind::Load
