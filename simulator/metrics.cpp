@@ -1,44 +1,23 @@
 //===- metrics.cpp - Kernel-level figures ---------------------------------===//
 #include "metrics.h"
+#include "metric_catalog.h"
 
 namespace gmem {
 
 const std::vector<MetricInfo> &metricTable() {
-  static const std::vector<MetricInfo> T = {
-      {"gld_transactions_per_request", "Global Load Transactions Per Request",
-       false, true},
-      {"gst_transactions_per_request", "Global Store Transactions Per Request",
-       false, true},
-      {"gld_efficiency", "Global Memory Load Efficiency", true, true},
-      {"gst_efficiency", "Global Memory Store Efficiency", true, true},
-      {"shared_load_transactions_per_request",
-       "Shared Memory Load Transactions Per Request", false, true},
-      {"shared_store_transactions_per_request",
-       "Shared Memory Store Transactions Per Request", false, true},
-      {"shared_efficiency", "Shared Memory Efficiency", true, true},
-      {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-       "Global load requests"},
-      {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "Global load sectors"},
-      {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-       "Global store requests"},
-      {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-       "Global store sectors"},
-      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-       "Global load bytes used per sector", true},
-      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
-       "Global store bytes used per sector", true},
-      {"smsp__sass_inst_executed_op_shared_ld.sum", "Shared load instructions"},
-      {"smsp__sass_inst_executed_op_shared_st.sum",
-       "Shared store instructions"},
-      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-       "Shared load wavefronts"},
-      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-       "Shared store wavefronts"},
-      {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
-       "Global atomic requests"},
-      {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
-       "Global atomic sectors"},
-  };
+  // From the catalog: the nvprof names it fills, then Nsight's.
+  static const std::vector<MetricInfo> T = [] {
+    std::vector<MetricInfo> Out;
+    for (bool Nvprof : {true, false})
+      for (const MetricSpec &S : metricCatalog()) {
+        bool Fills = S.Fills == Predicted::Both ||
+                     S.Fills == (Nvprof ? Predicted::Nvprof : Predicted::Ncu);
+        if (Fills)
+          Out.push_back({Nvprof ? S.Nvprof : S.Ncu,
+                         Nvprof ? S.NvprofText : S.NcuText, S.Percent, Nvprof});
+      }
+    return Out;
+  }();
   return T;
 }
 
@@ -151,31 +130,37 @@ void computeMetrics(LaunchResult &R) {
     return T.CountUnknown ? partial(T, double(T.Requests))
                           : known(double(T.Requests));
   };
-  auto &M = R.Metrics;
-  M["gld_transactions_per_request"] = perRequest(GLd);
-  M["gst_transactions_per_request"] = perRequest(GSt);
-  M["gld_efficiency"] = ratio(GLd, GLd.Bytes, 32.0 * GLd.Units, 100);
-  M["gst_efficiency"] = ratio(GSt, GSt.Bytes, 32.0 * GSt.Units, 100);
-  M["shared_load_transactions_per_request"] = perRequest(SLd);
-  M["shared_store_transactions_per_request"] = perRequest(SSt);
-  M["shared_efficiency"] = ratio(SAll, SAll.Bytes, 128.0 * SAll.Units, 100);
-  M["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = Requests(GLd);
-  M["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = count(GLd, GLd.Units);
-  M["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] = Requests(GSt);
-  M["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"] = count(GSt, GSt.Units);
-  M["smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"] =
-      M["gld_efficiency"];
-  M["smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"] =
-      M["gst_efficiency"];
-  M["smsp__sass_inst_executed_op_shared_ld.sum"] = Requests(SLd);
-  M["smsp__sass_inst_executed_op_shared_st.sum"] = Requests(SSt);
-  M["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] =
-      count(SLd, SLd.Units);
-  M["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] =
-      count(SSt, SSt.Units);
-  M["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"] = Requests(GAtom);
-  M["l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"] =
-      count(GAtom, GAtom.Units);
+  // Every quantity the catalog says the simulator fills, under its names.
+  const Totals *Of[] = {&GLd, &GSt, &GAtom, &SLd, &SSt, &SAll};
+  for (const MetricSpec &S : metricCatalog()) {
+    if (S.Fills == Predicted::No || S.Group == MetricGroup::Other)
+      continue;
+    const Totals &T = *Of[int(S.Group)];
+    Metric V;
+    switch (S.Quantity) {
+    case MetricQuantity::Requests:
+      V = Requests(T);
+      break;
+    case MetricQuantity::Units:
+      V = count(T, T.Units);
+      break;
+    case MetricQuantity::PerRequest:
+      V = perRequest(T);
+      break;
+    case MetricQuantity::Efficiency: {
+      // A sector holds 32 bytes; a shared wavefront 128 (32 banks x 4).
+      double Unit = S.Group == MetricGroup::SharedAll ? 128.0 : 32.0;
+      V = ratio(T, T.Bytes, Unit * T.Units, 100);
+      break;
+    }
+    case MetricQuantity::Other:
+      continue;
+    }
+    if (S.Fills != Predicted::Nvprof)
+      R.Metrics[S.Ncu] = V;
+    if (S.Fills == Predicted::Nvprof || S.Fills == Predicted::Both)
+      R.Metrics[S.Nvprof] = V;
+  }
 }
 
 } // namespace gmem

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compare.h"
+#include "metric_catalog.h"
 #include "tolerances.h"
 
 #include <cmath>
@@ -37,93 +38,37 @@ bool MetricComparison::exact() const {
 
 namespace {
 
-enum class Group : uint8_t {
-  GlobalLd,
-  GlobalSt,
-  GlobalAtom,
-  SharedLd,
-  SharedSt,
-  SharedAll
-};
-enum class Quantity : uint8_t { Requests, Units, PerRequest, Efficiency };
+using Group = MetricGroup;
+using Quantity = MetricQuantity;
 
 struct RowSpec {
   const char *Name; ///< Predicted metric (metrics.cpp), also the row's name.
   Group G;
   Quantity Q;
+  MetricTolerance Tol;
   /// Measured names with the same meaning, tried in order after Name.
   std::vector<const char *> Aliases;
 };
 
+/// The catalog's predicted quantities, grouped by instruction kind.
 const std::vector<RowSpec> &rowSpecs() {
-  using G = Group;
-  using Q = Quantity;
-  static const std::vector<RowSpec> Rows = {
-      {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-       G::GlobalLd,
-       Q::Requests,
-       {}},
-      {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-       G::GlobalLd,
-       Q::Units,
-       {}},
-      {"gld_transactions_per_request",
-       G::GlobalLd,
-       Q::PerRequest,
-       {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld."
-        "ratio"}},
-      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-       G::GlobalLd,
-       Q::Efficiency,
-       {"gld_efficiency"}},
-      {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-       G::GlobalSt,
-       Q::Requests,
-       {}},
-      {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-       G::GlobalSt,
-       Q::Units,
-       {}},
-      {"gst_transactions_per_request",
-       G::GlobalSt,
-       Q::PerRequest,
-       {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st."
-        "ratio"}},
-      {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
-       G::GlobalSt,
-       Q::Efficiency,
-       {"gst_efficiency"}},
-      {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
-       G::GlobalAtom,
-       Q::Requests,
-       {}},
-      {"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
-       G::GlobalAtom,
-       Q::Units,
-       {}},
-      {"smsp__sass_inst_executed_op_shared_ld.sum",
-       G::SharedLd,
-       Q::Requests,
-       {}},
-      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-       G::SharedLd,
-       Q::Units,
-       {}},
-      {"shared_load_transactions_per_request", G::SharedLd, Q::PerRequest, {}},
-      {"smsp__sass_inst_executed_op_shared_st.sum",
-       G::SharedSt,
-       Q::Requests,
-       {}},
-      {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-       G::SharedSt,
-       Q::Units,
-       {}},
-      {"shared_store_transactions_per_request", G::SharedSt, Q::PerRequest, {}},
-      {"shared_efficiency",
-       G::SharedAll,
-       Q::Efficiency,
-       {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct"}},
-  };
+  static const std::vector<RowSpec> Rows = [] {
+    std::vector<RowSpec> Out;
+    for (const MetricSpec &S : metricCatalog()) {
+      const char *Name = S.predictedName();
+      if (!Name || S.Group == Group::Other || S.Quantity == Quantity::Other)
+        continue;
+      RowSpec R{Name, S.Group, S.Quantity, S.Tolerance, {}};
+      if (const char *Other = S.otherName())
+        R.Aliases.push_back(Other);
+      Out.push_back(R);
+    }
+    std::stable_sort(
+        Out.begin(), Out.end(), [](const RowSpec &A, const RowSpec &B) {
+          return std::make_pair(A.G, A.Q) < std::make_pair(B.G, B.Q);
+        });
+    return Out;
+  }();
   return Rows;
 }
 
@@ -153,6 +98,8 @@ bool inGroup(const Access &A, Group G) {
     return Shared && A.Kind == AccessKind::Store;
   case Group::SharedAll:
     return Shared && A.Kind != AccessKind::Atomic;
+  case Group::Other:
+    return false;
   }
   return false;
 }
@@ -262,23 +209,25 @@ private:
       return;
     C.Measured = *M;
     bool Shared = isShared(S.G);
-    switch (S.Q) {
-    case Quantity::Requests:
+    // The catalog's tolerance class (tolerances.h has the numbers).
+    switch (S.Tol) {
+    case MetricTolerance::Exact:
       break;
-    case Quantity::Units:
-      if (Shared && C.Predicted)
+    case MetricTolerance::SharedTotal:
+      if (C.Predicted)
         C.Tolerance = tolerance::sharedTotal(
             *C.Predicted, predicted(S.G, Quantity::Requests).value_or(0));
       break;
-    case Quantity::PerRequest:
-      C.Tolerance = Shared && C.Predicted
+    case MetricTolerance::Printed:
+    case MetricTolerance::SharedPerRequest:
+      C.Tolerance = S.Tol == MetricTolerance::SharedPerRequest && C.Predicted
                         ? tolerance::sharedPerRequest(*C.Predicted)
                         : tolerance::Printed;
-      C.Rounding = Derived ? 0 : tolerance::Printed;
+      C.Rounding = Derived ? 0 : tolerance::Printed; // Derived: per request.
       break;
-    case Quantity::Efficiency:
+    case MetricTolerance::SharedEfficiency:
       C.Tolerance = C.Rounding = tolerance::Printed;
-      if (Shared && C.Predicted)
+      if (C.Predicted)
         C.Tolerance =
             std::max(C.Tolerance, sharedEfficiencyTolerance(*C.Predicted));
       break;

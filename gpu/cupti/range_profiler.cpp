@@ -1,6 +1,7 @@
 //===- range_profiler.cpp - Per-launch counters with the Range Profiler ---===//
 #include "range_profiler.h"
 #include "cupti_status.h"
+#include "metric_catalog.h"
 
 #include <cupti_target.h>
 
@@ -12,26 +13,13 @@ namespace cupti {
 static constexpr size_t MaxRanges = 4;
 
 const std::vector<std::string> &defaultCounterMetrics() {
-  static const std::vector<std::string> M = {
-      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-      "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-      "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-      "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
-      "smsp__sass_data_bytes_mem_global_op_ld.sum",
-      "smsp__sass_data_bytes_mem_global_op_st.sum",
-      "smsp__sass_inst_executed_op_global_ld.sum",
-      "smsp__sass_inst_executed_op_global_st.sum",
-      "smsp__sass_inst_executed_op_shared_ld.sum",
-      "smsp__sass_inst_executed_op_shared_st.sum",
-      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-      "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct",
-      "gpu__time_duration.sum",
-  };
+  static const std::vector<std::string> M = [] {
+    std::vector<std::string> Out;
+    for (const MetricSpec &S : metricCatalog())
+      if (S.Collected)
+        Out.push_back(S.Ncu);
+    return Out;
+  }();
   return M;
 }
 

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "csv.h"
 #include "importers.h"
+#include "metric_catalog.h"
 
 #include <map>
 
@@ -24,42 +25,17 @@ namespace gmem {
 
 namespace {
 
-/// nvprof names and the Nsight Compute metric with the same meaning
-/// (nvprof's "transactions" are 32-byte sectors for global memory on
-/// Maxwell and later, and wavefronts for shared memory).
+/// nvprof names and the Nsight Compute metric with the same meaning, from
+/// the catalog (nvprof's "transactions" are 32-byte sectors for global
+/// memory on Maxwell and later, and wavefronts for shared memory).
 const std::map<std::string, std::string, std::less<>> &nvprofNames() {
-  static const std::map<std::string, std::string, std::less<>> Map = {
-      {"global_load_requests",
-       "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"},
-      {"global_store_requests",
-       "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"},
-      {"gld_transactions", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"},
-      {"gst_transactions", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"},
-      {"gld_transactions_per_request",
-       "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"},
-      {"gst_transactions_per_request",
-       "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio"},
-      {"gld_efficiency",
-       "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"},
-      {"gst_efficiency",
-       "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct"},
-      {"inst_executed_global_loads",
-       "smsp__sass_inst_executed_op_global_ld.sum"},
-      {"inst_executed_global_stores",
-       "smsp__sass_inst_executed_op_global_st.sum"},
-      {"inst_executed_shared_loads",
-       "smsp__sass_inst_executed_op_shared_ld.sum"},
-      {"inst_executed_shared_stores",
-       "smsp__sass_inst_executed_op_shared_st.sum"},
-      {"shared_load_transactions",
-       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"},
-      {"shared_store_transactions",
-       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
-      {"shared_efficiency",
-       "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct"},
-      {"dram_read_bytes", "dram__bytes_read.sum"},
-      {"dram_write_bytes", "dram__bytes_write.sum"},
-  };
+  static const std::map<std::string, std::string, std::less<>> Map = [] {
+    std::map<std::string, std::string, std::less<>> M;
+    for (const MetricSpec &S : metricCatalog())
+      if (S.Ncu && S.Nvprof)
+        M[S.Nvprof] = S.Ncu;
+    return M;
+  }();
   return Map;
 }
 
