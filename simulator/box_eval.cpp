@@ -1011,9 +1011,11 @@ void BoxEvaluator::completeGroup(Group &G) {
   for (const Part &P : G.Parts)
     for (int D = 0; D < 3; ++D) {
       int64_t Cd = P.Lanes[32 * (D + 1) + First];
+      if (Box.Ext[D] == 1) // u[D] is 0 in every block.
+        continue;
       if (Cd != G.Parts[0].Lanes[32 * (D + 1) + First])
         Moves |= 1u << D;
-      if (Box.Ext[D] > 1 && Cd % int64_t(Width))
+      if (Cd % int64_t(Width))
         Unaligned |= 1u << D;
     }
   if (One && (Moves | Unaligned))
@@ -1065,7 +1067,9 @@ bool BoxEvaluator::seenBefore(const Access &A, const Val &V, uint32_t Mask) {
   std::vector<int64_t> Key = {int64_t(Mask)};
   for (uint32_t M = Mask; M; M &= M - 1) {
     unsigned L = __builtin_ctz(M);
-    Key.insert(Key.end(), {V.V[L], V.c(0, L), V.c(1, L), V.c(2, L)});
+    // Movement along a dimension the box does not extend in is no movement.
+    auto Co = [&](int D) { return Box.Ext[D] > 1 ? V.c(D, L) : 0; };
+    Key.insert(Key.end(), {V.V[L], Co(0), Co(1), Co(2)});
   }
   for (const std::vector<int64_t> &R : Requests) {
     if (R == Key)
@@ -1074,7 +1078,7 @@ bool BoxEvaluator::seenBefore(const Access &A, const Val &V, uint32_t Mask) {
       continue;
     unsigned Moves = 0; // Dims along which the two move differently.
     for (int D = 0; D < 3; ++D)
-      if (R[2 + D] != Key[2 + D])
+      if (Box.Ext[D] > 1 && R[2 + D] != Key[2 + D])
         Moves |= 1u << D;
     if (Moves)
       nonAffine(Moves);

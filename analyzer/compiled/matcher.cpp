@@ -528,7 +528,7 @@ bool mergeAcrossLines(Kernel &K, const std::vector<int> &Ids, unsigned W,
       for (size_t I = 1; I < Run.size(); ++I)
         Rest += (I > 1 ? ", " : "") + K.Accesses[Run[I]].Text + " (" +
                 lineText(K.Accesses[Run[I]]) + ")";
-      CF.Note = Id == Run[0] ? "one " + WideOp + " loads it with " + Rest
+      CF.Note = Id == Run[0] ? "one " + WideOp + " covers it and " + Rest
                              : "merged into " + Lead.Text + "'s " + WideOp +
                                    " (" + lineText(Lead) + ")";
       Free.erase(Id);
