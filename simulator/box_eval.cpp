@@ -732,7 +732,17 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     execList(S.Step, Active);
     Active &= ~Returned;
   }
+  const uint64_t Instance = LoopStack.back().Instance;
   LoopStack.pop_back();
+  // Groups merged across this loop's iterations end with it.
+  for (size_t I = 0; I < Groups.size();) {
+    if (Groups[I].AccessId >= 0 && Groups[I].Instance == Instance) {
+      flushGroup(Groups[I]);
+      Groups.erase(Groups.begin() + I);
+    } else {
+      ++I;
+    }
+  }
   Broken = SavedBroken;
   Continued = SavedContinued;
   Dead = SavedDead | (Returned & ~ReturnedBefore);
