@@ -252,7 +252,8 @@ int contiguousLoop(const Kernel &K, const Access &A,
   for (size_t M = 0; M < Loops.size(); ++M) {
     int Slot;
     int64_t Step;
-    if (!inductionOf(*Loops[M], Slot, Step) || Step == 0)
+    if (!inductionOf(*Loops[M], Slot, Step) || Step == 0 ||
+        Step > (int64_t(1) << 40) || Step < -(int64_t(1) << 40))
       continue;
     // Slots assigned once inside this loop are expanded to their value.
     std::map<int, const Expr *> Def;
@@ -269,7 +270,7 @@ int contiguousLoop(const Kernel &K, const Access &A,
         std::map<int, int64_t> F0 = {{Slot, Base}}, F1 = {{Slot, Base + Step}};
         ScalarEval E0{F0, Def, Seed}, E1{F1, Def, Seed};
         if (!E0.eval(*A.Address, A0) || !E1.eval(*A.Address, A1) ||
-            A1 - A0 != int64_t(A.Size)) {
+            int64_t(uint64_t(A1) - uint64_t(A0)) != int64_t(A.Size)) {
           Contiguous = false;
           break;
         }
@@ -336,7 +337,8 @@ bool constantIterations(const Stmt &Loop, const Context &C,
     if (Out.size() >= 4096)
       return false; // Too long to be unrolled fully.
     Out.push_back(V);
-    V += Step;
+    if (__builtin_add_overflow(V, Step, &V))
+      return false;
   }
 }
 
@@ -485,10 +487,12 @@ bool mergeAcrossLines(Kernel &K, const std::vector<int> &Ids, unsigned W,
     for (uint64_t Seed = 1; Seed <= 3; ++Seed) {
       int64_t VA, VB;
       ScalarEval EA{None, Defs, Seed}, EB{None, Defs, Seed};
-      if (!EA.eval(*A.Address, VA) || !EB.eval(*B.Address, VB) ||
-          (Seed > 1 && VB - VA != D))
+      if (!EA.eval(*A.Address, VA) || !EB.eval(*B.Address, VB))
         return false;
-      D = VB - VA;
+      int64_t Diff = int64_t(uint64_t(VB) - uint64_t(VA)); // Wraps, no UB.
+      if (Seed > 1 && Diff != D)
+        return false;
+      D = Diff;
     }
     return true;
   };
