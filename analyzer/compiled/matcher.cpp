@@ -3,6 +3,7 @@
 
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
@@ -84,7 +85,8 @@ bool inductionOf(const Stmt &Loop, int &Slot, int64_t &Step) {
       L = L->Ops[0].get();
     while (R->Kind == Op::Cast)
       R = R->Ops[0].get();
-    if (L->Kind == Op::Var && L->Index == S.Slot && R->Kind == Op::Const) {
+    if (L->Kind == Op::Var && L->Index == S.Slot && R->Kind == Op::Const &&
+        R->Value != INT64_MIN) {
       Slot = S.Slot;
       Step = V->Kind == Op::Add ? R->Value : -R->Value;
       return true;
