@@ -152,6 +152,9 @@ void cut(const Item &It, const Refine &R, std::vector<Item> &Out) {
     Out.push_back({B, It.W, true});
     return;
   }
+  case Refine::EveryWarp:
+    Out.push_back({B, It.W, true});
+    return;
   }
 }
 

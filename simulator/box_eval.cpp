@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "box_eval.h"
 #include "affine.h"
+#include "loop_skip.h"
 #include "memory_units.h"
 
 #include <algorithm>
@@ -18,6 +19,9 @@ namespace gmem {
 namespace {
 
 constexpr uint64_t MaxLoopIterations = uint64_t(1) << 26;
+// From this iteration on, a loop of loop_skip.h's shape goes to the
+// every-warp evaluator, which counts it by periods.
+constexpr uint64_t LoopHandOver = uint64_t(1) << 22;
 
 bool hasExit(const std::vector<Stmt> &L) {
   for (const Stmt &S : L) {
@@ -719,6 +723,18 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     First = false;
     if (!Active)
       break;
+    if (Iter == LoopHandOver) {
+      // A long loop the every-warp evaluator can count by periods: hand the
+      // box's warps to it rather than run the iterations here.
+      auto It = Skippable.find(&S);
+      if (It == Skippable.end())
+        It = Skippable.emplace(&S, analyzeLoop(S, K).Skippable).first;
+      if (It->second) {
+        Refine R;
+        R.Kind = Refine::EveryWarp;
+        throw R;
+      }
+    }
     if (Iter >= MaxLoopIterations) {
       poison(S.Body, "its loop did not finish after " +
                          std::to_string(MaxLoopIterations) +

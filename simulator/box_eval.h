@@ -53,6 +53,8 @@ struct Refine {
     Split,     ///< Dim's u below At and from At on.
     Residues,  ///< Dim into At classes of u modulo At (strided boxes).
     NonAffine, ///< A value is not affine in the dims of mask Dims.
+    EveryWarp, ///< Run every block's warp on its own (a long loop that the
+               ///< every-warp evaluator counts by periods, loop_skip.h).
   } Kind = Split;
   int Dim = 0;
   uint64_t At = 0;
@@ -128,6 +130,7 @@ private:
   };
   std::vector<LoopFrame> LoopStack;
   uint64_t NextLoopInstance = 0;
+  std::map<const Stmt *, bool> Skippable; ///< analyzeLoop, per loop.
   /// OncePerAddress: per access, the loop instance and the requests made in
   /// it (mask, then each active lane's c0 and coefficients).
   std::vector<std::pair<uint64_t, std::vector<std::vector<int64_t>>>> Seen;

@@ -565,7 +565,13 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   bool First = true;
   const uint64_t Instance = NextLoopInstance++;
   LoopStack.push_back({Instance, 0});
+  SkipPlan Plan;
+  uint32_t Planned = 0; // The lanes a skip was last looked for.
   for (uint64_t Iter = 0;; ++Iter) {
+    if (Plan.Set && Iter == Plan.ApplyAt) {
+      applySkip(Plan, Iter);
+      Planned = 0;
+    }
     LoopStack.back().Iter = Iter;
     if (S.TestFirst || !First) {
       Dead = 0;
@@ -598,6 +604,10 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
                          " iterations for one warp");
       break;
     }
+    if (Iter >= LoopSkipFrom && !Plan.Set && Active != Planned) {
+      Planned = Active;
+      planSkip(S, Active, Iter, Plan);
+    }
     Dead = Broken = Continued = 0;
     execList(S.Body, Active);
     Active &= ~(Broken | Returned);
@@ -619,6 +629,212 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   Continued = SavedContinued;
   // Lanes that returned inside the loop stay gone for the enclosing code.
   Dead = SavedDead | (Returned & ~ReturnedBefore);
+}
+
+namespace {
+
+/// How many iterations t >= 0 satisfy F + G t (Cmp) 0, given t = 0 does;
+/// nullopt when all do.
+std::optional<i128> iterationsLeft(Op Cmp, i128 F, i128 G) {
+  auto CeilDiv = [](i128 A, i128 B) { return (A + B - 1) / B; }; // A, B > 0
+  switch (Cmp) {
+  case Op::Lt: // F + G t < 0, F < 0
+    return G > 0 ? std::optional<i128>(CeilDiv(-F, G)) : std::nullopt;
+  case Op::Le: // F + G t <= 0, F <= 0
+    return G > 0 ? std::optional<i128>(-F / G + 1) : std::nullopt;
+  case Op::Gt: // F + G t > 0, F > 0
+    return G < 0 ? std::optional<i128>(CeilDiv(F, -G)) : std::nullopt;
+  default: // Ge: F + G t >= 0, F >= 0
+    return G < 0 ? std::optional<i128>(F / -G + 1) : std::nullopt;
+  }
+}
+
+} // namespace
+
+// At the start of iteration Iter of loop S, with lanes Active about to run
+// it: if the loop only translates (loop_skip.h) and Active stays the same
+// for n iterations, plans to run Period of them and count the rest.
+bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
+                             SkipPlan &P) {
+  auto It = Shapes.find(&S);
+  if (It == Shapes.end())
+    It = Shapes.emplace(&S, analyzeLoop(S, K)).first;
+  const LoopShape &Sh = It->second;
+  if (!Sh.Skippable || (Active & Uncertain))
+    return false;
+  // Values at iteration Iter + T, at position Pos of the body.
+  std::vector<int> Assigned(K.Slots.size(), -1);
+  for (size_t I = 0; I < Sh.Increments.size(); ++I)
+    Assigned[size_t(Sh.Increments[I].Slot)] = int(I);
+  std::vector<std::vector<i128>> Inc(Sh.Increments.size(),
+                                     std::vector<i128>(32, 0));
+  unsigned Lane = 0;
+  i128 T = 0;
+  size_t Pos = 0;
+  bool WithIncs = false;
+  std::function<std::optional<int64_t>(const Expr &)> Leaf =
+      [&](const Expr &E) -> std::optional<int64_t> {
+    switch (E.Kind) {
+    case Op::Param:
+      if (!Env.ParamUnknown[size_t(E.Index)].empty())
+        return std::nullopt;
+      return Env.ParamValues[size_t(E.Index)];
+    case Op::Builtin:
+      return BuiltinVals[E.Index][Lane];
+    case Op::Var: {
+      if (SlotUnknown[size_t(E.Index)] >> Lane & 1)
+        return std::nullopt;
+      const int64_t *V = &SlotVals[size_t(E.Index) * 32];
+      int64_t Base = SlotUniform[size_t(E.Index)] ? V[0] : V[Lane];
+      if (Base < 0 && !K.Slots[size_t(E.Index)].Type.Signed)
+        return std::nullopt; // Above 2^63: not followed here.
+      int A = Assigned[size_t(E.Index)];
+      if (A < 0 || !WithIncs)
+        return Base;
+      // Base is the value at this iteration's start.
+      i128 X = i128(Base) + Inc[size_t(A)][Lane] *
+                                (T + (Sh.Increments[size_t(A)].Pos < Pos));
+      if (X < INT64_MIN || X > INT64_MAX)
+        return std::nullopt;
+      return int64_t(X);
+    }
+    default:
+      return std::nullopt;
+    }
+  };
+  auto At = [&](const Expr &E, i128 AtT, size_t AtPos) {
+    T = AtT;
+    Pos = AtPos;
+    WithIncs = true;
+    return exactValue(E, Leaf);
+  };
+  // Each lane's increments (loop-invariant).
+  for (uint32_t M = Active; M; M &= M - 1) {
+    Lane = __builtin_ctz(M);
+    WithIncs = false;
+    for (size_t I = 0; I < Sh.Increments.size(); ++I) {
+      std::optional<i128> V = exactValue(*Sh.Increments[I].Inc, Leaf);
+      if (!V)
+        return false;
+      Inc[I][Lane] = Sh.Increments[I].Negate ? -*V : *V;
+    }
+  }
+  // Iterations left with every lane of Active: the condition is linear.
+  i128 N = -1;
+  for (uint32_t M = Active; M; M &= M - 1) {
+    Lane = __builtin_ctz(M);
+    std::optional<i128> L0 = At(*Sh.Left, 0, 0), R0 = At(*Sh.Right, 0, 0);
+    std::optional<i128> L1 = At(*Sh.Left, 1, 0), R1 = At(*Sh.Right, 1, 0);
+    if (!L0 || !R0 || !L1 || !R1)
+      return false;
+    i128 F = *L0 - *R0, G = (*L1 - *R1) - F;
+    std::optional<i128> Left = iterationsLeft(Sh.Cmp, F, G);
+    if (!Left)
+      return false; // Runs until the iteration limit: not counted here.
+    N = N < 0 ? *Left : std::min(N, *Left);
+  }
+  const uint64_t Period =
+      std::max({Arch.TransactionBytes, Arch.Banks * Arch.BankBytes, 16u});
+  if (Period & (Period - 1))
+    return false;
+  // Each access moves every lane alike; its cost repeats with the address
+  // modulo Period.
+  uint64_t Reps = 1;
+  for (const auto &[Id, APos] : Sh.Accesses) {
+    const Access &A = K.Accesses[size_t(Id)];
+    std::optional<i128> Delta;
+    for (uint32_t M = Active; M; M &= M - 1) {
+      Lane = __builtin_ctz(M);
+      std::optional<i128> A0 = At(*A.Address, 0, APos),
+                          A1 = At(*A.Address, 1, APos),
+                          AN = At(*A.Address, N - 1, APos);
+      if (!A0 || !A1 || !AN || *A0 + A.Size - 1 > i128(UINT64_MAX) ||
+          *AN + A.Size - 1 > i128(UINT64_MAX) || (Delta && *A1 - *A0 != *Delta))
+        return false;
+      Delta = *A1 - *A0;
+      if (A.Sp == Space::Shared && A.SharedArray >= 0 &&
+          A.SharedArray < int(K.Shared.size())) {
+        const SharedArray &Arr = K.Shared[size_t(A.SharedArray)];
+        i128 Lo = Arr.Offset,
+             Hi = Arr.Offset + (Arr.Dynamic ? Env.DynamicSmem : Arr.Bytes);
+        for (i128 X : {*A0, *AN})
+          if (X < Lo || X + A.Size > Hi)
+            return false; // Bounds change along the loop: run it.
+      }
+    }
+    if (!Delta)
+      return false;
+    // Period is a power of two: the translation repeats after Period over
+    // the lowest set bit of Delta mod Period iterations.
+    uint64_t D = uint64_t(*Delta % i128(Period) + i128(Period)) % Period;
+    Reps = std::max<uint64_t>(Reps, D ? Period / (D & (~D + 1)) : 1);
+  }
+  if (N < i128(3 * Reps))
+    return false;
+  const uint64_t Q = uint64_t((N - Reps) / Reps) * Reps;
+  // The slots where the plan resumes must hold their values without wrap.
+  for (uint32_t M = Active; M; M &= M - 1) {
+    Lane = __builtin_ctz(M);
+    for (size_t I = 0; I < Sh.Increments.size(); ++I) {
+      int Slot = Sh.Increments[I].Slot;
+      T = i128(Reps + Q);
+      Pos = 0;
+      WithIncs = true;
+      std::optional<int64_t> V =
+          Leaf(*makeVar(Slot, K.Slots[size_t(Slot)].Type));
+      const IntType Ty = K.Slots[size_t(Slot)].Type;
+      if (!V || normalize(uint64_t(*V), Ty) != *V)
+        return false;
+    }
+  }
+  P.Set = true;
+  P.ApplyAt = Iter + Reps;
+  P.Count = Q;
+  P.Period = Reps;
+  P.Mask = Active;
+  P.Before = Stats;
+  P.Incs.clear();
+  for (size_t I = 0; I < Sh.Increments.size(); ++I)
+    P.Incs.push_back({Sh.Increments[I].Slot, Inc[I]});
+  return true;
+}
+
+// At the start of iteration Plan.ApplyAt: the Period iterations since the
+// plan repeat Count / Period more times.
+void WarpEvaluator::applySkip(SkipPlan &P, uint64_t &Iter) {
+  const uint64_t Times = P.Count / P.Period;
+  for (size_t I = 0; I < Stats.size(); ++I) {
+    AccessStats &Now = Stats[I];
+    const AccessStats &B = P.Before[I];
+    auto Add = [&](uint64_t &F, uint64_t Was) { F += (F - Was) * Times; };
+    Add(Now.Requests, B.Requests);
+    Add(Now.ActiveLanes, B.ActiveLanes);
+    Add(Now.Units, B.Units);
+    Add(Now.IdealUnits, B.IdealUnits);
+    Add(Now.DistinctBytes, B.DistinctBytes);
+    Add(Now.MisalignedLanes, B.MisalignedLanes);
+    Add(Now.UnknownRequests, B.UnknownRequests);
+    Add(Now.UncountedRequests, B.UncountedRequests);
+    Add(Now.OutOfBoundsLanes, B.OutOfBoundsLanes);
+    Add(Now.UnmergedGroups, B.UnmergedGroups);
+    Add(Now.BoundedRequests, B.BoundedRequests);
+    Add(Now.MinUnits, B.MinUnits);
+    Add(Now.MaxUnits, B.MaxUnits);
+  }
+  for (const auto &[Slot, Inc] : P.Incs) {
+    int64_t *V = &SlotVals[size_t(Slot) * 32];
+    if (SlotUniform[size_t(Slot)])
+      broadcast(V);
+    SlotUniform[size_t(Slot)] = false;
+    for (uint32_t M = P.Mask; M; M &= M - 1) {
+      unsigned L = __builtin_ctz(M);
+      V[L] = normalize(uint64_t(i128(V[L]) + Inc[L] * i128(P.Count)),
+                       K.Slots[size_t(Slot)].Type);
+    }
+  }
+  Iter += P.Count;
+  SkippedIterations += P.Count;
+  P.Set = false;
 }
 
 void WarpEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {

@@ -10,10 +10,12 @@
 #define GMEM_SIMULATOR_WARP_EVAL_H
 
 #include "arch.h"
+#include "loop_skip.h"
 #include "model.h"
 #include "result.h"
 #include "value_range.h"
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,11 @@ public:
   std::vector<OutOfBounds> FirstOutOfBounds;
   /// Per access, the first lane whose address is misaligned for its size.
   std::vector<OutOfBounds> FirstMisaligned;
+  /// From this iteration on, a loop of loop_skip.h's shape is counted by
+  /// periods (tests raise it to run every iteration).
+  uint64_t LoopSkipFrom = uint64_t(1) << 16;
+  /// Loop iterations counted by periods rather than run.
+  uint64_t SkippedIterations = 0;
 
 private:
   using Lanes = int64_t[32];
@@ -90,6 +97,18 @@ private:
     uint64_t Instance = 0, Iter = 0;
   };
   std::vector<LoopFrame> LoopStack;
+  // Long loops whose iterations only translate (loop_skip.h): one period of
+  // iterations is run and the rest counted from it.
+  std::map<const Stmt *, LoopShape> Shapes;
+  struct SkipPlan {
+    bool Set = false;
+    uint64_t ApplyAt = 0, Count = 0, Period = 1;
+    uint32_t Mask = 0;
+    std::vector<AccessStats> Before;
+    std::vector<std::pair<int, std::vector<i128>>> Incs; ///< Per lane.
+  };
+  bool planSkip(const Stmt &S, uint32_t Active, uint64_t Iter, SkipPlan &P);
+  void applySkip(SkipPlan &P, uint64_t &Iter);
   uint64_t NextLoopInstance = 0;
   /// Per access: the loop iteration of its last execution and how many
   /// executions it had in that iteration (cross-iteration merges).
