@@ -733,6 +733,12 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
       return false; // Runs until the iteration limit: not counted here.
     N = N < 0 ? *Left : std::min(N, *Left);
   }
+  // The condition's sides must not wrap before the last iteration counted.
+  for (uint32_t M = Active; M; M &= M - 1) {
+    Lane = __builtin_ctz(M);
+    if (!At(*Sh.Left, N - 1, 0) || !At(*Sh.Right, N - 1, 0))
+      return false;
+  }
   const uint64_t Period =
       std::max({Arch.TransactionBytes, Arch.Banks * Arch.BankBytes, 16u});
   if (Period & (Period - 1))
