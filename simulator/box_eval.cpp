@@ -86,15 +86,14 @@ struct BoxEvaluator::Val {
 BoxEvaluator::BoxEvaluator(const Kernel &K, const ArchRules &A,
                            const LaunchEnv &Env)
     : K(K), Arch(A), Env(Env),
-      Period(std::max({A.TransactionBytes, A.Banks * A.BankBytes, 16u})) {
+      Period(std::max({A.TransactionBytes, A.Banks * A.BankBytes, 16u})),
+      Groups(K.Accesses.size()) {
   SlotVals.assign(K.Slots.size() * 32, 0);
   SlotCoef.assign(K.Slots.size() * 96, 0);
   SlotDep.assign(K.Slots.size(), 0);
   SlotUnknown.assign(K.Slots.size(), 0);
   SlotReason.assign(K.Slots.size(), "");
   Seen.assign(K.Accesses.size(), {~uint64_t(0), {}});
-  LastIteration.assign(K.Accesses.size(), {~uint64_t(0), 0});
-  OrdinalInIteration.assign(K.Accesses.size(), 0);
 }
 
 uint64_t BoxEvaluator::order() const {
@@ -131,9 +130,7 @@ bool BoxEvaluator::run(const BlockBox &B, unsigned W,
   Groups.clear();
   execList(K.Body, Mask);
   // Groups left incomplete (lanes that returned early) issue part by part.
-  for (Group &G : Groups)
-    flushGroup(G);
-  Groups.clear();
+  Groups.endWarp([&](Group &G) { flushGroup(G); });
   return true;
 }
 
@@ -751,14 +748,7 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   const uint64_t Instance = LoopStack.back().Instance;
   LoopStack.pop_back();
   // Groups merged across this loop's iterations end with it.
-  for (size_t I = 0; I < Groups.size();) {
-    if (Groups[I].AccessId >= 0 && Groups[I].Instance == Instance) {
-      flushGroup(Groups[I]);
-      Groups.erase(Groups.begin() + I);
-    } else {
-      ++I;
-    }
-  }
+  Groups.endLoop(Instance, [&](Group &G) { flushGroup(G); });
   Broken = SavedBroken;
   Continued = SavedContinued;
   Dead = SavedDead | (Returned & ~ReturnedBefore);
@@ -836,16 +826,33 @@ BoxEvaluator::residues(const int64_t C[3]) {
   return ResidueCache.emplace(Key, std::move(Out)).first->second;
 }
 
+namespace {
+
+std::vector<int64_t> lanesOf(const BoxEvaluator::Val &V) {
+  std::vector<int64_t> Out(V.V, V.V + 32);
+  for (int D = 0; D < 3; ++D)
+    for (unsigned L = 0; L < 32; ++L)
+      Out.push_back(V.c(D, L));
+  return Out;
+}
+
+BoxEvaluator::Val valOf(const std::vector<int64_t> &Lanes) {
+  BoxEvaluator::Val V;
+  std::copy(Lanes.begin(), Lanes.begin() + 32, V.V);
+  V.makeDep();
+  for (int D = 0; D < 3; ++D)
+    std::copy(Lanes.begin() + 32 * (D + 1), Lanes.begin() + 32 * (D + 2),
+              V.C[D]);
+  return V;
+}
+
+} // namespace
+
 void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
   // The compiled forms, as in WarpEvaluator::execAccess.
   const CompiledForm &CF = A.Compiled;
-  if (CF.State == CompiledForm::Reused)
+  if (issuesNothing(CF, LoopStack))
     return;
-  if (CF.State == CompiledForm::Hoisted)
-    for (size_t L = 0;
-         L <= size_t(std::max(CF.Loop, 0)) && L < LoopStack.size(); ++L)
-      if (LoopStack[LoopStack.size() - 1 - L].Iter != 0)
-        return;
   AccessStats &St = (*Stats)[A.Id];
   const uint64_t N = Blocks;
   const uint64_t Lanes = __builtin_popcount(Mask);
@@ -889,7 +896,10 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
   if (CF.State == CompiledForm::OncePerAddress && seenBefore(A, V, Mask))
     return;
   if (CF.State == CompiledForm::Merged && CF.Width > A.Size)
-    return addToGroup(A, V, Mask);
+    return Groups.add(
+        A, Part{A.Id, Mask, lanesOf(V)}, LoopStack,
+        [&](Part &P) { issue(A, valOf(P.Lanes), P.Mask, A.Size); },
+        [&](Group &G) { completeGroup(G); }, [&](Group &G) { flushGroup(G); });
   issue(A, V, Mask, A.Size);
 }
 
@@ -934,92 +944,6 @@ void BoxEvaluator::issue(const Access &A, const Val &V, uint32_t Mask,
   priceTranslated(A, V, Mask, Size);
 }
 
-namespace {
-
-std::vector<int64_t> lanesOf(const BoxEvaluator::Val &V) {
-  std::vector<int64_t> Out(V.V, V.V + 32);
-  for (int D = 0; D < 3; ++D)
-    for (unsigned L = 0; L < 32; ++L)
-      Out.push_back(V.c(D, L));
-  return Out;
-}
-
-BoxEvaluator::Val valOf(const std::vector<int64_t> &Lanes) {
-  BoxEvaluator::Val V;
-  std::copy(Lanes.begin(), Lanes.begin() + 32, V.V);
-  V.makeDep();
-  for (int D = 0; D < 3; ++D)
-    std::copy(Lanes.begin() + 32 * (D + 1), Lanes.begin() + 32 * (D + 2),
-              V.C[D]);
-  return V;
-}
-
-} // namespace
-
-void BoxEvaluator::addToGroup(const Access &A, const Val &V, uint32_t Mask) {
-  const CompiledForm &C = A.Compiled;
-  Part P{A.Id, Mask, lanesOf(V)};
-  if (C.Leader >= 0) {
-    // Merged across accesses written in a row: the leader opens a group.
-    auto It = std::find_if(Groups.begin(), Groups.end(), [&](const Group &G) {
-      return G.Leader == C.Leader;
-    });
-    if (A.Id == C.Leader && It != Groups.end()) {
-      flushGroup(*It);
-      Groups.erase(It);
-      It = Groups.end();
-    }
-    if (It == Groups.end()) {
-      if (A.Id != C.Leader) // Its leader did not run: on its own.
-        return issue(A, V, Mask, A.Size);
-      Group G;
-      G.Leader = C.Leader;
-      G.Need = C.Width / A.Size;
-      Groups.push_back(std::move(G));
-      It = Groups.end() - 1;
-    }
-    It->Parts.push_back(std::move(P));
-    if (It->Parts.size() == It->Need) {
-      completeGroup(*It);
-      Groups.erase(It);
-    }
-    return;
-  }
-  // Merged across iterations of the loop C.Loop levels out.
-  if (C.Loop < 0 || size_t(C.Loop) >= LoopStack.size())
-    return issue(A, V, Mask, A.Size);
-  const LoopFrame &F = LoopStack[LoopStack.size() - 1 - C.Loop];
-  const unsigned Need = C.Width / A.Size;
-  auto &Last = LastIteration[A.Id];
-  uint64_t &Ordinal = OrdinalInIteration[A.Id];
-  if (Last.first == F.Instance && Last.second == F.Iter) {
-    ++Ordinal;
-  } else {
-    Last = {F.Instance, F.Iter};
-    Ordinal = 0;
-  }
-  const uint64_t Block = F.Iter / Need;
-  auto It = std::find_if(Groups.begin(), Groups.end(), [&](const Group &G) {
-    return G.AccessId == A.Id && G.Instance == F.Instance && G.Block == Block &&
-           G.Ordinal == Ordinal;
-  });
-  if (It == Groups.end()) {
-    Group G;
-    G.AccessId = A.Id;
-    G.Instance = F.Instance;
-    G.Block = Block;
-    G.Ordinal = Ordinal;
-    G.Need = Need;
-    Groups.push_back(std::move(G));
-    It = Groups.end() - 1;
-  }
-  It->Parts.push_back(std::move(P));
-  if (It->Parts.size() == It->Need) {
-    completeGroup(*It);
-    Groups.erase(It);
-  }
-}
-
 // As WarpEvaluator::completeGroup, for every block of the box: one request
 // when on every active lane the parts' bytes are one run as wide as the
 // instruction and aligned to it. The parts must move alike from block to
@@ -1049,15 +973,12 @@ void BoxEvaluator::completeGroup(Group &G) {
   std::vector<int64_t> Low = G.Parts[0].Lanes;
   for (uint32_t M = Mask; One && M; M &= M - 1) {
     unsigned L = __builtin_ctz(M);
-    uint64_t A[16];
+    uint64_t A[16], First;
     unsigned N = 0;
     for (const Part &P : G.Parts)
       A[N++] = uint64_t(P.Lanes[L]);
-    std::sort(A, A + N);
-    for (unsigned I = 1; I < N; ++I)
-      One = One && A[I] == A[I - 1] + Size;
-    One = One && A[0] % Width == 0;
-    Low[L] = int64_t(A[0]);
+    One = oneAlignedRun(A, N, Size, Width, First);
+    Low[L] = int64_t(First);
   }
   if (!One) {
     (*Stats)[Lead.Id].UnmergedGroups += Blocks;

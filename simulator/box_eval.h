@@ -26,6 +26,7 @@
 #define GMEM_SIMULATOR_BOX_EVAL_H
 
 #include "arch.h"
+#include "merge_groups.h"
 #include "model.h"
 #include "result.h"
 #include "warp_eval.h"
@@ -125,9 +126,6 @@ private:
       ResidueCache;
   // Loops being run (innermost last), for the compiled forms that depend on
   // the iteration (CompiledForm::Hoisted, OncePerAddress).
-  struct LoopFrame {
-    uint64_t Instance = 0, Iter = 0;
-  };
   std::vector<LoopFrame> LoopStack;
   uint64_t NextLoopInstance = 0;
   std::map<const Stmt *, bool> Skippable; ///< analyzeLoop, per loop.
@@ -142,16 +140,8 @@ private:
     uint32_t Mask;
     std::vector<int64_t> Lanes; ///< V[32], then C[3][32].
   };
-  struct Group {
-    int Leader = -1, AccessId = -1;
-    uint64_t Instance = 0, Block = 0, Ordinal = 0;
-    unsigned Need = 0;
-    std::vector<Part> Parts;
-  };
-  std::vector<Group> Groups;
-  std::vector<std::pair<uint64_t, uint64_t>> LastIteration;
-  std::vector<uint64_t> OrdinalInIteration;
-  void addToGroup(const Access &A, const Val &V, uint32_t Mask);
+  using Group = MergeGroups<Part>::Group;
+  MergeGroups<Part> Groups;
   void completeGroup(Group &G);
   void flushGroup(Group &G);
 

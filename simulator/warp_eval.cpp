@@ -76,7 +76,7 @@ uint32_t laneMaskFor(uint64_t Threads, unsigned Warp) {
 WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
                              const LaunchEnv &Env,
                              std::vector<AccessStats> &Stats)
-    : K(K), Arch(A), Env(Env), Stats(Stats) {
+    : K(K), Arch(A), Env(Env), Stats(Stats), Groups(K.Accesses.size()) {
   SlotVals.assign(K.Slots.size() * 32, 0);
   SlotUnknown.assign(K.Slots.size(), 0);
   SlotReason.assign(K.Slots.size(), "");
@@ -90,8 +90,6 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
   Scratch.assign(size_t(D + 2) * TempsPerLevel * 32, 0);
   FirstOutOfBounds.assign(K.Accesses.size(), OutOfBounds{{}, ~0u, 0, 0});
   FirstMisaligned = FirstOutOfBounds;
-  LastIteration.assign(K.Accesses.size(), {~uint64_t(0), 0});
-  OrdinalInIteration.assign(K.Accesses.size(), 0);
   Seen.assign(K.Accesses.size(), SeenRequests());
   const uint64_t Uniform[] = {Env.Block.X, Env.Block.Y, Env.Block.Z, Env.Grid.X,
                               Env.Grid.Y,  Env.Grid.Z,  32};
@@ -130,9 +128,7 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
   LoopStack.clear();
   execList(K.Body, Mask);
   // Groups left incomplete (lanes that returned early) issue part by part.
-  for (Group &G : Groups)
-    flushGroup(G);
-  Groups.clear();
+  Groups.endWarp([&](Group &G) { flushGroup(G); });
   return true;
 }
 
@@ -617,14 +613,7 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   }
   LoopStack.pop_back();
   // Groups merged across this loop's iterations end with it.
-  for (size_t I = 0; I < Groups.size();) {
-    if (Groups[I].AccessId >= 0 && Groups[I].Instance == Instance) {
-      flushGroup(Groups[I]);
-      Groups.erase(Groups.begin() + I);
-    } else {
-      ++I;
-    }
-  }
+  Groups.endLoop(Instance, [&](Group &G) { flushGroup(G); });
   Broken = SavedBroken;
   Continued = SavedContinued;
   // Lanes that returned inside the loop stay gone for the enclosing code.
@@ -892,14 +881,8 @@ void WarpEvaluator::poison(const std::vector<Stmt> &L, const std::string &Why) {
 
 void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   const CompiledForm &C = A.Compiled;
-  if (C.State == CompiledForm::Reused)
-    return; // No instruction: the value is in a register already.
-  if (C.State == CompiledForm::Hoisted)
-    // Loaded once, before the first iteration of the loops it left.
-    for (size_t L = 0; L <= size_t(std::max(C.Loop, 0)) && L < LoopStack.size();
-         ++L)
-      if (LoopStack[LoopStack.size() - 1 - L].Iter != 0)
-        return;
+  if (issuesNothing(C, LoopStack))
+    return;
   AccessStats &St = Stats[A.Id];
   if (A.UnknownReason) {
     St.Requests += 1;
@@ -953,7 +936,11 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     return;
   }
   if (C.State == CompiledForm::Merged && C.Width > A.Size) {
-    addToGroup(A, Addr, Mask);
+    Part P{A.Id, Mask, {}};
+    std::copy(Addr, Addr + 32, P.Addr);
+    Groups.add(
+        A, P, LoopStack, [&](Part &Q) { issue(A, Q.Addr, Q.Mask, A.Size); },
+        [&](Group &G) { completeGroup(G); }, [&](Group &G) { flushGroup(G); });
     return;
   }
   if (C.State == CompiledForm::OncePerAddress && seenBefore(A, Addr, Mask))
@@ -987,76 +974,6 @@ bool WarpEvaluator::seenBefore(const Access &A, const uint64_t *Addr,
   return false;
 }
 
-void WarpEvaluator::addToGroup(const Access &A, const uint64_t *Addr,
-                               uint32_t Mask) {
-  const CompiledForm &C = A.Compiled;
-  Part P{A.Id, Mask, {}};
-  std::copy(Addr, Addr + 32, P.Addr);
-  if (C.Leader >= 0) {
-    // Merged across accesses written in a row: the leader opens a group.
-    auto It = std::find_if(Groups.begin(), Groups.end(), [&](const Group &G) {
-      return G.Leader == C.Leader;
-    });
-    if (A.Id == C.Leader && It != Groups.end()) {
-      flushGroup(*It);
-      Groups.erase(It);
-      It = Groups.end();
-    }
-    if (It == Groups.end()) {
-      if (A.Id != C.Leader) { // Its leader did not run: on its own.
-        issue(A, Addr, Mask, A.Size);
-        return;
-      }
-      Group G;
-      G.Leader = C.Leader;
-      G.Need = C.Width / A.Size;
-      Groups.push_back(std::move(G));
-      It = Groups.end() - 1;
-    }
-    It->Parts.push_back(P);
-    if (It->Parts.size() == It->Need) {
-      completeGroup(*It);
-      Groups.erase(It);
-    }
-    return;
-  }
-  // Merged across iterations of the loop C.Loop levels out.
-  if (C.Loop < 0 || size_t(C.Loop) >= LoopStack.size()) {
-    issue(A, Addr, Mask, A.Size);
-    return;
-  }
-  const LoopFrame &F = LoopStack[LoopStack.size() - 1 - C.Loop];
-  const unsigned Need = C.Width / A.Size;
-  auto &Last = LastIteration[A.Id];
-  uint64_t &Ordinal = OrdinalInIteration[A.Id];
-  if (Last.first == F.Instance && Last.second == F.Iter) {
-    ++Ordinal;
-  } else {
-    Last = {F.Instance, F.Iter};
-    Ordinal = 0;
-  }
-  const uint64_t Block = F.Iter / Need;
-  auto It = std::find_if(Groups.begin(), Groups.end(), [&](const Group &G) {
-    return G.AccessId == A.Id && G.Instance == F.Instance &&
-           G.Block == Block && G.Ordinal == Ordinal;
-  });
-  if (It == Groups.end()) {
-    Group G;
-    G.AccessId = A.Id;
-    G.Instance = F.Instance;
-    G.Block = Block;
-    G.Ordinal = Ordinal;
-    G.Need = Need;
-    Groups.push_back(std::move(G));
-    It = Groups.end() - 1;
-  }
-  It->Parts.push_back(P);
-  if (It->Parts.size() == It->Need) {
-    completeGroup(*It);
-    Groups.erase(It);
-  }
-}
-
 // A complete group is one request when, on every active lane, its parts'
 // bytes are one run as wide as the instruction and aligned to it (what the
 // compiler proved when it emitted the wide instruction). Otherwise the
@@ -1076,11 +993,7 @@ void WarpEvaluator::completeGroup(Group &G) {
     unsigned N = 0;
     for (const Part &P : G.Parts)
       A[N++] = P.Addr[L];
-    std::sort(A, A + N);
-    for (unsigned I = 1; I < N; ++I)
-      One = One && A[I] == A[I - 1] + Size;
-    One = One && A[0] % Width == 0;
-    Low[L] = A[0];
+    One = oneAlignedRun(A, N, Size, Width, Low[L]);
   }
   if (!One) {
     ++Stats[Lead.Id].UnmergedGroups;

@@ -11,6 +11,7 @@
 
 #include "arch.h"
 #include "loop_skip.h"
+#include "merge_groups.h"
 #include "model.h"
 #include "result.h"
 #include "value_range.h"
@@ -80,22 +81,10 @@ private:
     uint32_t Mask;
     uint64_t Addr[32];
   };
-  struct Group {
-    int Leader = -1;       ///< Merged across accesses: the leader's id.
-    int AccessId = -1;     ///< Merged across iterations: the access.
-    uint64_t Instance = 0; ///< Its loop instance, iteration / factor and
-    uint64_t Block = 0;    ///< ordinal of the execution in the iteration.
-    uint64_t Ordinal = 0;
-    unsigned Need = 0;
-    std::vector<Part> Parts;
-  };
-  void addToGroup(const Access &A, const uint64_t *Addr, uint32_t Mask);
+  using Group = MergeGroups<Part>::Group;
   void completeGroup(Group &G);
   void flushGroup(Group &G); ///< Issues each part on its own.
-  std::vector<Group> Groups;
-  struct LoopFrame {
-    uint64_t Instance = 0, Iter = 0;
-  };
+  MergeGroups<Part> Groups;
   std::vector<LoopFrame> LoopStack;
   // Long loops whose iterations only translate (loop_skip.h): one period of
   // iterations is run and the rest counted from it.
@@ -110,10 +99,6 @@ private:
   bool planSkip(const Stmt &S, uint32_t Active, uint64_t Iter, SkipPlan &P);
   void applySkip(SkipPlan &P, uint64_t &Iter);
   uint64_t NextLoopInstance = 0;
-  /// Per access: the loop iteration of its last execution and how many
-  /// executions it had in that iteration (cross-iteration merges).
-  std::vector<std::pair<uint64_t, uint64_t>> LastIteration;
-  std::vector<uint64_t> OrdinalInIteration;
   /// OncePerAddress accesses: the lanes and addresses of each request made
   /// in the current run (loop instance) of their unrolled loops.
   struct SeenRequests {
