@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "body_translator.h"
+#include "pointer_arith.h"
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecordLayout.h"
@@ -59,14 +60,23 @@ Value BodyTranslator::pointerAdd(const Value &P, const Value &Index,
     return R;
   }
   // The index converts to 64 bits first (sign-extended when signed), then
-  // scales: the same wrap-around as the device's address arithmetic.
+  // scales: the device's address arithmetic. Where the exact value leaves
+  // the address space C++ leaves it undefined: the nodes are marked so that
+  // the simulator checks them, and a constant offset is checked here.
+  const bool Signed = Index.E->Type.Signed;
   ExprPtr Off = castTo(Index.E, AddrT);
-  if (Off->Kind == Op::Const)
-    Off = makeConst(
-        static_cast<int64_t>(static_cast<uint64_t>(Off->Value) * Size), AddrT);
-  else if (Size != 1)
-    Off = binary(Op::Mul, Off, makeConst(static_cast<int64_t>(Size), AddrT),
-                 AddrT);
+  if (Off->Kind == Op::Const) {
+    __int128 I = Signed ? __int128(Off->Value) : __int128(uint64_t(Off->Value));
+    __int128 Bytes = I * __int128(Size);
+    if (Bytes < INT64_MIN || Bytes > INT64_MAX) {
+      R.E = makeUnknown(PointerOverflowReason, AddrT);
+      return R;
+    }
+    Off = makeConst(static_cast<int64_t>(Bytes), AddrT);
+  } else if (Size != 1) {
+    Off = makePointerArith(Op::Mul, Off,
+                           makeConst(static_cast<int64_t>(Size), AddrT));
+  }
   if (Off->Kind == Op::Const && Off->Value == 0)
     return R;
   if (P.E->Kind == Op::Const && Off->Kind == Op::Const) {
@@ -79,7 +89,11 @@ Value BodyTranslator::pointerAdd(const Value &P, const Value &Index,
     R.E = Off; // A shared array at offset 0.
     return R;
   }
-  R.E = binary(Sub ? Op::Sub : Op::Add, P.E, Off, AddrT);
+  // Shared addresses are offsets in the block's window: one below it is out
+  // of bounds (the simulator says so), not outside the address space.
+  Op K = Sub ? Op::Sub : Op::Add;
+  R.E = P.Ptr.Kind == PtrOrigin::Shared ? binary(K, P.E, Off, AddrT)
+                                        : makePointerArith(K, P.E, Off);
   return R;
 }
 

@@ -76,6 +76,17 @@ public:
   }
 
   ExprPtr address(Space Sp, unsigned Size, int &SharedArray) {
+    if (Sp == Space::Global && In.ConsumeBool()) {
+      // As the analyzer writes p[i]: pointer arithmetic, whose lanes leave
+      // the address space for some indices anywhere in 64 bits.
+      ExprPtr I = makeCast(index(3), I64);
+      if (In.ConsumeIntegralInRange(0, 3) == 0)
+        I = makeBinary(Op::Mul, I,
+                       makeConst(In.ConsumeIntegral<int64_t>(), I64), I64);
+      return makePointerArith(
+          Op::Add, makeParam(In.ConsumeIntegralInRange(0, 1), U64),
+          makePointerArith(Op::Mul, makeCast(I, U64), makeConst(Size, U64)));
+    }
     ExprPtr Offset =
         makeBinary(Op::Mul, makeCast(index(3), I64), makeConst(Size, I64), I64);
     if (In.ConsumeIntegralInRange(0, 7) == 0) // A misaligned byte offset.
@@ -288,7 +299,8 @@ bool sameStats(const AccessStats &A, const AccessStats &B) {
          A.MaxUnitsPerRequest == B.MaxUnitsPerRequest &&
          A.MaxWays == B.MaxWays && A.MisalignedLanes == B.MisalignedLanes &&
          A.UnknownRequests == B.UnknownRequests &&
-         A.OutOfBoundsLanes == B.OutOfBoundsLanes;
+         A.OutOfBoundsLanes == B.OutOfBoundsLanes &&
+         A.OverflowRequests == B.OverflowRequests;
 }
 
 } // namespace
@@ -414,6 +426,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                "access %zu: units %llu, requests "
                "priced %llu",
                I, (unsigned long long)St.Units, (unsigned long long)Units[I]);
+    FUZZ_CHECK(St.OverflowRequests <= St.UnknownRequests,
+               "access %zu: %llu requests overflow, %llu unknown", I,
+               (unsigned long long)St.OverflowRequests,
+               (unsigned long long)St.UnknownRequests);
     FUZZ_CHECK(St.Requests == 0 || St.UnknownRequests > 0 ||
                    St.Units >= St.Requests,
                "access %zu: %llu units for %llu requests", I,

@@ -10,6 +10,7 @@
 #include "affine.h"
 #include "loop_skip.h"
 #include "memory_units.h"
+#include "pointer_arith.h"
 
 #include <algorithm>
 #include <cstring>
@@ -187,6 +188,77 @@ struct BoxOps {
       throw R;
     }
   }
+  /// Lane L of X as the exact value it stands for in pointer arithmetic
+  /// (pointer_arith.h): Signed reads its 64 bits as signed, and the box is
+  /// cut where that changes sign.
+  Affine pointerOperand(const Val &X, unsigned L, bool Signed) const {
+    Affine A = X.aff(L, {64, false});
+    if (Signed) {
+      const i128 Half = i128(1) << 63;
+      Range R = X.dep(L) ? rangeOver(B, A) : Range{A.C0, A.C0};
+      if (R.Lo >= Half)
+        A.C0 -= i128(1) << 64;
+      else if (R.Hi >= Half)
+        splitAt(B, A, Half);
+    }
+    return A;
+  }
+  /// Lane L of X read as pointer arithmetic reads it, as its value at the
+  /// box's corner and how far it moves over the box, when both are below
+  /// 2^60 (then no sum or difference of two leaves 64 bits).
+  bool small(const Val &X, unsigned L, bool Signed, int64_t &V,
+             int64_t &Moves) const {
+    constexpr int64_t Limit = int64_t(1) << 60;
+    V = X.V[L];
+    if ((!Signed && V < 0) || V > Limit || V < -Limit)
+      return false;
+    Moves = 0;
+    if (!X.dep(L))
+      return true;
+    for (int D = 0; D < 3; ++D) {
+      int64_t C = X.C[D][L];
+      if (C > (1 << 27) || C < -(1 << 27) || B.Ext[D] > (uint64_t(1) << 32))
+        return false;
+      Moves += (C < 0 ? -C : C) * int64_t(B.Ext[D] - 1);
+    }
+    return true;
+  }
+  /// Whether lane L of pointer arithmetic E on X and Y keeps a value it can
+  /// have (Can), the same in every block (the box is cut where it differs).
+  bool pointerFits(const Expr &E, const Val &X, const Val &Y, unsigned L,
+                   const bool Signed[2], const PointerRange &Can) const {
+    // Most lanes are far from both edges: that is shown in 64 bits.
+    int64_t VA, MA, VB, MB;
+    if (small(X, L, Signed[0], VA, MA) && small(Y, L, Signed[1], VB, MB)) {
+      if (E.Kind == Op::Mul) {
+        i128 Most = i128((VA < 0 ? -VA : VA) + MA) * ((VB < 0 ? -VB : VB) + MB);
+        if (Most < (i128(1) << 63))
+          return true;
+      } else if ((E.Kind == Op::Add ? VA + VB : VA - VB) - MA - MB >= 0) {
+        return true; // And below 2^62.
+      }
+    }
+    Affine A = pointerOperand(X, L, Signed[0]),
+           Bv = pointerOperand(Y, L, Signed[1]), R;
+    if (!pointerExact(E, A.C0, Bv.C0, R.C0))
+      return false;
+    const bool Moves = X.dep(L) || Y.dep(L);
+    for (int D = 0; Moves && D < 3; ++D) {
+      if (E.Kind != Op::Mul)
+        R.C[D] = E.Kind == Op::Add ? A.C[D] + Bv.C[D] : A.C[D] - Bv.C[D];
+      else if (A.C[D] && Bv.C[D])
+        nonAffine(dims(X, L) | dims(Y, L));
+      else if (__builtin_mul_overflow(A.C[D] ? A.C[D] : Bv.C[D],
+                                      A.C[D] ? Bv.C0 : A.C0, &R.C[D]))
+        return false;
+    }
+    Range Over = Moves ? rangeOver(B, R) : Range{R.C0, R.C0};
+    if (Over.Lo >= Can.Lo && Over.Hi < Can.Hi)
+      return true;
+    if (Over.Hi < Can.Lo || Over.Lo >= Can.Hi)
+      return false;
+    splitAt(B, R, Over.Lo < Can.Lo ? Can.Lo : Can.Hi);
+  }
 };
 
 namespace {
@@ -357,6 +429,15 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
       LastUnknownReason = Why;
     }
   };
+  if (E.PointerArith) {
+    const bool Signed[2] = {readsSigned(E, 0), readsSigned(E, 1)};
+    const PointerRange Can = pointerRange(E);
+    for (uint32_t M = Mask & ~U; M; M &= M - 1) {
+      unsigned L = __builtin_ctz(M);
+      if (!O.pointerFits(E, Out, R, L, Signed, Can))
+        Bad(L, PointerOverflowReason);
+    }
+  }
   // Comparisons of the difference of the two sides with zero.
   auto Compare = [&](Pred P) {
     for (unsigned L = 0; L < 32; ++L) {
@@ -765,6 +846,8 @@ void BoxEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {
 void BoxEvaluator::markUnknown(int AccessId, const std::string &Why) {
   AccessStats &St = (*Stats)[AccessId];
   St.UnknownRequests += Blocks;
+  if (Why.find(PointerOverflowReason) != std::string::npos)
+    St.OverflowRequests += Blocks;
   if (St.UnknownReason.empty()) {
     St.UnknownReason = Why;
     St.ReasonOrder = order();

@@ -1,5 +1,6 @@
 //===- loop_skip.cpp - Long loops whose iterations only translate ---------===//
 #include "loop_skip.h"
+#include "pointer_arith.h"
 
 #include <set>
 
@@ -133,6 +134,27 @@ exactValue(const Expr &E,
       return std::nullopt;
     return V;
   };
+  if (E.PointerArith) {
+    // Operands as pointer_arith.h reads them: a signed index is the value
+    // before its cast to 64 bits unsigned, a constant offset its int64.
+    std::optional<i128> Ops[2];
+    for (unsigned I = 0; I < 2; ++I) {
+      const Expr &X = *E.Ops[I];
+      if (readsSigned(E, I) && X.Kind == Op::Const)
+        Ops[I] = X.Value;
+      else if (readsSigned(E, I) && X.Kind == Op::Cast)
+        Ops[I] = exactValue(*X.Ops[0], Leaf);
+      else
+        Ops[I] = exactValue(X, Leaf);
+    }
+    i128 R;
+    if (!Ops[0] || !Ops[1] || !pointerExact(E, *Ops[0], *Ops[1], R))
+      return std::nullopt;
+    const PointerRange Can = pointerRange(E);
+    if (R < Can.Lo || R >= Can.Hi)
+      return std::nullopt;
+    return R;
+  }
   switch (E.Kind) {
   case Op::Const: {
     i128 X = E.Value;

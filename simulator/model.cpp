@@ -50,6 +50,11 @@ ExprPtr makeUnary(Op K, ExprPtr E, IntType T) { return make(K, T, {E}); }
 ExprPtr makeBinary(Op K, ExprPtr L, ExprPtr R, IntType T) {
   return make(K, T, {L, R});
 }
+ExprPtr makePointerArith(Op K, ExprPtr L, ExprPtr R) {
+  auto E = make(K, IntType{64, false}, {L, R});
+  E->PointerArith = true;
+  return E;
+}
 ExprPtr makeSelect(ExprPtr C, ExprPtr T, ExprPtr F, IntType Ty) {
   return make(Op::Select, Ty, {C, T, F});
 }

@@ -117,6 +117,12 @@ struct Expr {
   int64_t Value = 0;  ///< Const only.
   int Index = -1;     ///< Param, Var, Builtin.
   std::string Reason; ///< Unknown only.
+  /// Add, Sub, Mul: pointer arithmetic (pointer + index x element size).
+  /// Mul: Ops[0] the index, Ops[1] the size; Add and Sub: Ops[0] the
+  /// pointer, Ops[1] the offset. C++ leaves an overflow of it undefined, so
+  /// a lane whose exact value leaves the address space is unknown, not
+  /// wrapped (simulator/pointer_arith.h).
+  bool PointerArith = false;
   std::vector<ExprPtr> Ops;
 };
 
@@ -145,6 +151,8 @@ ExprPtr makeUnknown(std::string Reason, IntType T = {});
 ExprPtr makeCast(ExprPtr E, IntType T);
 ExprPtr makeUnary(Op K, ExprPtr E, IntType T);
 ExprPtr makeBinary(Op K, ExprPtr L, ExprPtr R, IntType T);
+/// K (Add, Sub or Mul) as pointer arithmetic on 64-bit addresses.
+ExprPtr makePointerArith(Op K, ExprPtr L, ExprPtr R);
 ExprPtr makeSelect(ExprPtr C, ExprPtr T, ExprPtr F, IntType Ty);
 ExprPtr makeShuffle(ShuffleMode M, ExprPtr V, ExprPtr B, ExprPtr Width);
 /// Renders E as C-like text with slot/param names; for messages and tests.

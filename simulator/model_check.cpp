@@ -145,6 +145,11 @@ private:
     default:
       break;
     }
+    if (E.PointerArith &&
+        (!(E.Kind == Op::Add || E.Kind == Op::Sub || E.Kind == Op::Mul) ||
+         !(E.Type == IntType{64, false})))
+      return at(Where, "pointer arithmetic must be an add, subtract or "
+                       "multiply of type u64");
     for (size_t I = 0; I < N; ++I) {
       std::string Sub = Where + ".ops[" + std::to_string(I) + "]";
       if (!E.Ops[I])

@@ -56,6 +56,8 @@ json exprJson(const Expr &E) {
   default:
     break;
   }
+  if (E.PointerArith)
+    J["pointer_arith"] = true;
   if (!E.Ops.empty()) {
     json Ops = json::array();
     for (const ExprPtr &O : E.Ops)
@@ -370,6 +372,7 @@ private:
     if (const json *V = find(J, "index"))
       E->Index = int(integer(*V, child(Path, "index"), INT32_MIN, INT32_MAX));
     E->Reason = optString(J, Path, "reason");
+    E->PointerArith = optBool(J, Path, "pointer_arith", false);
     forEach(
         J, Path, "ops",
         [&](const json &O, const std::string &P) {

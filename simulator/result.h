@@ -34,6 +34,8 @@ struct AccessStats {
   /// itself is unknown.
   uint64_t UncountedRequests = 0;
   uint64_t OutOfBoundsLanes = 0;   ///< Shared: lanes outside the array.
+  /// Unknown requests whose pointer arithmetic left the address space.
+  uint64_t OverflowRequests = 0;
   std::string UnknownReason;       ///< First reason seen.
   /// Groups the compiler merged (Access::Compiled) whose lanes' bytes were
   /// not one aligned run in the simulation: issued one request per part.

@@ -26,6 +26,7 @@ void AccessStats::add(const AccessStats &O) {
   MinUnits += O.MinUnits;
   MaxUnits += O.MaxUnits;
   OutOfBoundsLanes += O.OutOfBoundsLanes;
+  OverflowRequests += O.OverflowRequests;
   UnmergedGroups += O.UnmergedGroups;
   if (!O.UnknownReason.empty() &&
       (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
@@ -263,6 +264,12 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
           ", byte offset " + std::to_string(int64_t(B->Address - Arr.Offset)) +
           ")");
     }
+    if (uint64_t N = R.PerAccess[I].OverflowRequests)
+      R.Diagnostics.push_back(
+          Where + ": pointer arithmetic leaves the 64-bit address space in " +
+          std::to_string(N) + (N == 1 ? " request" : " requests") +
+          " (index x element size overflows, undefined in C++); check the "
+          "index and the launch values it comes from");
     if (const OutOfBounds *B = Example(I, true))
       R.Diagnostics.push_back(Where + " is misaligned: " +
                               std::to_string(R.PerAccess[I].MisalignedLanes) +

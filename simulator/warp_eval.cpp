@@ -1,6 +1,7 @@
 //===- warp_eval.cpp - Run one warp of a kernel over the model ------------===//
 #include "warp_eval.h"
 #include "memory_units.h"
+#include "pointer_arith.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -351,6 +352,17 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
       LastUnknownReason = Why;
     }
   };
+  if (E.PointerArith) {
+    const bool SA = readsSigned(E, 0), SB = readsSigned(E, 1);
+    const PointerRange Can = pointerRange(E);
+    for (unsigned L = 0; L < N; ++L) {
+      i128 X;
+      if (!pointerExact(E, SA ? i128(Out[L]) : i128(uint64_t(Out[L])),
+                        SB ? i128(R[L]) : i128(uint64_t(R[L])), X) ||
+          X < Can.Lo || X >= Can.Hi)
+        Bad(L, PointerOverflowReason);
+    }
+  }
   switch (E.Kind) {
   case Op::Add:
     apply(Out, R, N, T, [](uint64_t A, uint64_t B) { return A + B; });
@@ -811,6 +823,7 @@ void WarpEvaluator::applySkip(SkipPlan &P, uint64_t &Iter) {
     Add(Now.UnknownRequests, B.UnknownRequests);
     Add(Now.UncountedRequests, B.UncountedRequests);
     Add(Now.OutOfBoundsLanes, B.OutOfBoundsLanes);
+    Add(Now.OverflowRequests, B.OverflowRequests);
     Add(Now.UnmergedGroups, B.UnmergedGroups);
     Add(Now.BoundedRequests, B.BoundedRequests);
     Add(Now.MinUnits, B.MinUnits);
@@ -843,6 +856,7 @@ void WarpEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {
 void WarpEvaluator::markUnknown(int AccessId, const std::string &Why) {
   AccessStats &St = Stats[AccessId];
   St.UnknownRequests += 1;
+  St.OverflowRequests += Why.find(PointerOverflowReason) != std::string::npos;
   if (St.UnknownReason.empty()) {
     St.UnknownReason = Why;
     St.ReasonOrder = Order;

@@ -84,6 +84,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
     }
     if (S.OutOfBoundsLanes)
       X["out_of_bounds_lanes"] = S.OutOfBoundsLanes;
+    if (S.OverflowRequests)
+      X["address_overflow_requests"] = S.OverflowRequests;
     Accesses.push_back(X);
   }
   L["kernel"] = R.K->Name;

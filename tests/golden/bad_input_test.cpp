@@ -211,4 +211,53 @@ __global__ void k(float *p) {
   }
 }
 
+// Launch values that take pointer arithmetic out of the 64-bit address
+// space: a finding on the access's line (exit 1), like the other accesses
+// the GPU cannot make, and the rest of the launch still analysed. 2^62
+// floats wrap back onto p itself; 2^61 floats are 2^63 bytes away.
+TEST(BadInput, LaunchValuesThatOverflowAddresses) {
+  std::string F = writeFile("overflow.cu", R"(
+__global__ void k(float *p, long long off) {
+  p[off + threadIdx.x] = 0.f;
+  float *q = p + off;
+  q[threadIdx.x] = 1.f;
+  p[threadIdx.x] = 2.f;
+}
+)");
+  const std::string Message =
+      ": pointer arithmetic leaves the 64-bit address space in 1 request "
+      "(index x element size overflows, undefined in C++); check the index "
+      "and the launch values it comes from";
+  for (const char *Off :
+       {"4611686018427387904", "2305843009213693952", "-1000000000000000000"}) {
+    SCOPED_TRACE(Off);
+    ToolRun R = runTool(F + " --kernel k" + Launch + " --arg off=" + Off);
+    EXPECT_EQ(R.Exit, 1);
+    EXPECT_TRUE(has(R.Out, "overflow.cu:3:3: p[off + threadIdx.x]" + Message))
+        << R.Out;
+    EXPECT_TRUE(has(R.Out, "overflow.cu:5:3: q[threadIdx.x]" + Message))
+        << R.Out;
+    // The access that stays in bounds is priced: 4 sectors.
+    std::string Row = R.Out.substr(R.Out.find("overflow.cu:6:3 "));
+    Row = Row.substr(0, Row.find('\n'));
+    EXPECT_TRUE(has(Row, " 1                  4     4.00   4.00  100.0"))
+        << Row;
+  }
+  ToolRun R = runTool(F + " --kernel k" + Launch + " --arg off=1000");
+  EXPECT_EQ(R.Exit, 0) << R.Out;
+  EXPECT_FALSE(has(R.Out, "address space")) << R.Out;
+}
+
+// A constant index does so without any launch value.
+TEST(BadInput, ConstantIndexThatOverflowsAddresses) {
+  std::string F = writeFile("constant_overflow.cu", R"(
+__global__ void k(float *p) { p[1LL << 62] = 0.f; }
+)");
+  ToolRun R = runTool(F + " --kernel k" + Launch);
+  EXPECT_EQ(R.Exit, 1);
+  EXPECT_TRUE(has(R.Out, "constant_overflow.cu:2:31: p[1LL << 62]: pointer "
+                         "arithmetic leaves the 64-bit address space"))
+      << R.Out;
+}
+
 } // namespace

@@ -25,9 +25,12 @@ inline ExprPtr add(ExprPtr L, ExprPtr R) { return bin(Op::Add, L, R); }
 inline ExprPtr mul(ExprPtr L, ExprPtr R) { return bin(Op::Mul, L, R); }
 inline ExprPtr cast(ExprPtr E, IntType T) { return makeCast(E, T); }
 
-/// Byte address of Param[Index]-based array element E of Size bytes.
+/// Byte address of Param[Index]-based array element E of Size bytes, as
+/// pointer arithmetic (as the analyzer writes `p[i]`).
 inline ExprPtr elem(int Param, ExprPtr Index, unsigned Size) {
-  return add(makeParam(Param, U64), mul(cast(Index, U64), c(Size, U64)));
+  return makePointerArith(
+      Op::Add, makeParam(Param, U64),
+      makePointerArith(Op::Mul, cast(Index, U64), c(Size, U64)));
 }
 
 inline Stmt assign(int Slot, ExprPtr V) {

@@ -26,6 +26,7 @@ std::string compareResults(const LaunchResult &F, const LaunchResult &E) {
     GMEM_FIELD(MisalignedLanes)
     GMEM_FIELD(UnknownRequests)
     GMEM_FIELD(OutOfBoundsLanes)
+    GMEM_FIELD(OverflowRequests)
     GMEM_FIELD(UnknownReason)
     GMEM_FIELD(HasStride)
     if (A.HasStride && B.HasStride) {
@@ -45,14 +46,15 @@ std::string compareResults(const LaunchResult &F, const LaunchResult &E) {
 }
 
 std::string compareFastPath(const Kernel &K, const Launch &L,
-                            uint64_t *Derived) {
-  SimOptions Fast, Every;
+                            LaunchResult *Fast) {
+  SimOptions FastOptions, Every;
   Every.Exhaustive = true;
-  Fast.Threads = Every.Threads = 2;
-  LaunchResult F = simulate(K, L, Fast);
-  if (Derived)
-    *Derived = F.WarpsDerived;
-  return compareResults(F, simulate(K, L, Every));
+  FastOptions.Threads = Every.Threads = 2;
+  LaunchResult F = simulate(K, L, FastOptions);
+  std::string Diff = compareResults(F, simulate(K, L, Every));
+  if (Fast)
+    *Fast = std::move(F);
+  return Diff;
 }
 
 namespace {

@@ -10,9 +10,9 @@ namespace gmem::test {
 
 /// Simulates L by classes of blocks and by every warp; returns the first
 /// difference in any count, example or diagnostic ("" when equal).
-/// Derived, when given, gets the fast path's count of derived warps.
+/// Fast, when given, gets the fast path's result.
 std::string compareFastPath(const Kernel &K, const Launch &L,
-                            uint64_t *Derived = nullptr);
+                            LaunchResult *Fast = nullptr);
 
 /// The same difference between two results of one launch.
 std::string compareResults(const LaunchResult &Fast, const LaunchResult &Ref);

@@ -37,7 +37,7 @@ public:
     ElemA = Sizes[pick(5)];
     ElemB = Sizes[pick(5)];
     K.Params = {pointerParam("a", ElemA), pointerParam("b", ElemB),
-                intParam("n"), intParam("m", U32)};
+                intParam("n"), intParam("m", U32), intParam("off", I64)};
     // Blocks: 1-, 2- or 3-D, sizes not multiples of 32 included.
     int Dims = 1 + pick(3);
     uint64_t BX = 1 + pick(Dims == 1 ? 200 : 48);
@@ -50,7 +50,7 @@ public:
         pick(3) == 0 ? 1 + pick(5000) : int64_t(L.Grid.X * BX - pick(40));
     L.Args = {ptrArg("A", chance(20) ? pick(256) : 0),
               ptrArg(chance(15) ? "A" : "B", chance(20) ? pick(64) : 0),
-              intArg(N), intArg(1 + pick(300))};
+              intArg(N), intArg(1 + pick(300)), intArg(offset())};
     L.Kernel = K.Name;
     if (chance(50)) {
       SharedArray S;
@@ -203,6 +203,20 @@ private:
     return S;
   }
 
+  /// An index offset near where pointer arithmetic on a leaves the address
+  /// space (below 0, or an offset of 2^63 bytes), or 0.
+  int64_t offset() {
+    const int64_t Size = ElemA, Near = pick(600) - 300;
+    switch (pick(4)) {
+    case 0:
+      return (INT64_MAX / Size) + Near;
+    case 1: // a is the first allocation, at 2^36.
+      return -(int64_t(1) << 36) / Size + Near;
+    default:
+      return 0;
+    }
+  }
+
   Stmt sourceAccess() {
     Kernel &K = *Kp;
     int Kind = pick(3);
@@ -224,6 +238,8 @@ private:
     int P = pick(2);
     IntType T = pick(4) == 0 ? I64 : pick(2) ? I32 : U32;
     ExprPtr I = index(3, T);
+    if (P == 0 && chance(30)) // Far from the allocation: pointer overflow.
+      I = add(cast(I, I64), makeParam(4, I64));
     unsigned Size = P ? ElemB : ElemA;
     return addAccess(K, Space::Global, AK, Size, elem(P, I, Size),
                      std::string(P ? "b" : "a") + "[" + toString(*I, &K) + "]");
@@ -288,7 +304,7 @@ TEST(FastPath, EqualsEveryWarpOnRandomKernels) {
   uint64_t Cases = 2000;
   if (const char *E = std::getenv("GMEM_FAST_PATH_CASES"))
     Cases = std::strtoull(E, nullptr, 10);
-  uint64_t Derived = 0, Warps = 0;
+  uint64_t Derived = 0, Warps = 0, Overflowing = 0, PartlyOverflowing = 0;
   for (uint64_t Seed = 1; Seed <= Cases; ++Seed) {
     Generator G(Seed * 0x9E3779B97F4A7C15ull);
     Kernel K;
@@ -296,16 +312,26 @@ TEST(FastPath, EqualsEveryWarpOnRandomKernels) {
     G.build(K, L);
     if (auto Why = validateLaunch(K, L, *findArch("sm_90")))
       continue;
-    uint64_t D = 0;
-    std::string Diff = compareFastPath(K, L, &D);
+    LaunchResult F;
+    std::string Diff = compareFastPath(K, L, &F);
     ASSERT_EQ(Diff, "") << "seed " << Seed << "\n" << kernelText(K, L);
     if (::testing::Test::HasFailure())
       return;
-    Derived += D;
+    Derived += F.WarpsDerived;
     Warps += L.Grid.count() * ((L.Block.count() + 31) / 32);
+    for (const AccessStats &S : F.PerAccess) {
+      Overflowing += S.OverflowRequests > 0;
+      PartlyOverflowing +=
+          S.OverflowRequests > 0 && S.OverflowRequests < S.Requests;
+    }
   }
-  // The generator must exercise the classes, not only single blocks.
+  // The generator must exercise the classes, not only single blocks, and
+  // pointer arithmetic that leaves the address space in some blocks only.
   EXPECT_GT(Derived, Warps / 4);
+  EXPECT_GT(Overflowing, Cases / 100);
+  EXPECT_GT(PartlyOverflowing, Cases / 400);
+  std::cout << Overflowing << " accesses left the address space, "
+            << PartlyOverflowing << " in some requests only\n";
 }
 
 // Two models libFuzzer found (fuzz/simulator_fuzzer, CI of 2026-11-23), each

@@ -139,4 +139,36 @@ TEST(LoopSkip, TwoToTheFortyIterationsAreCounted) {
   }
 }
 
+// Counted by periods, a loop whose pointer arithmetic leaves the address
+// space part way must still find every such iteration: a[off + i] on floats
+// with off = 2^61 - 100 000 reaches an offset of 2^63 bytes at i = 100 000,
+// so iterations 100 000 to 199 999 of each warp overflow.
+TEST(LoopSkip, PointerOverflowPartWayIsCounted) {
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("a", 4), intParam("off", I64)};
+  K.Slots = {{"i", I64}};
+  auto I = makeVar(0, I64);
+  K.Body = {
+      assign(0, c(0, I64)),
+      loop(bin(Op::Lt, I, c(200000, I64)),
+           {addAccess(K, Space::Global, AccessKind::Load, 4,
+                      elem(0, add(makeParam(1, I64), I), 4), "a[off + i]")},
+           {assign(0, add(I, c(1, I64)))})};
+  Launch L;
+  L.Kernel = "k";
+  L.Grid = {2, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("a"), intArg((int64_t(1) << 61) - 100000)};
+  // The range the plan would skip ends past the edge, which the exact end
+  // values show: those iterations are run, not multiplied.
+  std::vector<AccessStats> Fast = runAll(K, L, 65536);
+  std::vector<AccessStats> Slow = runAll(K, L, UINT64_MAX);
+  EXPECT_EQ(Fast[0].Requests, 2u * 200000);
+  EXPECT_EQ(Fast[0].OverflowRequests, 2u * 100000);
+  EXPECT_EQ(Fast[0].Units, 2u * 100000); // One sector per uniform load.
+  EXPECT_EQ(Slow[0].OverflowRequests, Fast[0].OverflowRequests);
+  EXPECT_EQ(Slow[0].Units, Fast[0].Units);
+}
+
 } // namespace

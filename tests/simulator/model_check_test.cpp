@@ -152,6 +152,11 @@ TEST(ModelCheck, OperandCountsAndSizes) {
                        int64_t(5000000000)),
              "kernels[0].body[1].step[0].value.ops[1]: constant 5000000000 "
              "does not fit its type");
+  EXPECT_HAS(errorWith("/kernels/0/body/1/cond/pointer_arith", true),
+             "kernels[0].body[1].cond: pointer arithmetic must be an add, "
+             "subtract or multiply of type u64");
+  EXPECT_HAS(errorWith("/kernels/0/accesses/0/address/pointer_arith", 1),
+             "kernels[0].accesses[0].address.pointer_arith");
   EXPECT_HAS(errorWith("/kernels/0/accesses/1/id", 0),
              "kernels[0].accesses[1]: id 0 differs from its position 1");
   EXPECT_HAS(errorWith("/kernels/0/shared/0/bytes", uint64_t(1) << 40),

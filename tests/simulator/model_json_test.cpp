@@ -42,6 +42,8 @@ TEST(ModelJson, RoundTripKeepsEverything) {
   EXPECT_EQ(toJson(Back), J);
   EXPECT_EQ(Back.Kernels[0].Accesses[0].Kind, AccessKind::Atomic);
   EXPECT_EQ(*Back.Kernels[0].Accesses[0].UnknownReason, "why not");
+  EXPECT_TRUE(Back.Kernels[0].Accesses[0].Address->PointerArith);
+  EXPECT_FALSE(Back.Kernels[0].Body[1].Then[0].Cond->PointerArith);
   EXPECT_EQ(Back.Launches[0].Args[1].IntValue, -7);
   EXPECT_EQ(toString(*Back.Kernels[0].Body[1].Then[0].Cond, &Back.Kernels[0]),
             "(i < (i64)n)");
