@@ -184,6 +184,10 @@ private:
   std::optional<Value> cooperativeGroups(const clang::CallExpr *CE,
                                          const clang::FunctionDecl *FD,
                                          StmtList &Out);
+  // Texture fetches and surface accesses (texture_calls.cpp).
+  std::optional<Value> textureCall(const clang::CallExpr *CE,
+                                   const clang::FunctionDecl *FD,
+                                   StmtList &Out);
   // Shuffles and votes (warp_intrinsics.cpp).
   std::optional<Value> warpIntrinsic(const clang::CallExpr *CE,
                                      const clang::FunctionDecl *FD,

@@ -70,7 +70,8 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
                  // nvcc's headers make host printf visible without <cstdio>.
                  "-include", "stdio.h",
                  // Intrinsics Clang's CUDA wrapper does not declare.
-                 "-include", "gmem_cache_hints.h"});
+                 "-include", "gmem_cache_hints.h", "-include",
+                 "gmem_surface_functions.h"});
   } else {
     Args.insert(Args.end(), {"-nocudainc", "-nocudalib", "-isystem", Stub,
                              "-include", "cuda_runtime.h"});

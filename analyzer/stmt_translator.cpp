@@ -507,6 +507,8 @@ Value BodyTranslator::call(const CallExpr *CE, StmtList &Out,
     return *V;
   if (std::optional<Value> V = warpIntrinsic(CE, FD, Out))
     return *V;
+  if (std::optional<Value> V = textureCall(CE, FD, Out))
+    return *V;
   if (std::optional<Value> V = minMax(CE, FD, Out)) {
     if (RefResult) {
       RefResult->Kind = LValue::Computed;

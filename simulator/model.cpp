@@ -144,6 +144,33 @@ static const char *binarySpelling(Op K) {
   }
 }
 
+static void markParams(const Expr *E, std::vector<bool> &Read) {
+  if (!E)
+    return;
+  if (E->Kind == Op::Param && E->Index >= 0 && size_t(E->Index) < Read.size())
+    Read[size_t(E->Index)] = true;
+  for (const ExprPtr &O : E->Ops)
+    markParams(O.get(), Read);
+}
+
+static void markParams(const std::vector<Stmt> &L, std::vector<bool> &Read) {
+  for (const Stmt &S : L) {
+    markParams(S.Value.get(), Read);
+    markParams(S.Cond.get(), Read);
+    for (const std::vector<Stmt> *Sub :
+         {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      markParams(*Sub, Read);
+  }
+}
+
+std::vector<bool> Kernel::paramsRead() const {
+  std::vector<bool> Read(Params.size(), false);
+  markParams(Body, Read);
+  for (const Access &A : Accesses)
+    markParams(A.Address.get(), Read);
+  return Read;
+}
+
 std::string toString(const Expr &E, const Kernel *K) {
   auto Sub = [&](int I) { return toString(*E.Ops[I], K); };
   switch (E.Kind) {

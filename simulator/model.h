@@ -286,6 +286,8 @@ struct Kernel {
   std::string UnmodelledGlobal;
 
   int paramIndex(const std::string &Name) const;
+  /// Per parameter, whether any expression of the body reads it.
+  std::vector<bool> paramsRead() const;
 };
 
 struct Dim3 {

@@ -89,8 +89,10 @@ std::optional<std::string> validateLaunch(const Kernel &K, const Launch &L,
   if (L.Args.size() != K.Params.size())
     return "launch of " + K.Name + " passes " + std::to_string(L.Args.size()) +
            " arguments for " + std::to_string(K.Params.size()) + " parameters";
+  // Only values the model reads are needed (not a texture object's).
+  const std::vector<bool> Read = K.paramsRead();
   for (size_t I = 0; I < K.Params.size(); ++I)
-    if (K.Params[I].Kind == ParamKind::Int &&
+    if (K.Params[I].Kind == ParamKind::Int && Read[I] &&
         L.Args[I].Kind == ArgValue::Unknown)
       return "cannot compute argument '" + K.Params[I].Name + "' of " + K.Name +
              (L.Args[I].Reason.empty() ? "" : " (" + L.Args[I].Reason + ")") +

@@ -446,6 +446,23 @@ __device__ unsigned short atomicCAS(unsigned short *address,
 // Cache-hinted loads and stores, shared with the CUDA-installation mode.
 #include "compat/gmem_cache_hints.h"
 
+// Texture objects (texture_indirect_functions.h) and surface objects:
+// the analyzer names their calls (texture_calls.cpp).
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+enum cudaSurfaceBoundaryMode {
+  cudaBoundaryModeZero = 0,
+  cudaBoundaryModeClamp = 1,
+  cudaBoundaryModeTrap = 2
+};
+template <class T> __device__ T tex1Dfetch(cudaTextureObject_t, int);
+template <class T> __device__ T tex1D(cudaTextureObject_t, float);
+template <class T> __device__ T tex2D(cudaTextureObject_t, float, float);
+template <class T> __device__ T tex3D(cudaTextureObject_t, float, float, float);
+template <class T>
+__device__ T tex2DLod(cudaTextureObject_t, float, float, float);
+#include "compat/gmem_surface_functions.h"
+
 extern "C" __device__ int printf(const char *, ...);
 extern "C" __device__ void *malloc(size_t);
 extern "C" __device__ void free(void *);

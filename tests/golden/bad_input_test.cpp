@@ -152,6 +152,11 @@ __global__ void vote(int *p) {
   unsigned b = __ballot_sync(~0u, threadIdx.x & 1);
   p[b & 7] = 1;
 }
+__global__ void tex(int *p, cudaTextureObject_t t, cudaSurfaceObject_t s) {
+  int v = tex1Dfetch<int>(t, threadIdx.x);
+  surf2Dwrite(v, s, 4 * threadIdx.x, 0);
+  p[v & 7] = 1;
+}
 )");
   struct Case {
     const char *Kernel, *Warning, *Reason;
@@ -168,6 +173,12 @@ __global__ void vote(int *p) {
        "result of the virtual call off() at "},
       {"vote", "constructs.cu:15: warp vote '__ballot_sync' is not modelled",
        "result of the warp vote __ballot_sync() at "},
+      // No --arg for t and s: the model never reads them.
+      {"tex",
+       "constructs.cu:19: texture fetch 'tex1Dfetch' is not counted: it goes "
+       "through the texture pipeline, which the global load and store "
+       "figures leave out",
+       "value read by tex1Dfetch() at "},
   };
   for (const Case &C : Cases) {
     SCOPED_TRACE(C.Kernel);
@@ -176,6 +187,10 @@ __global__ void vote(int *p) {
     EXPECT_TRUE(has(R.Out, C.Warning)) << R.Out;
     EXPECT_TRUE(has(R.Out, C.Reason)) << R.Out;
   }
+  ToolRun R = runTool(F + " --kernel tex" + Launch);
+  EXPECT_TRUE(has(R.Out, "constructs.cu:20: surface access 'surf2Dwrite' is "
+                         "not counted"))
+      << R.Out;
 }
 
 TEST(BadInput, LaunchValues) {

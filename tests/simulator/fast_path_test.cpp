@@ -208,8 +208,8 @@ private:
   int64_t offset() {
     const int64_t Size = ElemA, Near = pick(600) - 300;
     switch (pick(4)) {
-    case 0:
-      return (INT64_MAX / Size) + Near;
+    case 0: // The index adds up to a few thousand: it crosses 2^63 / Size.
+      return INT64_MAX / Size - pick(600);
     case 1: // a is the first allocation, at 2^36.
       return -(int64_t(1) << 36) / Size + Near;
     default:

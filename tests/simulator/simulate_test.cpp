@@ -231,6 +231,10 @@ TEST(Validate, RejectsBadBlocksAndMissingValues) {
   Launch L2 = launch128x32();
   L2.Args = {ArgValue()};
   L2.Args[0].Reason = "read from argv at t.cu:9";
+  // A value the model never reads is not asked for (a texture object).
+  EXPECT_FALSE(validateLaunch(K2, L2, A).has_value());
+  K2.Slots = {{"x", I32}};
+  K2.Body = {assign(0, makeParam(0, I32))};
   EXPECT_EQ(*validateLaunch(K2, L2, A),
             "cannot compute argument 'nx' of k (read from argv at t.cu:9); "
             "pass --arg nx=VALUE");
