@@ -94,9 +94,26 @@ std::string baselineProblem(const nlohmann::json &J) {
   if (J["gmem_baseline"] != 1)
     return "baseline version " + J["gmem_baseline"].dump() +
            " is not 1; rewrite it with --update-baseline";
-  for (const auto &[Key, E] : J["entries"].items())
+  // What buildBaseline writes, so that a damaged file is named, not
+  // half-read: figures are numbers, places and labels of their types.
+  const std::string Rewrite = "; rewrite it with --update-baseline";
+  for (const auto &[Key, E] : J["entries"].items()) {
+    // Quoted with escapes: the message stays one line.
+    const std::string Entry = "entry " + nlohmann::json(Key).dump();
     if (!E.is_object() || !E.contains("figures") || !E["figures"].is_object())
-      return "entry '" + Key + "' has no \"figures\" object";
+      return Entry + " has no \"figures\" object" + Rewrite;
+    for (const auto &[Name, V] : E["figures"].items())
+      if (!V.is_number())
+        return Entry + ": figure " + nlohmann::json(Name).dump() + " is " +
+               V.dump() + ", not a number" + Rewrite;
+    for (const char *Field : {"file", "kind", "label"})
+      if (E.contains(Field) && !E[Field].is_string())
+        return Entry + ": \"" + Field + "\" is not a string" + Rewrite;
+    for (const char *Field : {"line", "col"})
+      if (E.contains(Field) && !E[Field].is_number_unsigned())
+        return Entry + ": \"" + Field + "\" is not a line or column number" +
+               Rewrite;
+  }
   return "";
 }
 

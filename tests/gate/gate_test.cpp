@@ -114,6 +114,52 @@ TEST(Gate, BadInputIsExitTwo) {
             2);
 }
 
+// A baseline damaged by hand or by a merge: one line naming the entry and
+// the field, exit 2; never half-read.
+TEST(Gate, DamagedBaselinesAreNamed) {
+  std::string Good = ::testing::TempDir() + "/good_baseline.json";
+  std::string Src = "tests/data/rules/partial_warp.cu";
+  ASSERT_EQ(runGate(Src + " --baseline " + Good + " --update-baseline").Exit,
+            0);
+  std::ifstream In(Good);
+  json B = json::parse(In);
+  ASSERT_TRUE(
+      B["entries"].contains("tests/data/rules/partial_warp.cu|scale#0"));
+  const std::string Key = "tests/data/rules/partial_warp.cu|scale#0";
+  const std::string Entry = "entry \"" + Key + "\"";
+  struct Case {
+    const char *Pointer;
+    json Value;
+    std::string Message;
+  } Cases[] = {
+      {"/gmem_baseline", 2, "baseline version 2 is not 1"},
+      {"/entries/x", json::array(), "entry \"x\" has no \"figures\" object"},
+      {"/entries/tests~1data~1rules~1partial_warp.cu|scale#0/figures/"
+       "gld_efficiency",
+       "high", Entry + ": figure \"gld_efficiency\" is \"high\", not a number"},
+      {"/entries/tests~1data~1rules~1partial_warp.cu|scale#0/line", -3,
+       Entry + ": \"line\" is not a line or column number"},
+      {"/entries/tests~1data~1rules~1partial_warp.cu|scale#0/label", 5,
+       Entry + ": \"label\" is not a string"},
+  };
+  for (const Case &C : Cases) {
+    SCOPED_TRACE(C.Pointer);
+    json D = B;
+    D[json::json_pointer(C.Pointer)] = C.Value;
+    GateRun R = runGate(Src + " --baseline " + temp("damaged.json", D.dump(1)));
+    EXPECT_EQ(R.Exit, 2);
+    EXPECT_NE(R.Err.find(C.Message + "; rewrite it with --update-baseline"),
+              std::string::npos)
+        << R.Err;
+  }
+  // Cut short: the parser's place, and no figures from it.
+  std::string Text = B.dump(1);
+  GateRun R = runGate(Src + " --baseline " +
+                      temp("cut.json", Text.substr(0, Text.size() / 2)));
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("cut.json: not JSON"), std::string::npos) << R.Err;
+}
+
 TEST(Gate, BaselineRegressionImprovementAndStableKeys) {
   std::string Base = ::testing::TempDir() + "/copy_baseline.json";
   std::string Src = ::testing::TempDir() + "/copy.cu";
