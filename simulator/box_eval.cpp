@@ -429,7 +429,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
       LastUnknownReason = Why;
     }
   };
-  if (E.PointerArith) {
+  if (E.PointerArith && !pointerCannotLeave(E)) {
     const bool Signed[2] = {readsSigned(E, 0), readsSigned(E, 1)};
     const PointerRange Can = pointerRange(E);
     for (uint32_t M = Mask & ~U; M; M &= M - 1) {

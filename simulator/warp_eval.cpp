@@ -352,16 +352,12 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
       LastUnknownReason = Why;
     }
   };
-  if (E.PointerArith) {
+  if (E.PointerArith && !pointerCannotLeave(E)) {
     const bool SA = readsSigned(E, 0), SB = readsSigned(E, 1);
-    const PointerRange Can = pointerRange(E);
-    for (unsigned L = 0; L < N; ++L) {
-      i128 X;
-      if (!pointerExact(E, SA ? i128(Out[L]) : i128(uint64_t(Out[L])),
-                        SB ? i128(R[L]) : i128(uint64_t(R[L])), X) ||
-          X < Can.Lo || X >= Can.Hi)
-        Bad(L, PointerOverflowReason);
-    }
+    if (!pointerFitsAll(E, SA, SB, Out, R, N))
+      for (unsigned L = 0; L < N; ++L)
+        if (!pointerFits(E, SA, SB, Out[L], R[L]))
+          Bad(L, PointerOverflowReason);
   }
   switch (E.Kind) {
   case Op::Add:
