@@ -1,5 +1,4 @@
-//===- pointer_arith.cpp - Pointer arithmetic that leaves the address space
-//===//
+//===- pointer_arith.cpp - Pointer arithmetic leaving the address space --===//
 #include "pointer_arith.h"
 
 namespace gmem {

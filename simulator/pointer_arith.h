@@ -12,7 +12,6 @@
 #define GMEM_SIMULATOR_POINTER_ARITH_H
 
 #include "model.h"
-#include <algorithm>
 
 namespace gmem {
 
