@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "body_translator.h"
 
+#include "clang/Basic/SourceManager.h"
+
 namespace gmem {
 
 using namespace clang;
@@ -28,7 +30,8 @@ bool namedLike(StringRef N, StringRef Prefix) {
 std::optional<Value> BodyTranslator::textureCall(const CallExpr *CE,
                                                  const FunctionDecl *FD,
                                                  StmtList &Out) {
-  if (!FD || !FD->getIdentifier())
+  // CUDA's functions only: a kernel's own tex2DBilinear is inlined.
+  if (!FD || !FD->getIdentifier() || !SM.isInSystemHeader(FD->getLocation()))
     return std::nullopt;
   StringRef N = FD->getName();
   bool Texture = namedLike(N, "tex");

@@ -204,8 +204,9 @@ struct BoxOps {
     return A;
   }
   /// Lane L of X read as pointer arithmetic reads it, as its value at the
-  /// box's corner and how far it moves over the box, when both are below
-  /// 2^60 (then no sum or difference of two leaves 64 bits).
+  /// box's corner (at most 2^60 from 0) and how far it moves over the box
+  /// (below 3 x 2^27 x 2^32 = 1.5 x 2^60): sums and differences of two
+  /// such stay below 2^63, in int64.
   bool small(const Val &X, unsigned L, bool Signed, int64_t &V,
              int64_t &Moves) const {
     constexpr int64_t Limit = int64_t(1) << 60;
@@ -235,7 +236,7 @@ struct BoxOps {
         if (Most < (i128(1) << 63))
           return true;
       } else if ((E.Kind == Op::Add ? VA + VB : VA - VB) - MA - MB >= 0) {
-        return true; // And below 2^62.
+        return true; // And below 2^63: in the address space.
       }
     }
     Affine A = pointerOperand(X, L, Signed[0]),
@@ -846,7 +847,7 @@ void BoxEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {
 void BoxEvaluator::markUnknown(int AccessId, const std::string &Why) {
   AccessStats &St = (*Stats)[AccessId];
   St.UnknownRequests += Blocks;
-  if (Why.find(PointerOverflowReason) != std::string::npos)
+  if (isPointerOverflow(Why))
     St.OverflowRequests += Blocks;
   if (St.UnknownReason.empty()) {
     St.UnknownReason = Why;

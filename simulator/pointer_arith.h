@@ -17,6 +17,10 @@ namespace gmem {
 
 extern const char *const PointerOverflowReason;
 
+/// Whether an access is unknown (Why) because its own address arithmetic
+/// left the address space.
+bool isPointerOverflow(const std::string &Why);
+
 /// Whether operand Which of pointer arithmetic E holds a signed value in its
 /// 64 bits: a signed index, and an offset that is a constant (folded from a
 /// possibly negative index), a scaled index or a signed index. Pointers,

@@ -268,10 +268,11 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
     }
     if (uint64_t N = R.PerAccess[I].OverflowRequests)
       R.Diagnostics.push_back(
-          Where + ": pointer arithmetic leaves the 64-bit address space in " +
+          Where + ": pointer arithmetic leaves the address space in " +
           std::to_string(N) + (N == 1 ? " request" : " requests") +
-          " (index x element size overflows, undefined in C++); check the "
-          "index and the launch values it comes from");
+          " (below 0, past 2^64 or 2^63 bytes or more from the pointer; "
+          "undefined in C++); check the index and the launch values it "
+          "comes from");
     if (const OutOfBounds *B = Example(I, true))
       R.Diagnostics.push_back(Where + " is misaligned: " +
                               std::to_string(R.PerAccess[I].MisalignedLanes) +

@@ -691,7 +691,10 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
       // Base is the value at this iteration's start.
       i128 X = i128(Base) + Inc[size_t(A)][Lane] *
                                 (T + (Sh.Increments[size_t(A)].Pos < Pos));
-      if (X < INT64_MIN || X > INT64_MAX)
+      // An unsigned slot (a pointer) below 0 would have wrapped: the real
+      // evaluator finds such lanes, so such a range is not skipped.
+      if (X < (K.Slots[size_t(E.Index)].Type.Signed ? INT64_MIN : 0) ||
+          X > INT64_MAX)
         return std::nullopt;
       return int64_t(X);
     }
@@ -852,7 +855,7 @@ void WarpEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {
 void WarpEvaluator::markUnknown(int AccessId, const std::string &Why) {
   AccessStats &St = Stats[AccessId];
   St.UnknownRequests += 1;
-  St.OverflowRequests += Why.find(PointerOverflowReason) != std::string::npos;
+  St.OverflowRequests += isPointerOverflow(Why);
   if (St.UnknownReason.empty()) {
     St.UnknownReason = Why;
     St.ReasonOrder = Order;
@@ -918,7 +921,10 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id, "its address cannot be computed: " + LastUnknownReason);
-    boundRequest(A, Mask, V, U);
+    // A wrapped address is no address: no cost range from it (the box
+    // evaluator gives none either).
+    if (!isPointerOverflow(LastUnknownReason))
+      boundRequest(A, Mask, V, U);
     return;
   }
   const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V);

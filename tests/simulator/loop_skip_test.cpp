@@ -171,4 +171,39 @@ TEST(LoopSkip, PointerOverflowPartWayIsCounted) {
   EXPECT_EQ(Slow[0].Units, Fast[0].Units);
 }
 
+// A pointer variable that steps below address 0 part way: float *p = a +
+// off, then *p = 0; p -= 1 for 200 000 iterations. a is at 2^36 bytes, so
+// with off = 100 000 - 2^34 floats p is at 400 000 bytes and its value
+// leaves the address space after 100 000 steps; a skipped range must not
+// wrap over that (found by review: the end values read as unsigned).
+TEST(LoopSkip, PointerVariableBelowZeroPartWayIsCounted) {
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("a", 4), intParam("off", I64)};
+  K.Slots = {{"i", I64}, {"p", U64}};
+  auto I = makeVar(0, I64), P = makeVar(1, U64);
+  auto Step = [](ExprPtr Index) {
+    return makePointerArith(Op::Mul, cast(Index, U64), c(4, U64));
+  };
+  K.Body = {assign(0, c(0, I64)),
+            assign(1, makePointerArith(Op::Add, makeParam(0, U64),
+                                       Step(makeParam(1, I64)))),
+            loop(bin(Op::Lt, I, c(200000, I64)),
+                 {addAccess(K, Space::Global, AccessKind::Store, 4, P, "*p"),
+                  assign(1, makePointerArith(Op::Sub, P, Step(c(1, I64))))},
+                 {assign(0, add(I, c(1, I64)))})};
+  Launch L;
+  L.Kernel = "k";
+  L.Grid = {1, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("a"), intArg(100000 - (int64_t(1) << 34))};
+  std::vector<AccessStats> Fast = runAll(K, L, 65536);
+  std::vector<AccessStats> Slow = runAll(K, L, UINT64_MAX);
+  EXPECT_EQ(Slow[0].Requests, 200000u);
+  // p reaches 0 at step 100 000 and leaves with the next.
+  EXPECT_EQ(Slow[0].OverflowRequests, 99999u);
+  EXPECT_EQ(Fast[0].OverflowRequests, Slow[0].OverflowRequests);
+  EXPECT_EQ(Fast[0].Units, Slow[0].Units);
+}
+
 } // namespace
