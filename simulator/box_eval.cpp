@@ -228,6 +228,9 @@ struct BoxOps {
   /// have (Can), the same in every block (the box is cut where it differs).
   bool pointerFits(const Expr &E, const Val &X, const Val &Y, unsigned L,
                    const bool Signed[2], const PointerRange &Can) const {
+    // A lane that does not move is one value: as in the every-warp path.
+    if (!X.dep(L) && !Y.dep(L))
+      return gmem::pointerFits(E, Signed[0], Signed[1], X.V[L], Y.V[L]);
     // Most lanes are far from both edges: that is shown in 64 bits.
     int64_t VA, MA, VB, MB;
     if (small(X, L, Signed[0], VA, MA) && small(Y, L, Signed[1], VB, MB)) {
@@ -243,8 +246,7 @@ struct BoxOps {
            Bv = pointerOperand(Y, L, Signed[1]), R;
     if (!pointerExact(E, A.C0, Bv.C0, R.C0))
       return false;
-    const bool Moves = X.dep(L) || Y.dep(L);
-    for (int D = 0; Moves && D < 3; ++D) {
+    for (int D = 0; D < 3; ++D) {
       if (E.Kind != Op::Mul)
         R.C[D] = E.Kind == Op::Add ? A.C[D] + Bv.C[D] : A.C[D] - Bv.C[D];
       else if (A.C[D] && Bv.C[D])
@@ -253,7 +255,7 @@ struct BoxOps {
                                       A.C[D] ? Bv.C0 : A.C0, &R.C[D]))
         return false;
     }
-    Range Over = Moves ? rangeOver(B, R) : Range{R.C0, R.C0};
+    Range Over = rangeOver(B, R);
     if (Over.Lo >= Can.Lo && Over.Hi < Can.Hi)
       return true;
     if (Over.Hi < Can.Lo || Over.Lo >= Can.Hi)
