@@ -10,6 +10,7 @@
 #include "pointer_arith.h"
 
 #include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -49,7 +50,82 @@ bool isAtomicName(StringRef N) {
   return false;
 }
 
+/// cp.async's C++ forms: __pipeline_memcpy_async(dst, src, size) and
+/// cuda::memcpy_async(dst, src, size, pipeline or barrier).
+bool isAsyncCopy(const FunctionDecl *FD) {
+  StringRef N = FD->getName();
+  if (N == "__pipeline_memcpy_async")
+    return true;
+  if (N != "memcpy_async")
+    return false;
+  bool Cuda = false;
+  for (const DeclContext *C = FD->getDeclContext(); C; C = C->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(C)) {
+      if (NS->getName() == "cooperative_groups")
+        return false; // A group-wide copy, split among the threads.
+      Cuda = Cuda || NS->getName() == "cuda";
+    }
+  return Cuda;
+}
+
+/// The byte count of an async copy: a constant, or cuda::aligned_size_t<N>
+/// made from one; 0 when it is neither.
+uint64_t copySize(const clang::Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+  if (const auto *FC = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = FC->getSubExpr()->IgnoreImplicit()->IgnoreParenImpCasts();
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E);
+      CE && CE->getNumArgs() >= 1)
+    E = CE->getArg(0);
+  clang::Expr::EvalResult R;
+  if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return 0;
+  return R.Val.getInt().getLimitedValue();
+}
+
+/// The object a pointer argument names, for messages: x[i] for &x[i].
+const clang::Expr *pointee(const clang::Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_AddrOf)
+    return UO->getSubExpr()->IgnoreParens();
+  return E;
+}
+
 } // namespace
+
+bool BodyTranslator::resultUnused(const clang::Expr *E) const {
+  const clang::Stmt *Child = E;
+  for (;;) {
+    auto Ps = Ctx.getParents(*Child);
+    if (Ps.size() != 1)
+      return false;
+    const clang::Stmt *P = Ps[0].get<clang::Stmt>();
+    if (!P)
+      return false;
+    if (isa<ParenExpr, ExprWithCleanups, ImplicitCastExpr>(P) &&
+        !(isa<ImplicitCastExpr>(P) &&
+          cast<ImplicitCastExpr>(P)->getCastKind() == CK_LValueToRValue)) {
+      Child = P;
+      continue;
+    }
+    if (const auto *C = dyn_cast<CastExpr>(P))
+      return C->getCastKind() == CK_ToVoid;
+    if (const auto *BO = dyn_cast<BinaryOperator>(P))
+      return BO->getOpcode() == BO_Comma && BO->getLHS() == Child;
+    if (isa<CompoundStmt, AttributedStmt, LabelStmt, SwitchCase>(P))
+      return true;
+    if (const auto *I = dyn_cast<IfStmt>(P))
+      return I->getCond() != Child;
+    if (const auto *F = dyn_cast<ForStmt>(P))
+      return F->getCond() != Child;
+    if (const auto *W = dyn_cast<WhileStmt>(P))
+      return W->getCond() != Child;
+    if (const auto *D = dyn_cast<DoStmt>(P))
+      return D->getCond() != Child;
+    return false;
+  }
+}
 
 Value BodyTranslator::pointerAdd(const Value &P, const Value &Index,
                                  QualType ElemTy, bool Sub) const {
@@ -646,6 +722,43 @@ std::optional<Value> BodyTranslator::memoryIntrinsic(const CallExpr *CE,
     store(deref(P, Pointee, CE), V, Out);
     return Value{makeUnknown("no value"), {}};
   }
+  if (isAsyncCopy(FD) && CE->getNumArgs() >= 3) {
+    // One LDGSTS per thread when the size is one access wide: a global load
+    // and a shared store, each naming the other. Anything else stays an
+    // unknown call (and its instructions unclaimed in the SASS).
+    uint64_t Bytes = copySize(CE->getArg(2), Ctx);
+    QualType DT = CE->getArg(1)->getType();
+    if (Bytes == 4 || Bytes == 8 || Bytes == 16) {
+      Value Dst = rvalue(CE->getArg(0), Out);
+      size_t Pos = Out.size();
+      Value Src = rvalue(CE->getArg(1), Out);
+      protect(Dst, Out, Pos);
+      if (Dst.Ptr.Kind == PtrOrigin::Shared) {
+        for (unsigned I = 2; I < CE->getNumArgs(); ++I)
+          effects(CE->getArg(I), Out);
+        LValue G = deref(Src, Ctx.CharTy, pointee(CE->getArg(1)));
+        LValue S = deref(Dst, Ctx.CharTy, pointee(CE->getArg(0)));
+        if (G.Kind == LValue::Memory && S.Kind == LValue::Memory &&
+            G.Where.Kind != PtrOrigin::Shared) {
+          int L = addAccess(AccessKind::Load, G, unsigned(Bytes), G.Addr, Out);
+          int T = addAccess(AccessKind::Store, S, unsigned(Bytes), S.Addr, Out);
+          // Both at the call, where the line table puts the instruction.
+          for (int Id : {L, T})
+            K.Accesses[Id].Loc = locOf(CE);
+          K.Accesses[L].AsyncPartner = T;
+          K.Accesses[T].AsyncPartner = L;
+          return Value{makeUnknown("no value"), {}};
+        }
+      }
+      warn(CE, "async copy '" + textOf(CE) +
+                   "' is not modelled: its destination is not a known "
+                   "__shared__ array or its source is not global memory");
+      for (unsigned I = 2; I < CE->getNumArgs(); ++I)
+        effects(CE->getArg(I), Out);
+      return Value{makeUnknown("no value"), {}};
+    }
+    (void)DT;
+  }
   if (isAtomicName(Name) && CE->getNumArgs() >= 2) {
     Value P = rvalue(CE->getArg(0), Out);
     size_t Pos = Out.size();
@@ -653,8 +766,15 @@ std::optional<Value> BodyTranslator::memoryIntrinsic(const CallExpr *CE,
       rvalue(CE->getArg(I), Out);
     protect(P, Out, Pos);
     LValue L = deref(P, Pointee, CE);
-    if (L.Kind == LValue::Memory)
+    if (L.Kind == LValue::Memory) {
+      size_t First = K.Accesses.size();
       accessObject(AccessKind::Atomic, L, Out);
+      // nvcc emits a reduction (RED) when the old value is not used; the
+      // SASS, when read, has the last word (analyzer/compiled).
+      const bool Unused = resultUnused(CE);
+      for (size_t I = First; I < K.Accesses.size(); ++I)
+        K.Accesses[I].Reduction = Unused;
+    }
     return Value{unknown("value returned by " + Name + " at " + where(CE),
                          CE->getType()),
                  {}};

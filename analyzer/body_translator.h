@@ -129,6 +129,8 @@ public:
   /// The object a pointer value points to.
   LValue deref(const Value &P, clang::QualType Pointee,
                const clang::Expr *Site) const;
+  /// Whether the value of E (an atomic call) is discarded.
+  bool resultUnused(const clang::Expr *E) const;
   /// Recognised memory intrinsics (__ldg, atomics, ...); nullopt otherwise.
   std::optional<Value> memoryIntrinsic(const clang::CallExpr *CE,
                                        const clang::FunctionDecl *FD,

@@ -14,7 +14,8 @@
 //     mod N, meta_group_rank() = block rank / N, num_threads()/size() = N,
 //     meta_group_size() = ceil(block threads / N).
 // A thread_group (type-erased) answers as the group it was made from, where
-// that is known where it is used (a parameter bound to a thread_block).
+// that is known where it is used (a parameter bound to a thread_block), and
+// so does a thread_block_tile<N> made from a tile of a thread_block.
 //
 //===----------------------------------------------------------------------===//
 #include "body_translator.h"
@@ -108,9 +109,20 @@ QualType BodyTranslator::groupType(const clang::Expr *Obj) const {
   // Through copies and conversions to a base class.
   for (;;) {
     Obj = Obj->IgnoreImplicit()->IgnoreParenImpCasts();
+    // A copy, or a conversion from another group type: thread_block_tile<32>
+    // made from tiled_partition<32>(block) (through the tile's conversion
+    // operator) is still a tile of the block.
+    if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Obj);
+        MC && isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl()) &&
+        kindOf(MC->getImplicitObjectArgument()->getType()).Kind !=
+            GroupKind::None) {
+      Obj = MC->getImplicitObjectArgument();
+      continue;
+    }
     const auto *CE = dyn_cast<CXXConstructExpr>(Obj);
     if (!CE || CE->getNumArgs() != 1 ||
-        !CE->getConstructor()->isCopyOrMoveConstructor())
+        (!CE->getConstructor()->isCopyOrMoveConstructor() &&
+         kindOf(CE->getArg(0)->getType()).Kind == GroupKind::None))
       break;
     Obj = CE->getArg(0);
   }

@@ -663,8 +663,9 @@ Value BodyTranslator::construct(const CXXConstructExpr *CE, StmtList &Out) {
   const CXXConstructorDecl *Ctor = CE->getConstructor();
   QualType T = CE->getType();
   if (Ctor && Ctor->isCopyOrMoveConstructor() && CE->getNumArgs() >= 1 &&
-      Ctor->isTrivial()) {
-    // A struct copy reads the whole source object.
+      (Ctor->isTrivial() || SM.isInSystemHeader(Ctor->getLocation()))) {
+    // A struct copy reads the whole source object (CUDA's __half2 and
+    // __nv_bfloat162 have copy constructors of their own that do).
     LValue Src = lvalue(CE->getArg(0), Out);
     Src.Ty = T;
     load(Src, Out);

@@ -554,20 +554,88 @@ Value BodyTranslator::call(const CallExpr *CE, StmtList &Out,
   return unknownCall(CE, FD, Out);
 }
 
+/// What a call that is not followed does to the object of a member call
+/// (or of a member operator): CUDA's class types (__half, __nv_bfloat16,
+/// their vectors) have their operators and conversions in headers that are
+/// not inlined, so their loads and stores are read off the signature.
+enum class ObjectUse { None, Read, Write, Update };
+
+static ObjectUse objectUse(const CXXMethodDecl *MD) {
+  if (!MD || MD->isStatic())
+    return ObjectUse::None;
+  switch (MD->getOverloadedOperator()) {
+  case OO_Equal:
+    return ObjectUse::Write;
+  case OO_PlusEqual:
+  case OO_MinusEqual:
+  case OO_StarEqual:
+  case OO_SlashEqual:
+  case OO_PercentEqual:
+  case OO_AmpEqual:
+  case OO_PipeEqual:
+  case OO_CaretEqual:
+  case OO_LessLessEqual:
+  case OO_GreaterGreaterEqual:
+  case OO_PlusPlus:
+  case OO_MinusMinus:
+    return ObjectUse::Update;
+  default:
+    break;
+  }
+  return MD->isConst() || isa<CXXConversionDecl>(MD) ? ObjectUse::Read
+                                                     : ObjectUse::None;
+}
+
 Value BodyTranslator::unknownCall(const CallExpr *CE, const FunctionDecl *FD,
                                   StmtList &Out) {
   bool PointerArgs = false;
-  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE))
-    effects(MC->getImplicitObjectArgument(), Out);
-  else if (!FD)
+  // The object of a member call, and objects in memory bound to reference
+  // parameters: the callee reads each whole (and writes those it may
+  // change) after the arguments are evaluated.
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(FD);
+  const bool MemberOperator = MD && isa<CXXOperatorCallExpr>(CE);
+  std::vector<std::pair<LValue, ObjectUse>> Objects;
+  auto Bind = [&](const clang::Expr *A, ObjectUse U) {
+    LValue L = lvalue(A, Out);
+    if (L.Kind == LValue::Memory && U != ObjectUse::None)
+      Objects.push_back({pin(L, Out), U});
+  };
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
+    const clang::Expr *Obj = MC->getImplicitObjectArgument();
+    if (Obj->isGLValue() && !Obj->getType()->isPointerType())
+      Bind(Obj, objectUse(MD));
+    else
+      effects(Obj, Out);
+  } else if (!FD) {
     effects(CE->getCallee(), Out);
-  for (const clang::Expr *A : CE->arguments()) {
+  }
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const clang::Expr *A = CE->getArg(I);
     QualType T = A->getType();
     if (T->isPointerType() && !T->getPointeeType()->isFunctionType() &&
         !T->getPointeeType()->isCharType())
       PointerArgs = true;
+    if (MemberOperator && I == 0) {
+      Bind(A, objectUse(MD));
+      continue;
+    }
+    unsigned P = I - (MemberOperator ? 1 : 0);
+    QualType PT = FD && P < FD->getNumParams() ? FD->getParamDecl(P)->getType()
+                                               : QualType();
+    if (!PT.isNull() && PT->isReferenceType() && A->isGLValue() &&
+        !PT->getPointeeType()->isPointerType()) {
+      Bind(A, PT->getPointeeType().isConstQualified() ? ObjectUse::Read
+                                                      : ObjectUse::Update);
+      continue;
+    }
     effects(A, Out);
   }
+  for (const auto &[L, U] : Objects)
+    if (U == ObjectUse::Read || U == ObjectUse::Update)
+      load(L, Out);
+  for (const auto &[L, U] : Objects)
+    if (U == ObjectUse::Write || U == ObjectUse::Update)
+      store(L, Value{makeUnknown("value of a struct"), {}}, Out);
   std::string Name =
       FD ? FD->getQualifiedNameAsString() : textOf(CE->getCallee());
   bool Quiet = FD && FD->getIdentifier() && isQuietFunction(FD->getName());

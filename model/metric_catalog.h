@@ -20,13 +20,16 @@ namespace gmem {
 
 /// The instructions a metric counts.
 enum class MetricGroup : uint8_t {
-  GlobalLd,
+  GlobalLd,    ///< Global load instructions (LDG) as the SASS counters see.
   GlobalSt,
-  GlobalAtom,
+  GlobalAtom,  ///< Atomics that return a value (ATOMG).
   SharedLd,
   SharedSt,
-  SharedAll, ///< Shared loads and stores together.
-  Other,     ///< Time, DRAM bytes.
+  SharedAll,   ///< Shared loads and stores together.
+  GlobalRed,   ///< Atomics whose value is not used (REDG).
+  AsyncLd,     ///< Global sides of async copies to shared memory (LDGSTS).
+  GlobalLdAll, ///< Global loads as L1 counts them: LDG and LDGSTS.
+  Other,       ///< Time, DRAM bytes.
 };
 
 /// What it is of them.

@@ -24,18 +24,6 @@ constexpr uint64_t MaxLoopIterations = uint64_t(1) << 26;
 // every-warp evaluator, which counts it by periods.
 constexpr uint64_t LoopHandOver = uint64_t(1) << 22;
 
-bool hasExit(const std::vector<Stmt> &L) {
-  for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Return || S.Kind == StmtKind::Break ||
-        S.Kind == StmtKind::Continue)
-      return true;
-    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      if (hasExit(*Sub))
-        return true;
-  }
-  return false;
-}
-
 bool canLeaveLoop(const std::vector<Stmt> &L, bool InNestedLoop = false) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Return ||
@@ -126,7 +114,8 @@ bool BoxEvaluator::run(const BlockBox &B, unsigned W,
   FirstOutOfBounds.assign(K.Accesses.size(), OrderedExample());
   FirstMisaligned = FirstOutOfBounds;
   WarpLanes = Mask;
-  Dead = Returned = Broken = Continued = Uncertain = 0;
+  Dead = Returned = Broken = Continued = 0;
+  Unc = UncertainLanes();
   LoopStack.clear();
   Groups.clear();
   execList(K.Body, Mask);
@@ -725,8 +714,10 @@ void BoxEvaluator::exec(const Stmt &S, uint32_t Mask) {
       poison(S.Else, Why);
       forgetAssigned(S.Then, U, Why);
       forgetAssigned(S.Else, U, Why);
-      if (hasExit(S.Then) || hasExit(S.Else))
-        markUncertain(U, Why);
+      Exits E;
+      exitsOf(S.Then, E);
+      exitsOf(S.Else, E);
+      Unc.mark(U, E, Why);
     }
     Mask &= ~U;
     if (Mask & True)
@@ -756,8 +747,10 @@ void BoxEvaluator::exec(const Stmt &S, uint32_t Mask) {
   case StmtKind::Call: {
     uint32_t SavedDead = Dead, SavedReturned = Returned;
     uint32_t SavedBroken = Broken, SavedContinued = Continued;
+    const UncertainLanes SavedUnc = Unc.save();
     Dead = Returned = Broken = Continued = 0;
     execList(S.Body, Mask);
+    Unc.endCall(SavedUnc);
     Dead = SavedDead;
     Returned = SavedReturned;
     Broken = SavedBroken;
@@ -776,6 +769,7 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   }
   uint32_t SavedDead = Dead, SavedBroken = Broken, SavedContinued = Continued;
   uint32_t ReturnedBefore = Returned;
+  const UncertainLanes UncBefore = Unc.save();
   uint32_t Active = Mask;
   bool First = true;
   LoopStack.push_back({NextLoopInstance++, 0});
@@ -795,8 +789,12 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
         poison(S.Step, Why);
         forgetAssigned(S.Body, U, Why);
         forgetAssigned(S.Step, U, Why);
-        if (hasExit(S.Body))
-          markUncertain(U, Why);
+        // Lanes that stop here are past the loop when it ends, unless its
+        // body could have returned.
+        Exits E;
+        exitsOf(S.Body, E);
+        E.Leave = false;
+        Unc.mark(U, E, Why);
         Active &= ~U;
       }
       Active &= True;
@@ -836,14 +834,7 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   Broken = SavedBroken;
   Continued = SavedContinued;
   Dead = SavedDead | (Returned & ~ReturnedBefore);
-}
-
-void BoxEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {
-  size_t At = Why.find("condition");
-  if (!Uncertain)
-    UncertainReason =
-        At == std::string::npos ? Why : "an earlier " + Why.substr(At);
-  Uncertain |= Lanes;
+  Unc.endLoop(UncBefore);
 }
 
 void BoxEvaluator::markUnknown(int AccessId, const std::string &Why) {
@@ -950,9 +941,9 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
   };
   if (A.UnknownReason)
     return Unknown(*A.UnknownReason);
-  if (Mask & Uncertain)
+  if (Mask & Unc.All)
     return Unknown("some lanes may have returned or left a loop under " +
-                   UncertainReason);
+                   Unc.Reason);
   Val V;
   if (eval(*A.Address, Mask, V))
     return Unknown("its address cannot be computed: " + LastUnknownReason);
@@ -991,6 +982,7 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
 
 void BoxEvaluator::issue(const Access &A, const Val &V, uint32_t Mask,
                          unsigned Size) {
+  Mask = issuingLanes(A, Mask);
   AccessStats &St = (*Stats)[A.Id];
   const uint64_t N = Blocks;
   St.Requests += N;
@@ -1154,10 +1146,7 @@ void BoxEvaluator::priceTranslated(const Access &A, const Val &V, uint32_t Mask,
         Bad[R / 64] |= uint64_t(1) << (R % 64);
       }
     }
-    RequestCost Cost =
-        A.Sp == Space::Global
-            ? globalRequest(Arch, Addr, Mask, Size)
-            : sharedRequest(Arch, Addr, Mask, Size, A.Kind == AccessKind::Load);
+    RequestCost Cost = priceRequest(Arch, A, Addr, Mask, Size);
     St.Units += Cost.Units * N;
     St.IdealUnits += Cost.IdealUnits * N;
     St.DistinctBytes += Cost.DistinctBytes * N;

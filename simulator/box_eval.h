@@ -27,6 +27,7 @@
 
 #include "arch.h"
 #include "merge_groups.h"
+#include "exits.h"
 #include "model.h"
 #include "result.h"
 #include "warp_eval.h"
@@ -94,7 +95,6 @@ private:
   void priceTranslated(const Access &A, const Val &Addr, uint32_t Mask,
                        unsigned Size);
   void poison(const std::vector<Stmt> &L, const std::string &Why);
-  void markUncertain(uint32_t Lanes, const std::string &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
                       const std::string &Why);
   void markUnknown(int AccessId, const std::string &Why);
@@ -119,8 +119,7 @@ private:
   uint32_t WarpLanes = 0;
   int64_t ThreadVals[3][32];
   uint32_t Dead = 0, Returned = 0, Broken = 0, Continued = 0;
-  uint32_t Uncertain = 0;
-  std::string UncertainReason;
+  UncertainLanes Unc;
   std::string LastUnknownReason;
   std::map<std::vector<int64_t>, std::vector<std::pair<unsigned, uint64_t>>>
       ResidueCache;

@@ -113,6 +113,40 @@ RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
   return C;
 }
 
+RequestCost atomicRequest(const ArchRules &A, const uint64_t *Addr,
+                          uint32_t Mask, unsigned Size) {
+  RequestCost C;
+  if (!Mask)
+    return C;
+  uint64_t S[32];
+  const unsigned N = gatherSorted(Addr, Mask, S);
+  const unsigned Shift = __builtin_ctz(A.TransactionBytes);
+  // Equal addresses are adjacent once sorted, and so are a sector's.
+  uint64_t Busiest = 0, Run = 0;
+  for (unsigned I = 0; I < N; ++I) {
+    Run = I > 0 && S[I] == S[I - 1] ? Run + 1 : 1;
+    const bool NewSector = I == 0 || (S[I] >> Shift) != (S[I - 1] >> Shift);
+    if (NewSector) {
+      C.Units += Busiest;
+      Busiest = 0;
+    }
+    Busiest = std::max(Busiest, Run);
+  }
+  C.Units += Busiest;
+  C.DistinctBytes = unionBytes(S, N, Size);
+  C.IdealUnits = (C.DistinctBytes + A.TransactionBytes - 1) >> Shift;
+  return C;
+}
+
+RequestCost priceRequest(const ArchRules &A, const Access &X,
+                         const uint64_t *Addr, uint32_t Mask, unsigned Size) {
+  if (X.Sp == Space::Shared)
+    return sharedRequest(A, Addr, Mask, Size, X.Kind == AccessKind::Load);
+  if (X.Kind == AccessKind::Atomic)
+    return atomicRequest(A, Addr, Mask, Size);
+  return globalRequest(A, Addr, Mask, Size);
+}
+
 namespace {
 
 // Whether every active lane reads the address of its active partner lane.

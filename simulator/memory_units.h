@@ -10,6 +10,7 @@
 #define GMEM_SIMULATOR_MEMORY_UNITS_H
 
 #include "arch.h"
+#include "model.h"
 #include <cstdint>
 
 namespace gmem {
@@ -27,6 +28,24 @@ struct RequestCost {
 /// bytes touch; a broadcast counts its bytes once.
 RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
                           uint32_t Mask, unsigned Size);
+
+/// Global atomics and reductions: lanes on one address are served one
+/// after another, so each sector a request touches counts once per lane on
+/// its busiest address (31 lanes on one word: 31 sectors). Measured on an
+/// H100 for ATOMG and REDG, examples/atomics.cu.
+RequestCost atomicRequest(const ArchRules &A, const uint64_t *Addr,
+                          uint32_t Mask, unsigned Size);
+
+/// The cost of one request of access X (whose space and kind pick the rule
+/// above or below).
+RequestCost priceRequest(const ArchRules &A, const Access &X,
+                         const uint64_t *Addr, uint32_t Mask, unsigned Size);
+
+/// The lanes that issue a request of X: one for an atomic nvcc aggregated
+/// across the warp (CompiledForm::OneLane; FLO elects the highest lane).
+inline uint32_t issuingLanes(const Access &X, uint32_t Mask) {
+  return X.Compiled.OneLane && Mask ? 1u << (31 - __builtin_clz(Mask)) : Mask;
+}
 
 /// Shared: lanes are served in groups (whole warp; half warps for 8-byte
 /// and quarter warps for 16-byte accesses; twice as many lanes for a load

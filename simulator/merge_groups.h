@@ -29,7 +29,11 @@ struct LoopFrame {
 /// are past their first iteration. Loops: innermost last.
 inline bool issuesNothing(const CompiledForm &C,
                           const std::vector<LoopFrame> &Loops) {
-  if (C.State == CompiledForm::Reused)
+  // No instruction of its own: none found in the SASS, or the one load of
+  // a selected address (CompiledForm::Leader) issues for it.
+  if (C.State == CompiledForm::Reused ||
+      C.State == CompiledForm::NoInstruction ||
+      C.State == CompiledForm::Selected)
     return true;
   if (C.State == CompiledForm::Hoisted)
     for (size_t L = 0; L <= size_t(std::max(C.Loop, 0)) && L < Loops.size();

@@ -96,42 +96,89 @@ Metric count(const Totals &T, uint64_t V) {
   return M;
 }
 
+/// The totals an access (or a SASS instruction of its kind) enters: null
+/// for the shared side of an async copy and shared atomics, which no load
+/// or store figure counts.
+Totals *groupOf(Space Sp, AccessKind Kind, bool Reduction, bool Async,
+                Totals *Of[]) {
+  const bool Shared = Sp == Space::Shared;
+  if (Async)
+    return Shared ? nullptr : Of[int(MetricGroup::AsyncLd)];
+  switch (Kind) {
+  case AccessKind::Load:
+    return Of[int(Shared ? MetricGroup::SharedLd : MetricGroup::GlobalLd)];
+  case AccessKind::Store:
+    return Of[int(Shared ? MetricGroup::SharedSt : MetricGroup::GlobalSt)];
+  case AccessKind::Atomic:
+    return Shared ? nullptr
+                  : Of[int(Reduction ? MetricGroup::GlobalRed
+                                     : MetricGroup::GlobalAtom)];
+  }
+  return nullptr;
+}
+
+void addTotals(Totals &T, const Totals &O) {
+  T.Requests += O.Requests;
+  T.Units += O.Units;
+  T.Bytes += O.Bytes;
+  T.UnknownRequests += O.UnknownRequests;
+  T.MinUnits += O.MinUnits;
+  T.MaxUnits += O.MaxUnits;
+  T.Bounded = T.Bounded && O.Bounded;
+  T.CountUnknown = T.CountUnknown || O.CountUnknown;
+  if (T.Unknown.empty())
+    T.Unknown = O.Unknown;
+}
+
 } // namespace
 
 void computeMetrics(LaunchResult &R) {
-  Totals GLd, GSt, GAtom, SLd, SSt, SAll;
+  // One Totals per MetricGroup but Other.
+  constexpr int NumGroups = int(MetricGroup::Other);
+  Totals Groups[NumGroups];
+  Totals *Of[NumGroups];
+  for (int I = 0; I < NumGroups; ++I)
+    Of[I] = &Groups[I];
+  Totals &SAll = Groups[int(MetricGroup::SharedAll)];
   for (const Access &A : R.K->Accesses) {
     const AccessStats &S = R.PerAccess[A.Id];
-    bool Shared = A.Sp == Space::Shared;
-    switch (A.Kind) {
-    case AccessKind::Load:
-      addTo(Shared ? SLd : GLd, A, S);
-      break;
-    case AccessKind::Store:
-      addTo(Shared ? SSt : GSt, A, S);
-      break;
-    case AccessKind::Atomic:
-      if (!Shared)
-        addTo(GAtom, A, S);
-      break;
-    }
+    const bool Async = A.AsyncPartner >= 0;
+    if (Totals *T = groupOf(A.Sp, A.Kind, A.Reduction, Async, Of))
+      addTo(*T, A, S);
     // Shared atomics move bytes through the banks too (their wavefronts are
     // in the GPU's shared efficiency); they are not modelled, so the
     // efficiency of a kernel with any is unknown.
-    if (Shared)
+    if (A.Sp == Space::Shared && !Async)
       addTo(SAll, A, S);
   }
   // Requests are counted even for accesses whose addresses are unknown: the
   // instruction count does not depend on the address.
   if (!R.K->UnmodelledGlobal.empty())
-    for (Totals *T : {&GLd, &GSt, &GAtom})
-      addUnmodelled(*T, R.K->UnmodelledGlobal);
+    for (MetricGroup G : {MetricGroup::GlobalLd, MetricGroup::GlobalSt,
+                          MetricGroup::GlobalAtom, MetricGroup::GlobalRed,
+                          MetricGroup::AsyncLd})
+      addUnmodelled(Groups[int(G)], R.K->UnmodelledGlobal);
+  // SASS instructions no access stands for: their figures are unknown.
+  for (const SassAccount::UnclaimedInstr &U : R.K->Sass.Unclaimed) {
+    std::string Why =
+        "the SASS instruction " + U.Opcode +
+        (U.Loc.Line ? " on " + U.Loc.File + ":" + std::to_string(U.Loc.Line)
+                    : std::string(" (no line in the line table)")) +
+        " stands for no access of the model";
+    if (Totals *T = groupOf(U.Sp, U.Kind, U.Reduction, U.Async, Of))
+      addUnmodelled(*T, Why);
+    if (U.Sp == Space::Shared)
+      addUnmodelled(SAll, Why);
+  }
+  // L1 counts async copies' global sides among the global loads.
+  Groups[int(MetricGroup::GlobalLdAll)] = Groups[int(MetricGroup::GlobalLd)];
+  addTotals(Groups[int(MetricGroup::GlobalLdAll)],
+            Groups[int(MetricGroup::AsyncLd)]);
   auto Requests = [](const Totals &T) {
     return T.CountUnknown ? partial(T, double(T.Requests))
                           : known(double(T.Requests));
   };
   // Every quantity the catalog says the simulator fills, under its names.
-  const Totals *Of[] = {&GLd, &GSt, &GAtom, &SLd, &SSt, &SAll};
   for (const MetricSpec &S : metricCatalog()) {
     if (S.Fills == Predicted::No || S.Group == MetricGroup::Other)
       continue;

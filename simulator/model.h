@@ -24,8 +24,10 @@ namespace gmem {
 
 /// Bumped whenever the JSON form of the model changes incompatibly.
 /// Version 2 added what the compiler emitted per access (Access::Compiled)
-/// and which compiler was read (Module::Compiler).
-constexpr int ModelSchemaVersion = 2;
+/// and which compiler was read (Module::Compiler); version 3 the accounting
+/// of every SASS memory instruction (Kernel::Sass), reductions and async
+/// copies (Access::Reduction, Access::AsyncPartner).
+constexpr int ModelSchemaVersion = 3;
 
 struct SourceLoc {
   std::string File; ///< As given on the command line or as Clang names it.
@@ -175,13 +177,27 @@ struct CompiledForm {
     /// over their iterations; a load of an address already loaded reuses
     /// the value, a store to it replaces the earlier one.
     OncePerAddress,
+    /// The SASS has no instruction for it and no reason was proven: counted
+    /// as the SASS says, no request (Note says what was looked for).
+    NoInstruction,
+    /// Loads in exclusive branches (a switch, an if/else) compiled into one
+    /// load of an address selected per lane: access Leader, which the
+    /// analyzer added before the branches, stands for that instruction.
+    Selected,
   } State = Unchecked;
   /// Merged: bytes per lane of the emitted instruction (8 or 16).
   unsigned Width = 0;
   /// Merged across accesses: the access (lowest id) whose instruction covers
   /// the group; the group is Width / Size accesses in a row. -1 for merges
-  /// across loop iterations (Loop >= 0).
+  /// across loop iterations (Loop >= 0). Selected: the access standing for
+  /// the one instruction.
   int Leader = -1;
+  /// An atomic nvcc aggregated across the warp (the address is the same on
+  /// every lane): one elected lane issues it for all.
+  bool OneLane = false;
+  /// The access added for one load of a selected address: how many loads
+  /// of exclusive branches it serves (their accesses are Selected).
+  unsigned Branches = 0;
   /// Merged across iterations: Width / Size consecutive iterations of the
   /// enclosing loop this many loops out (0 = innermost) form one request.
   /// Hoisted: out of the innermost Loop + 1 loops.
@@ -212,6 +228,15 @@ struct Access {
   std::string Text;     ///< The expression as written, e.g. "in[iy * nx + ix]".
   std::string Array;    ///< Base name: parameter or shared array.
   int SharedArray = -1; ///< Index in Kernel::Shared when Sp == Shared.
+  /// An atomic whose old value is not used: the GPU's reduction (RED),
+  /// counted in Nsight's op_red figures rather than op_atom.
+  bool Reduction = false;
+  /// An asynchronous global-to-shared copy (cp.async, LDGSTS) is two
+  /// accesses, a global load and a shared store, each naming the other
+  /// here. The load counts in the L1 global load requests and sectors but
+  /// not in the SASS instruction and byte counts of global loads; the store
+  /// in no shared load or store figure.
+  int AsyncPartner = -1;
   /// Set when the address cannot be modelled; the access still counts as
   /// executed but its sectors/wavefronts are unknown.
   std::optional<std::string> UnknownReason;
@@ -269,6 +294,32 @@ struct Slot {
   IntType Type;
 };
 
+/// What the kernel's SASS holds and how much of it the model accounts for
+/// (analyzer/compiled fills it; Read stays false without a toolkit).
+struct SassAccount {
+  bool Read = false;
+  /// Memory instructions, each subroutine's counted once per call site.
+  unsigned Instructions = 0;
+  /// Of those, claimed by an access of the model.
+  unsigned Claimed = 0;
+  /// Outside every figure gmem predicts, so reported, not priced: local
+  /// memory (LDL, STL: local arrays, register spills), the texture pipe
+  /// and bulk copies (TMA).
+  unsigned Local = 0, Texture = 0, Bulk = 0;
+  /// An instruction of the LSU figures that no access claims: the figures
+  /// of its kind are unknown.
+  struct UnclaimedInstr {
+    std::string Opcode;
+    uint64_t Offset = 0;
+    SourceLoc Loc; ///< Its line (Col 0); Line 0 when the table gives none.
+    Space Sp = Space::Global;
+    AccessKind Kind = AccessKind::Load;
+    bool Reduction = false, Async = false;
+    unsigned Copies = 1; ///< Call sites of the subroutine it is in.
+  };
+  std::vector<UnclaimedInstr> Unclaimed;
+};
+
 struct Kernel {
   std::string Name;        ///< As a user names it: "sgemm_coalescing<32>".
   std::string MangledName; ///< As the device sees it, when known.
@@ -284,6 +335,7 @@ struct Kernel {
   /// writes its arguments to the printf buffer); empty when it does not.
   /// Its global figures are then unknown.
   std::string UnmodelledGlobal;
+  SassAccount Sass;
 
   int paramIndex(const std::string &Name) const;
   /// Per parameter, whether any expression of the body reads it.

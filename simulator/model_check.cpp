@@ -94,6 +94,27 @@ public:
         return at(Where, "once per address over loop level " +
                              std::to_string(C.Loop) +
                              ", which is not a valid level");
+      if (C.State == CompiledForm::Selected &&
+          (C.Leader < 0 || C.Leader >= int(K.Accesses.size()) ||
+           C.Leader == int(I) ||
+           K.Accesses[C.Leader].Compiled.State == CompiledForm::Selected))
+        return at(Where, "selected by access " + std::to_string(C.Leader) +
+                             ", which is not an access standing for an "
+                             "instruction");
+      if (C.OneLane && A.Kind != AccessKind::Atomic)
+        return at(Where, "one elected lane issues only atomics");
+      if (A.Reduction && A.Kind != AccessKind::Atomic)
+        return at(Where, "a reduction must be an atomic");
+      if (A.AsyncPartner != -1) {
+        const int P = A.AsyncPartner;
+        if (P < 0 || P >= int(K.Accesses.size()) || P == int(I) ||
+            K.Accesses[P].AsyncPartner != int(I) || K.Accesses[P].Sp == A.Sp ||
+            (A.Sp == Space::Global) != (A.Kind == AccessKind::Load) ||
+            K.Accesses[P].Size != A.Size)
+          return at(Where, "async copy partner " + std::to_string(P) +
+                               " is not a shared store (or global load) of "
+                               "the same size naming this access back");
+      }
       if (!A.Address)
         return at(Where, "has no address");
       if (auto E = expr(*A.Address, Where + ".address", 1))

@@ -110,14 +110,14 @@ json stmtsJson(const std::vector<Stmt> &S) {
 }
 
 const char *const CompiledStateNames[] = {
-    "unchecked", "as_written", "merged",          "hoisted",
-    "reused",    "ambiguous",  "once_per_address"};
+    "unchecked",        "as_written",     "merged",  "hoisted", "reused",
+    "ambiguous",        "once_per_address", "no_instruction", "selected"};
 
 CompiledForm parseCompiled(const json &J) {
   CompiledForm C;
   std::string State = J.at("state").get<std::string>();
   bool Found = false;
-  for (int I = 0; I < 6; ++I)
+  for (int I = 0; I < int(std::size(CompiledStateNames)); ++I)
     if (State == CompiledStateNames[I]) {
       C.State = static_cast<CompiledForm::StateT>(I);
       Found = true;
@@ -127,6 +127,8 @@ CompiledForm parseCompiled(const json &J) {
   C.Instruction = J.value("instruction", "");
   C.Width = J.value("width", 0u);
   C.Leader = J.value("leader", -1);
+  C.OneLane = J.value("one_lane", false);
+  C.Branches = J.value("branches", 0u);
   C.Loop = J.value("loop", -1);
   C.Note = J.value("note", "");
   C.Line = J.value("line", 0u);
@@ -487,6 +489,10 @@ private:
             int(integer(*V, child(P, "shared_array"), INT32_MIN, INT32_MAX));
       if (find(A, "unknown_reason"))
         X.UnknownReason = optString(A, P, "unknown_reason");
+      X.Reduction = optBool(A, P, "reduction", false);
+      if (const json *V = find(A, "async_partner"))
+        X.AsyncPartner =
+            int(integer(*V, child(P, "async_partner"), INT32_MIN, INT32_MAX));
       if (const json *V = find(A, "compiled")) {
         try {
           X.Compiled = parseCompiled(*V);
@@ -499,7 +505,38 @@ private:
     K.Body = stmts(J, Path, "body", 1);
     K.Warnings = strings(J, Path, "warnings");
     K.UnmodelledGlobal = J.value("unmodelled_global", "");
+    if (const json *S = find(J, "sass"))
+      K.Sass = sassAccount(*S, child(Path, "sass"));
     return K;
+  }
+
+  static SassAccount sassAccount(const json &J, const std::string &Path) {
+    object(J, Path);
+    SassAccount S;
+    S.Read = true;
+    S.Instructions =
+        unsigned(optUnsigned(J, Path, "instructions", 0, UINT32_MAX));
+    S.Claimed = unsigned(optUnsigned(J, Path, "claimed", 0, UINT32_MAX));
+    S.Local = unsigned(optUnsigned(J, Path, "local", 0, UINT32_MAX));
+    S.Texture = unsigned(optUnsigned(J, Path, "texture", 0, UINT32_MAX));
+    S.Bulk = unsigned(optUnsigned(J, Path, "bulk", 0, UINT32_MAX));
+    forEach(
+        J, Path, "unclaimed",
+        [&](const json &U, const std::string &P) {
+          object(U, P);
+          SassAccount::UnclaimedInstr X;
+          X.Opcode = str(U, P, "opcode");
+          X.Offset = optUnsigned(U, P, "offset", 0);
+          X.Loc = loc(U, P);
+          X.Sp = static_cast<Space>(name(SpaceNames, U, P, "space"));
+          X.Kind = static_cast<AccessKind>(name(AccessKindNames, U, P, "kind"));
+          X.Reduction = optBool(U, P, "reduction", false);
+          X.Async = optBool(U, P, "async", false);
+          X.Copies = unsigned(optUnsigned(U, P, "copies", 1, UINT32_MAX));
+          S.Unclaimed.push_back(X);
+        },
+        false);
+    return S;
   }
 
   static Dim3 dim(const json &J, const std::string &Path, const char *Key) {
@@ -574,6 +611,10 @@ json toJson(const Kernel &K) {
               {"shared_array", A.SharedArray}};
     if (A.UnknownReason)
       X["unknown_reason"] = *A.UnknownReason;
+    if (A.Reduction)
+      X["reduction"] = true;
+    if (A.AsyncPartner >= 0)
+      X["async_partner"] = A.AsyncPartner;
     if (A.Compiled.State != CompiledForm::Unchecked)
       X["compiled"] = toJson(A.Compiled);
     Accesses.push_back(X);
@@ -585,7 +626,28 @@ json toJson(const Kernel &K) {
             {"warnings", K.Warnings}};
   if (!K.UnmodelledGlobal.empty())
     J["unmodelled_global"] = K.UnmodelledGlobal;
+  if (K.Sass.Read)
+    J["sass"] = toJson(K.Sass);
   return J;
+}
+
+json toJson(const SassAccount &S) {
+  json Unclaimed = json::array();
+  for (const SassAccount::UnclaimedInstr &U : S.Unclaimed)
+    Unclaimed.push_back({{"opcode", U.Opcode},
+                         {"offset", U.Offset},
+                         {"loc", locJson(U.Loc)},
+                         {"space", SpaceNames[static_cast<int>(U.Sp)]},
+                         {"kind", AccessKindNames[static_cast<int>(U.Kind)]},
+                         {"reduction", U.Reduction},
+                         {"async", U.Async},
+                         {"copies", U.Copies}});
+  return {{"instructions", S.Instructions},
+          {"claimed", S.Claimed},
+          {"local", S.Local},
+          {"texture", S.Texture},
+          {"bulk", S.Bulk},
+          {"unclaimed", Unclaimed}};
 }
 
 json toJson(const Launch &L) {
@@ -626,6 +688,12 @@ json toJson(const CompiledForm &C) {
     J["width"] = C.Width;
     J["leader"] = C.Leader;
   }
+  if (C.State == CompiledForm::Selected)
+    J["leader"] = C.Leader;
+  if (C.OneLane)
+    J["one_lane"] = true;
+  if (C.Branches)
+    J["branches"] = C.Branches;
   if (C.State == CompiledForm::Merged || C.State == CompiledForm::Hoisted ||
       C.State == CompiledForm::OncePerAddress)
     J["loop"] = C.Loop;

@@ -18,6 +18,7 @@ nlohmann::json toJson(const Kernel &K);
 nlohmann::json toJson(const Launch &L);
 nlohmann::json toJson(const CompiledForm &C);
 nlohmann::json toJson(const CompilerInfo &C);
+nlohmann::json toJson(const SassAccount &S);
 
 /// Reads a module and checks its invariants (model_check.h); on failure
 /// returns false with a one-line message in Error naming the JSON path.

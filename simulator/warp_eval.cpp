@@ -22,18 +22,6 @@ unsigned exprDepth(const Expr &E) {
 }
 
 /// Whether L contains a return, break or continue anywhere.
-bool hasExit(const std::vector<Stmt> &L) {
-  for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Return || S.Kind == StmtKind::Break ||
-        S.Kind == StmtKind::Continue)
-      return true;
-    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      if (hasExit(*Sub))
-        return true;
-  }
-  return false;
-}
-
 /// Whether L can leave its loop: a break outside nested loops, or a return
 /// outside inlined calls.
 bool canLeaveLoop(const std::vector<Stmt> &L, bool InNestedLoop = false) {
@@ -125,7 +113,8 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
   std::fill(SlotUniform.begin(), SlotUniform.end(), false);
   std::fill(SlotRanged.begin(), SlotRanged.end(), 0);
   WarpLanes = Mask;
-  Dead = Returned = Broken = Continued = Uncertain = 0;
+  Dead = Returned = Broken = Continued = 0;
+  Unc = UncertainLanes();
   LoopStack.clear();
   execList(K.Body, Mask);
   // Groups left incomplete (lanes that returned early) issue part by part.
@@ -513,8 +502,10 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
       forgetAssigned(S.Else, U, Why);
       // If the skipped code could have returned or left a loop, where these
       // lanes go next is not known either.
-      if (hasExit(S.Then) || hasExit(S.Else))
-        markUncertain(U, Why);
+      Exits E;
+      exitsOf(S.Then, E);
+      exitsOf(S.Else, E);
+      Unc.mark(U, E, Why);
     }
     Mask &= ~U;
     if (Mask & True)
@@ -544,8 +535,10 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
   case StmtKind::Call: {
     uint32_t SavedDead = Dead, SavedReturned = Returned;
     uint32_t SavedBroken = Broken, SavedContinued = Continued;
+    const UncertainLanes SavedUnc = Unc.save();
     Dead = Returned = Broken = Continued = 0;
     execList(S.Body, Mask);
+    Unc.endCall(SavedUnc);
     Dead = SavedDead;
     Returned = SavedReturned;
     Broken = SavedBroken;
@@ -565,6 +558,7 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   }
   uint32_t SavedDead = Dead, SavedBroken = Broken, SavedContinued = Continued;
   uint32_t ReturnedBefore = Returned;
+  const UncertainLanes UncBefore = Unc.save();
   uint32_t Active = Mask;
   bool First = true;
   const uint64_t Instance = NextLoopInstance++;
@@ -590,8 +584,12 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
         poison(S.Step, Why);
         forgetAssigned(S.Body, U, Why);
         forgetAssigned(S.Step, U, Why);
-        if (hasExit(S.Body))
-          markUncertain(U, Why);
+        // Lanes that stop here are past the loop when it ends, unless its
+        // body could have returned.
+        Exits E;
+        exitsOf(S.Body, E);
+        E.Leave = false;
+        Unc.mark(U, E, Why);
         Active &= ~U;
       }
       uint32_t True = 0;
@@ -626,6 +624,7 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   Continued = SavedContinued;
   // Lanes that returned inside the loop stay gone for the enclosing code.
   Dead = SavedDead | (Returned & ~ReturnedBefore);
+  Unc.endLoop(UncBefore);
 }
 
 namespace {
@@ -657,7 +656,7 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
   if (It == Shapes.end())
     It = Shapes.emplace(&S, analyzeLoop(S, K)).first;
   const LoopShape &Sh = It->second;
-  if (!Sh.Skippable || (Active & Uncertain))
+  if (!Sh.Skippable || (Active & Unc.All))
     return false;
   // Values at iteration Iter + T, at position Pos of the body.
   std::vector<int> Assigned(K.Slots.size(), -1);
@@ -844,14 +843,6 @@ void WarpEvaluator::applySkip(SkipPlan &P, uint64_t &Iter) {
   P.Set = false;
 }
 
-void WarpEvaluator::markUncertain(uint32_t Lanes, const std::string &Why) {
-  size_t At = Why.find("condition");
-  if (!Uncertain)
-    UncertainReason =
-        At == std::string::npos ? Why : "an earlier " + Why.substr(At);
-  Uncertain |= Lanes;
-}
-
 void WarpEvaluator::markUnknown(int AccessId, const std::string &Why) {
   AccessStats &St = Stats[AccessId];
   St.UnknownRequests += 1;
@@ -901,18 +892,18 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id, *A.UnknownReason);
-    if (!(Mask & Uncertain)) {
+    if (!(Mask & Unc.All)) {
       int64_t V[32];
       uint32_t U = evalLanes(*A.Address, Mask, V);
       boundRequest(A, Mask, V, U);
     }
     return;
   }
-  if (Mask & Uncertain) {
+  if (Mask & Unc.All) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id, "some lanes may have returned or left a loop under " +
-                          UncertainReason);
+                          Unc.Reason);
     return;
   }
   int64_t V[32];
@@ -1029,6 +1020,7 @@ void WarpEvaluator::flushGroup(Group &G) {
 
 void WarpEvaluator::issue(const Access &A, const uint64_t *Addr,
                           uint32_t Mask, unsigned Size) {
+  Mask = issuingLanes(A, Mask);
   AccessStats &St = Stats[A.Id];
   St.Requests += 1;
   St.ActiveLanes += __builtin_popcount(Mask);
@@ -1056,11 +1048,8 @@ void WarpEvaluator::issue(const Access &A, const uint64_t *Addr,
       St.StrideOrder = Order;
     }
   }
-  RequestCost C;
-  if (A.Sp == Space::Global) {
-    C = globalRequest(Arch, Addr, Mask, Size);
-  } else {
-    C = sharedRequest(Arch, Addr, Mask, Size, A.Kind == AccessKind::Load);
+  RequestCost C = priceRequest(Arch, A, Addr, Mask, Size);
+  if (A.Sp == Space::Shared) {
     if (A.SharedArray >= 0 && A.SharedArray < (int)K.Shared.size()) {
       const SharedArray &Arr = K.Shared[A.SharedArray];
       uint64_t Lo = Arr.Offset,

@@ -12,6 +12,7 @@
 #include "arch.h"
 #include "loop_skip.h"
 #include "merge_groups.h"
+#include "exits.h"
 #include "model.h"
 #include "result.h"
 #include "value_range.h"
@@ -111,7 +112,6 @@ private:
   /// in this run of its loops (and remembers it if not).
   bool seenBefore(const Access &A, const uint64_t *Addr, uint32_t Mask);
   void poison(const std::vector<Stmt> &L, const std::string &Why);
-  void markUncertain(uint32_t Lanes, const std::string &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
                       const std::string &Why);
   void markUnknown(int AccessId, const std::string &Why);
@@ -147,8 +147,7 @@ private:
   /// Lanes whose path is unknown (they skipped code under an unknown
   /// condition that could have returned or left a loop): their later
   /// accesses are unknown.
-  uint32_t Uncertain = 0;
-  std::string UncertainReason;
+  UncertainLanes Unc;
   std::string LastUnknownReason;
 };
 

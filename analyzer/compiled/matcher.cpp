@@ -1,5 +1,8 @@
 //===- matcher.cpp - Which SASS instructions each source access became ----===//
 #include "matcher.h"
+#include "select_merge.h"
+
+#include "llvm/ADT/StringExtras.h"
 
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -411,22 +414,32 @@ bool unrolledAddresses(const Access &A, const std::vector<const Stmt *> &Loops,
   return true;
 }
 
-bool sameSpace(const Access &A, const SassInstr &I) {
-  if (I.Space == SassSpace::Generic)
-    return A.Sp == Space::Global;
-  return (I.Space == SassSpace::Shared) == (A.Sp == Space::Shared);
+/// What an instruction can stand for: global or shared memory, and a load,
+/// store, atomic (reductions included) or async copy. Generic addresses are
+/// global memory in gmem's kernels; an async copy is keyed by its global
+/// side (its shared side follows it, Access::AsyncPartner).
+struct Class {
+  bool Shared = false;
+  int Kind = 0; ///< AccessKind, or AsyncKind.
+  bool operator==(const Class &O) const {
+    return Shared == O.Shared && Kind == O.Kind;
+  }
+};
+constexpr int AsyncKind = 3;
+
+Class classOf(const Access &A) {
+  if (A.AsyncPartner >= 0)
+    return {false, AsyncKind};
+  return {A.Sp == Space::Shared, int(A.Kind)};
 }
 
-bool sameKind(const Access &A, const SassInstr &I) {
-  switch (A.Kind) {
-  case AccessKind::Load:
-    return I.Kind == SassKind::Load;
-  case AccessKind::Store:
-    return I.Kind == SassKind::Store;
-  case AccessKind::Atomic:
-    return I.Kind == SassKind::Atomic;
-  }
-  return false;
+Class classOf(const SassInstr &I) {
+  if (I.Space == SassSpace::Async)
+    return {false, AsyncKind};
+  int Kind = I.Kind == SassKind::Load    ? int(AccessKind::Load)
+             : I.Kind == SassKind::Store ? int(AccessKind::Store)
+                                         : int(AccessKind::Atomic);
+  return {I.Space == SassSpace::Shared, Kind};
 }
 
 /// Files are compared by name: the SASS has nvcc's absolute paths, the
@@ -627,59 +640,162 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                     K.MangledName + "'); its accesses are counted as written");
     return Notes;
   }
-  Context C;
-  C.Loops.resize(K.Accesses.size());
-  std::vector<const Stmt *> Stack;
-  walk(K.Body, Stack, C);
-
+  K.Sass = SassAccount();
+  K.Sass.Read = true;
   // Buckets: the accesses of one line with one space and kind, and the
-  // instructions the line table puts there.
+  // instructions the line table puts there. An async copy's shared side
+  // follows its global side (below), so only the latter is bucketed.
   using Key = std::tuple<std::string, unsigned, bool, int>;
-  auto KeyOf = [](const std::string &File, unsigned Line, bool Shared,
-                  int Kind) {
-    return Key{fileKey(File), Line, Shared, Kind};
+  auto KeyOf = [](const std::string &File, unsigned Line, Class Cl) {
+    return Key{fileKey(File), Line, Cl.Shared, Cl.Kind};
   };
   std::map<Key, std::vector<int>> Accesses;
   for (const Access &A : K.Accesses)
-    Accesses[KeyOf(A.Loc.File, A.Loc.Line, A.Sp == Space::Shared, int(A.Kind))]
-        .push_back(A.Id);
+    if (A.AsyncPartner < 0 || A.Sp == Space::Global)
+      Accesses[KeyOf(A.Loc.File, A.Loc.Line, classOf(A))].push_back(A.Id);
   std::map<Key, std::vector<const SassInstr *>> Instrs;
   // Where the line table puts them: the innermost frame, which is what the
   // GPU's per-line counters report (an atomicAdd counts in CUDA's header).
   std::map<Key, std::set<std::pair<std::string, unsigned>>> InstrLines;
   std::vector<const SassInstr *> Orphans;
+  // A subroutine's instruction runs once per call site.
+  auto Place = [&](const SassInstr &I, const Key &Kx, const SassLoc &At) {
+    for (unsigned C = 0; C < I.Copies; ++C)
+      Instrs[Kx].push_back(&I);
+    InstrLines[Kx].insert({At.File, At.Line});
+  };
   for (const SassInstr &I : F->Memory) {
-    bool Shared = I.Space == SassSpace::Shared;
-    int Kind = I.Kind == SassKind::Load    ? int(AccessKind::Load)
-               : I.Kind == SassKind::Store ? int(AccessKind::Store)
-                                           : int(AccessKind::Atomic);
+    K.Sass.Instructions += I.Copies;
+    // Outside every figure gmem predicts: counted, not matched.
+    if (!entersLsuFigures(I.Space)) {
+      unsigned &N = I.Space == SassSpace::Local     ? K.Sass.Local
+                    : I.Space == SassSpace::Texture ? K.Sass.Texture
+                                                    : K.Sass.Bulk;
+      N += I.Copies;
+      continue;
+    }
+    if (!I.Copies)
+      continue; // A subroutine nothing calls.
     bool Placed = false;
     for (const SassLoc &L : I.Where) {
-      Key Kx = KeyOf(L.File, L.Line, Shared, Kind);
-      if (Accesses.count(Kx)) {
-        Instrs[Kx].push_back(&I);
-        InstrLines[Kx].insert({I.Where[0].File, I.Where[0].Line});
+      Key Kx = KeyOf(L.File, L.Line, classOf(I));
+      if (Accesses.count(Kx) && !I.Matrix) {
+        Place(I, Kx, I.Where[0]);
         Placed = true;
         break;
-      }
-    }
-    // A statement written over several lines: the line table may put its
-    // instruction on a later line of it; take the nearest line above (at
-    // most 3) with accesses of this space and kind.
-    if (!Placed && !I.Where.empty()) {
-      const SassLoc &L = I.Where[0];
-      for (unsigned D = 1; D <= 3 && D < L.Line && !Placed; ++D) {
-        Key Kx = KeyOf(L.File, L.Line - D, Shared, Kind);
-        if (Accesses.count(Kx)) {
-          Instrs[Kx].push_back(&I);
-          InstrLines[Kx].insert({L.File, L.Line});
-          Placed = true;
-        }
       }
     }
     if (!Placed)
       Orphans.push_back(&I);
   }
+
+  // Loads of exclusive branches compiled into one load of a selected
+  // address: the instruction is left over, or on one of their lines with
+  // the others' lines empty. Done before the other forms are looked for,
+  // as it changes the model.
+  {
+    std::vector<int> Candidates;
+    std::map<int, Key> Holder; // Holds its line's one instruction alone.
+    for (const auto &[Kx, Ids] : Accesses) {
+      if (std::get<3>(Kx) != int(AccessKind::Load))
+        continue;
+      auto It = Instrs.find(Kx);
+      size_t N = It == Instrs.end() ? 0 : It->second.size();
+      if (N == 0)
+        Candidates.insert(Candidates.end(), Ids.begin(), Ids.end());
+      else if (N == 1 && Ids.size() == 1 &&
+               It->second[0]->Width == K.Accesses[Ids[0]].Size) {
+        Candidates.push_back(Ids[0]);
+        Holder.emplace(Ids[0], Kx);
+      }
+    }
+    std::sort(Candidates.begin(), Candidates.end());
+    for (const std::vector<int> &G : exclusiveGroups(K, Candidates)) {
+      std::vector<int> Holders;
+      for (int Id : G)
+        if (Holder.count(Id))
+          Holders.push_back(Id);
+      const Access &First = K.Accesses[G[0]];
+      const SassInstr *I = nullptr;
+      size_t Orphan = Orphans.size();
+      if (Holders.size() == 1) {
+        I = Instrs[Holder.at(Holders[0])][0];
+      } else if (Holders.empty()) {
+        for (size_t O = 0; O < Orphans.size() && !I; ++O)
+          if (classOf(First) == classOf(*Orphans[O]) &&
+              Orphans[O]->Width == First.Size && Orphans[O]->Copies == 1) {
+            I = Orphans[O];
+            Orphan = O;
+          }
+      }
+      if (!I || G.size() == Holders.size())
+        continue;
+      std::optional<int> Id = mergeSelected(K, G);
+      if (!Id)
+        continue;
+      K.Sass.Claimed += 1;
+      if (Orphan < Orphans.size())
+        Orphans.erase(Orphans.begin() + Orphan);
+      for (int M : G) {
+        const Access &A = K.Accesses[M];
+        Key Kx = KeyOf(A.Loc.File, A.Loc.Line, classOf(A));
+        std::vector<int> &Ids = Accesses[Kx];
+        Ids.erase(std::find(Ids.begin(), Ids.end(), M));
+        if (Ids.empty()) {
+          Accesses.erase(Kx);
+          Instrs.erase(Kx);
+          InstrLines.erase(Kx);
+        }
+      }
+      Access &N = K.Accesses[*Id];
+      N.Compiled.State = CompiledForm::AsWritten;
+      N.Compiled.Instruction = I->Opcode;
+      N.Compiled.Branches = unsigned(G.size());
+      std::string Where = "no line";
+      if (!I->Where.empty()) {
+        Where = "line " + std::to_string(I->Where[0].Line);
+        if (fileKey(I->Where[0].File) != fileKey(N.Loc.File))
+          N.Compiled.File = I->Where[0].File;
+        if (!N.Compiled.File.empty() || I->Where[0].Line != N.Loc.Line)
+          N.Compiled.Line = I->Where[0].Line;
+      }
+      N.Compiled.Note = "one " + I->Opcode + " (on " + Where + ") for the " +
+                        std::to_string(G.size()) +
+                        " loads of exclusive branches: each lane loads the "
+                        "address of its branch";
+      for (int M : G)
+        K.Accesses[M].Compiled.Note = "loaded by the one " + I->Opcode +
+                                      " of " + N.Text + " (" + Where + ")";
+    }
+  }
+
+  // A statement written over several lines: the line table may put its
+  // instruction on a later line of it; take the nearest line above (at
+  // most 3) with accesses of this space and kind.
+  {
+    std::vector<const SassInstr *> Left;
+    for (const SassInstr *I : Orphans) {
+      bool Placed = false;
+      if (!I->Where.empty() && !I->Matrix) {
+        const SassLoc &L = I->Where[0];
+        for (unsigned D = 1; D <= 3 && D < L.Line && !Placed; ++D) {
+          Key Kx = KeyOf(L.File, L.Line - D, classOf(*I));
+          if (Accesses.count(Kx)) {
+            Place(*I, Kx, L);
+            Placed = true;
+          }
+        }
+      }
+      if (!Placed)
+        Left.push_back(I);
+    }
+    Orphans = std::move(Left);
+  }
+
+  Context C;
+  C.Loops.resize(K.Accesses.size());
+  std::vector<const Stmt *> Stack;
+  walk(K.Body, Stack, C);
 
   auto Ambiguous = [&](Access &A, const std::string &Why) {
     A.Compiled.State = CompiledForm::Ambiguous;
@@ -869,9 +985,58 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     }
   }
 
+  // What the SASS says of atomics: RED or ATOM, and whether one elected
+  // lane issues it for the warp.
+  for (auto &[Kx, Ids] : Accesses) {
+    const std::vector<const SassInstr *> &Is = Instrs[Kx];
+    K.Sass.Claimed += unsigned(Is.size());
+    if (Is.empty() || std::get<3>(Kx) != int(AccessKind::Atomic))
+      continue;
+    bool AllRed = true, AnyRed = false, AllOne = true;
+    for (const SassInstr *I : Is) {
+      bool Red = I->Kind == SassKind::Reduction;
+      AllRed = AllRed && Red;
+      AnyRed = AnyRed || Red;
+      AllOne = AllOne && I->OneLane;
+    }
+    for (int Id : Ids) {
+      Access &A = K.Accesses[Id];
+      if (AllRed || !AnyRed)
+        A.Reduction = AllRed;
+      A.Compiled.OneLane = AllOne && A.Compiled.State == CompiledForm::AsWritten;
+      if (A.Compiled.OneLane && A.Compiled.Note.empty())
+        A.Compiled.Note = "nvcc aggregated it across the warp (every lane "
+                          "has the same address): one elected lane issues " +
+                          Is[0]->Opcode + " for all";
+    }
+  }
+
   // Accesses with no instruction on their line.
   std::sort(Vanished.begin(), Vanished.end());
   std::vector<bool> Claimed(Orphans.size(), false);
+  auto Claim = [&](size_t O) {
+    Claimed[O] = true;
+    K.Sass.Claimed += Orphans[O]->Copies;
+  };
+  /// The first unclaimed orphan that can stand for A's class and size.
+  auto FreeOrphan = [&](const Access &A) {
+    for (size_t O = 0; O < Orphans.size(); ++O)
+      if (!Claimed[O] && classOf(A) == classOf(*Orphans[O]) &&
+          Orphans[O]->Width == A.Size)
+        return O;
+    return Orphans.size();
+  };
+  auto OrphanLine = [&](Access &A, const SassInstr &I) {
+    if (I.Where.empty())
+      return std::string("no line");
+    const SassLoc &L = I.Where[0];
+    if (fileKey(L.File) != fileKey(A.Loc.File))
+      A.Compiled.File = L.File;
+    if (!A.Compiled.File.empty() || L.Line != A.Loc.Line)
+      A.Compiled.Line = L.Line;
+    return "line " + std::to_string(L.Line);
+  };
+  std::vector<int> Left;
   for (int Id : Vanished) {
     Access &A = K.Accesses[Id];
     if (A.Compiled.State == CompiledForm::Merged)
@@ -905,11 +1070,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         ++Invariant;
       }
     if (Invariant > 0) {
-      size_t O = 0;
-      for (; O < Orphans.size(); ++O)
-        if (!Claimed[O] && sameSpace(A, *Orphans[O]) &&
-            sameKind(A, *Orphans[O]) && Orphans[O]->Width == A.Size)
-          break;
+      size_t O = FreeOrphan(A);
       if (O < Orphans.size()) {
         // Out of how many loops: the source's nesting less the SASS loops
         // around the instruction (fewer when loops were unrolled away).
@@ -917,21 +1078,11 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         unsigned Levels =
             Loops.size() > Depth ? unsigned(Loops.size() - Depth) : 1;
         if (Levels <= Invariant) {
-          Claimed[O] = true;
+          Claim(O);
           A.Compiled.State = CompiledForm::Hoisted;
           A.Compiled.Loop = int(Levels) - 1;
           A.Compiled.Instruction = Orphans[O]->Opcode;
-          if (!Orphans[O]->Where.empty()) {
-            const SassLoc &L = Orphans[O]->Where[0];
-            if (fileKey(L.File) != fileKey(A.Loc.File))
-              A.Compiled.File = L.File;
-            if (!A.Compiled.File.empty() || L.Line != A.Loc.Line)
-              A.Compiled.Line = L.Line;
-          }
-          std::string Where =
-              Orphans[O]->Where.empty()
-                  ? std::string("no line")
-                  : "line " + std::to_string(Orphans[O]->Where[0].Line);
+          std::string Where = OrphanLine(A, *Orphans[O]);
           A.Compiled.Note = "loaded once before " +
                             (Levels == 1 ? std::string("its loop")
                                          : "its " + std::to_string(Levels) +
@@ -942,10 +1093,78 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         }
       }
     }
-    Ambiguous(A, "no " + instrName(A) +
-                     " instruction on this line in the "
-                     "SASS, and neither a reuse nor a hoist could be proved");
+    Left.push_back(Id);
   }
+
+  // One access and one instruction of a class left over: the line table
+  // put the instruction on another line.
+  for (int Id : Left) {
+    Access &A = K.Accesses[Id];
+    size_t Candidates = 0, O = Orphans.size();
+    for (size_t X = 0; X < Orphans.size(); ++X)
+      if (!Claimed[X] && classOf(A) == classOf(*Orphans[X]) &&
+          Orphans[X]->Width == A.Size && Orphans[X]->Copies == 1) {
+        ++Candidates;
+        O = X;
+      }
+    size_t Peers = 0;
+    for (int B : Left)
+      Peers += classOf(K.Accesses[B]) == classOf(A) &&
+               K.Accesses[B].Size == A.Size &&
+               K.Accesses[B].Compiled.State == CompiledForm::Unchecked;
+    if (Candidates != 1 || Peers != 1)
+      continue;
+    Claim(O);
+    A.Compiled.State = CompiledForm::AsWritten;
+    A.Compiled.Instruction = Orphans[O]->Opcode;
+    A.Compiled.Note = "the line table puts its " + Orphans[O]->Opcode +
+                      " on " + OrphanLine(A, *Orphans[O]);
+  }
+
+  // The rest is as the SASS says: accesses without an instruction issue
+  // none, instructions without an access make their figures unknown.
+  for (int Id : Left) {
+    Access &A = K.Accesses[Id];
+    if (A.Compiled.State != CompiledForm::Unchecked)
+      continue;
+    A.Compiled.State = CompiledForm::NoInstruction;
+    A.Compiled.Note = "no " + instrName(A) +
+                      " instruction for it in the SASS (on this line or "
+                      "left over elsewhere), and neither a reuse nor a "
+                      "hoist could be proved";
+    Notes.push_back(lineText(A) + ": " + A.Text + ": " + A.Compiled.Note +
+                    "; counted as the SASS says: no request");
+  }
+  for (size_t O = 0; O < Orphans.size(); ++O) {
+    if (Claimed[O])
+      continue;
+    const SassInstr &I = *Orphans[O];
+    SassAccount::UnclaimedInstr U;
+    U.Opcode = I.Opcode;
+    U.Offset = I.Offset;
+    if (!I.Where.empty()) {
+      U.Loc.File = I.Where[0].File;
+      U.Loc.Line = I.Where[0].Line;
+    }
+    const Class Cl = classOf(I);
+    U.Sp = Cl.Shared ? Space::Shared : Space::Global;
+    U.Async = Cl.Kind == AsyncKind;
+    U.Kind = U.Async ? AccessKind::Load : AccessKind(Cl.Kind);
+    U.Reduction = I.Kind == SassKind::Reduction;
+    U.Copies = I.Copies;
+    K.Sass.Unclaimed.push_back(U);
+    Notes.push_back(K.Name + ": " + I.Opcode + " at SASS offset " +
+                    llvm::utohexstr(I.Offset, true) +
+                    (I.Where.empty() ? std::string(" (no line)")
+                                     : " (" + U.Loc.File + ":" +
+                                           std::to_string(U.Loc.Line) + ")") +
+                    " stands for no access of the model: the " +
+                    describe(I.Space, I.Kind) + " figures are unknown");
+  }
+  // An async copy's shared side is what its global side became.
+  for (Access &A : K.Accesses)
+    if (A.AsyncPartner >= 0 && A.Sp == Space::Shared)
+      A.Compiled = K.Accesses[A.AsyncPartner].Compiled;
   return Notes;
 }
 

@@ -3,6 +3,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <map>
 
 namespace gmem {
 
@@ -13,40 +15,110 @@ unsigned SassFunction::loopDepth(uint64_t Offset) const {
   return N;
 }
 
+namespace {
+
+struct OpcodeClass {
+  const char *Base;
+  SassSpace Space;
+  SassKind Kind;
+  bool Matrix = false;
+};
+
+// Every opcode that moves data between registers and memory (sm_50 to
+// sm_120). Constant loads (LDC, ULDC) are left out on purpose.
+const OpcodeClass Opcodes[] = {
+    {"LDG", SassSpace::Global, SassKind::Load},
+    {"STG", SassSpace::Global, SassKind::Store},
+    {"ATOMG", SassSpace::Global, SassKind::Atomic},
+    {"REDG", SassSpace::Global, SassKind::Reduction},
+    {"LD", SassSpace::Generic, SassKind::Load},
+    {"ST", SassSpace::Generic, SassKind::Store},
+    {"ATOM", SassSpace::Generic, SassKind::Atomic},
+    {"RED", SassSpace::Generic, SassKind::Reduction},
+    {"LDS", SassSpace::Shared, SassKind::Load},
+    {"STS", SassSpace::Shared, SassKind::Store},
+    {"ATOMS", SassSpace::Shared, SassKind::Atomic},
+    {"REDAS", SassSpace::Shared, SassKind::Reduction},
+    {"LDSM", SassSpace::Shared, SassKind::Load, true},
+    {"STSM", SassSpace::Shared, SassKind::Store, true},
+    {"LDL", SassSpace::Local, SassKind::Load},
+    {"STL", SassSpace::Local, SassKind::Store},
+    {"LDGSTS", SassSpace::Async, SassKind::Load},
+    {"TEX", SassSpace::Texture, SassKind::Load},
+    {"TLD", SassSpace::Texture, SassKind::Load},
+    {"TLD4", SassSpace::Texture, SassKind::Load},
+    {"TXD", SassSpace::Texture, SassKind::Load},
+    {"SULD", SassSpace::Texture, SassKind::Load},
+    {"SUST", SassSpace::Texture, SassKind::Store},
+    {"SUATOM", SassSpace::Texture, SassKind::Atomic},
+    {"SURED", SassSpace::Texture, SassKind::Reduction},
+    {"UBLKCP", SassSpace::Bulk, SassKind::Load},
+    {"UBLKPF", SassSpace::Bulk, SassKind::Load},
+    {"UBLKRED", SassSpace::Bulk, SassKind::Reduction},
+    {"UTMALDG", SassSpace::Bulk, SassKind::Load},
+    {"UTMAPF", SassSpace::Bulk, SassKind::Load},
+    {"UTMASTG", SassSpace::Bulk, SassKind::Store},
+    {"UTMAREDG", SassSpace::Bulk, SassKind::Reduction},
+};
+
+/// Bytes per lane a modifier says ("64", "U8", "F32x4"), or 0.
+unsigned widthOf(llvm::StringRef P) {
+  if (P == "64" || P == "F64" || P == "S64" || P == "U64")
+    return 8;
+  if (P == "128")
+    return 16;
+  if (P == "U8" || P == "S8")
+    return 1;
+  if (P == "U16" || P == "S16")
+    return 2;
+  // Packed and vector atomics: F16x2, BF16x2, F32x2, F32x4.
+  size_t X = P.find('x');
+  if (X == llvm::StringRef::npos)
+    return 0;
+  llvm::StringRef Elem = P.take_front(X).drop_while(
+      [](char C) { return C == 'F' || C == 'B' || C == 'S' || C == 'U'; });
+  unsigned Bits = 0, N = 0;
+  if (Elem.getAsInteger(10, Bits) || P.drop_front(X + 1).getAsInteger(10, N))
+    return 0;
+  return Bits / 8 * N;
+}
+
+} // namespace
+
 bool classifyMemoryOpcode(llvm::StringRef Opcode, SassSpace &Space,
                           SassKind &Kind, unsigned &Width) {
   llvm::SmallVector<llvm::StringRef, 8> Parts;
   Opcode.split(Parts, '.');
-  llvm::StringRef Base = Parts[0];
-  if (Base == "LDG" || Base == "LDS" || Base == "LD") {
-    Kind = SassKind::Load;
-  } else if (Base == "STG" || Base == "STS" || Base == "ST") {
-    Kind = SassKind::Store;
-  } else if (Base == "ATOMG" || Base == "ATOMS" || Base == "ATOM" ||
-             Base == "RED") {
-    Kind = SassKind::Atomic;
-  } else {
-    // LDC (constant), LDL/STL (local), LDSM, LDGSTS, TMA: not modelled.
+  const OpcodeClass *C = nullptr;
+  for (const OpcodeClass &X : Opcodes)
+    if (Parts[0] == X.Base)
+      C = &X;
+  if (!C)
     return false;
-  }
-  if (Base == "LDS" || Base == "STS" || Base == "ATOMS")
-    Space = SassSpace::Shared;
-  else if (Base == "LD" || Base == "ST" || Base == "ATOM")
-    Space = SassSpace::Generic;
-  else
-    Space = SassSpace::Global;
+  Space = C->Space;
+  Kind = C->Kind;
   Width = 4;
-  for (llvm::StringRef P : llvm::ArrayRef(Parts).drop_front()) {
-    if (P == "64" || P == "F64" || P == "S64" || P == "U64")
-      Width = 8;
-    else if (P == "128")
-      Width = 16;
-    else if (P == "U8" || P == "S8")
-      Width = 1;
-    else if (P == "U16" || P == "S16")
-      Width = 2;
-  }
+  for (llvm::StringRef P : llvm::ArrayRef(Parts).drop_front())
+    if (unsigned W = widthOf(P))
+      Width = W;
+  if (C->Matrix) // LDSM.16.M88.4: four 8x8 tiles, 16 bytes per lane.
+    Width = Parts.back() == "4" ? 16 : Parts.back() == "2" ? 8 : 4;
   return true;
+}
+
+bool entersLsuFigures(SassSpace S) {
+  return S == SassSpace::Global || S == SassSpace::Generic ||
+         S == SassSpace::Shared || S == SassSpace::Async;
+}
+
+std::string describe(SassSpace S, SassKind K) {
+  static const char *const Spaces[] = {"global",       "shared", "global",
+                                       "local",        "async copy",
+                                       "texture",      "bulk copy"};
+  static const char *const Kinds[] = {"load", "store", "atomic", "reduction"};
+  if (S == SassSpace::Async)
+    return "async copy (global to shared)";
+  return std::string(Spaces[int(S)]) + " " + Kinds[int(K)];
 }
 
 namespace {
@@ -83,10 +155,70 @@ std::vector<SassLoc> parseLocLine(llvm::StringRef S) {
   return Out;
 }
 
+/// The registers an instruction's operand list starts with (its
+/// destinations come first in SASS).
+llvm::StringRef firstOperand(llvm::StringRef Operands) {
+  return Operands.take_until([](char C) { return C == ','; }).trim();
+}
+
+/// Recognises nvcc's warp-aggregated atomics: a predicate that is true on
+/// one lane, `ISETP.EQ.U32.AND Pn, PT, Rflo, Rlane` where Rflo is the FLO
+/// of a vote and Rlane is SR_LANEID.
+class LeaderTracker {
+public:
+  void see(llvm::StringRef Opcode, llvm::StringRef Operands) {
+    llvm::StringRef Dst = firstOperand(Operands);
+    llvm::SmallVector<llvm::StringRef, 6> Ops;
+    Operands.split(Ops, ',');
+    for (llvm::StringRef &O : Ops)
+      O = O.trim();
+    if ((Opcode.starts_with("FLO.U32") || Opcode.starts_with("UFLO.U32")) &&
+        !Opcode.contains(".SH")) {
+      Kind[Dst] = 'f';
+      return;
+    }
+    if (Opcode == "S2R" && Ops.size() == 2 && Ops[1] == "SR_LANEID") {
+      Kind[Dst] = 'l';
+      return;
+    }
+    if (Opcode.starts_with("ISETP.EQ.U32") && Ops.size() >= 4 &&
+        Ops[1] == "PT") {
+      char A = kindOf(Ops[2]), B = kindOf(Ops[3]);
+      if ((A == 'f' && B == 'l') || (A == 'l' && B == 'f')) {
+        Leader.insert(Ops[0]);
+        return;
+      }
+    }
+    // Anything else that writes a register or predicate forgets it.
+    Kind.erase(Dst);
+    Leader.erase(Dst);
+    if (Opcode.starts_with("ISETP") || Opcode.starts_with("PLOP3"))
+      for (size_t I = 1; I < 2 && I < Ops.size(); ++I)
+        Leader.erase(Ops[I]);
+  }
+  bool isLeader(llvm::StringRef Pred) const { return Leader.count(Pred); }
+  void clear() {
+    Kind.clear();
+    Leader.clear();
+  }
+
+private:
+  char kindOf(llvm::StringRef R) const {
+    auto It = Kind.find(R);
+    return It == Kind.end() ? 0 : It->second;
+  }
+  llvm::StringMap<char> Kind;
+  llvm::StringSet<> Leader;
+};
+
 struct PendingFunction {
   SassFunction F;
   llvm::StringMap<uint64_t> Labels;
   std::vector<std::pair<uint64_t, std::string>> Branches;
+  /// Per instruction of Memory: the subroutine it is in ("" for the body).
+  std::vector<std::string> SubOf;
+  /// Calls: (caller subroutine, callee subroutine).
+  std::vector<std::pair<std::string, std::string>> Calls;
 };
 
 void finish(PendingFunction &P, std::vector<SassFunction> &Out) {
@@ -99,6 +231,25 @@ void finish(PendingFunction &P, std::vector<SassFunction> &Out) {
     if (It != P.Labels.end() && It->second < At)
       P.F.Loops.push_back({It->second, At});
   }
+  // Runs per pass of each subroutine: its call sites, each weighted by the
+  // runs of the code it is called from (nested calls; recursion, which
+  // would never settle, is cut at a depth of 16).
+  std::map<std::string, unsigned> Runs = {{"", 1}};
+  for (int Round = 0; Round < 16; ++Round) {
+    std::map<std::string, unsigned> Next = {{"", 1}};
+    for (const auto &[From, To] : P.Calls) {
+      auto It = Runs.find(From);
+      if (It != Runs.end())
+        Next[To] += It->second;
+    }
+    if (Next == Runs)
+      break;
+    Runs = std::move(Next);
+  }
+  for (size_t I = 0; I < P.F.Memory.size(); ++I) {
+    auto It = Runs.find(P.SubOf[I]);
+    P.F.Memory[I].Copies = It == Runs.end() ? 0 : It->second;
+  }
   Out.push_back(std::move(P.F));
 }
 
@@ -110,17 +261,24 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
   std::vector<SassLoc> Where;
   bool LocOpen = false; // The previous line was a location comment.
   std::vector<std::string> OpenLabels;
+  std::string Sub; // The subroutine being read ("" for the body).
+  LeaderTracker Leaders;
   llvm::SmallVector<llvm::StringRef, 0> Lines;
   Text.split(Lines, '\n');
   for (llvm::StringRef Raw : Lines) {
     llvm::StringRef S = Raw.trim();
-    if (S.consume_front(".section")) {
-      S = S.ltrim();
+    // ".section .text.NAME": a function; any other section (.sectioninfo
+    // included, which nvdisasm prints for sm_75 to sm_89) is not a header.
+    if (S.starts_with(".section") &&
+        (S.size() == 8 || S[8] == ' ' || S[8] == '\t')) {
+      S = S.drop_front(8).ltrim();
       if (S.consume_front(".text.")) {
         finish(Cur, Out);
         Cur = PendingFunction();
         Cur.F.Name = S.take_until([](char C) { return C == ','; }).str();
         Where.clear();
+        Sub.clear();
+        Leaders.clear();
       } else if (!Cur.F.Name.empty()) {
         finish(Cur, Out);
         Cur = PendingFunction();
@@ -145,6 +303,12 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
       OpenLabels.push_back(S.drop_back().str());
       continue;
     }
+    // A subroutine: "$<kernel>$<callee>:".
+    if (S.starts_with("$") && S.ends_with(":")) {
+      Sub = S.drop_back().str();
+      Leaders.clear();
+      continue;
+    }
     // An instruction: /*0120*/  [@P0 ]OPCODE operands ;
     if (!S.consume_front("/*"))
       continue;
@@ -158,11 +322,15 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
     S = S.ltrim();
     S.consume_front("{");
     S = S.ltrim();
-    bool Pred = false;
+    llvm::StringRef Guard;
     if (S.starts_with("@")) {
-      Pred = true;
+      Guard = S.drop_front().take_until([](char C) { return C == ' '; });
       S = S.drop_until([](char C) { return C == ' '; }).ltrim();
     }
+    // @!PT never runs (nvcc pads with such loads); @PT always does.
+    if (Guard == "!PT" || Guard == "!UPT")
+      continue;
+    const bool Pred = !Guard.empty() && Guard != "PT" && Guard != "UPT";
     llvm::StringRef Opcode = S.take_until([](char C) { return C == ' '; });
     llvm::StringRef Operands =
         S.drop_front(Opcode.size()).trim().rtrim(';').rtrim();
@@ -175,15 +343,34 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
                          .str()});
       continue;
     }
-    SassInstr I;
-    if (!classifyMemoryOpcode(Opcode, I.Space, I.Kind, I.Width))
+    if (Opcode.starts_with("CALL.REL")) {
+      size_t L = Operands.find("($");
+      if (L != llvm::StringRef::npos)
+        Cur.Calls.push_back(
+            {Sub, Operands.substr(L + 1)
+                      .take_until([](char C) { return C == ')'; })
+                      .str()});
       continue;
+    }
+    SassInstr I;
+    if (!classifyMemoryOpcode(Opcode, I.Space, I.Kind, I.Width)) {
+      Leaders.see(Opcode, Operands);
+      continue;
+    }
     I.Offset = Offset;
     I.Opcode = Opcode.str();
     I.Operands = Operands.str();
     I.Predicated = Pred;
+    I.Matrix = Opcode.starts_with("LDSM") || Opcode.starts_with("STSM");
+    I.OneLane = Pred && (I.Kind == SassKind::Atomic ||
+                         I.Kind == SassKind::Reduction) &&
+                Leaders.isLeader(Guard);
     I.Where = Where;
     Cur.F.Memory.push_back(std::move(I));
+    Cur.SubOf.push_back(Sub);
+    // An atomic's first operand may be a predicate or a destination
+    // register: either way it is no longer what the tracker knew.
+    Leaders.see(Opcode, Operands);
   }
   finish(Cur, Out);
   if (Out.empty())

@@ -4,10 +4,12 @@
 // (`nvdisasm -c -gi`): one function per `.text.<mangled name>` section, the
 // instructions at their offsets, and the `//## File "...", line N` comments
 // (with -gi, `... inlined at "...", line M` chains, innermost first) that
-// give each instruction's source line. Only what gmem needs is kept: the
-// memory instructions (LDG, STG, LDS, STS, LD, ST, ATOM*, RED) with their
-// space, kind and width, and the address ranges of loops (backward
-// branches).
+// give each instruction's source line. Only what gmem needs is kept: every
+// memory instruction (global, generic, shared, local, the async global to
+// shared copy, texture and bulk copies) with its space, kind and width, the
+// address ranges of loops (backward branches), and how often each
+// subroutine (a __noinline__ function placed in the kernel's section) is
+// called. Instructions that can never run (`@!PT`) are dropped.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_ANALYZER_COMPILED_SASS_H
@@ -26,8 +28,22 @@ struct SassLoc {
   unsigned Line = 0;
 };
 
-enum class SassSpace : uint8_t { Global, Shared, Generic };
-enum class SassKind : uint8_t { Load, Store, Atomic };
+enum class SassSpace : uint8_t {
+  Global,  ///< LDG, STG, ATOMG, REDG.
+  Shared,  ///< LDS, STS, ATOMS, LDSM, STSM.
+  Generic, ///< LD, ST, ATOM, RED: global memory in gmem's kernels.
+  Local,   ///< LDL, STL: local arrays and register spills.
+  Async,   ///< LDGSTS: a global load whose data goes to shared memory.
+  Texture, ///< TEX, TLD, SULD, SUST, ...: the texture pipe.
+  Bulk,    ///< UBLKCP, UTMALDG, ...: the tensor memory accelerator.
+};
+
+enum class SassKind : uint8_t {
+  Load,
+  Store,
+  Atomic,    ///< Returns the old value (ATOM, ATOMG, ATOMS).
+  Reduction, ///< Returns nothing (RED, REDG).
+};
 
 struct SassInstr {
   uint64_t Offset = 0;
@@ -37,6 +53,14 @@ struct SassInstr {
   SassSpace Space = SassSpace::Global;
   SassKind Kind = SassKind::Load;
   unsigned Width = 4; ///< Bytes per lane.
+  /// A warp-aggregated atomic: guarded by "this lane is the elected one"
+  /// (FLO of a vote, compared with SR_LANEID), so one lane issues it.
+  bool OneLane = false;
+  /// ldmatrix/stmatrix: lanes supply row addresses of 8x8 tiles.
+  bool Matrix = false;
+  /// How many times it runs per pass through the kernel's code: 1, or the
+  /// number of call sites of the subroutine it is in.
+  unsigned Copies = 1;
   /// Source location, innermost (the inlined callee) first, then each call
   /// site outwards; empty when the line table gives none.
   std::vector<SassLoc> Where;
@@ -51,10 +75,19 @@ struct SassFunction {
   unsigned loopDepth(uint64_t Offset) const;
 };
 
-/// Whether Opcode (with modifiers) is a memory instruction gmem models;
-/// fills Space, Kind and Width when it is.
+/// Whether Opcode (with modifiers) is a memory instruction; fills Space,
+/// Kind and Width when it is. Constant loads (LDC) are not: they read
+/// kernel parameters and __constant__ data, outside every figure gmem
+/// predicts.
 bool classifyMemoryOpcode(llvm::StringRef Opcode, SassSpace &Space,
                           SassKind &Kind, unsigned &Width);
+
+/// Whether instructions of this space and kind enter the global or shared
+/// load, store, atomic or reduction figures (the LSU pipe's counters).
+bool entersLsuFigures(SassSpace S);
+
+/// "global load", "shared store", "async copy", ... for messages.
+std::string describe(SassSpace S, SassKind K);
 
 /// Parses nvdisasm's text; fails when it holds no function at all.
 llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text);

@@ -84,24 +84,37 @@ bool isShared(Group G) {
 }
 
 bool inGroup(const Access &A, Group G) {
-  bool Shared = A.Sp == Space::Shared;
+  const bool Shared = A.Sp == Space::Shared, Async = A.AsyncPartner >= 0;
   switch (G) {
   case Group::GlobalLd:
+    return !Shared && A.Kind == AccessKind::Load && !Async;
+  case Group::GlobalLdAll:
     return !Shared && A.Kind == AccessKind::Load;
+  case Group::AsyncLd:
+    return !Shared && Async;
   case Group::GlobalSt:
     return !Shared && A.Kind == AccessKind::Store;
   case Group::GlobalAtom:
-    return !Shared && A.Kind == AccessKind::Atomic;
+    return !Shared && A.Kind == AccessKind::Atomic && !A.Reduction;
+  case Group::GlobalRed:
+    return !Shared && A.Kind == AccessKind::Atomic && A.Reduction;
   case Group::SharedLd:
     return Shared && A.Kind == AccessKind::Load;
   case Group::SharedSt:
-    return Shared && A.Kind == AccessKind::Store;
+    return Shared && A.Kind == AccessKind::Store && !Async;
   case Group::SharedAll:
-    return Shared && A.Kind != AccessKind::Atomic;
+    return Shared && A.Kind != AccessKind::Atomic && !Async;
   case Group::Other:
     return false;
   }
   return false;
+}
+
+/// The group whose sectors a figure of G is computed from: global load
+/// efficiency (LDG only) is judged against the L1 sector count, which holds
+/// the async copies too.
+Group unitsGroup(Group G) {
+  return G == Group::GlobalLd ? Group::GlobalLdAll : G;
 }
 
 std::optional<double> measured(const MeasuredLaunch &ML, const RowSpec &S) {
@@ -499,7 +512,7 @@ private:
                   row(Group::SharedSt, Quantity::Units)});
       return;
     }
-    inherit(W, {row(G, Quantity::Units)});
+    inherit(W, {row(unitsGroup(G), Quantity::Units)});
   }
 };
 

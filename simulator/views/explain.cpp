@@ -15,6 +15,14 @@ static std::string num(double V) {
 std::string explainAccess(const Access &A, const AccessStats &S) {
   if (S.UnknownRequests)
     return "not modelled: " + S.UnknownReason;
+  if (A.AsyncPartner >= 0)
+    return A.Sp == Space::Global
+               ? "the global side of an async copy to shared memory "
+                 "(cp.async, LDGSTS): in L1's global load requests and "
+                 "sectors, not in the global load instruction and byte "
+                 "counts"
+               : "the shared side of an async copy (cp.async, LDGSTS): in "
+                 "no shared load or store figure";
   if (A.Sp == Space::Global && S.HasStride && S.Stride == 0 &&
       S.Units == S.Requests)
     return "every lane uses the same address: a broadcast, one sector per "
@@ -28,6 +36,11 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
   if (A.Sp == Space::Global) {
     std::string Cost = Per + " sectors per request where " + Ideal +
                        " would hold the same bytes";
+    if (A.Compiled.Branches)
+      return Cost + ": the lanes of a warp load through " +
+             std::to_string(A.Compiled.Branches) +
+             " exclusive branches (" + A.Text +
+             "), so each branch's lanes touch sectors of their own";
     if (S.HasStride && Stride == 0)
       return Cost + ": lanes repeat addresses";
     if (S.HasStride && std::llabs(Stride) >= 32)
@@ -70,8 +83,13 @@ std::string explainCompiled(const Access &A, const AccessStats &S) {
   const CompiledForm &C = A.Compiled;
   switch (C.State) {
   case CompiledForm::Unchecked:
-  case CompiledForm::AsWritten:
     return "";
+  case CompiledForm::AsWritten:
+    return C.Note.empty() ? "" : "compiled: " + C.Note;
+  case CompiledForm::NoInstruction:
+    return "compiled: " + C.Note + "; counted as the SASS says: no request";
+  case CompiledForm::Selected:
+    return "compiled: " + C.Note + " (its requests are counted there)";
   case CompiledForm::Merged: {
     std::string Out = "compiled: " + C.Note;
     if (C.Leader >= 0 && C.Leader != A.Id)
@@ -94,6 +112,56 @@ std::string explainCompiled(const Access &A, const AccessStats &S) {
            "); counted as written";
   }
   return "";
+}
+
+} // namespace gmem
+
+namespace gmem {
+
+std::string explainSass(const SassAccount &S) {
+  if (!S.Read)
+    return "";
+  unsigned Unclaimed = 0;
+  for (const SassAccount::UnclaimedInstr &U : S.Unclaimed)
+    Unclaimed += U.Copies;
+  std::string Out = "SASS: " + std::to_string(S.Instructions) +
+                    " memory instruction" + (S.Instructions == 1 ? "" : "s");
+  if (!S.Instructions)
+    return Out;
+  Out += Unclaimed ? ", " + std::to_string(S.Instructions - Unclaimed) +
+                         " accounted for: "
+                   : ", all accounted for: ";
+  Out += std::to_string(S.Claimed) +
+         (S.Claimed == 1 ? " matched to an access" : " matched to accesses");
+  std::vector<std::string> Outside;
+  if (S.Local)
+    Outside.push_back(std::to_string(S.Local) +
+                      " local (local arrays or register spills)");
+  if (S.Texture)
+    Outside.push_back(std::to_string(S.Texture) + " on the texture pipe");
+  if (S.Bulk)
+    Outside.push_back(std::to_string(S.Bulk) + " bulk copies (TMA)");
+  for (size_t I = 0; I < Outside.size(); ++I)
+    Out += (I + 1 == Outside.size() && I ? " and " : ", ") + Outside[I];
+  if (!Outside.empty())
+    Out += ", outside these figures";
+  if (Unclaimed) {
+    Out += "; " + std::to_string(Unclaimed) +
+           (Unclaimed == 1 ? " stands" : " stand") +
+           " for no access, so the figures of its kind are unknown:";
+    size_t Shown = 0;
+    for (const SassAccount::UnclaimedInstr &U : S.Unclaimed) {
+      if (Shown++ == 3) {
+        Out += " and " + std::to_string(S.Unclaimed.size() - 3) + " more";
+        break;
+      }
+      std::string File = U.Loc.File.substr(U.Loc.File.find_last_of('/') + 1);
+      Out += (Shown > 1 ? ", " : " ") + U.Opcode +
+             (U.Loc.Line ? " at " + File + ":" + std::to_string(U.Loc.Line)
+                         : std::string(" (no line)"));
+    }
+  }
+  return Out;
 }
 
 } // namespace gmem

@@ -64,6 +64,10 @@ nlohmann::json launchJson(const LaunchResult &R) {
     };
     if (!Known)
       X["unknown_reason"] = S.UnknownReason;
+    if (A.Kind == AccessKind::Atomic)
+      X["reduction"] = A.Reduction;
+    if (A.AsyncPartner >= 0)
+      X["async_partner"] = A.AsyncPartner;
     if (A.Compiled.State != CompiledForm::Unchecked) {
       X["compiled"] = toJson(A.Compiled);
       X["compiled"]["explanation"] = explainCompiled(A, S);
@@ -90,6 +94,10 @@ nlohmann::json launchJson(const LaunchResult &R) {
   }
   L["kernel"] = R.K->Name;
   L["arch"] = R.Arch;
+  if (R.K->Sass.Read) {
+    L["sass"] = toJson(R.K->Sass);
+    L["sass"]["summary"] = explainSass(R.K->Sass);
+  }
   L["warps"] = R.Warps;
   L["warps_evaluated"] = R.WarpsEvaluated;
   L["warps_derived"] = R.WarpsDerived;

@@ -50,7 +50,7 @@ const char *opName(const Access &A) {
   case AccessKind::Store:
     return "st";
   case AccessKind::Atomic:
-    return "atom";
+    return A.Reduction ? "red" : "atom";
   }
   return "?";
 }
@@ -171,6 +171,9 @@ void printTableView(const Report &Rep, std::ostream &OS) {
     if (R.L.Loc.Line)
       OS << " at " << locText(R.L.Loc);
     OS << " [" << R.Arch << ", " << R.Warps << " warps]\n";
+    std::string Sass = explainSass(R.K->Sass);
+    if (!Sass.empty())
+      OS << "  " << Sass << "\n";
     printMetrics(R, OS);
     OS << "\n";
     printAccesses(R, OS);

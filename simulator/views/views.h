@@ -42,6 +42,10 @@ std::string explainAccess(const Access &A, const AccessStats &S);
 /// sentence, or "" when it is as written or was not checked.
 std::string explainCompiled(const Access &A, const AccessStats &S);
 
+/// What the kernel's SASS holds and how the model accounts for it, in one
+/// line, or "" when no SASS was read (explain.cpp).
+std::string explainSass(const SassAccount &S);
+
 /// "file:line:col".
 std::string locText(const SourceLoc &L);
 

@@ -56,15 +56,43 @@ TEST(SassParser, ClassifiesMemoryOpcodes) {
   ASSERT_TRUE(classifyMemoryOpcode("ATOMS.ADD", S, K, W));
   EXPECT_EQ(S, SassSpace::Shared);
   EXPECT_EQ(K, SassKind::Atomic);
+  // sm_75 to sm_89 reduce through generic addresses, sm_90 through REDG.
   ASSERT_TRUE(classifyMemoryOpcode("RED.E.ADD.F32.FTZ.RN.STRONG.GPU", S, K, W));
-  EXPECT_EQ(S, SassSpace::Global);
+  EXPECT_EQ(S, SassSpace::Generic);
+  EXPECT_EQ(K, SassKind::Reduction);
   EXPECT_EQ(W, 4u);
+  ASSERT_TRUE(classifyMemoryOpcode("REDG.E.ADD.F64.RN.STRONG.GPU", S, K, W));
+  EXPECT_EQ(S, SassSpace::Global);
+  EXPECT_EQ(K, SassKind::Reduction);
+  EXPECT_EQ(W, 8u);
+  ASSERT_TRUE(classifyMemoryOpcode("ATOMG.E.ADD.F16x2.RN.STRONG.GPU", S, K, W));
+  EXPECT_EQ(K, SassKind::Atomic);
+  EXPECT_EQ(W, 4u);
+  ASSERT_TRUE(classifyMemoryOpcode("REDG.E.ADD.F32x4.FTZ.RN", S, K, W));
+  EXPECT_EQ(W, 16u);
   ASSERT_TRUE(classifyMemoryOpcode("LD.E.128", S, K, W));
   EXPECT_EQ(S, SassSpace::Generic);
-  // Constant, local and matrix loads are not modelled.
+  // The async copy: LTC128B is a cache hint, not a width.
+  ASSERT_TRUE(classifyMemoryOpcode("LDGSTS.E.BYPASS.LTC128B.128", S, K, W));
+  EXPECT_EQ(S, SassSpace::Async);
+  EXPECT_EQ(W, 16u);
+  ASSERT_TRUE(classifyMemoryOpcode("LDL.64", S, K, W));
+  EXPECT_EQ(S, SassSpace::Local);
+  EXPECT_EQ(W, 8u);
+  ASSERT_TRUE(classifyMemoryOpcode("STL.128", S, K, W));
+  EXPECT_EQ(K, SassKind::Store);
+  ASSERT_TRUE(classifyMemoryOpcode("LDSM.16.M88.4", S, K, W));
+  EXPECT_EQ(S, SassSpace::Shared);
+  EXPECT_EQ(W, 16u);
+  ASSERT_TRUE(classifyMemoryOpcode("UTMALDG.2D", S, K, W));
+  EXPECT_EQ(S, SassSpace::Bulk);
+  ASSERT_TRUE(classifyMemoryOpcode("SUST.D.BA.2D.STRONG.SM.TRAP", S, K, W));
+  EXPECT_EQ(S, SassSpace::Texture);
+  // Constant loads and barriers move no data of the figures.
   EXPECT_FALSE(classifyMemoryOpcode("LDC.64", S, K, W));
-  EXPECT_FALSE(classifyMemoryOpcode("LDL", S, K, W));
-  EXPECT_FALSE(classifyMemoryOpcode("LDSM.16.M88.4", S, K, W));
+  EXPECT_FALSE(classifyMemoryOpcode("ULDC.64", S, K, W));
+  EXPECT_FALSE(classifyMemoryOpcode("LDGDEPBAR", S, K, W));
+  EXPECT_FALSE(classifyMemoryOpcode("DEPBAR.LE", S, K, W));
 }
 
 TEST(SassParser, FunctionsInstructionsAndLines) {

@@ -68,12 +68,12 @@ std::string errorWith(const char *Pointer, json V) {
 TEST(ModelCheck, ValidModelReads) { EXPECT_EQ(readError(validModel()), ""); }
 
 TEST(ModelCheck, WrongSchemaVersion) {
-  // Schema 2 added the compiled forms (model.h); 1 and 3 are refused.
-  std::string E = errorWith("/schema", 3);
-  EXPECT_HAS(E, "schema 3 is not supported (this gmem reads schema 2)");
-  EXPECT_HAS(errorWith("/schema", 1),
-             "schema 1 is not supported (this gmem reads schema 2)");
-  EXPECT_HAS(errorWith("/schema", "2"),
+  // Schema 3 added the SASS accounting (model.h); 2 and 4 are refused.
+  std::string E = errorWith("/schema", 4);
+  EXPECT_HAS(E, "schema 4 is not supported (this gmem reads schema 3)");
+  EXPECT_HAS(errorWith("/schema", 2),
+             "schema 2 is not supported (this gmem reads schema 3)");
+  EXPECT_HAS(errorWith("/schema", "3"),
              "schema: expected an integer, found string");
 }
 
@@ -228,8 +228,8 @@ TEST(ModelFile, EmptyGarbageAndMissingFiles) {
   std::string Err;
   EXPECT_FALSE(readModelFile(::testing::TempDir() + "/no/such.json", M, Err));
   EXPECT_HAS(Err, "no/such.json: cannot read the file");
-  EXPECT_HAS(fileError("v3.json", "{\"schema\": 3}"),
-             "v3.json: kernel model schema 3 is not supported");
+  EXPECT_HAS(fileError("v4.json", "{\"schema\": 4}"),
+             "v4.json: kernel model schema 4 is not supported");
 }
 
 } // namespace
