@@ -642,6 +642,20 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   }
   K.Sass = SassAccount();
   K.Sass.Read = true;
+  // Without LDGSTS (before sm_80, or when the copy cannot be asynchronous)
+  // cp.async is a plain load and store: so are the model's copies.
+  if (std::none_of(F->Memory.begin(), F->Memory.end(),
+                   [](const SassInstr &I) {
+                     return I.Space == SassSpace::Async;
+                   }))
+    for (Access &A : K.Accesses)
+      if (A.AsyncPartner >= 0) {
+        A.AsyncPartner = -1;
+        A.Compiled.Note = "no LDGSTS in the SASS: the async copy is a plain " +
+                          std::string(A.Sp == Space::Global
+                                          ? "global load"
+                                          : "shared store");
+      }
   // Buckets: the accesses of one line with one space and kind, and the
   // instructions the line table puts there. An async copy's shared side
   // follows its global side (below), so only the latter is bucketed.

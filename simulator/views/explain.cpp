@@ -12,17 +12,25 @@ static std::string num(double V) {
   return B;
 }
 
+static std::string explainCost(const Access &A, const AccessStats &S);
+
 std::string explainAccess(const Access &A, const AccessStats &S) {
   if (S.UnknownRequests)
     return "not modelled: " + S.UnknownReason;
-  if (A.AsyncPartner >= 0)
-    return A.Sp == Space::Global
-               ? "the global side of an async copy to shared memory "
-                 "(cp.async, LDGSTS): in L1's global load requests and "
-                 "sectors, not in the global load instruction and byte "
-                 "counts"
-               : "the shared side of an async copy (cp.async, LDGSTS): in "
-                 "no shared load or store figure";
+  std::string Cost = explainCost(A, S);
+  if (A.AsyncPartner < 0)
+    return Cost;
+  std::string Async =
+      A.Sp == Space::Global
+          ? "the global side of an async copy to shared memory (cp.async, "
+            "LDGSTS): in L1's global load requests and sectors, not in the "
+            "global load instruction and byte counts"
+          : "the shared side of an async copy (cp.async, LDGSTS): in no "
+            "shared load or store figure";
+  return Cost.empty() ? Async : Cost + "; " + Async;
+}
+
+static std::string explainCost(const Access &A, const AccessStats &S) {
   if (A.Sp == Space::Global && S.HasStride && S.Stride == 0 &&
       S.Units == S.Requests)
     return "every lane uses the same address: a broadcast, one sector per "
