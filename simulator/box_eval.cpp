@@ -1149,6 +1149,7 @@ void BoxEvaluator::priceTranslated(const Access &A, const Val &V, uint32_t Mask,
     RequestCost Cost = priceRequest(Arch, A, Addr, Mask, Size);
     St.Units += Cost.Units * N;
     St.IdealUnits += Cost.IdealUnits * N;
+    St.SassUnits += Cost.SassUnits * N;
     St.DistinctBytes += Cost.DistinctBytes * N;
     St.MaxUnitsPerRequest = std::max(St.MaxUnitsPerRequest, Cost.Units);
     St.MaxWays = std::max(St.MaxWays, Cost.Ways);

@@ -133,6 +133,8 @@ RequestCost atomicRequest(const ArchRules &A, const uint64_t *Addr,
     Busiest = std::max(Busiest, Run);
   }
   C.Units += Busiest;
+  for (unsigned I = 0; I < N; ++I)
+    C.SassUnits += I == 0 || (S[I] >> Shift) != (S[I - 1] >> Shift);
   C.DistinctBytes = unionBytes(S, N, Size);
   C.IdealUnits = (C.DistinctBytes + A.TransactionBytes - 1) >> Shift;
   return C;
@@ -140,11 +142,17 @@ RequestCost atomicRequest(const ArchRules &A, const uint64_t *Addr,
 
 RequestCost priceRequest(const ArchRules &A, const Access &X,
                          const uint64_t *Addr, uint32_t Mask, unsigned Size) {
-  if (X.Sp == Space::Shared)
-    return sharedRequest(A, Addr, Mask, Size, X.Kind == AccessKind::Load);
+  if (X.Sp == Space::Shared) {
+    RequestCost C =
+        sharedRequest(A, Addr, Mask, Size, X.Kind == AccessKind::Load);
+    C.SassUnits = C.Units;
+    return C;
+  }
   if (X.Kind == AccessKind::Atomic)
     return atomicRequest(A, Addr, Mask, Size);
-  return globalRequest(A, Addr, Mask, Size);
+  RequestCost C = globalRequest(A, Addr, Mask, Size);
+  C.SassUnits = C.Units;
+  return C;
 }
 
 namespace {

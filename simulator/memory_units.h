@@ -17,6 +17,10 @@ namespace gmem {
 
 struct RequestCost {
   uint64_t Units = 0;      ///< Sectors (global) or wavefronts (shared).
+  /// The distinct sectors touched, as the SASS per-instruction counters
+  /// see a request: Units, except for atomics (whose L1 count repeats a
+  /// sector for each lane on its busiest address).
+  uint64_t SassUnits = 0;
   uint64_t IdealUnits = 0; ///< The fewest the same distinct bytes need.
   uint64_t DistinctBytes = 0;
   /// Shared: the most distinct words one bank serves within one group of

@@ -22,6 +22,9 @@ struct AccessStats {
   uint64_t ActiveLanes = 0; ///< Sum of active lanes over those requests.
   /// Global: 32-byte sectors; shared: wavefronts.
   uint64_t Units = 0;
+  /// Units as the SASS per-instruction counters count them (distinct
+  /// sectors of each atomic request; Units otherwise).
+  uint64_t SassUnits = 0;
   uint64_t IdealUnits = 0;         ///< The fewest the same bytes could take.
   uint64_t DistinctBytes = 0;      ///< Per request, bytes counted once, summed.
   uint64_t MaxUnitsPerRequest = 0; ///< The costliest request.
@@ -62,6 +65,17 @@ struct AccessStats {
   }
   void add(const AccessStats &O);
 };
+
+/// The shared side of an async copy: the GPU counts wavefronts for it that
+/// follow how the global data arrives, which gmem does not predict.
+inline bool asyncWavefrontsUnknown(const Access &A) {
+  return A.AsyncPartner >= 0 && A.Sp == Space::Shared;
+}
+inline const char *const AsyncSharedSide =
+    "the shared side of an async copy (cp.async, LDGSTS): in no shared load "
+    "or store figure; its wavefronts follow how the global data arrives (an "
+    "H100 counted 1 per request for 4 sectors, 4 for 16) and are not "
+    "predicted";
 
 /// A kernel-level figure: known, or unknown with the reason.
 struct Metric {

@@ -15,6 +15,7 @@ void AccessStats::add(const AccessStats &O) {
   Requests += O.Requests;
   ActiveLanes += O.ActiveLanes;
   Units += O.Units;
+  SassUnits += O.SassUnits;
   IdealUnits += O.IdealUnits;
   DistinctBytes += O.DistinctBytes;
   MaxUnitsPerRequest = std::max(MaxUnitsPerRequest, O.MaxUnitsPerRequest);

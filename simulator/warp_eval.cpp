@@ -815,6 +815,7 @@ void WarpEvaluator::applySkip(SkipPlan &P, uint64_t &Iter) {
     Add(Now.Requests, B.Requests);
     Add(Now.ActiveLanes, B.ActiveLanes);
     Add(Now.Units, B.Units);
+    Add(Now.SassUnits, B.SassUnits);
     Add(Now.IdealUnits, B.IdealUnits);
     Add(Now.DistinctBytes, B.DistinctBytes);
     Add(Now.MisalignedLanes, B.MisalignedLanes);
@@ -1067,6 +1068,7 @@ void WarpEvaluator::issue(const Access &A, const uint64_t *Addr,
     }
   }
   St.Units += C.Units;
+  St.SassUnits += C.SassUnits;
   St.IdealUnits += C.IdealUnits;
   St.DistinctBytes += C.DistinctBytes;
   St.MaxUnitsPerRequest = std::max(St.MaxUnitsPerRequest, C.Units);

@@ -278,9 +278,12 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
     C.Accesses.push_back(A.Id);
     const AccessStats &S = R.PerAccess[A.Id];
     bool Shared = A.Sp == Space::Shared;
-    C.PredictedRequests += S.Requests;
+    // An async copy is one instruction: its global side's.
+    const uint64_t Requests =
+        A.AsyncPartner >= 0 && Shared ? 0 : S.Requests;
+    C.PredictedRequests += Requests;
     (Shared ? C.PredictedSharedRequests : C.PredictedGlobalRequests) +=
-        S.Requests;
+        Requests;
     auto &Units = Shared ? C.PredictedWavefronts : C.PredictedSectors;
     auto &Unk = Unknown[Key];
     bool &UnknownHere = Shared ? Unk.second : Unk.first;
@@ -289,7 +292,13 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
       if (C.UnknownReason.empty())
         C.UnknownReason = A.Text + ": " + S.UnknownReason;
     }
-    Units = Units.value_or(0) + S.Units;
+    if (asyncWavefrontsUnknown(A) && S.Requests) {
+      UnknownHere = true;
+      if (C.UnknownReason.empty())
+        C.UnknownReason = A.Text + ": " + AsyncSharedSide;
+    }
+    // The GPU's per-line counters see each request's distinct sectors.
+    Units = Units.value_or(0) + S.SassUnits;
     (Shared ? C.PredictedWavefrontsIdeal : C.PredictedSectorsIdeal) +=
         S.IdealUnits;
     unsigned &Min = MinSize.try_emplace(Key, A.Size).first->second;

@@ -20,13 +20,12 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
   std::string Cost = explainCost(A, S);
   if (A.AsyncPartner < 0)
     return Cost;
+  if (asyncWavefrontsUnknown(A))
+    return AsyncSharedSide;
   std::string Async =
-      A.Sp == Space::Global
-          ? "the global side of an async copy to shared memory (cp.async, "
-            "LDGSTS): in L1's global load requests and sectors, not in the "
-            "global load instruction and byte counts"
-          : "the shared side of an async copy (cp.async, LDGSTS): in no "
-            "shared load or store figure";
+      "the global side of an async copy to shared memory (cp.async, "
+      "LDGSTS): in L1's global load requests and sectors, not in the "
+      "global load instruction and byte counts";
   return Cost.empty() ? Async : Cost + "; " + Async;
 }
 

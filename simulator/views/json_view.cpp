@@ -36,7 +36,7 @@ nlohmann::json launchJson(const LaunchResult &R) {
   for (const Access &A : R.K->Accesses) {
     const AccessStats &S = R.PerAccess[A.Id];
     bool Shared = A.Sp == Space::Shared;
-    bool Known = S.UnknownRequests == 0;
+    bool Known = S.UnknownRequests == 0 && !asyncWavefrontsUnknown(A);
     double Unit = Shared ? 128.0 : 32.0;
     json X = {
         {"id", A.Id},
@@ -63,7 +63,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
         {"explanation", explainAccess(A, S)},
     };
     if (!Known)
-      X["unknown_reason"] = S.UnknownReason;
+      X["unknown_reason"] =
+          S.UnknownRequests ? S.UnknownReason : std::string(AsyncSharedSide);
     if (A.Kind == AccessKind::Atomic)
       X["reduction"] = A.Reduction;
     if (A.AsyncPartner >= 0)

@@ -119,6 +119,11 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
        << pad(std::to_string(A.Size), 4, true) << " "
        << pad(S.UncountedRequests ? "unknown" : std::to_string(S.Requests), 10,
               true);
+    if (asyncWavefrontsUnknown(A) && !S.UnknownRequests) {
+      OS << pad("-", 19, true) << "\n      -> " << explainAccess(A, S)
+         << "\n";
+      continue;
+    }
     if (S.UnknownRequests) {
       if (S.bounded() && S.Requests) {
         // Proven bounds: the known requests plus the fewest and the most
