@@ -81,6 +81,33 @@ __global__ void k(float *a, float *b, float *c) {
 }
 )";
 
+// thread_block_tile<32> (no parent type) made from tiled_partition<32>
+// through the tile's conversion operator is still a tile of the block:
+// meta_group_size() = ceil(64 / 32) = 2 for an 8 x 4 x 2 block.
+TEST_P(CooperativeGroups, ConvertedTileKeepsItsBlock) {
+  Translated T = translate(R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(float *a) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+  a[blockIdx.x * warp.meta_group_size() + warp.meta_group_rank()] = 1.0f;
+}
+)",
+                           "tile.cu");
+  const Kernel &K = T.kernel("k");
+  SCOPED_TRACE(dump(K));
+  ASSERT_EQ(K.Accesses.size(), 1u);
+  EXPECT_FALSE(K.Accesses[0].UnknownReason);
+  ThreadEnv Env;
+  Env.Thread = {5, 3, 1}; // rank 61: tile 1
+  Env.Block = {2, 0, 0};
+  Env.BlockDim = {8, 4, 2};
+  Env.Params["a"] = 0;
+  ThreadRun R = runThread(K, Env);
+  EXPECT_EQ(R.Events.back().Addr.value() / 4, 2 * 2 + 1u);
+}
+
 TEST_P(CooperativeGroups, ThreadGroupAnswersAsTheGroupItWasMadeFrom) {
   Translated T = translate(Erased, "erased.cu");
   const Kernel &K = T.kernel("k");

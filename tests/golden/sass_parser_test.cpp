@@ -143,6 +143,73 @@ TEST(SassParser, InlineChainsInnermostFirst) {
   EXPECT_TRUE(Seen);
 }
 
+// nvdisasm prints `.sectioninfo` lines for sm_75 to sm_89; they are no
+// section header, so the function goes on after them.
+TEST(SassParser, SectionInfoDoesNotEndTheFunction) {
+  auto Fs = load("arch/sm_80/atomics.sass");
+  const SassFunction *F = find(Fs, "_Z13countPerBlockPi");
+  ASSERT_NE(F, nullptr);
+  // One warp-aggregated reduction: RED (generic) on sm_80.
+  ASSERT_EQ(F->Memory.size(), 1u);
+  EXPECT_EQ(F->Memory[0].Kind, SassKind::Reduction);
+  EXPECT_EQ(F->Memory[0].Space, SassSpace::Generic);
+  EXPECT_TRUE(F->Memory[0].OneLane);
+}
+
+// countPerBlock's integer add to an address every lane shares: nvcc elects
+// one lane (UFLO of VOTEU.ANY compared with SR_LANEID) to issue REDG. The
+// float adds of atomRed<1> are not combined.
+TEST(SassParser, WarpAggregatedAtomicsIssueFromOneLane) {
+  auto Fs = load("atomics.sass");
+  const SassFunction *Agg = find(Fs, "_Z13countPerBlockPi");
+  ASSERT_NE(Agg, nullptr);
+  ASSERT_EQ(Agg->Memory.size(), 1u);
+  EXPECT_EQ(Agg->Memory[0].Opcode, "REDG.E.ADD.STRONG.GPU");
+  EXPECT_TRUE(Agg->Memory[0].Predicated);
+  EXPECT_TRUE(Agg->Memory[0].OneLane);
+  const SassFunction *Red = find(Fs, "_Z7atomRedILi1EEvPf");
+  ASSERT_NE(Red, nullptr);
+  ASSERT_EQ(Red->Memory.size(), 1u);
+  EXPECT_EQ(Red->Memory[0].Kind, SassKind::Reduction);
+  EXPECT_FALSE(Red->Memory[0].OneLane);
+  const SassFunction *Use = find(Fs, "_Z7atomUseILi1EEvPfS0_");
+  ASSERT_NE(Use, nullptr);
+  EXPECT_EQ(Use->Memory[0].Kind, SassKind::Atomic); // ATOMG, then STG.
+}
+
+// storeScaled is __noinline__: its STG lies once in storeTwice's section,
+// in a subroutine called from two places.
+TEST(SassParser, SubroutineInstructionsRunOncePerCallSite) {
+  auto Fs = load("device_calls.sass");
+  const SassFunction *F = find(Fs, "_Z10storeTwicePfPKfi");
+  ASSERT_NE(F, nullptr);
+  unsigned Stores = 0, Loads = 0;
+  for (const SassInstr &I : F->Memory) {
+    if (I.Kind == SassKind::Store) {
+      ++Stores;
+      EXPECT_EQ(I.Copies, 2u);
+    } else {
+      ++Loads;
+      EXPECT_EQ(I.Copies, 1u);
+    }
+  }
+  EXPECT_EQ(Stores, 1u);
+  EXPECT_EQ(Loads, 2u);
+}
+
+// nvcc pads cp.async with `@!PT LDS RZ, [RZ]`, which never runs.
+TEST(SassParser, NeverRunInstructionsAreDropped) {
+  auto Fs = load("async_copy.sass");
+  for (const SassFunction &F : Fs)
+    for (const SassInstr &I : F.Memory)
+      EXPECT_FALSE(I.Opcode == "LDS" && I.Operands == "RZ, [RZ]") << F.Name;
+  const SassFunction *G = find(Fs, "_Z14pipelineGatherPfPKf");
+  ASSERT_NE(G, nullptr);
+  // LDGSTS, LDS, STG.
+  ASSERT_EQ(G->Memory.size(), 3u);
+  EXPECT_EQ(G->Memory[0].Space, SassSpace::Async);
+}
+
 TEST(SassParser, RejectsTextWithoutFunctions) {
   auto R = parseSass("not a disassembly\n");
   ASSERT_FALSE(R);

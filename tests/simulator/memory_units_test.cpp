@@ -95,6 +95,38 @@ TEST(SharedRule, RowAccessIsOneWavefront) {
   EXPECT_EQ(C.IdealUnits, 1u);
 }
 
+// Global atomics: each sector counts once per lane on its busiest address.
+// The patterns and counts of examples/atomics.cu, measured on an H100 for
+// REDG and ATOMG alike (tests/data/measured/atomics.json).
+TEST(AtomicRule, SectorsCountTheBusiestAddress) {
+  struct {
+    uint64_t (*Word)(unsigned);
+    uint64_t Sectors, Distinct;
+  } Cases[] = {
+      {[](unsigned L) -> uint64_t { return L; }, 4, 4},
+      {[](unsigned) -> uint64_t { return 0; }, 32, 1},
+      {[](unsigned L) -> uint64_t { return L / 2; }, 4, 2},
+      {[](unsigned L) -> uint64_t { return L % 8; }, 4, 1},
+      {[](unsigned L) -> uint64_t { return L < 16 ? 0 : L; }, 18, 3},
+      {[](unsigned L) -> uint64_t { return 2 * L; }, 8, 8},
+      {[](unsigned L) -> uint64_t { return 8 * L; }, 32, 32},
+      {[](unsigned L) -> uint64_t { return (L % 2) * 1024; }, 32, 2},
+      {[](unsigned L) -> uint64_t { return (L / 16) * 1024 + L % 4; }, 8, 2},
+      {[](unsigned L) -> uint64_t { return L < 11 ? L : 11; }, 22, 2},
+      {[](unsigned L) -> uint64_t { return L % 16; }, 4, 2},
+  };
+  for (const auto &C : Cases) {
+    Lanes L([&](unsigned I) { return Base + 4 * C.Word(I); });
+    RequestCost R = atomicRequest(sm90(), L.A, ~0u, 4);
+    EXPECT_EQ(R.Units, C.Sectors);
+    // What the SASS per-instruction counters see: distinct sectors.
+    EXPECT_EQ(R.SassUnits, C.Distinct);
+  }
+  // Eight active lanes on eight words of one sector.
+  Lanes P([](unsigned I) { return Base + 4 * I; });
+  EXPECT_EQ(atomicRequest(sm90(), P.A, 0xffu, 4).Units, 1u);
+}
+
 TEST(SharedRule, ColumnOfA32WideTileIs32Way) { // seed 003 setColReadCol: 32
   Lanes L([](unsigned I) { return 4 * 32 * I; });
   EXPECT_EQ(sharedRequest(sm90(), L.A, ~0u, 4, false).Units, 32u);

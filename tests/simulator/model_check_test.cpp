@@ -77,6 +77,29 @@ TEST(ModelCheck, WrongSchemaVersion) {
              "schema: expected an integer, found string");
 }
 
+TEST(ModelCheck, AsyncCopiesReductionsAndSelectedLoads) {
+  // in[i] (access 0) and tile[tx] (access 1) as an async copy read back.
+  json J = validModel();
+  J["kernels"][0]["accesses"][0]["async_partner"] = 1;
+  J["kernels"][0]["accesses"][1]["async_partner"] = 0;
+  EXPECT_EQ(readError(J), "");
+  // A partner that does not name this access back, or of the same space.
+  J["kernels"][0]["accesses"][1]["async_partner"] = 1;
+  EXPECT_HAS(readError(J), "accesses[0]: async copy partner 1 is not a "
+                           "shared store (or global load) of the same size");
+  EXPECT_HAS(errorWith("/kernels/0/accesses/0/async_partner", 7),
+             "async copy partner 7");
+  EXPECT_HAS(errorWith("/kernels/0/accesses/0/reduction", true),
+             "accesses[0]: a reduction must be an atomic");
+  json S = validModel();
+  S["kernels"][0]["accesses"][0]["compiled"] = {{"state", "selected"},
+                                                {"leader", 9}};
+  EXPECT_HAS(readError(S), "accesses[0]: selected by access 9");
+  S["kernels"][0]["accesses"][0]["compiled"] = {{"state", "as_written"},
+                                                {"one_lane", true}};
+  EXPECT_HAS(readError(S), "one elected lane issues only atomics");
+}
+
 TEST(ModelCheck, WrongTypesAreNamedByPath) {
   EXPECT_HAS(errorWith("/kernels/0/accesses/0/size", "4"),
              "kernels[0].accesses[0].size: expected an integer, found string");

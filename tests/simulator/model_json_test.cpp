@@ -88,3 +88,64 @@ TEST(ModelJson, CompiledFormAndCompilerRoundTrip) {
   EXPECT_EQ(C.Instruction, "LDS.128");
   EXPECT_EQ(toJson(M)["compiler"]["merging_checked"], true);
 }
+
+TEST(ModelJson, AccountingAndNewFormsRoundTrip) {
+  Module M;
+  M.File = "k.cu";
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("in", 4)};
+  SharedArray S;
+  S.Name = "buf";
+  S.Bytes = 128;
+  K.Shared.push_back(S);
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, tx(), 4), "in[t]"));
+  K.Body.push_back(addAccess(K, Space::Shared, AccessKind::Store, 4,
+                             cast(mul(tx(), c(4, U32)), U64), "buf[t]", 0));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Atomic, 4,
+                             elem(0, c(0), 4), "in[0]"));
+  K.Accesses[0].AsyncPartner = 1;
+  K.Accesses[1].AsyncPartner = 0;
+  K.Accesses[2].Reduction = true;
+  K.Accesses[2].Compiled.State = CompiledForm::AsWritten;
+  K.Accesses[2].Compiled.OneLane = true;
+  K.Accesses[0].Compiled.State = CompiledForm::Selected;
+  K.Accesses[0].Compiled.Leader = 2;
+  K.Accesses[2].Compiled.Branches = 3;
+  K.Sass.Read = true;
+  K.Sass.Instructions = 5;
+  K.Sass.Claimed = 3;
+  K.Sass.Local = 1;
+  SassAccount::UnclaimedInstr U;
+  U.Opcode = "LDSM.16.M88.4";
+  U.Offset = 0x1a0;
+  U.Loc = {"k.cu", 9, 0};
+  U.Sp = Space::Shared;
+  U.Copies = 2;
+  K.Sass.Unclaimed.push_back(U);
+  M.Kernels.push_back(K);
+  nlohmann::json J = toJson(M);
+  Module Back;
+  std::string Error;
+  ASSERT_TRUE(fromJson(J, Back, Error)) << Error;
+  EXPECT_EQ(toJson(Back), J);
+  const Kernel &B = Back.Kernels[0];
+  EXPECT_EQ(B.Accesses[0].AsyncPartner, 1);
+  EXPECT_TRUE(B.Accesses[2].Reduction);
+  EXPECT_TRUE(B.Accesses[2].Compiled.OneLane);
+  EXPECT_EQ(B.Accesses[2].Compiled.Branches, 3u);
+  EXPECT_EQ(B.Accesses[0].Compiled.State, CompiledForm::Selected);
+  EXPECT_EQ(B.Sass.Instructions, 5u);
+  ASSERT_EQ(B.Sass.Unclaimed.size(), 1u);
+  EXPECT_EQ(B.Sass.Unclaimed[0].Opcode, "LDSM.16.M88.4");
+  EXPECT_EQ(B.Sass.Unclaimed[0].Sp, Space::Shared);
+  EXPECT_EQ(B.Sass.Unclaimed[0].Copies, 2u);
+  // Every compiled state reads back, the last ones included.
+  for (auto St : {CompiledForm::OncePerAddress, CompiledForm::NoInstruction}) {
+    M.Kernels[0].Accesses[1].Compiled.State = St;
+    M.Kernels[0].Accesses[1].Compiled.Loop = 0;
+    ASSERT_TRUE(fromJson(toJson(M), Back, Error)) << Error;
+    EXPECT_EQ(Back.Kernels[0].Accesses[1].Compiled.State, St);
+  }
+}

@@ -194,6 +194,102 @@ TEST(Simulate, SharedAtomicsAreUnknownNotGuessed) {
   EXPECT_NE(R.PerAccess[0].UnknownReason.find("atomics"), std::string::npos);
 }
 
+/// in[t] copied to buf[t] asynchronously, then x[t] loaded: one warp.
+Kernel asyncKernel() {
+  Kernel K;
+  K.Name = "async";
+  K.Params = {pointerParam("in", 4), pointerParam("x", 4)};
+  SharedArray A;
+  A.Name = "buf";
+  A.Bytes = 32 * 4;
+  K.Shared.push_back(A);
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, mul(tx(), c(2, U32)), 4), "in[2 * t]"));
+  K.Body.push_back(addAccess(K, Space::Shared, AccessKind::Store, 4,
+                             cast(mul(tx(), c(4, U32)), U64), "buf[t]", 0));
+  K.Accesses[0].AsyncPartner = 1;
+  K.Accesses[1].AsyncPartner = 0;
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(1, tx(), 4), "x[t]"));
+  return K;
+}
+
+TEST(Simulate, AsyncCopyCountsAsAnL1LoadOnly) {
+  // Measured on an H100 (examples/async_copy.cu): L1's load requests and
+  // sectors hold LDGSTS; the SASS load counters and the load efficiency
+  // (over LDG) do not; the shared side is in no shared load or store figure.
+  Launch L;
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("in"), ptrArg("x")};
+  LaunchResult R = simulate(asyncKernel(), L, {});
+  auto V = [&](const char *N) { return R.Metrics.at(N).Value.value_or(-1); };
+  EXPECT_EQ(V("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 2);
+  // 8 sectors for the strided copy, 4 for x[t].
+  EXPECT_EQ(V("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 12);
+  EXPECT_EQ(V("gld_transactions_per_request"), 6);
+  EXPECT_EQ(V("smsp__sass_inst_executed_op_ldgsts.sum"), 1);
+  EXPECT_EQ(V("gld_efficiency"), 100); // x[t] alone
+  EXPECT_EQ(V("smsp__sass_inst_executed_op_shared_st.sum"), 0);
+  EXPECT_FALSE(R.Metrics.at("shared_efficiency").Value);
+}
+
+TEST(Simulate, ReductionsAndAtomicsAreSeparateFigures) {
+  // atomicAdd(&s[0], v) unused (RED) and old = atomicAdd(&c[t], 1) (ATOM).
+  Kernel K;
+  K.Name = "atoms";
+  K.Params = {pointerParam("s", 4), pointerParam("c", 4)};
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Atomic, 4,
+                             elem(0, c(0), 4), "s[0]"));
+  K.Accesses[0].Reduction = true;
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Atomic, 4,
+                             elem(1, tx(), 4), "c[t]"));
+  Launch L;
+  L.Block = {64, 1, 1};
+  L.Args = {ptrArg("s"), ptrArg("c")};
+  LaunchResult R = simulate(K, L, {});
+  auto V = [&](const char *N) { return R.Metrics.at(N).Value.value_or(-1); };
+  EXPECT_EQ(V("l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"), 2);
+  EXPECT_EQ(V("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"), 64);
+  EXPECT_EQ(V("l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"), 2);
+  EXPECT_EQ(V("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"), 8);
+  // The same reduction nvcc aggregated: one lane per warp, one sector.
+  K.Accesses[0].Compiled.OneLane = true;
+  LaunchResult One = simulate(K, L, {});
+  EXPECT_EQ(One.Metrics.at("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum")
+                .Value.value_or(-1),
+            2);
+  EXPECT_EQ(One.PerAccess[0].ActiveLanes, 2u);
+}
+
+TEST(Simulate, SassInstructionNoAccessClaimsMakesItsFiguresUnknown) {
+  Kernel K = broadcastKernel();
+  K.Sass.Read = true;
+  SassAccount::UnclaimedInstr U;
+  U.Opcode = "LDG.E.128";
+  U.Loc = {"b.cu", 7, 0};
+  K.Sass.Unclaimed.push_back(U);
+  LaunchResult R = simulate(K, launch128x32(), {});
+  const Metric &Ld = R.Metrics.at("gld_transactions_per_request");
+  EXPECT_FALSE(Ld.Value);
+  EXPECT_NE(Ld.UnknownReason.find("LDG.E.128 on b.cu:7"), std::string::npos)
+      << Ld.UnknownReason;
+  // Not even the request count is known; the stores are.
+  EXPECT_FALSE(
+      R.Metrics.at("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum").Value);
+  EXPECT_TRUE(R.Metrics.at("gst_transactions_per_request").Value);
+}
+
+TEST(Simulate, AccessesWithoutInstructionIssueNothing) {
+  Kernel K = broadcastKernel();
+  K.Accesses[0].Compiled.State = CompiledForm::NoInstruction;
+  K.Accesses[1].Compiled.State = CompiledForm::Selected;
+  K.Accesses[1].Compiled.Leader = 2;
+  LaunchResult R = simulate(K, launch128x32(), {});
+  EXPECT_EQ(R.PerAccess[0].Requests, 0u);
+  EXPECT_EQ(R.PerAccess[1].Requests, 0u);
+  EXPECT_EQ(R.PerAccess[2].Requests, 128u);
+}
+
 TEST(Simulate, LoopThatNeverEndsIsReportedAtOnce) {
   // while (true) a[t] = 0;  (no break, no return)
   Kernel K;

@@ -279,6 +279,85 @@ TEST(WarpEval, ReturnUnderAnUnknownGuardMakesLaterAccessesUnknown) {
       << T.Stats[0].UnknownReason;
 }
 
+/// Both warp sources over K: the every-warp evaluator and the fast path.
+std::pair<LaunchResult, LaunchResult> bothSources(const Kernel &K,
+                                                  const Launch &L) {
+  SimOptions Every, Fast;
+  Every.Exhaustive = true;
+  return {simulate(K, L, Every), simulate(K, L, Fast)};
+}
+
+Stmt call(std::vector<Stmt> Body) {
+  Stmt S = simple(StmtKind::Call);
+  S.Body = std::move(Body);
+  return S;
+}
+
+TEST(WarpEval, ReturnInsideACallEndsWithTheCall) {
+  // maximum() returning from an if/else on loaded data, then b[t]: every
+  // lane is back after the call, so b[t] is known (Rodinia's needle).
+  Kernel K;
+  K.Params = {pointerParam("b", 4)};
+  K.Body.push_back(call({ifStmt(
+      makeUnknown("depends on data loaded by a[0]", Bool),
+      {simple(StmtKind::Return)}, {simple(StmtKind::Return)})}));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, tx(), 4), "b[t]"));
+  Launch L = launch({4, 1, 1}, {64, 1, 1}, {ptrArg("b")});
+  auto [Every, Fast] = bothSources(K, L);
+  for (const LaunchResult *R : {&Every, &Fast}) {
+    EXPECT_EQ(R->PerAccess[0].UnknownRequests, 0u);
+    EXPECT_EQ(R->PerAccess[0].Requests, 8u);
+    EXPECT_EQ(R->PerAccess[0].Units, 32u);
+  }
+}
+
+TEST(WarpEval, BreakUnderAnUnknownGuardEndsWithItsLoop) {
+  // for (i = 0; i < 4; ++i) { if (a[i]) break; b[t]; }  c[t];
+  // Inside the loop b[t] may or may not run; after it c[t] runs on every
+  // lane.
+  Kernel K;
+  K.Params = {pointerParam("b", 4), pointerParam("c", 4)};
+  K.Slots = {{"i", I32}};
+  Stmt B = addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, tx(), 4),
+                     "b[t]");
+  K.Body.push_back(assign(0, c(0)));
+  K.Body.push_back(loop(
+      bin(Op::Lt, makeVar(0, I32), c(4)),
+      {ifStmt(makeUnknown("depends on data loaded by a[i]", Bool),
+              {simple(StmtKind::Break)}),
+       B},
+      {assign(0, add(makeVar(0, I32), c(1)))}));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(1, tx(), 4), "c[t]"));
+  Launch L = launch({2, 1, 1}, {32, 1, 1}, {ptrArg("b"), ptrArg("c")});
+  auto [Every, Fast] = bothSources(K, L);
+  for (const LaunchResult *R : {&Every, &Fast}) {
+    EXPECT_GT(R->PerAccess[0].UnknownRequests, 0u);
+    EXPECT_EQ(R->PerAccess[1].UnknownRequests, 0u);
+    EXPECT_EQ(R->PerAccess[1].Units, 8u);
+  }
+}
+
+TEST(WarpEval, ReturnInsideALoopStaysUnknownAfterIt) {
+  // The same with return: lanes may have left the kernel.
+  Kernel K;
+  K.Params = {pointerParam("c", 4)};
+  K.Slots = {{"i", I32}};
+  K.Body.push_back(assign(0, c(0)));
+  K.Body.push_back(
+      loop(bin(Op::Lt, makeVar(0, I32), c(4)),
+           {ifStmt(makeUnknown("depends on data loaded by a[i]", Bool),
+                   {simple(StmtKind::Return)})},
+           {assign(0, add(makeVar(0, I32), c(1)))}));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, tx(), 4), "c[t]"));
+  Launch L = launch({2, 1, 1}, {32, 1, 1}, {ptrArg("c")});
+  auto [Every, Fast] = bothSources(K, L);
+  for (const LaunchResult *R : {&Every, &Fast})
+    EXPECT_EQ(R->PerAccess[0].UnknownRequests, 2u);
+}
+
 TEST(WarpEval, MisalignedPointerArgumentShiftsSectors) {
   // global_add_offset-like: a coalesced warp starting 4 bytes past a
   // boundary (pointer argument x + 1) takes 5 sectors.
