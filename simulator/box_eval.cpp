@@ -977,6 +977,16 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
         A, Part{A.Id, Mask, lanesOf(V)}, LoopStack,
         [&](Part &P) { issue(A, valOf(P.Lanes), P.Mask, A.Size); },
         [&](Group &G) { completeGroup(G); }, [&](Group &G) { flushGroup(G); });
+  if (CF.State == CompiledForm::Split) {
+    // One narrower request per part the compiler kept.
+    for (unsigned Off : CF.Parts) {
+      Val P = V;
+      for (unsigned L = 0; L < 32; ++L)
+        P.V[L] = int64_t(uint64_t(P.V[L]) + Off);
+      issue(A, P, Mask, CF.Width);
+    }
+    return;
+  }
   issue(A, V, Mask, A.Size);
 }
 

@@ -184,9 +184,16 @@ struct CompiledForm {
     /// load of an address selected per lane: access Leader, which the
     /// analyzer added before the branches, stands for that instruction.
     Selected,
+    /// Narrower instructions of Width bytes at the byte offsets Parts of the
+    /// object: a struct or vector copy of which only some members are used
+    /// (`float4 q = v[i]; ... q.x + q.w` loads 4 bytes at 0 and 12).
+    Split,
   } State = Unchecked;
-  /// Merged: bytes per lane of the emitted instruction (8 or 16).
+  /// Merged: bytes per lane of the emitted instruction (8 or 16). Split:
+  /// of each part.
   unsigned Width = 0;
+  /// Split: the byte offsets of the parts in the object, ascending.
+  std::vector<unsigned> Parts;
   /// Merged across accesses: the access (lowest id) whose instruction covers
   /// the group; the group is Width / Size accesses in a row. -1 for merges
   /// across loop iterations (Loop >= 0). Selected: the access standing for

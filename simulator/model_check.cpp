@@ -101,6 +101,19 @@ public:
         return at(Where, "selected by access " + std::to_string(C.Leader) +
                              ", which is not an access standing for an "
                              "instruction");
+      if (C.State == CompiledForm::Split) {
+        bool Ok = (C.Width == 1 || C.Width == 2 || C.Width == 4 ||
+                   C.Width == 8) &&
+                  C.Width < A.Size && !C.Parts.empty() && C.Parts.size() <= 16;
+        for (size_t P = 0; Ok && P < C.Parts.size(); ++P)
+          Ok = C.Parts[P] % C.Width == 0 && C.Parts[P] + C.Width <= A.Size &&
+               (P == 0 || C.Parts[P] > C.Parts[P - 1]);
+        if (!Ok)
+          return at(Where, "compiled split (width " + std::to_string(C.Width) +
+                               ", " + std::to_string(C.Parts.size()) +
+                               " parts) does not fit the access of " +
+                               std::to_string(A.Size) + " bytes");
+      }
       if (C.OneLane && A.Kind != AccessKind::Atomic)
         return at(Where, "one elected lane issues only atomics");
       if (A.Reduction && A.Kind != AccessKind::Atomic)

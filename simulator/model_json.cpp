@@ -110,8 +110,10 @@ json stmtsJson(const std::vector<Stmt> &S) {
 }
 
 const char *const CompiledStateNames[] = {
-    "unchecked",        "as_written",     "merged",  "hoisted", "reused",
-    "ambiguous",        "once_per_address", "no_instruction", "selected"};
+    "unchecked",        "as_written",       "merged",
+    "hoisted",          "reused",           "ambiguous",
+    "once_per_address", "no_instruction",   "selected",
+    "split"};
 
 CompiledForm parseCompiled(const json &J) {
   CompiledForm C;
@@ -129,6 +131,7 @@ CompiledForm parseCompiled(const json &J) {
   C.Leader = J.value("leader", -1);
   C.OneLane = J.value("one_lane", false);
   C.Branches = J.value("branches", 0u);
+  C.Parts = J.value("parts", std::vector<unsigned>());
   C.Loop = J.value("loop", -1);
   C.Note = J.value("note", "");
   C.Line = J.value("line", 0u);
@@ -690,6 +693,10 @@ json toJson(const CompiledForm &C) {
   }
   if (C.State == CompiledForm::Selected)
     J["leader"] = C.Leader;
+  if (C.State == CompiledForm::Split) {
+    J["width"] = C.Width;
+    J["parts"] = C.Parts;
+  }
   if (C.OneLane)
     J["one_lane"] = true;
   if (C.Branches)

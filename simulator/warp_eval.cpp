@@ -953,6 +953,16 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   }
   if (C.State == CompiledForm::OncePerAddress && seenBefore(A, Addr, Mask))
     return;
+  if (C.State == CompiledForm::Split) {
+    // One narrower request per part the compiler kept.
+    for (unsigned Off : C.Parts) {
+      uint64_t P[32];
+      for (unsigned L = 0; L < 32; ++L)
+        P[L] = Addr[L] + Off;
+      issue(A, P, Mask, C.Width);
+    }
+    return;
+  }
   issue(A, Addr, Mask, A.Size);
 }
 

@@ -442,6 +442,39 @@ Class classOf(const SassInstr &I) {
   return {I.Space == SassSpace::Shared, Kind};
 }
 
+/// The byte offsets at which Is (narrower than Size, all of one width, at
+/// one base register) read or write parts of a Size-byte object, ascending;
+/// empty when they do not fit one object. The base register is taken to hold
+/// the object's address, as nvcc computes it (`[R8.64]`, `[R8.64+0xc]`).
+std::vector<unsigned> splitParts(const std::vector<const SassInstr *> &Is,
+                                 unsigned Size) {
+  std::vector<unsigned> Parts;
+  if (Is.empty() || Is[0]->AddrBase.empty())
+    return {};
+  const unsigned W = Is[0]->Width;
+  for (const SassInstr *I : Is) {
+    if (I->Width != W || W >= Size || I->AddrBase != Is[0]->AddrBase ||
+        I->AddrOffset < 0 || I->AddrOffset % W ||
+        uint64_t(I->AddrOffset) + W > Size || I->Copies != 1)
+      return {};
+    Parts.push_back(unsigned(I->AddrOffset));
+  }
+  std::sort(Parts.begin(), Parts.end());
+  if (std::adjacent_find(Parts.begin(), Parts.end()) != Parts.end())
+    return {};
+  return Parts;
+}
+
+/// How far the line table puts I from source lines [Lo, Hi]: 0 inside, a
+/// line after counts 1, a line before 2 (nvcc puts the instruction of a
+/// selected address after the branches, where the value is used).
+uint64_t lineDistance(const SassInstr &I, unsigned Lo, unsigned Hi) {
+  if (I.Where.empty())
+    return ~uint64_t(0) - 1;
+  unsigned L = I.Where[0].Line;
+  return L < Lo ? 2 * uint64_t(Lo - L) : L > Hi ? uint64_t(L - Hi) : 0;
+}
+
 /// Files are compared by name: the SASS has nvcc's absolute paths, the
 /// model the path Clang was given.
 std::string fileKey(const std::string &F) {
@@ -459,31 +492,55 @@ std::string instrName(const Access &A) {
   return std::string(A.Sp == Space::Shared ? "shared " : "global ") + Op;
 }
 
+/// Whether B's bytes lie a fixed distance away from A's, never overlapping
+/// them (h[i + 1] beside h[i]), whatever the values of the leaves.
+bool apart(const Access &A, const Access &B) {
+  if (!A.Address || !B.Address || A.UnknownReason || B.UnknownReason)
+    return false;
+  const std::map<int, int64_t> None;
+  const std::map<int, const Expr *> NoDefs;
+  int64_t D = 0;
+  for (uint64_t Seed = 1; Seed <= 3; ++Seed) {
+    int64_t VA, VB;
+    ScalarEval EA{None, NoDefs, Seed}, EB{None, NoDefs, Seed};
+    if (!EA.eval(*A.Address, VA) || !EB.eval(*B.Address, VB))
+      return false;
+    int64_t Diff = int64_t(uint64_t(VB) - uint64_t(VA));
+    if (Seed > 1 && Diff != D)
+      return false;
+    D = Diff;
+  }
+  return D >= int64_t(A.Size) || -D >= int64_t(B.Size);
+}
+
 /// Whether a store or atomic to A's array may come between the accesses
 /// with ids From and To (ids follow the source order).
 bool storeBetween(const Kernel &K, const Access &A, int From, int To) {
   for (const Access &B : K.Accesses)
     if (B.Id > From && B.Id < To && B.Kind != AccessKind::Load &&
-        B.Array == A.Array && B.Sp == A.Sp)
+        B.Array == A.Array && B.Sp == A.Sp && !apart(A, B))
       return true;
   return false;
 }
 
-/// The earlier load A repeats (same address and size, no store between).
+/// The earlier load A repeats, or the earlier store whose value it reads
+/// back (same address and size, no other store between): the compiler
+/// keeps the value in a register.
 const Access *repeatedLoad(const Kernel &K, const Access &A) {
   if (A.Kind != AccessKind::Load || !A.Address || A.UnknownReason)
     return nullptr;
   std::string Addr = toString(*A.Address, &K);
+  const Access *Found = nullptr;
   for (const Access &B : K.Accesses) {
     if (B.Id >= A.Id)
       break;
-    if (B.Kind == AccessKind::Load && B.Sp == A.Sp && B.Size == A.Size &&
-        B.Address && !B.UnknownReason &&
-        B.Compiled.State != CompiledForm::Reused &&
+    if ((B.Kind == AccessKind::Load || B.Kind == AccessKind::Store) &&
+        B.AsyncPartner < 0 && B.Sp == A.Sp && B.Size == A.Size && B.Address &&
+        !B.UnknownReason && B.Compiled.State != CompiledForm::Reused &&
         toString(*B.Address, &K) == Addr && !storeBetween(K, A, B.Id, A.Id))
-      return &B;
+      Found = &B; // The latest one.
   }
-  return nullptr;
+  return Found;
 }
 
 /// One wide instruction per access of Ids (a line whose W-byte instructions
@@ -703,6 +760,108 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       Orphans.push_back(&I);
   }
 
+  // More instructions on a line than its accesses can run: where each
+  // access's executions are known (outside loops, or in loops nvcc unrolled
+  // fully), the rest may belong to an access whose line has none (the line
+  // table follows the address arithmetic nvcc shared). They are offered to
+  // the selected loads below, and given back to their line if unused.
+  std::map<const SassInstr *, Key> Surplus;
+  // Lines with fewer instructions than their accesses run (known counts):
+  // how many more of their width they can take from what is left over.
+  std::map<Key, size_t> Deficit;
+  // Which accesses lie in loops, before the model changes below.
+  std::vector<bool> InLoop(K.Accesses.size(), false);
+  {
+    Context Pre;
+    Pre.Loops.resize(K.Accesses.size());
+    std::vector<const Stmt *> Stack;
+    walk(K.Body, Stack, Pre);
+    for (size_t Id = 0; Id < K.Accesses.size(); ++Id)
+      InLoop[Id] = !Pre.Loops[Id].empty();
+    for (auto &[Kx, Ids] : Accesses) {
+      const std::vector<const SassInstr *> &Is = Instrs[Kx];
+      bool Known = true;
+      size_t Expected = 0;
+      for (int Id : Ids) {
+        const Access &A = K.Accesses[Id];
+        const std::vector<const Stmt *> &Loops = Pre.Loops[Id];
+        size_t Runs = 1, Distinct = 1;
+        if (!Loops.empty()) {
+          // No instruction at all: whether nvcc unrolled is not known, but
+          // the count taken from elsewhere is checked below all the same.
+          bool Unrolled = std::all_of(Is.begin(), Is.end(), [&](auto *I) {
+            return F->loopDepth(I->Offset) == 0;
+          });
+          Known = Known && Unrolled &&
+                  unrolledAddresses(A, Loops, unsigned(Loops.size()), Pre,
+                                    Runs, Distinct);
+        }
+        Known = Known && A.AsyncPartner < 0;
+        Expected += Runs;
+      }
+      // Instructions of the accesses' width that run as often as the
+      // accesses do leave the others over: those of other widths (no merge
+      // is needed) and the same-width ones beyond the count.
+      const unsigned Size = K.Accesses[Ids[0]].Size;
+      bool OneSize = std::all_of(Ids.begin(), Ids.end(), [&](int Id) {
+        return K.Accesses[Id].Size == Size;
+      });
+      std::vector<const SassInstr *> Same, Other;
+      for (const SassInstr *I : Is)
+        (I->Width == Size ? Same : Other).push_back(I);
+      bool Single = std::all_of(Is.begin(), Is.end(),
+                                [](auto *I) { return I->Copies == 1; });
+      // One object moved in narrower parts: the parts at one base register
+      // stay, narrower instructions at other bases are left over.
+      if (Known && OneSize && Single && Same.empty() && Expected == 1 &&
+          Ids.size() == 1) {
+        std::map<std::string, std::vector<const SassInstr *>> ByBase;
+        for (const SassInstr *I : Is)
+          if (I->Width < Size)
+            ByBase[I->AddrBase].push_back(I);
+        const std::vector<const SassInstr *> *Keep = nullptr;
+        for (const auto &[Base, Group] : ByBase)
+          if (!splitParts(Group, Size).empty() &&
+              (!Keep || Group.size() > Keep->size()))
+            Keep = &Group;
+        if (Keep && Keep->size() < Is.size())
+          for (const SassInstr *I : Is)
+            if (std::find(Keep->begin(), Keep->end(), I) == Keep->end())
+              Surplus.emplace(I, Kx);
+        continue;
+      }
+      // (A load whose value an earlier access holds needs none.)
+      bool Reuses = Same.empty() && std::any_of(Ids.begin(), Ids.end(),
+                                                [&](int Id) {
+                                                  return repeatedLoad(
+                                                      K, K.Accesses[Id]);
+                                                });
+      if (Known && OneSize && Single && Other.empty() && !Reuses &&
+          Same.size() < Expected)
+        Deficit[Kx] = Expected - Same.size();
+      if (!Known || !OneSize || !Single || Same.size() < Expected ||
+          Is.size() == Expected)
+        continue;
+      // Of the same width, the ones furthest from the line's others.
+      std::sort(Same.begin(), Same.end(),
+                [](auto *A, auto *B) { return A->Offset < B->Offset; });
+      uint64_t Median = Same[Same.size() / 2]->Offset;
+      std::stable_sort(Same.begin(), Same.end(), [&](auto *A, auto *B) {
+        auto D = [&](uint64_t X) { return X > Median ? X - Median : Median - X; };
+        return D(A->Offset) > D(B->Offset);
+      });
+      for (size_t N = 0; N < Same.size() - Expected; ++N)
+        Surplus.emplace(Same[N], Kx);
+      for (const SassInstr *I : Other)
+        Surplus.emplace(I, Kx);
+    }
+    for (auto &[I, Kx] : Surplus) {
+      std::vector<const SassInstr *> &Is = Instrs[Kx];
+      Is.erase(std::find(Is.begin(), Is.end(), I));
+      Orphans.push_back(I);
+    }
+  }
+
   // Loads of exclusive branches compiled into one load of a selected
   // address: the instruction is left over, or on one of their lines with
   // the others' lines empty. Done before the other forms are looked for,
@@ -735,9 +894,18 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       if (Holders.size() == 1) {
         I = Instrs[Holder.at(Holders[0])][0];
       } else if (Holders.empty()) {
-        for (size_t O = 0; O < Orphans.size() && !I; ++O)
+        // The left-over instruction nearest the branches in the source.
+        unsigned Lo = ~0u, Hi = 0;
+        for (int Id : G) {
+          Lo = std::min(Lo, K.Accesses[Id].Loc.Line);
+          Hi = std::max(Hi, K.Accesses[Id].Loc.Line);
+        }
+        uint64_t Best = ~uint64_t(0);
+        for (size_t O = 0; O < Orphans.size(); ++O)
           if (classOf(First) == classOf(*Orphans[O]) &&
-              Orphans[O]->Width == First.Size && Orphans[O]->Copies == 1) {
+              Orphans[O]->Width == First.Size && Orphans[O]->Copies == 1 &&
+              lineDistance(*Orphans[O], Lo, Hi) < Best) {
+            Best = lineDistance(*Orphans[O], Lo, Hi);
             I = Orphans[O];
             Orphan = O;
           }
@@ -783,12 +951,134 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     }
   }
 
+  // Accesses outside loops whose line has no instruction, and as many
+  // instructions left over of their class and width: the line table put
+  // them elsewhere (nvcc shared their address arithmetic); paired in source
+  // and program order. A load whose value an earlier load already holds is
+  // no such access.
+  {
+    std::map<std::pair<Key, unsigned>, std::vector<int>> Want;
+    for (const auto &[Kx, Ids] : Accesses) {
+      auto It = Instrs.find(Kx);
+      if (It != Instrs.end() && !It->second.empty())
+        continue;
+      for (int Id : Ids) {
+        const Access &A = K.Accesses[Id];
+        if (size_t(Id) < InLoop.size() && !InLoop[Id] && !repeatedLoad(K, A))
+          Want[{KeyOf("", 0, classOf(A)), A.Size}].push_back(Id);
+      }
+    }
+    for (auto &[Class, Ids] : Want) {
+      std::vector<size_t> Have;
+      for (size_t O = 0; O < Orphans.size(); ++O)
+        if (KeyOf("", 0, classOf(*Orphans[O])) == Class.first &&
+            Orphans[O]->Width == Class.second && Orphans[O]->Copies == 1 &&
+            !Orphans[O]->Matrix)
+          Have.push_back(O);
+      if (Have.size() != Ids.size())
+        continue;
+      std::sort(Ids.begin(), Ids.end());
+      std::sort(Have.begin(), Have.end(), [&](size_t A, size_t B) {
+        return Orphans[A]->Offset < Orphans[B]->Offset;
+      });
+      for (size_t N = 0; N < Ids.size(); ++N) {
+        const Access &A = K.Accesses[Ids[N]];
+        const SassInstr *I = Orphans[Have[N]];
+        Place(*I, KeyOf(A.Loc.File, A.Loc.Line, classOf(A)),
+              I->Where.empty() ? SassLoc{A.Loc.File, A.Loc.Line} : I->Where[0]);
+        Orphans[Have[N]] = nullptr;
+      }
+    }
+    Orphans.erase(std::remove(Orphans.begin(), Orphans.end(), nullptr),
+                  Orphans.end());
+    // A struct or vector copy whose line has nothing: narrower left-over
+    // instructions at one base register that fit the object are its parts.
+    for (auto &[Class, Ids] : Want)
+      for (int Id : Ids) {
+        const Access &A = K.Accesses[Id];
+        Key Own = KeyOf(A.Loc.File, A.Loc.Line, classOf(A));
+        if (!Instrs[Own].empty())
+          continue;
+        std::map<std::string, std::vector<size_t>> ByBase;
+        for (size_t O = 0; O < Orphans.size(); ++O)
+          if (Orphans[O] && classOf(*Orphans[O]) == classOf(A) &&
+              Orphans[O]->Width < A.Size)
+            ByBase[Orphans[O]->AddrBase].push_back(O);
+        const std::vector<size_t> *Best = nullptr;
+        uint64_t BestDistance = ~uint64_t(0);
+        for (const auto &[Base, Os] : ByBase) {
+          std::vector<const SassInstr *> Is;
+          for (size_t O : Os)
+            Is.push_back(Orphans[O]);
+          uint64_t D = lineDistance(*Is[0], A.Loc.Line, A.Loc.Line);
+          if (!splitParts(Is, A.Size).empty() && D < BestDistance) {
+            Best = &Os;
+            BestDistance = D;
+          }
+        }
+        if (!Best)
+          continue;
+        for (size_t O : *Best) {
+          Place(*Orphans[O], Own,
+                Orphans[O]->Where.empty() ? SassLoc{A.Loc.File, A.Loc.Line}
+                                          : Orphans[O]->Where[0]);
+          Orphans[O] = nullptr;
+        }
+      }
+    Orphans.erase(std::remove(Orphans.begin(), Orphans.end(), nullptr),
+                  Orphans.end());
+  }
+
+  // Lines short of instructions take left-over ones of their class and
+  // width, the nearest in the code first (the line table may follow the
+  // instruction scheduled beside another statement's).
+  for (auto &[Kx, Need] : Deficit) {
+    const std::vector<const SassInstr *> &Have = Instrs[Kx];
+    const unsigned Size = K.Accesses[Accesses[Kx][0]].Size;
+    const unsigned Line = K.Accesses[Accesses[Kx][0]].Loc.Line;
+    for (; Need > 0; --Need) {
+      size_t Best = Orphans.size();
+      uint64_t BestGap = ~uint64_t(0);
+      for (size_t O = 0; O < Orphans.size(); ++O) {
+        const SassInstr *I = Orphans[O];
+        if (!I || Surplus.count(I) || I->Copies != 1 || I->Width != Size ||
+            KeyOf("", 0, classOf(*I)) !=
+                KeyOf("", 0, Class{std::get<2>(Kx), std::get<3>(Kx)}))
+          continue;
+        // Nearest in the code to the line's instructions, or without any,
+        // nearest in the source.
+        uint64_t Gap =
+            Have.empty() ? lineDistance(*I, Line, Line) : ~uint64_t(0);
+        if (Have.empty() && Gap > 8)
+          continue; // Too far to be this line's.
+        for (const SassInstr *H : Have)
+          Gap = std::min(Gap, H->Offset > I->Offset ? H->Offset - I->Offset
+                                                    : I->Offset - H->Offset);
+        if (Gap < BestGap) {
+          BestGap = Gap;
+          Best = O;
+        }
+      }
+      if (Best == Orphans.size())
+        break;
+      Place(*Orphans[Best], Kx, Orphans[Best]->Where.empty()
+                                    ? SassLoc{}
+                                    : Orphans[Best]->Where[0]);
+      Orphans.erase(Orphans.begin() + Best);
+    }
+  }
+
   // A statement written over several lines: the line table may put its
   // instruction on a later line of it; take the nearest line above (at
-  // most 3) with accesses of this space and kind.
+  // most 3) with accesses of this space and kind. Surplus instructions no
+  // access took go back to their line.
   {
     std::vector<const SassInstr *> Left;
     for (const SassInstr *I : Orphans) {
+      if (auto It = Surplus.find(I); It != Surplus.end()) {
+        Instrs[It->second].push_back(I);
+        continue;
+      }
       bool Placed = false;
       if (!I->Where.empty() && !I->Matrix) {
         const SassLoc &L = I->Where[0];
@@ -876,6 +1166,26 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         Wider.push_back(W);
       Narrower = Narrower || W < Size;
     }
+    // One struct or vector copy of which nvcc loads only some members.
+    if (Narrower && Wider.empty() && !Scalar && Ids.size() == 1) {
+      std::vector<unsigned> Parts = splitParts(Is, Size);
+      if (!Parts.empty()) {
+        CompiledForm &CF = K.Accesses[Ids[0]].Compiled;
+        CF.State = CompiledForm::Split;
+        CF.Width = Is[0]->Width;
+        CF.Parts = Parts;
+        CF.Instruction = Is[0]->Opcode;
+        std::string At;
+        for (unsigned P : Parts)
+          At += (At.empty() ? "" : ", ") + std::to_string(P);
+        CF.Note = std::to_string(Parts.size()) + " " + CF.Instruction + " of " +
+                  std::to_string(CF.Width) + " bytes at byte offset" +
+                  (Parts.size() > 1 ? "s " : " ") + At + " of the " +
+                  std::to_string(Size) +
+                  "-byte object: only the parts used are moved";
+        continue;
+      }
+    }
     if (Narrower || Wider.size() > 1) {
       for (int Id : Ids)
         Ambiguous(K.Accesses[Id],
@@ -896,9 +1206,11 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         if (Ids.size() > Scalar) {
           if (const Access *B = repeatedLoad(K, A)) {
             A.Compiled.State = CompiledForm::Reused;
-            A.Compiled.Note = "the value loaded by " + B->Text + " (" +
-                              lineText(*B) + ":" + std::to_string(B->Loc.Col) +
-                              ") is reused";
+            A.Compiled.Note =
+                std::string("the value ") +
+                (B->Kind == AccessKind::Store ? "stored" : "loaded") + " by " +
+                B->Text + " (" + lineText(*B) + ":" +
+                std::to_string(B->Loc.Col) + ") is reused";
             continue;
           }
         }
@@ -1057,8 +1369,9 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       continue; // Covered by a wider instruction on another line.
     if (const Access *B = repeatedLoad(K, A)) {
       A.Compiled.State = CompiledForm::Reused;
-      A.Compiled.Note = "no instruction: the value loaded by " + B->Text +
-                        " (" + lineText(*B) + ") is reused";
+      A.Compiled.Note = std::string("no instruction: the value ") +
+                        (B->Kind == AccessKind::Store ? "stored" : "loaded") +
+                        " by " + B->Text + " (" + lineText(*B) + ") is reused";
       continue;
     }
     const std::vector<const Stmt *> &Loops = C.Loops[Id];

@@ -155,6 +155,40 @@ std::vector<SassLoc> parseLocLine(llvm::StringRef S) {
   return Out;
 }
 
+/// The address operand of a memory instruction: the last bracket that names
+/// a register (`desc[UR4][R2.64+0x10]`, `[R0+-0x4]`, `[R1+UR4]`).
+void parseAddress(llvm::StringRef Operands, std::string &Base,
+                  int64_t &Offset) {
+  size_t Close = Operands.rfind(']');
+  while (Close != llvm::StringRef::npos) {
+    size_t Open = Operands.rfind('[', Close);
+    if (Open == llvm::StringRef::npos)
+      return;
+    llvm::StringRef In = Operands.slice(Open + 1, Close).trim();
+    if (In.starts_with("R") || In.starts_with("UR")) {
+      size_t Plus = In.rfind("+0x");
+      size_t Minus = In.rfind("+-0x");
+      int64_t Sign = 1;
+      llvm::StringRef Imm;
+      if (Minus != llvm::StringRef::npos) {
+        Sign = -1;
+        Imm = In.drop_front(Minus + 4);
+        In = In.take_front(Minus);
+      } else if (Plus != llvm::StringRef::npos) {
+        Imm = In.drop_front(Plus + 3);
+        In = In.take_front(Plus);
+      }
+      uint64_t V = 0;
+      if (!Imm.empty() && Imm.getAsInteger(16, V))
+        return;
+      Base = In.str();
+      Offset = Sign * int64_t(V);
+      return;
+    }
+    Close = Open ? Operands.rfind(']', Open - 1) : llvm::StringRef::npos;
+  }
+}
+
 /// The registers an instruction's operand list starts with (its
 /// destinations come first in SASS).
 llvm::StringRef firstOperand(llvm::StringRef Operands) {
@@ -366,6 +400,7 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
                          I.Kind == SassKind::Reduction) &&
                 Leaders.isLeader(Guard);
     I.Where = Where;
+    parseAddress(Operands, I.AddrBase, I.AddrOffset);
     Cur.F.Memory.push_back(std::move(I));
     Cur.SubOf.push_back(Sub);
     // An atomic's first operand may be a predicate or a destination

@@ -61,6 +61,10 @@ struct SassInstr {
   /// How many times it runs per pass through the kernel's code: 1, or the
   /// number of call sites of the subroutine it is in.
   unsigned Copies = 1;
+  /// Its address operand: a register (expression) and an immediate byte
+  /// offset, `[R8.64+0xc]` -> "R8.64", 12; Base is empty when there is none.
+  std::string AddrBase;
+  int64_t AddrOffset = 0;
   /// Source location, innermost (the inlined callee) first, then each call
   /// site outwards; empty when the line table gives none.
   std::vector<SassLoc> Where;

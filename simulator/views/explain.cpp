@@ -97,6 +97,8 @@ std::string explainCompiled(const Access &A, const AccessStats &S) {
     return "compiled: " + C.Note + "; counted as the SASS says: no request";
   case CompiledForm::Selected:
     return "compiled: " + C.Note + " (its requests are counted there)";
+  case CompiledForm::Split:
+    return "compiled: " + C.Note;
   case CompiledForm::Merged: {
     std::string Out = "compiled: " + C.Note;
     if (C.Leader >= 0 && C.Leader != A.Id)
