@@ -10,6 +10,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/Builtins.h"
 #include "clang/Basic/SourceManager.h"
 
 namespace gmem {
@@ -503,6 +504,21 @@ Value BodyTranslator::call(const CallExpr *CE, StmtList &Out,
     return unknownCall(CE, nullptr, Out);
   if (std::optional<Value> V = memoryIntrinsic(CE, FD, Out))
     return *V;
+  // Hints that return their first argument: __builtin_assume_aligned(p, 16)
+  // is p, __builtin_expect(x, 0) is x.
+  if (unsigned ID = FD->getBuiltinID();
+      (ID == clang::Builtin::BI__builtin_assume_aligned ||
+       ID == clang::Builtin::BI__builtin_expect) &&
+      CE->getNumArgs() >= 1) {
+    Value V = rvalue(CE->getArg(0), Out);
+    for (unsigned I = 1; I < CE->getNumArgs(); ++I)
+      effects(CE->getArg(I), Out);
+    if (CE->getType()->isPointerType())
+      V.E = castTo(V.E, IntType{64, false});
+    else if (std::optional<IntType> T = intTypeOf(CE->getType()))
+      V.E = castTo(V.E, *T);
+    return V;
+  }
   if (std::optional<Value> V = cooperativeGroups(CE, FD, Out))
     return *V;
   if (std::optional<Value> V = warpIntrinsic(CE, FD, Out))

@@ -475,6 +475,26 @@ uint64_t lineDistance(const SassInstr &I, unsigned Lo, unsigned Hi) {
   return L < Lo ? 2 * uint64_t(Lo - L) : L > Hi ? uint64_t(L - Hi) : 0;
 }
 
+/// Per access, the line of the call of the innermost inlined function it is
+/// in (0 outside any).
+std::vector<unsigned> callSites(const Kernel &K) {
+  std::vector<unsigned> Out(K.Accesses.size(), 0);
+  std::function<void(const std::vector<Stmt> &, unsigned)> Walk =
+      [&](const std::vector<Stmt> &L, unsigned Site) {
+        for (const Stmt &S : L) {
+          if (S.Kind == StmtKind::Access && S.AccessId >= 0 &&
+              size_t(S.AccessId) < Out.size())
+            Out[S.AccessId] = Site;
+          unsigned Inner = S.Kind == StmtKind::Call ? S.Loc.Line : Site;
+          for (const auto *Sub :
+               {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+            Walk(*Sub, Inner);
+        }
+      };
+  Walk(K.Body, 0);
+  return Out;
+}
+
 /// Files are compared by name: the SASS has nvcc's absolute paths, the
 /// model the path Clang was given.
 std::string fileKey(const std::string &F) {
@@ -492,52 +512,61 @@ std::string instrName(const Access &A) {
   return std::string(A.Sp == Space::Shared ? "shared " : "global ") + Op;
 }
 
-/// Whether B's bytes lie a fixed distance away from A's, never overlapping
-/// them (h[i + 1] beside h[i]), whatever the values of the leaves.
-bool apart(const Access &A, const Access &B) {
+/// The fixed distance from A's address to B's, whatever the values of the
+/// leaves (slots assigned once expanded to their value), or nullopt.
+std::optional<int64_t> distance(const Access &A, const Access &B,
+                                const std::map<int, const Expr *> &Defs) {
   if (!A.Address || !B.Address || A.UnknownReason || B.UnknownReason)
-    return false;
+    return std::nullopt;
   const std::map<int, int64_t> None;
-  const std::map<int, const Expr *> NoDefs;
   int64_t D = 0;
   for (uint64_t Seed = 1; Seed <= 3; ++Seed) {
     int64_t VA, VB;
-    ScalarEval EA{None, NoDefs, Seed}, EB{None, NoDefs, Seed};
+    ScalarEval EA{None, Defs, Seed}, EB{None, Defs, Seed};
     if (!EA.eval(*A.Address, VA) || !EB.eval(*B.Address, VB))
-      return false;
+      return std::nullopt;
     int64_t Diff = int64_t(uint64_t(VB) - uint64_t(VA));
     if (Seed > 1 && Diff != D)
-      return false;
+      return std::nullopt;
     D = Diff;
   }
-  return D >= int64_t(A.Size) || -D >= int64_t(B.Size);
+  return D;
 }
 
-/// Whether a store or atomic to A's array may come between the accesses
-/// with ids From and To (ids follow the source order).
-bool storeBetween(const Kernel &K, const Access &A, int From, int To) {
-  for (const Access &B : K.Accesses)
-    if (B.Id > From && B.Id < To && B.Kind != AccessKind::Load &&
-        B.Array == A.Array && B.Sp == A.Sp && !apart(A, B))
+/// Whether a store or atomic that may write A's bytes comes between the
+/// accesses with ids From and To (ids follow the source order): in shared
+/// memory one to A's array, in global memory one through any pointer (they
+/// may alias), unless its bytes lie a fixed distance away from A's (h[i + 1]
+/// beside h[i]).
+bool storeBetween(const Kernel &K, const Access &A, int From, int To,
+                  const std::map<int, const Expr *> &Defs) {
+  for (const Access &B : K.Accesses) {
+    if (B.Id <= From || B.Id >= To || B.Kind == AccessKind::Load ||
+        B.Sp != A.Sp || (A.Sp == Space::Shared && B.Array != A.Array))
+      continue;
+    std::optional<int64_t> D = distance(A, B, Defs);
+    if (!D || (*D < int64_t(A.Size) && -*D < int64_t(B.Size)))
       return true;
+  }
   return false;
 }
 
 /// The earlier load A repeats, or the earlier store whose value it reads
 /// back (same address and size, no other store between): the compiler
 /// keeps the value in a register.
-const Access *repeatedLoad(const Kernel &K, const Access &A) {
+const Access *repeatedLoad(const Kernel &K, const Access &A,
+                           const std::map<int, const Expr *> &Defs) {
   if (A.Kind != AccessKind::Load || !A.Address || A.UnknownReason)
     return nullptr;
-  std::string Addr = toString(*A.Address, &K);
   const Access *Found = nullptr;
   for (const Access &B : K.Accesses) {
     if (B.Id >= A.Id)
       break;
     if ((B.Kind == AccessKind::Load || B.Kind == AccessKind::Store) &&
-        B.AsyncPartner < 0 && B.Sp == A.Sp && B.Size == A.Size && B.Address &&
-        !B.UnknownReason && B.Compiled.State != CompiledForm::Reused &&
-        toString(*B.Address, &K) == Addr && !storeBetween(K, A, B.Id, A.Id))
+        B.AsyncPartner < 0 && B.Sp == A.Sp && B.Size == A.Size &&
+        B.Compiled.State != CompiledForm::Reused &&
+        distance(A, B, Defs) == std::optional<int64_t>(0) &&
+        !storeBetween(K, A, B.Id, A.Id, Defs))
       Found = &B; // The latest one.
   }
   return Found;
@@ -699,6 +728,15 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   }
   K.Sass = SassAccount();
   K.Sass.Read = true;
+  // Slots assigned once, expanded where addresses are compared.
+  std::map<int, const Expr *> KernelDefs;
+  {
+    std::map<int, int> Count;
+    assignments(K.Body, KernelDefs, Count);
+    for (const auto &[S, N] : Count)
+      if (N != 1)
+        KernelDefs.erase(S);
+  }
   // Without LDGSTS (before sm_80, or when the copy cannot be asynchronous)
   // cp.async is a plain load and store: so are the model's copies.
   if (std::none_of(F->Memory.begin(), F->Memory.end(),
@@ -716,14 +754,39 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   // Buckets: the accesses of one line with one space and kind, and the
   // instructions the line table puts there. An async copy's shared side
   // follows its global side (below), so only the latter is bucketed.
-  using Key = std::tuple<std::string, unsigned, bool, int>;
-  auto KeyOf = [](const std::string &File, unsigned Line, Class Cl) {
-    return Key{fileKey(File), Line, Cl.Shared, Cl.Kind};
+  // An access in an inlined __device__ function is told apart from the same
+  // line inlined elsewhere by its call's line, as nvdisasm -gi tells the
+  // instruction's ("line 55 inlined at line 394").
+  using Key = std::tuple<std::string, unsigned, bool, int, unsigned>;
+  auto KeyOf = [](const std::string &File, unsigned Line, Class Cl,
+                  unsigned Site = 0) {
+    return Key{fileKey(File), Line, Cl.Shared, Cl.Kind, Site};
+  };
+  const std::vector<unsigned> Sites = callSites(K);
+  auto KeyOfAccess = [&](const Access &A) {
+    return KeyOf(A.Loc.File, A.Loc.Line, classOf(A),
+                 size_t(A.Id) < Sites.size() ? Sites[A.Id] : 0);
   };
   std::map<Key, std::vector<int>> Accesses;
   for (const Access &A : K.Accesses)
     if (A.AsyncPartner < 0 || A.Sp == Space::Global)
-      Accesses[KeyOf(A.Loc.File, A.Loc.Line, classOf(A))].push_back(A.Id);
+      Accesses[KeyOfAccess(A)].push_back(A.Id);
+  // The bucket of a line whatever the call site, when the line has one.
+  auto LineBucket = [&](const std::string &File, unsigned Line,
+                        Class Cl) -> std::optional<Key> {
+    auto It = Accesses.lower_bound(KeyOf(File, Line, Cl, 0));
+    if (It == Accesses.end() || std::get<0>(It->first) != fileKey(File) ||
+        std::get<1>(It->first) != Line ||
+        std::get<2>(It->first) != Cl.Shared || std::get<3>(It->first) != Cl.Kind)
+      return std::nullopt;
+    auto Next = std::next(It);
+    if (Next != Accesses.end() && std::get<0>(Next->first) == fileKey(File) &&
+        std::get<1>(Next->first) == Line &&
+        std::get<2>(Next->first) == Cl.Shared &&
+        std::get<3>(Next->first) == Cl.Kind)
+      return std::nullopt; // Several call sites: which one is not known.
+    return It->first;
+  };
   std::map<Key, std::vector<const SassInstr *>> Instrs;
   // Where the line table puts them: the innermost frame, which is what the
   // GPU's per-line counters report (an atomicAdd counts in CUDA's header).
@@ -747,13 +810,47 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     }
     if (!I.Copies)
       continue; // A subroutine nothing calls.
+    // A subroutine's instruction: one copy for each call site's accesses.
+    if (I.InSubroutine && !I.Where.empty() && !I.Matrix) {
+      const SassLoc &L = I.Where[0];
+      std::vector<Key> Sites;
+      for (auto It = Accesses.lower_bound(KeyOf(L.File, L.Line, classOf(I), 0));
+           It != Accesses.end() && std::get<0>(It->first) == fileKey(L.File) &&
+           std::get<1>(It->first) == L.Line &&
+           std::get<2>(It->first) == classOf(I).Shared &&
+           std::get<3>(It->first) == classOf(I).Kind;
+           ++It)
+        Sites.push_back(It->first);
+      // The calls nvcc kept, by their lines (it may drop a call whose
+      // result an earlier one gives).
+      std::vector<Key> Called;
+      for (const Key &Kx : Sites)
+        if (std::count(I.CallLines.begin(), I.CallLines.end(),
+                       std::get<4>(Kx)))
+          Called.push_back(Kx);
+      if (Called.size() != I.Copies)
+        Called = Sites.size() == I.Copies ? Sites : std::vector<Key>();
+      if (I.Copies > 1 || Sites.size() > 1) {
+        for (const Key &Kx : Called) {
+          Instrs[Kx].push_back(&I);
+          InstrLines[Kx].insert({L.File, L.Line});
+        }
+        if (!Called.empty())
+          continue;
+      }
+    }
+    // Innermost frame first: the line of its call site, or any call site
+    // when the line has one; then the next frame out.
     bool Placed = false;
-    for (const SassLoc &L : I.Where) {
-      Key Kx = KeyOf(L.File, L.Line, classOf(I));
-      if (Accesses.count(Kx) && !I.Matrix) {
-        Place(I, Kx, I.Where[0]);
+    for (size_t P = 0; P < I.Where.size() && !Placed && !I.Matrix; ++P) {
+      const SassLoc &L = I.Where[P];
+      unsigned Site = P + 1 < I.Where.size() ? I.Where[P + 1].Line : 0;
+      std::optional<Key> Kx = KeyOf(L.File, L.Line, classOf(I), Site);
+      if (!Accesses.count(*Kx))
+        Kx = LineBucket(L.File, L.Line, classOf(I));
+      if (Kx) {
+        Place(I, *Kx, I.Where[0]);
         Placed = true;
-        break;
       }
     }
     if (!Placed)
@@ -834,7 +931,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       bool Reuses = Same.empty() && std::any_of(Ids.begin(), Ids.end(),
                                                 [&](int Id) {
                                                   return repeatedLoad(
-                                                      K, K.Accesses[Id]);
+                                                      K, K.Accesses[Id],
+                                                      KernelDefs);
                                                 });
       if (Known && OneSize && Single && Other.empty() && !Reuses &&
           Same.size() < Expected)
@@ -920,7 +1018,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         Orphans.erase(Orphans.begin() + Orphan);
       for (int M : G) {
         const Access &A = K.Accesses[M];
-        Key Kx = KeyOf(A.Loc.File, A.Loc.Line, classOf(A));
+        Key Kx = KeyOfAccess(A);
         std::vector<int> &Ids = Accesses[Kx];
         Ids.erase(std::find(Ids.begin(), Ids.end(), M));
         if (Ids.empty()) {
@@ -964,7 +1062,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         continue;
       for (int Id : Ids) {
         const Access &A = K.Accesses[Id];
-        if (size_t(Id) < InLoop.size() && !InLoop[Id] && !repeatedLoad(K, A))
+        if (size_t(Id) < InLoop.size() && !InLoop[Id] && !repeatedLoad(K, A, KernelDefs))
           Want[{KeyOf("", 0, classOf(A)), A.Size}].push_back(Id);
       }
     }
@@ -984,7 +1082,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       for (size_t N = 0; N < Ids.size(); ++N) {
         const Access &A = K.Accesses[Ids[N]];
         const SassInstr *I = Orphans[Have[N]];
-        Place(*I, KeyOf(A.Loc.File, A.Loc.Line, classOf(A)),
+        Place(*I, KeyOfAccess(A),
               I->Where.empty() ? SassLoc{A.Loc.File, A.Loc.Line} : I->Where[0]);
         Orphans[Have[N]] = nullptr;
       }
@@ -996,7 +1094,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     for (auto &[Class, Ids] : Want)
       for (int Id : Ids) {
         const Access &A = K.Accesses[Id];
-        Key Own = KeyOf(A.Loc.File, A.Loc.Line, classOf(A));
+        Key Own = KeyOfAccess(A);
         if (!Instrs[Own].empty())
           continue;
         std::map<std::string, std::vector<size_t>> ByBase;
@@ -1083,9 +1181,9 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       if (!I->Where.empty() && !I->Matrix) {
         const SassLoc &L = I->Where[0];
         for (unsigned D = 1; D <= 3 && D < L.Line && !Placed; ++D) {
-          Key Kx = KeyOf(L.File, L.Line - D, classOf(*I));
-          if (Accesses.count(Kx)) {
-            Place(*I, Kx, L);
+          if (std::optional<Key> Kx =
+                  LineBucket(L.File, L.Line - D, classOf(*I))) {
+            Place(*I, *Kx, L);
             Placed = true;
           }
         }
@@ -1114,14 +1212,6 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   for (auto &[Kx, Ids] : Accesses)
     if (Instrs[Kx].empty())
       NoInstruction.insert(Ids.begin(), Ids.end());
-  std::map<int, const Expr *> KernelDefs;
-  {
-    std::map<int, int> Count;
-    assignments(K.Body, KernelDefs, Count);
-    for (const auto &[S, N] : Count)
-      if (N != 1)
-        KernelDefs.erase(S);
-  }
 
   std::vector<int> Vanished;
   for (auto &[Kx, Ids] : Accesses) {
@@ -1204,7 +1294,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         Access &A = K.Accesses[Id];
         A.Compiled.Instruction = ByWidth[Size][0]->Opcode;
         if (Ids.size() > Scalar) {
-          if (const Access *B = repeatedLoad(K, A)) {
+          if (const Access *B = repeatedLoad(K, A, KernelDefs)) {
             A.Compiled.State = CompiledForm::Reused;
             A.Compiled.Note =
                 std::string("the value ") +
@@ -1367,7 +1457,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     Access &A = K.Accesses[Id];
     if (A.Compiled.State == CompiledForm::Merged)
       continue; // Covered by a wider instruction on another line.
-    if (const Access *B = repeatedLoad(K, A)) {
+    if (const Access *B = repeatedLoad(K, A, KernelDefs)) {
       A.Compiled.State = CompiledForm::Reused;
       A.Compiled.Note = std::string("no instruction: the value ") +
                         (B->Kind == AccessKind::Store ? "stored" : "loaded") +

@@ -251,8 +251,9 @@ struct PendingFunction {
   std::vector<std::pair<uint64_t, std::string>> Branches;
   /// Per instruction of Memory: the subroutine it is in ("" for the body).
   std::vector<std::string> SubOf;
-  /// Calls: (caller subroutine, callee subroutine).
+  /// Calls: (caller subroutine, callee subroutine), and the call's line.
   std::vector<std::pair<std::string, std::string>> Calls;
+  std::vector<unsigned> CallLine;
 };
 
 void finish(PendingFunction &P, std::vector<SassFunction> &Out) {
@@ -283,6 +284,10 @@ void finish(PendingFunction &P, std::vector<SassFunction> &Out) {
   for (size_t I = 0; I < P.F.Memory.size(); ++I) {
     auto It = Runs.find(P.SubOf[I]);
     P.F.Memory[I].Copies = It == Runs.end() ? 0 : It->second;
+    P.F.Memory[I].InSubroutine = !P.SubOf[I].empty();
+    for (size_t C = 0; C < P.Calls.size(); ++C)
+      if (P.Calls[C].second == P.SubOf[I] && P.CallLine[C])
+        P.F.Memory[I].CallLines.push_back(P.CallLine[C]);
   }
   Out.push_back(std::move(P.F));
 }
@@ -379,11 +384,14 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
     }
     if (Opcode.starts_with("CALL.REL")) {
       size_t L = Operands.find("($");
-      if (L != llvm::StringRef::npos)
+      if (L != llvm::StringRef::npos) {
         Cur.Calls.push_back(
             {Sub, Operands.substr(L + 1)
                       .take_until([](char C) { return C == ')'; })
                       .str()});
+        Cur.CallLine.push_back(Where.empty() ? 0 : Where.back().Line);
+      }
+      LocOpen = false;
       continue;
     }
     SassInstr I;

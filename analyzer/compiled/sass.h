@@ -61,6 +61,10 @@ struct SassInstr {
   /// How many times it runs per pass through the kernel's code: 1, or the
   /// number of call sites of the subroutine it is in.
   unsigned Copies = 1;
+  /// In a subroutine: the line table gives its own lines, not its calls';
+  /// CallLines holds the lines of the CALLs that reach it.
+  bool InSubroutine = false;
+  std::vector<unsigned> CallLines;
   /// Its address operand: a register (expression) and an immediate byte
   /// offset, `[R8.64+0xc]` -> "R8.64", 12; Base is empty when there is none.
   std::string AddrBase;
