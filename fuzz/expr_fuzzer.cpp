@@ -247,7 +247,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     uint32_t Mask = 0;
     uint64_t Addr[32] = {};
   } S;
-  W.Observer = [&](int, const uint64_t *Addr, uint32_t Mask) {
+  W.Observer = [&](int, const uint64_t *Addr, uint32_t Mask, unsigned) {
     S.Called = true;
     S.Mask = Mask;
     std::copy(Addr, Addr + 32, S.Addr);

@@ -115,8 +115,22 @@ public:
     A.Address = address(A.Sp, A.Size, A.SharedArray);
     A.Text = "a" + std::to_string(A.Id);
     A.Loc = {"fuzz.cu", unsigned(A.Id + 1), 1};
+    if (A.Kind == AccessKind::Atomic) {
+      A.Reduction = In.ConsumeBool();
+      A.Compiled.OneLane = In.ConsumeBool();
+    }
     // What the compiler may have made of it (both paths model these).
-    switch (In.ConsumeIntegralInRange(0, 7)) {
+    switch (In.ConsumeIntegralInRange(0, 9)) {
+    case 8:
+      A.Compiled.State = CompiledForm::NoInstruction;
+      break;
+    case 9:
+      if (A.Size < 2 || A.Kind == AccessKind::Atomic)
+        break;
+      A.Compiled.State = CompiledForm::Split;
+      A.Compiled.Width = A.Size / 2;
+      A.Compiled.Parts = {In.ConsumeBool() ? 0u : A.Size / 2};
+      break;
     case 0:
       A.Compiled.State = CompiledForm::Reused;
       break;
@@ -260,6 +274,23 @@ RequestCost bruteGlobal(const uint64_t *Addr, uint32_t Mask, unsigned Size) {
   return C;
 }
 
+/// The atomic rule measured on an H100 (examples/atomics.cu), by brute
+/// force: each 32-byte sector counts once per lane on its busiest address.
+uint64_t bruteAtomic(const uint64_t *Addr, uint32_t Mask) {
+  std::map<uint64_t, std::map<uint64_t, uint64_t>> Lanes; // sector -> addr
+  for (unsigned L = 0; L < 32; ++L)
+    if (Mask >> L & 1)
+      ++Lanes[Addr[L] / 32][Addr[L]];
+  uint64_t Total = 0;
+  for (const auto &[Sector, ByAddr] : Lanes) {
+    uint64_t Most = 0;
+    for (const auto &[A, N] : ByAddr)
+      Most = std::max(Most, N);
+    Total += Most;
+  }
+  return Total;
+}
+
 /// DESIGN.md's shared rule: per group of lanes (warp; half warp for 8-byte,
 /// quarter warp for 16-byte accesses), the most distinct 4-byte words one
 /// of the 32 banks serves; groups add up. A load whose active lanes equal
@@ -353,12 +384,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::vector<AccessStats> Stats(K.Accesses.size());
   std::vector<uint64_t> Units(K.Accesses.size());
   WarpEvaluator W(K, Arch, Env, Stats);
-  W.Observer = [&](int Id, const uint64_t *Addr, uint32_t Mask) {
+  W.Observer = [&](int Id, const uint64_t *Addr, uint32_t Mask,
+                   unsigned Size) {
     const Access &Acc = K.Accesses[Id];
     FUZZ_CHECK(Mask != 0, "request without an active lane");
-    if (Acc.Sp == Space::Global) {
-      RequestCost C = globalRequest(Arch, Addr, Mask, Acc.Size);
-      RequestCost Want = bruteGlobal(Addr, Mask, Acc.Size);
+    FUZZ_CHECK(!Acc.Compiled.OneLane || __builtin_popcount(Mask) == 1,
+               "access %d: aggregated atomic issued by %d lanes", Id,
+               __builtin_popcount(Mask));
+    if (Acc.Sp == Space::Global && Acc.Kind == AccessKind::Atomic) {
+      RequestCost C = atomicRequest(Arch, Addr, Mask, Size);
+      uint64_t Want = bruteAtomic(Addr, Mask);
+      FUZZ_CHECK(C.Units == Want,
+                 "access %d: %llu atomic sectors, brute force %llu", Id,
+                 (unsigned long long)C.Units, (unsigned long long)Want);
+      Units[Id] += C.Units;
+    } else if (Acc.Sp == Space::Global) {
+      RequestCost C = globalRequest(Arch, Addr, Mask, Size);
+      RequestCost Want = bruteGlobal(Addr, Mask, Size);
       FUZZ_CHECK(C.Units == Want.Units && C.DistinctBytes == Want.DistinctBytes,
                  "access %d: %llu sectors and %llu bytes, brute force %llu and "
                  "%llu",
@@ -374,21 +416,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       Units[Id] += C.Units;
     } else if (Acc.Kind != AccessKind::Atomic) {
       const bool Load = Acc.Kind == AccessKind::Load;
-      RequestCost C = sharedRequest(Arch, Addr, Mask, Acc.Size, Load);
+      RequestCost C = sharedRequest(Arch, Addr, Mask, Size, Load);
       bool Aligned = true;
       for (unsigned Ln = 0; Ln < 32; ++Ln)
-        Aligned &= !(Mask >> Ln & 1) || Addr[Ln] % Acc.Size == 0;
+        Aligned &= !(Mask >> Ln & 1) || Addr[Ln] % Size == 0;
       if (Aligned)
-        FUZZ_CHECK(C.Units == bruteShared(Addr, Mask, Acc.Size, Load),
+        FUZZ_CHECK(C.Units == bruteShared(Addr, Mask, Size, Load),
                    "access %d: %llu wavefronts, brute force %llu", Id,
                    (unsigned long long)C.Units,
-                   (unsigned long long)bruteShared(Addr, Mask, Acc.Size, Load));
+                   (unsigned long long)bruteShared(Addr, Mask, Size, Load));
       FUZZ_CHECK(C.Units >= 1 && C.Ways >= 1 && C.Ways <= C.Units &&
                      C.IdealUnits <= C.Units,
                  "access %d: %llu wavefronts, %llu ways, ideal %llu; size %u, "
                  "first lane's address %#llx",
                  Id, (unsigned long long)C.Units, (unsigned long long)C.Ways,
-                 (unsigned long long)C.IdealUnits, Acc.Size,
+                 (unsigned long long)C.IdealUnits, Size,
                  (unsigned long long)Addr[__builtin_ctz(Mask)]);
       Units[Id] += C.Units;
     }

@@ -1036,7 +1036,7 @@ void WarpEvaluator::issue(const Access &A, const uint64_t *Addr,
   St.Requests += 1;
   St.ActiveLanes += __builtin_popcount(Mask);
   if (Observer)
-    Observer(A.Id, Addr, Mask);
+    Observer(A.Id, Addr, Mask, Size);
   // The GPU faults on an address that is not a multiple of the access size.
   uint64_t Low = 0;
   for (uint32_t M = Mask; M; M &= M - 1)

@@ -31,9 +31,11 @@ struct LaunchEnv {
   std::vector<std::string> ParamUnknown; ///< Non-empty: why not known.
 };
 
-/// Called for each executed request when set (tests and pictures use it).
-using RequestObserver =
-    std::function<void(int AccessId, const uint64_t *Addr, uint32_t Mask)>;
+/// Called for each executed request when set (tests and pictures use it),
+/// with the bytes per lane of the instruction (the access's size, or a
+/// merged or split form's width).
+using RequestObserver = std::function<void(int AccessId, const uint64_t *Addr,
+                                           uint32_t Mask, unsigned Size)>;
 
 /// First out-of-bounds lane seen for a shared access.
 struct OutOfBounds {

@@ -58,7 +58,7 @@ TEST(Examples, AnalyzedAddressesEqualTheSourceExpression) {
   Dim3 B;
   unsigned Warp = 0;
   uint64_t Checked = 0;
-  W.Observer = [&](int Id, const uint64_t *Addr, uint32_t Mask) {
+  W.Observer = [&](int Id, const uint64_t *Addr, uint32_t Mask, unsigned) {
     for (unsigned Lane = 0; Lane < 32; ++Lane) {
       if (!(Mask >> Lane & 1))
         continue;

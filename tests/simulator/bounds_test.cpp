@@ -243,7 +243,7 @@ TEST(ValueRangeProperty, EveryConcreteAddressLiesInItsRange) {
     LaunchEnv Env = makeLaunchEnv(K, L);
     WarpEvaluator W(K, *findArch("sm_90"), Env, Stats);
     std::vector<uint64_t> Got;
-    W.Observer = [&](int, const uint64_t *A, uint32_t) {
+    W.Observer = [&](int, const uint64_t *A, uint32_t, unsigned) {
       Got.assign(A, A + 32);
     };
     W.runWarp({0, 0, 0}, 0);

@@ -163,8 +163,30 @@ private:
     Stmt S = sourceAccess();
     // What the compiler may have made of it (CompiledForm): the fast path
     // models these as the reference does.
-    CompiledForm &C = Kp->Accesses.back().Compiled;
-    switch (pick(10)) {
+    Access &X = Kp->Accesses.back();
+    CompiledForm &C = X.Compiled;
+    // Atomics as reductions, or issued by one elected lane (nvcc's
+    // aggregation); the model's other issue forms.
+    if (X.Kind == AccessKind::Atomic) {
+      X.Reduction = chance(50);
+      C.OneLane = chance(30);
+    }
+    switch (pick(13)) {
+    case 10:
+      C.State = CompiledForm::NoInstruction;
+      return S;
+    case 11:
+    case 12:
+      // A struct copy of which the compiler moves some parts.
+      if (X.Size >= 4 && X.Kind != AccessKind::Atomic) {
+        C.State = CompiledForm::Split;
+        C.Width = X.Size / (chance(50) ? 2 : 4);
+        for (unsigned Off = 0; Off < X.Size; Off += C.Width)
+          if (chance(60) || Off + C.Width == X.Size)
+            C.Parts.push_back(Off);
+        C.OneLane = false;
+      }
+      return S;
     case 0:
       C.State = CompiledForm::Reused;
       break;

@@ -32,7 +32,7 @@ Trace run(const Kernel &K, const Launch &L) {
   LaunchEnv Env = makeLaunchEnv(K, L);
   WarpEvaluator W(K, *findArch("sm_90"), Env, T.Stats);
   uint64_t Block = 0;
-  W.Observer = [&](int Id, const uint64_t *A, uint32_t Mask) {
+  W.Observer = [&](int Id, const uint64_t *A, uint32_t Mask, unsigned) {
     for (unsigned I = 0; I < 32; ++I)
       if (Mask >> I & 1)
         T.Addr[{Id, Block, I}] = A[I];
