@@ -8,11 +8,15 @@
 #   it), every other architecture to tests/data/sass/arch/sm_XX/NAME.sass.
 #   Default architectures: sm_75 sm_80 sm_86 sm_89 sm_90.
 #
-# sm_50 to sm_72: CUDA 13's nvcc no longer builds them and its nvdisasm no
-# longer reads them (tried 2026-11-24: PTX retargeted and assembled by CUDA
-# 12.9's ptxas from PyPI, then nvdisasm 13.0 on the GPU machine: "does not
-# contain Cuda architecture information"); gmem says for those that merging
-# was not checked.
+# sm_50 to sm_72: CUDA 13 no longer builds or disassembles them. Debian 12's
+# non-free CUDA 11.8 does; unpacked without installing it (so that it does
+# not shadow the CUDA 13 nvcc), with Debian's component enabled:
+#   apt-get download nvidia-cuda-toolkit nvidia-cuda-dev libnvvm4
+#   for d in *.deb; do dpkg -x "$d" /tmp/cuda11; done
+#   GMEM_CUDA11=/tmp/cuda11 scripts/capture_sass.sh --arch sm_61 atomics
+# (host compiler clang-14, which that nvcc accepts). Its packages lack
+# libcu++, so examples that include <cuda/...> or cooperative_groups do not
+# build there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,8 +43,18 @@ for name in "${names[@]}"; do
   for arch in "${archs[@]}"; do
     num=${arch#sm_}
     if ((num < 75)); then
-      echo "capture_sass: CUDA 13 cannot build $arch" >&2
-      exit 2
+      root=${GMEM_CUDA11:?"$arch needs GMEM_CUDA11 (see the header)"}
+      mkdir -p "tests/data/sass/arch/$arch"
+      (cd examples &&
+        PATH=$root/usr/lib/nvidia-cuda-toolkit/bin:$root/usr/bin:$PATH \
+        LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu \
+        "$root/usr/lib/nvidia-cuda-toolkit/bin/nvcc" -ccbin clang-14 -cubin \
+          -arch="$arch" -lineinfo -I"$root/usr/include" \
+          -o "$work/$name.cubin" "$name.cu") || continue
+      "$root/usr/bin/nvdisasm" -c -gi "$work/$name.cubin" \
+        >"tests/data/sass/arch/$arch/$name.sass"
+      echo "capture_sass: tests/data/sass/arch/$arch/$name.sass"
+      continue
     fi
     # Compiled where the example lies, as the tests' line table expects.
     (cd examples && nvcc -cubin -arch="$arch" -lineinfo -o "$work/$name.cubin" "$name.cu")

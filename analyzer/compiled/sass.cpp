@@ -371,8 +371,9 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
       continue;
     const bool Pred = !Guard.empty() && Guard != "PT" && Guard != "UPT";
     llvm::StringRef Opcode = S.take_until([](char C) { return C == ' '; });
+    // sm_50 to sm_61 group dual-issued pairs in braces: `{ A ; B }`.
     llvm::StringRef Operands =
-        S.drop_front(Opcode.size()).trim().rtrim(';').rtrim();
+        S.drop_front(Opcode.size()).trim().rtrim('}').rtrim().rtrim(';').rtrim();
     if (Opcode == "BRA" || Opcode.starts_with("BRA.")) {
       size_t L = Operands.find(".L_");
       if (L != llvm::StringRef::npos)

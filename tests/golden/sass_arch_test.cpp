@@ -1,8 +1,12 @@
 //===- sass_arch_test.cpp - Every SASS memory instruction accounted for ---===//
 //
-// For each architecture nvcc 13 builds (sm_75 to sm_90), the nvdisasm
-// output of the examples written for issue 14 (tests/data/sass, captured by
-// scripts/capture_sass.sh) is parsed and matched to the model of the same
+// For each architecture gmem accepts, the nvdisasm output of the examples
+// written for issue 14 (tests/data/sass, captured by
+// scripts/capture_sass.sh: CUDA 13.0 for sm_75 to sm_90, CUDA 11.8 from
+// Debian's non-free packages for sm_50 to sm_70, which CUDA 13 no longer
+// builds; there Debian's CUDA 11.8 lacks libcu++, so the examples that
+// include cuda/pipeline or cooperative_groups are not built, nor the 16-bit
+// operators before sm_53) is parsed and matched to the model of the same
 // example. Every memory instruction must be found by the parser (counted
 // here independently, by opcode, from the text) and then either claimed by
 // an access or counted among those outside gmem's figures (local, texture,
@@ -29,7 +33,8 @@ namespace {
 const char *const Examples[] = {"atomics",        "async_copy",
                                 "device_calls",   "half_precision",
                                 "local_constant", "selected_loads"};
-const char *const Archs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"};
+const char *const Archs[] = {"sm_50", "sm_52", "sm_60", "sm_61", "sm_70",
+                             "sm_75", "sm_80", "sm_86", "sm_89", "sm_90"};
 
 std::string sassPath(const std::string &Arch, const std::string &Name) {
   return sourceDir() + "/tests/data/sass/" +
@@ -110,8 +115,16 @@ TEST_P(SassEveryArch, EveryMemoryInstructionIsAccountedFor) {
 std::vector<ArchCase> cases() {
   std::vector<ArchCase> Out;
   for (const char *A : Archs)
-    for (const char *E : Examples)
+    for (const char *E : Examples) {
+      const bool Old = std::string(A) < "sm_75";
+      const std::string Name = E;
+      if (Old && (Name == "async_copy" || Name == "device_calls"))
+        continue; // Need libcu++, which Debian's CUDA 11.8 lacks.
+      if ((std::string(A) == "sm_50" || std::string(A) == "sm_52") &&
+          Name == "half_precision")
+        continue; // 16-bit operators need sm_53.
       Out.push_back({A, E});
+    }
   return Out;
 }
 
@@ -153,6 +166,8 @@ TEST(SassArchitectures, AsyncCopyIsLdgstsFromSm80) {
 }
 
 TEST(SassArchitectures, ReductionsAndAggregationOnEveryArchitecture) {
+  // RED and ATOM, and the integer add aggregated to one elected lane
+  // (VOTE.ANY, FLO, ISETP against SR_LANEID), on every architecture.
   for (const char *Arch : Archs) {
     SCOPED_TRACE(Arch);
     Kernel K = matched(Arch, "atomics", "countPerBlock");
