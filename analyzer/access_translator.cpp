@@ -367,14 +367,12 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
     if (Base.Kind != LValue::Memory) {
       L.Kind =
           Base.Kind == LValue::Constant ? LValue::Constant : LValue::Register;
-      L.Reason = Base.Kind == LValue::Constant
+      L.Reason = Base.Kind == LValue::Constant        ? Base.Reason
+                 : E->getType()->isRealFloatingType() ? "floating-point value"
+                 // A copy of an object in memory: say which load.
+                 : Base.Reason.rfind("depends on data loaded", 0) == 0
                      ? Base.Reason
-                     : E->getType()->isRealFloatingType()
-                         ? "floating-point value"
-                     // A copy of an object in memory: say which load.
-                     : Base.Reason.rfind("depends on data loaded", 0) == 0
-                         ? Base.Reason
-                         : "member of a local object";
+                     : "member of a local object";
       return L;
     }
     if (FD->isBitField()) {
@@ -733,9 +731,9 @@ std::optional<Value> BodyTranslator::memoryIntrinsic(const CallExpr *CE,
       size_t Pos = Out.size();
       Value Src = rvalue(CE->getArg(1), Out);
       protect(Dst, Out, Pos);
+      for (unsigned I = 2; I < CE->getNumArgs(); ++I)
+        effects(CE->getArg(I), Out);
       if (Dst.Ptr.Kind == PtrOrigin::Shared) {
-        for (unsigned I = 2; I < CE->getNumArgs(); ++I)
-          effects(CE->getArg(I), Out);
         LValue G = deref(Src, Ctx.CharTy, pointee(CE->getArg(1)));
         LValue S = deref(Dst, Ctx.CharTy, pointee(CE->getArg(0)));
         if (G.Kind == LValue::Memory && S.Kind == LValue::Memory &&
@@ -753,8 +751,6 @@ std::optional<Value> BodyTranslator::memoryIntrinsic(const CallExpr *CE,
       warn(CE, "async copy '" + textOf(CE) +
                    "' is not modelled: its destination is not a known "
                    "__shared__ array or its source is not global memory");
-      for (unsigned I = 2; I < CE->getNumArgs(); ++I)
-        effects(CE->getArg(I), Out);
       return Value{makeUnknown("no value"), {}};
     }
     (void)DT;
@@ -769,9 +765,12 @@ std::optional<Value> BodyTranslator::memoryIntrinsic(const CallExpr *CE,
     if (L.Kind == LValue::Memory) {
       size_t First = K.Accesses.size();
       accessObject(AccessKind::Atomic, L, Out);
-      // nvcc emits a reduction (RED) when the old value is not used; the
-      // SASS, when read, has the last word (analyzer/compiled).
-      const bool Unused = resultUnused(CE);
+      // nvcc emits a reduction (RED) when the old value is not used and
+      // the operation has one (exchange and compare-and-swap have none);
+      // the SASS, when read, has the last word (analyzer/compiled).
+      StringRef Op = StringRef(Name).drop_front(6); // After "atomic".
+      const bool Unused =
+          resultUnused(CE) && !Op.starts_with("Exch") && !Op.starts_with("CAS");
       for (size_t I = First; I < K.Accesses.size(); ++I)
         K.Accesses[I].Reduction = Unused;
     }

@@ -5,6 +5,7 @@
 // depends on them, the fewest and most sectors or wavefronts it can take.
 //
 //===----------------------------------------------------------------------===//
+#include "memory_units.h"
 #include "request_bounds.h"
 #include "warp_eval.h"
 
@@ -71,6 +72,15 @@ void WarpEvaluator::boundRequest(const Access &A, uint32_t Mask,
   if (A.Sp == Space::Global ? !fromPointerParam(*A.Address, K)
                             : A.Kind == AccessKind::Atomic)
     return;
+  if (A.Kind == AccessKind::Atomic) {
+    // A global atomic request touches a sector at least, and each issuing
+    // lane adds at most one (memory_units.h's rule).
+    AccessStats &St = Stats[A.Id];
+    St.BoundedRequests += 1;
+    St.MinUnits += 1;
+    St.MaxUnits += __builtin_popcount(issuingLanes(A, Mask));
+    return;
+  }
   uint64_t Lo[32], Hi[32];
   for (uint32_t M = Mask; M; M &= M - 1) {
     unsigned L = __builtin_ctz(M);

@@ -23,13 +23,11 @@ struct Exits {
   bool Leave = false;  ///< A break or continue outside nested loops.
 };
 
-inline void exitsOf(const std::vector<Stmt> &L, Exits &E,
-                    bool InLoop = false) {
+inline void exitsOf(const std::vector<Stmt> &L, Exits &E, bool InLoop = false) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Return)
       E.Return = true;
-    if ((S.Kind == StmtKind::Break || S.Kind == StmtKind::Continue) &&
-        !InLoop)
+    if ((S.Kind == StmtKind::Break || S.Kind == StmtKind::Continue) && !InLoop)
       E.Leave = true;
     if (S.Kind == StmtKind::Call)
       continue; // Its returns end with it.
@@ -68,7 +66,8 @@ struct UncertainLanes {
   void endLoop(const UncertainLanes &Before) {
     uint32_t Past = Left & ~Before.Left;
     All &= ~Past;
-    Left = Before.Left;
+    // Lanes a return inside the loop took out of Left stay out.
+    Left &= Before.Left;
   }
 };
 

@@ -154,8 +154,8 @@ void computeMetrics(LaunchResult &R) {
     // H100 measured 76 % and 40 % for kernels whose LDS and LDGSTS each
     // take one and four wavefronts per request, examples/async_copy.cu).
     if (A.Sp == Space::Shared && Async && S.Requests)
-      addUnmodelled(SAll, A.Loc.File + ":" + std::to_string(A.Loc.Line) +
-                              ": " + A.Text +
+      addUnmodelled(SAll, A.Loc.File + ":" + std::to_string(A.Loc.Line) + ": " +
+                              A.Text +
                               ": the shared side of an async copy enters "
                               "the GPU's shared efficiency, which is not "
                               "modelled for it");
@@ -163,9 +163,9 @@ void computeMetrics(LaunchResult &R) {
   // Requests are counted even for accesses whose addresses are unknown: the
   // instruction count does not depend on the address.
   if (!R.K->UnmodelledGlobal.empty())
-    for (MetricGroup G : {MetricGroup::GlobalLd, MetricGroup::GlobalSt,
-                          MetricGroup::GlobalAtom, MetricGroup::GlobalRed,
-                          MetricGroup::AsyncLd})
+    for (MetricGroup G :
+         {MetricGroup::GlobalLd, MetricGroup::GlobalSt, MetricGroup::GlobalAtom,
+          MetricGroup::GlobalRed, MetricGroup::AsyncLd})
       addUnmodelled(Groups[int(G)], R.K->UnmodelledGlobal);
   // SASS instructions no access stands for: their figures are unknown.
   for (const SassAccount::UnclaimedInstr &U : R.K->Sass.Unclaimed) {
@@ -176,7 +176,7 @@ void computeMetrics(LaunchResult &R) {
         " stands for no access of the model";
     if (Totals *T = groupOf(U.Sp, U.Kind, U.Reduction, U.Async, Of))
       addUnmodelled(*T, Why);
-    if (U.Sp == Space::Shared)
+    if (U.Sp == Space::Shared || U.Async)
       addUnmodelled(SAll, Why);
   }
   // L1 counts async copies' global sides among the global loads.

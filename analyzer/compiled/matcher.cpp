@@ -130,8 +130,12 @@ struct ScalarEval {
       Out = E.Value;
       return true;
     case Op::Param:
+      // Pointers: aligned bases 2^36 apart, shifted by the seed so that two
+      // different pointers are never a fixed distance apart (they may
+      // alias, or not).
       Out = E.Type.Bits == 64 && !E.Type.Signed
-                ? int64_t(uint64_t(E.Index + 1) << 36)
+                ? int64_t((uint64_t(E.Index + 1) << 36) +
+                          (Seed * uint64_t(E.Index + 1) << 24))
                 : leaf(1, E.Index);
       return true;
     case Op::Var: {
@@ -739,17 +743,15 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   }
   // Without LDGSTS (before sm_80, or when the copy cannot be asynchronous)
   // cp.async is a plain load and store: so are the model's copies.
-  if (std::none_of(F->Memory.begin(), F->Memory.end(),
-                   [](const SassInstr &I) {
-                     return I.Space == SassSpace::Async;
-                   }))
+  if (std::none_of(F->Memory.begin(), F->Memory.end(), [](const SassInstr &I) {
+        return I.Space == SassSpace::Async;
+      }))
     for (Access &A : K.Accesses)
       if (A.AsyncPartner >= 0) {
         A.AsyncPartner = -1;
-        A.Compiled.Note = "no LDGSTS in the SASS: the async copy is a plain " +
-                          std::string(A.Sp == Space::Global
-                                          ? "global load"
-                                          : "shared store");
+        A.Compiled.Note =
+            "no LDGSTS in the SASS: the async copy is a plain " +
+            std::string(A.Sp == Space::Global ? "global load" : "shared store");
       }
   // Buckets: the accesses of one line with one space and kind, and the
   // instructions the line table puts there. An async copy's shared side
@@ -776,8 +778,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                         Class Cl) -> std::optional<Key> {
     auto It = Accesses.lower_bound(KeyOf(File, Line, Cl, 0));
     if (It == Accesses.end() || std::get<0>(It->first) != fileKey(File) ||
-        std::get<1>(It->first) != Line ||
-        std::get<2>(It->first) != Cl.Shared || std::get<3>(It->first) != Cl.Kind)
+        std::get<1>(It->first) != Line || std::get<2>(It->first) != Cl.Shared ||
+        std::get<3>(It->first) != Cl.Kind)
       return std::nullopt;
     auto Next = std::next(It);
     if (Next != Accesses.end() && std::get<0>(Next->first) == fileKey(File) &&
@@ -825,8 +827,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       // result an earlier one gives).
       std::vector<Key> Called;
       for (const Key &Kx : Sites)
-        if (std::count(I.CallLines.begin(), I.CallLines.end(),
-                       std::get<4>(Kx)))
+        if (std::count(I.CallLines.begin(), I.CallLines.end(), std::get<4>(Kx)))
           Called.push_back(Kx);
       if (Called.size() != I.Copies)
         Called = Sites.size() == I.Copies ? Sites : std::vector<Key>();
@@ -890,8 +891,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
             return F->loopDepth(I->Offset) == 0;
           });
           Known = Known && Unrolled &&
-                  unrolledAddresses(A, Loops, unsigned(Loops.size()), Pre,
-                                    Runs, Distinct);
+                  unrolledAddresses(A, Loops, unsigned(Loops.size()), Pre, Runs,
+                                    Distinct);
         }
         Known = Known && A.AsyncPartner < 0;
         Expected += Runs;
@@ -928,12 +929,10 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         continue;
       }
       // (A load whose value an earlier access holds needs none.)
-      bool Reuses = Same.empty() && std::any_of(Ids.begin(), Ids.end(),
-                                                [&](int Id) {
-                                                  return repeatedLoad(
-                                                      K, K.Accesses[Id],
-                                                      KernelDefs);
-                                                });
+      bool Reuses =
+          Same.empty() && std::any_of(Ids.begin(), Ids.end(), [&](int Id) {
+            return repeatedLoad(K, K.Accesses[Id], KernelDefs);
+          });
       if (Known && OneSize && Single && Other.empty() && !Reuses &&
           Same.size() < Expected)
         Deficit[Kx] = Expected - Same.size();
@@ -945,7 +944,9 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                 [](auto *A, auto *B) { return A->Offset < B->Offset; });
       uint64_t Median = Same[Same.size() / 2]->Offset;
       std::stable_sort(Same.begin(), Same.end(), [&](auto *A, auto *B) {
-        auto D = [&](uint64_t X) { return X > Median ? X - Median : Median - X; };
+        auto D = [&](uint64_t X) {
+          return X > Median ? X - Median : Median - X;
+        };
         return D(A->Offset) > D(B->Offset);
       });
       for (size_t N = 0; N < Same.size() - Expected; ++N)
@@ -1002,7 +1003,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         for (size_t O = 0; O < Orphans.size(); ++O)
           if (classOf(First) == classOf(*Orphans[O]) &&
               Orphans[O]->Width == First.Size && Orphans[O]->Copies == 1 &&
-              lineDistance(*Orphans[O], Lo, Hi) < Best) {
+              !Orphans[O]->Matrix && lineDistance(*Orphans[O], Lo, Hi) < Best) {
             Best = lineDistance(*Orphans[O], Lo, Hi);
             I = Orphans[O];
             Orphan = O;
@@ -1021,6 +1022,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         Key Kx = KeyOfAccess(A);
         std::vector<int> &Ids = Accesses[Kx];
         Ids.erase(std::find(Ids.begin(), Ids.end(), M));
+        Deficit.erase(Kx); // Its count no longer holds.
         if (Ids.empty()) {
           Accesses.erase(Kx);
           Instrs.erase(Kx);
@@ -1062,7 +1064,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         continue;
       for (int Id : Ids) {
         const Access &A = K.Accesses[Id];
-        if (size_t(Id) < InLoop.size() && !InLoop[Id] && !repeatedLoad(K, A, KernelDefs))
+        if (size_t(Id) < InLoop.size() && !InLoop[Id] &&
+            !repeatedLoad(K, A, KernelDefs))
           Want[{KeyOf("", 0, classOf(A)), A.Size}].push_back(Id);
       }
     }
@@ -1131,6 +1134,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   // width, the nearest in the code first (the line table may follow the
   // instruction scheduled beside another statement's).
   for (auto &[Kx, Need] : Deficit) {
+    if (!Accesses.count(Kx))
+      continue;
     const std::vector<const SassInstr *> &Have = Instrs[Kx];
     const unsigned Size = K.Accesses[Accesses[Kx][0]].Size;
     const unsigned Line = K.Accesses[Accesses[Kx][0]].Loc.Line;
@@ -1159,9 +1164,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       }
       if (Best == Orphans.size())
         break;
-      Place(*Orphans[Best], Kx, Orphans[Best]->Where.empty()
-                                    ? SassLoc{}
-                                    : Orphans[Best]->Where[0]);
+      Place(*Orphans[Best], Kx,
+            Orphans[Best]->Where.empty() ? SassLoc{} : Orphans[Best]->Where[0]);
       Orphans.erase(Orphans.begin() + Best);
     }
   }
@@ -1173,7 +1177,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   {
     std::vector<const SassInstr *> Left;
     for (const SassInstr *I : Orphans) {
-      if (auto It = Surplus.find(I); It != Surplus.end()) {
+      if (auto It = Surplus.find(I);
+          It != Surplus.end() && Accesses.count(It->second)) {
         Instrs[It->second].push_back(I);
         continue;
       }
@@ -1419,7 +1424,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       Access &A = K.Accesses[Id];
       if (AllRed || !AnyRed)
         A.Reduction = AllRed;
-      A.Compiled.OneLane = AllOne && A.Compiled.State == CompiledForm::AsWritten;
+      A.Compiled.OneLane =
+          AllOne && A.Compiled.State == CompiledForm::AsWritten;
       if (A.Compiled.OneLane && A.Compiled.Note.empty())
         A.Compiled.Note = "nvcc aggregated it across the warp (every lane "
                           "has the same address): one elected lane issues " +
@@ -1438,7 +1444,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   auto FreeOrphan = [&](const Access &A) {
     for (size_t O = 0; O < Orphans.size(); ++O)
       if (!Claimed[O] && classOf(A) == classOf(*Orphans[O]) &&
-          Orphans[O]->Width == A.Size)
+          Orphans[O]->Width == A.Size && Orphans[O]->Copies == 1 &&
+          !Orphans[O]->Matrix)
         return O;
     return Orphans.size();
   };
@@ -1534,8 +1541,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     Claim(O);
     A.Compiled.State = CompiledForm::AsWritten;
     A.Compiled.Instruction = Orphans[O]->Opcode;
-    A.Compiled.Note = "the line table puts its " + Orphans[O]->Opcode +
-                      " on " + OrphanLine(A, *Orphans[O]);
+    A.Compiled.Note = "the line table puts its " + Orphans[O]->Opcode + " on " +
+                      OrphanLine(A, *Orphans[O]);
   }
 
   // The rest is as the SASS says: accesses without an instruction issue

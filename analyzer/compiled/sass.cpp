@@ -2,6 +2,7 @@
 #include "sass.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include <map>
@@ -112,9 +113,9 @@ bool entersLsuFigures(SassSpace S) {
 }
 
 std::string describe(SassSpace S, SassKind K) {
-  static const char *const Spaces[] = {"global",       "shared", "global",
-                                       "local",        "async copy",
-                                       "texture",      "bulk copy"};
+  static const char *const Spaces[] = {"global",   "shared",     "global",
+                                       "local",    "async copy", "texture",
+                                       "bulk copy"};
   static const char *const Kinds[] = {"load", "store", "atomic", "reduction"};
   if (S == SassSpace::Async)
     return "async copy (global to shared)";
@@ -223,12 +224,16 @@ public:
         return;
       }
     }
-    // Anything else that writes a register or predicate forgets it.
+    // Anything else that writes a register or predicate forgets it. The
+    // predicates right after the first destination are destinations too
+    // (a compare's second result, an add's carries, a vote's predicate);
+    // a compare's sources start at its third operand.
     Kind.erase(Dst);
     Leader.erase(Dst);
-    if (Opcode.starts_with("ISETP") || Opcode.starts_with("PLOP3"))
-      for (size_t I = 1; I < 2 && I < Ops.size(); ++I)
-        Leader.erase(Ops[I]);
+    const bool Compare = Opcode.contains("SETP") || Opcode.starts_with("PLOP3");
+    const size_t Last = Compare || Opcode.starts_with("VOTE") ? 2 : 3;
+    for (size_t I = 1; I < Last && I < Ops.size() && isPredicate(Ops[I]); ++I)
+      Leader.erase(Ops[I]);
   }
   bool isLeader(llvm::StringRef Pred) const { return Leader.count(Pred); }
   void clear() {
@@ -237,6 +242,9 @@ public:
   }
 
 private:
+  static bool isPredicate(llvm::StringRef R) {
+    return R.size() == 2 && R[0] == 'P' && (llvm::isDigit(R[1]) || R[1] == 'T');
+  }
   char kindOf(llvm::StringRef R) const {
     auto It = Kind.find(R);
     return It == Kind.end() ? 0 : It->second;
@@ -372,8 +380,12 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
     const bool Pred = !Guard.empty() && Guard != "PT" && Guard != "UPT";
     llvm::StringRef Opcode = S.take_until([](char C) { return C == ' '; });
     // sm_50 to sm_61 group dual-issued pairs in braces: `{ A ; B }`.
-    llvm::StringRef Operands =
-        S.drop_front(Opcode.size()).trim().rtrim('}').rtrim().rtrim(';').rtrim();
+    llvm::StringRef Operands = S.drop_front(Opcode.size())
+                                   .trim()
+                                   .rtrim('}')
+                                   .rtrim()
+                                   .rtrim(';')
+                                   .rtrim();
     if (Opcode == "BRA" || Opcode.starts_with("BRA.")) {
       size_t L = Operands.find(".L_");
       if (L != llvm::StringRef::npos)
@@ -390,7 +402,9 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
             {Sub, Operands.substr(L + 1)
                       .take_until([](char C) { return C == ')'; })
                       .str()});
-        Cur.CallLine.push_back(Where.empty() ? 0 : Where.back().Line);
+        // The call's own line: the innermost frame (a call in an inlined
+        // function is at that function's line).
+        Cur.CallLine.push_back(Where.empty() ? 0 : Where.front().Line);
       }
       LocOpen = false;
       continue;
@@ -405,8 +419,8 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
     I.Operands = Operands.str();
     I.Predicated = Pred;
     I.Matrix = Opcode.starts_with("LDSM") || Opcode.starts_with("STSM");
-    I.OneLane = Pred && (I.Kind == SassKind::Atomic ||
-                         I.Kind == SassKind::Reduction) &&
+    I.OneLane = Pred &&
+                (I.Kind == SassKind::Atomic || I.Kind == SassKind::Reduction) &&
                 Leaders.isLeader(Guard);
     I.Where = Where;
     parseAddress(Operands, I.AddrBase, I.AddrOffset);

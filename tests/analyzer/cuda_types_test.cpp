@@ -96,7 +96,7 @@ __global__ void k(int *c, int *o, float *s) {
                    "atom 4 atomicAdd(&c[i + 64], 1)", "st 4 o[i]",
                    "atom 4 atomicCAS(&c[i + 96], 0, 1)",
                    "red 4 atomicAdd(&s[0], 1.0f)",
-                   "red 4 atomicExch(&c[i + 128 + k], k)"}));
+                   "atom 4 atomicExch(&c[i + 128 + k], k)"}));
 }
 
 TEST_F(CudaTypes, AsyncCopiesAreALoadAndAStore) {

@@ -210,6 +210,42 @@ TEST(SassParser, NeverRunInstructionsAreDropped) {
   EXPECT_EQ(G->Memory[0].Space, SassSpace::Async);
 }
 
+// The same function with P0 written again between the election and the
+// reduction, as a carry-out (second operand) or as a compare's second
+// result: the guard no longer elects one lane.
+TEST(SassParser, ALeaderPredicateWrittenAgainIsForgotten) {
+  std::ifstream In(test::sourceDir() + "/tests/data/sass/atomics.sass");
+  std::stringstream Buf;
+  Buf << In.rdbuf();
+  const std::string Text = Buf.str();
+  const std::string Redg = "        /*00a0*/               @P0 REDG";
+  ASSERT_NE(Text.find(Redg), std::string::npos);
+  for (const char *Clobber :
+       {"IADD3 R9, P0, R2, 0x4, RZ ;", "IADD3 R9, P1, P0, R2, 0x4, RZ ;",
+        "FSETP.GT.AND P1, P0, R7, RZ, PT ;"}) {
+    std::string Edited = Text;
+    Edited.insert(Edited.find(Redg),
+                  std::string("        /*009f*/                   ") + Clobber +
+                      "\n");
+    auto R = parseSass(Edited);
+    ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+    const SassFunction *F = find(*R, "_Z13countPerBlockPi");
+    ASSERT_NE(F, nullptr);
+    ASSERT_EQ(F->Memory.size(), 1u);
+    EXPECT_FALSE(F->Memory[0].OneLane) << Clobber;
+  }
+  // A compare whose sources (third operand on) read P0 leaves it alone.
+  std::string Edited = Text;
+  Edited.insert(Edited.find(Redg),
+                "        /*009f*/                   "
+                "PLOP3.LUT P1, PT, P0, PT, PT, 0x80, 0x0 ;\n");
+  auto R = parseSass(Edited);
+  ASSERT_TRUE(bool(R));
+  const SassFunction *F = find(*R, "_Z13countPerBlockPi");
+  ASSERT_NE(F, nullptr);
+  EXPECT_TRUE(F->Memory[0].OneLane);
+}
+
 TEST(SassParser, RejectsTextWithoutFunctions) {
   auto R = parseSass("not a disassembly\n");
   ASSERT_FALSE(R);

@@ -151,6 +151,30 @@ TEST(RequestBounds, SharedHistogram) {
   EXPECT_EQ(B.Max, 1u);
 }
 
+// A histogram's global atomicAdd(&h[v & 15], 1): lanes on one address
+// serialise on it, so a request costs from one sector (all lanes on
+// distinct words of one sector) to one per lane (all on one word), not at
+// most the two sectors sixteen words span (memory_units.h's rule).
+TEST(RequestBounds, GlobalAtomicGatherSerialisesPerLane) {
+  for (uint32_t Lanes : {32u, 8u}) {
+    Kernel K;
+    K.Params = {pointerParam("h", 4)};
+    ExprPtr In = bin(Op::Lt, cast(tx(), I32), c(int64_t(Lanes)));
+    Stmt A = addAccess(K, Space::Global, AccessKind::Atomic, 4,
+                       elem(0, bin(Op::And, loaded(), c(15)), 4), "h[v & 15]");
+    K.Body.push_back(ifStmt(In, {A}));
+    Launch L;
+    L.Grid = {1, 1, 1};
+    L.Block = {32, 1, 1};
+    L.Args = {ptrArg("h")};
+    LaunchResult R = simulate(K, L, SimOptions());
+    EXPECT_EQ(R.PerAccess[0].UnknownRequests, 1u);
+    EXPECT_EQ(R.PerAccess[0].BoundedRequests, 1u);
+    EXPECT_EQ(R.PerAccess[0].MinUnits, 1u);
+    EXPECT_EQ(R.PerAccess[0].MaxUnits, Lanes);
+  }
+}
+
 } // namespace
 
 namespace {

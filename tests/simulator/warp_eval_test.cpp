@@ -298,9 +298,9 @@ TEST(WarpEval, ReturnInsideACallEndsWithTheCall) {
   // lane is back after the call, so b[t] is known (Rodinia's needle).
   Kernel K;
   K.Params = {pointerParam("b", 4)};
-  K.Body.push_back(call({ifStmt(
-      makeUnknown("depends on data loaded by a[0]", Bool),
-      {simple(StmtKind::Return)}, {simple(StmtKind::Return)})}));
+  K.Body.push_back(
+      call({ifStmt(makeUnknown("depends on data loaded by a[0]", Bool),
+                   {simple(StmtKind::Return)}, {simple(StmtKind::Return)})}));
   K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
                              elem(0, tx(), 4), "b[t]"));
   Launch L = launch({4, 1, 1}, {64, 1, 1}, {ptrArg("b")});
@@ -322,12 +322,12 @@ TEST(WarpEval, BreakUnderAnUnknownGuardEndsWithItsLoop) {
   Stmt B = addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, tx(), 4),
                      "b[t]");
   K.Body.push_back(assign(0, c(0)));
-  K.Body.push_back(loop(
-      bin(Op::Lt, makeVar(0, I32), c(4)),
-      {ifStmt(makeUnknown("depends on data loaded by a[i]", Bool),
-              {simple(StmtKind::Break)}),
-       B},
-      {assign(0, add(makeVar(0, I32), c(1)))}));
+  K.Body.push_back(
+      loop(bin(Op::Lt, makeVar(0, I32), c(4)),
+           {ifStmt(makeUnknown("depends on data loaded by a[i]", Bool),
+                   {simple(StmtKind::Break)}),
+            B},
+           {assign(0, add(makeVar(0, I32), c(1)))}));
   K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
                              elem(1, tx(), 4), "c[t]"));
   Launch L = launch({2, 1, 1}, {32, 1, 1}, {ptrArg("b"), ptrArg("c")});
@@ -349,6 +349,32 @@ TEST(WarpEval, ReturnInsideALoopStaysUnknownAfterIt) {
       loop(bin(Op::Lt, makeVar(0, I32), c(4)),
            {ifStmt(makeUnknown("depends on data loaded by a[i]", Bool),
                    {simple(StmtKind::Return)})},
+           {assign(0, add(makeVar(0, I32), c(1)))}));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, tx(), 4), "c[t]"));
+  Launch L = launch({2, 1, 1}, {32, 1, 1}, {ptrArg("c")});
+  auto [Every, Fast] = bothSources(K, L);
+  for (const LaunchResult *R : {&Every, &Fast})
+    EXPECT_EQ(R->PerAccess[0].UnknownRequests, 2u);
+}
+
+TEST(WarpEval, ReturnInAnInnerLoopOutlivesAnOuterBreak) {
+  // for (i..) { if (a[i]) break; for (j..) if (a[j]) return; }  c[t];
+  // A lane that skipped the break may still have returned in the inner
+  // loop: after the outer loop c[t] stays unknown.
+  Kernel K;
+  K.Params = {pointerParam("c", 4)};
+  K.Slots = {{"i", I32}, {"j", I32}};
+  Stmt Inner = loop(bin(Op::Lt, makeVar(1, I32), c(2)),
+                    {ifStmt(makeUnknown("depends on data loaded by a[j]", Bool),
+                            {simple(StmtKind::Return)})},
+                    {assign(1, add(makeVar(1, I32), c(1)))});
+  K.Body.push_back(assign(0, c(0)));
+  K.Body.push_back(
+      loop(bin(Op::Lt, makeVar(0, I32), c(2)),
+           {ifStmt(makeUnknown("depends on data loaded by a[i]", Bool),
+                   {simple(StmtKind::Break)}),
+            assign(1, c(0)), Inner},
            {assign(0, add(makeVar(0, I32), c(1)))}));
   K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
                              elem(0, tx(), 4), "c[t]"));
