@@ -4,10 +4,14 @@
 #include "compiled.h"
 #include "toolkit.h"
 
+#include "host/record_run.h"
+#include "host/recorded_launches.h"
+#include "host/runtime/boards.h"
+
 #include "frontend.h"
-#include "program.h"
 #include "host_launches.h"
 #include "model_json.h"
+#include "program.h"
 #include "simulate.h"
 #include "translate.h"
 
@@ -21,6 +25,73 @@ static std::string where(const Launch &L, const std::string &File) {
   if (!L.Loc.Line)
     return File + ": ";
   return L.Loc.File + ":" + std::to_string(L.Loc.Line) + ": ";
+}
+
+/// --host record: build and run the program, its launches into M.
+static bool recordLaunches(const Options &O,
+                           const std::vector<std::string> &Files,
+                           const std::vector<std::string> &KeyInputs,
+                           const ArchRules &Arch, Module &M,
+                           std::vector<std::string> &Warnings,
+                           std::string &Error) {
+  if (!*GMEM_RECORD_RUNTIME_DIR) {
+    Error = "--host record: this gmem was built without a CUDA toolkit, so "
+            "it has no recording runtime; use --host interpret";
+    return false;
+  }
+  auto T = findToolkit(O.Nvcc);
+  if (!T) {
+    Error = "--host record needs nvcc: " + llvm::toString(T.takeError());
+    return false;
+  }
+  if (llvm::StringRef(T->Version).split('.').first !=
+      std::to_string(GMEM_RECORD_CUDA_MAJOR)) {
+    Error = "--host record: gmem's recording runtime is for CUDA " +
+            std::to_string(GMEM_RECORD_CUDA_MAJOR) + ", but " + T->Nvcc +
+            " is " + T->Version + "; pass --nvcc for a CUDA " +
+            std::to_string(GMEM_RECORD_CUDA_MAJOR) + " nvcc";
+    return false;
+  }
+  RecordRequest R;
+  R.Nvcc = T->Nvcc;
+  R.NvccVersion = T->Version;
+  R.Files = Files;
+  R.Flags = nvccFlagsFromClangArgs(O.ClangArgs);
+  R.Flags.insert(R.Flags.end(), O.NvccFlags.begin(), O.NvccFlags.end());
+  R.KeyInputs = KeyInputs;
+  R.Arch = Arch.Name;
+  const rec::Board *B =
+      O.Gpu.empty() ? rec::defaultBoard(int(Arch.Sm / 10), int(Arch.Sm % 10))
+                    : rec::findBoard(O.Gpu);
+  if (!B) {
+    Error = O.Gpu.empty() ? "--host record: no board of " + Arch.Name +
+                                " is known; name one with --gpu (" +
+                                rec::boardNames() + ")"
+                          : "--gpu '" + O.Gpu + "': not a known board (" +
+                                rec::boardNames() + ")";
+    return false;
+  }
+  R.Board = B->Name;
+  R.RunArgs = O.Overrides.RunArgs;
+  R.TimeLimit = O.TimeLimit;
+  R.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
+  R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
+  R.Kernels = &M.Kernels;
+  auto Run = recordProgram(R);
+  if (!Run) {
+    Error = llvm::toString(Run.takeError());
+    return false;
+  }
+  RecordedLaunches L = launchesFromRecording(*Run, M.Kernels);
+  M.Launches = std::move(L.Launches);
+  M.Compiler.Launches = "recorded";
+  std::cerr << "gmem-analyze: note: launches recorded from a run of the "
+               "program (nvcc build" +
+                   std::string(Run->FromCache ? " from the cache" : "") + ", " +
+                   B->Product + " described, no GPU used): " +
+                   std::to_string(Run->Launches.size()) + " launches\n";
+  Warnings.insert(Warnings.end(), L.Warnings.begin(), L.Warnings.end());
+  return true;
 }
 
 bool loadModule(const Options &O, const std::string &File,
@@ -37,7 +108,8 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
   FO.CudaPath = O.CudaPath;
   FO.Arch = Arch.Name;
   FO.ExtraArgs = O.ClangArgs;
-  auto Prog = analyzeProgram(Files, FO, O.Overrides);
+  const bool Record = O.Host == "record";
+  auto Prog = analyzeProgram(Files, FO, O.Overrides, !Record);
   if (!Prog) {
     Error = llvm::toString(Prog.takeError());
     return false;
@@ -67,6 +139,13 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
   if (!CompiledNotes) {
     Error = llvm::toString(CompiledNotes.takeError());
     return false;
+  }
+  if (Record) {
+    std::vector<std::string> KeyInputs;
+    for (const CompiledUnit &U : Units)
+      KeyInputs.insert(KeyInputs.end(), U.KeyInputs.begin(), U.KeyInputs.end());
+    if (!recordLaunches(O, Files, KeyInputs, Arch, M, Warnings, Error))
+      return false;
   }
   // Template instances of one source line give the same note: once each.
   std::set<std::string> Noted;

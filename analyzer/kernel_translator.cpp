@@ -95,6 +95,8 @@ Param translateParam(ASTContext &Ctx, const ParmVarDecl *P, unsigned I) {
   Policy.SuppressTagKeyword = true;
   R.TypeName = P->getType().getAsString(Policy);
   QualType T = P->getType().getCanonicalType();
+  if (!T->isIncompleteType() && !T->isDependentType())
+    R.Bytes = unsigned(Ctx.getTypeSizeInChars(T).getQuantity());
   if (T->isPointerType()) {
     R.Kind = ParamKind::Pointer;
     R.Type = {64, false};

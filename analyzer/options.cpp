@@ -48,6 +48,17 @@ the others.
   --nvcc PATH           the nvcc to compile with (default: PATH, CUDA_PATH,
                         /usr/local/cuda)
   --cache-dir DIR       where compiled SASS is kept (default ~/.cache/gmem)
+  --host interpret|record
+                        where launches come from: gmem reads the host code
+                        (interpret, the default), or nvcc builds the program
+                        and it runs with --run-args against gmem's recording
+                        CUDA runtime, on no GPU (record)
+  --gpu NAME            with --host record: the board the runtime describes
+                        (default: one of --arch; h100-sxm for sm_90)
+  --time-limit SECONDS  with --host record: stop the program after this long
+                        (default 120)
+  --nvcc-flags "FLAGS"  with --host record: more flags for nvcc's build
+                        (libraries, -Xcompiler -fopenmp)
   --help                this text
 
 Exit codes: 0 done, 1 findings (out-of-bounds access, comparison failed),
@@ -215,6 +226,40 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
         return std::nullopt;
       }
       O.Compiler = *V;
+    } else if (A == "--host") {
+      const std::string *V = Value("--host");
+      if (!V)
+        return std::nullopt;
+      if (*V != "interpret" && *V != "record") {
+        Error = "--host '" + *V + "': use interpret or record";
+        return std::nullopt;
+      }
+      O.Host = *V;
+    } else if (A == "--gpu") {
+      const std::string *V = Value("--gpu");
+      if (!V)
+        return std::nullopt;
+      O.Gpu = *V;
+    } else if (A == "--time-limit") {
+      const std::string *V = Value("--time-limit");
+      if (!V)
+        return std::nullopt;
+      char *End = nullptr;
+      unsigned long S = std::strtoul(V->c_str(), &End, 10);
+      if (V->empty() || *End || S == 0 || S > 86400) {
+        Error = "--time-limit '" + *V + "': give whole seconds, 1 to 86400";
+        return std::nullopt;
+      }
+      O.TimeLimit = unsigned(S);
+    } else if (A == "--nvcc-flags") {
+      const std::string *V = Value("--nvcc-flags");
+      if (!V)
+        return std::nullopt;
+      llvm::BumpPtrAllocator Alloc;
+      llvm::StringSaver Saver(Alloc);
+      llvm::SmallVector<const char *, 8> Words;
+      llvm::cl::TokenizeGNUCommandLine(*V, Saver, Words);
+      O.NvccFlags.assign(Words.begin(), Words.end());
     } else if (A == "--nvcc") {
       const std::string *V = Value("--nvcc");
       if (!V)

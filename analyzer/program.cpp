@@ -134,7 +134,8 @@ const FunctionDecl *mainOf(ASTContext &Ctx) {
 
 llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
                                        const FrontendOptions &Opts,
-                                       const LaunchOverrides &Overrides) {
+                                       const LaunchOverrides &Overrides,
+                                       bool FindLaunches) {
   Program P;
   P.M.File = Files.empty() ? "" : Files.front();
   std::vector<size_t> Mains;
@@ -145,7 +146,8 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
     auto AST = parseCudaFile(F, Opts, &HostErrors);
     if (!AST)
       return AST.takeError();
-    for (const std::string &E : HostErrors)
+    for (const std::string &E :
+         FindLaunches ? HostErrors : std::vector<std::string>())
       P.Warnings.push_back(E + " (host code that Clang rejects; launches "
                                "that depend on it are not inferred)");
     AnyHostErrors |= !HostErrors.empty();
@@ -173,6 +175,8 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
         Files[Mains[0]].c_str(), Files[Mains[1]].c_str());
   P.MainUnit = Mains.empty() ? 0 : Mains.front();
   P.M.File = Files[P.MainUnit];
+  if (!FindLaunches)
+    return std::move(P);
 
   // Definitions elsewhere, by mangled name (external linkage only: a static
   // function of another file is not the one main's file calls).

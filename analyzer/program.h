@@ -31,11 +31,14 @@ struct Program {
   std::vector<std::string> Warnings;
 };
 
-/// Parses Files (each as CUDA, with Opts) and finds the program's launches.
-/// Fails when a file does not parse, or when several define main().
+/// Parses Files (each as CUDA, with Opts) and, unless FindLaunches is
+/// false (the launches are recorded instead), interprets the host code for
+/// the program's launches. Fails when a file does not parse, or when
+/// several define main().
 llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
                                        const FrontendOptions &Opts,
-                                       const LaunchOverrides &Overrides);
+                                       const LaunchOverrides &Overrides,
+                                       bool FindLaunches = true);
 
 } // namespace gmem
 

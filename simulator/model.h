@@ -284,6 +284,7 @@ struct Param {
   ParamKind Kind = ParamKind::Int;
   IntType Type;             ///< Int: its type; Pointer: {64, false}.
   unsigned PointeeSize = 0; ///< Pointer: sizeof(*p).
+  unsigned Bytes = 0;       ///< sizeof the parameter (0: not known).
 };
 
 struct SharedArray {
@@ -365,9 +366,10 @@ struct ArgValue {
   enum KindT : uint8_t { Int, Float, Pointer, Unknown } Kind = Unknown;
   int64_t IntValue = 0;
   double FloatValue = 0;
-  /// Pointer: which allocation (host variable name; equal names alias, and
-  /// NullPointer is address 0) and its address modulo 256 (cudaMalloc
-  /// gives 0).
+  /// Pointer: which allocation (host variable name, or the recorded
+  /// allocation's; equal names alias, and NullPointer is address 0) and the
+  /// offset into it (from host code: modulo 256, as cudaMalloc aligns to
+  /// 256; recorded: exact).
   std::string Allocation;
   uint64_t AlignOffset = 0;
   std::string Reason; ///< Unknown: why (e.g. "read from argv").
@@ -394,6 +396,9 @@ struct CompilerInfo {
   /// checked (no toolkit, --compiler source, nvcc failed).
   std::string NotChecked;
   bool FromCache = false;
+  /// Where the launches came from: "interpreted" (host code read by
+  /// gmem), "recorded" (the program run against the recording runtime).
+  std::string Launches = "interpreted";
 };
 
 /// Everything the analyzer found in one translation unit.

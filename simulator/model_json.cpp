@@ -15,11 +15,10 @@ namespace gmem {
 namespace {
 
 const char *OpNames[] = {
-    "const", "param", "var", "builtin", "unknown", "cast",  "neg", "not",
-    "lnot",  "add",   "sub", "mul",     "div",     "rem",   "shl", "shr",
-    "and",   "or",    "xor", "lt",      "le",      "gt",    "ge",  "eq",
-    "ne",    "land",  "lor", "min",     "max",     "select",
-    "shfl"};
+    "const", "param", "var", "builtin", "unknown", "cast",   "neg", "not",
+    "lnot",  "add",   "sub", "mul",     "div",     "rem",    "shl", "shr",
+    "and",   "or",    "xor", "lt",      "le",      "gt",     "ge",  "eq",
+    "ne",    "land",  "lor", "min",     "max",     "select", "shfl"};
 const char *StmtNames[] = {"assign", "if",    "loop",     "access",
                            "return", "break", "continue", "call"};
 const char *ParamKindNames[] = {"int", "pointer", "float", "other"};
@@ -110,10 +109,8 @@ json stmtsJson(const std::vector<Stmt> &S) {
 }
 
 const char *const CompiledStateNames[] = {
-    "unchecked",        "as_written",       "merged",
-    "hoisted",          "reused",           "ambiguous",
-    "once_per_address", "no_instruction",   "selected",
-    "split"};
+    "unchecked", "as_written",       "merged",         "hoisted",  "reused",
+    "ambiguous", "once_per_address", "no_instruction", "selected", "split"};
 
 CompiledForm parseCompiled(const json &J) {
   CompiledForm C;
@@ -170,7 +167,11 @@ public:
         R.Compiler.Arch = optString(*C, "compiler", "arch");
         R.Compiler.NotChecked = optString(*C, "compiler", "not_checked");
         const json *Cache = find(*C, "from_cache");
-        R.Compiler.FromCache = Cache && Cache->is_boolean() && Cache->get<bool>();
+        R.Compiler.FromCache =
+            Cache && Cache->is_boolean() && Cache->get<bool>();
+        R.Compiler.Launches = optString(*C, "compiler", "launches");
+        if (R.Compiler.Launches.empty())
+          R.Compiler.Launches = "interpreted";
       }
       forEach(J, "", "kernels", [&](const json &K, const std::string &P) {
         R.Kernels.push_back(kernel(K, P));
@@ -451,6 +452,7 @@ private:
       X.Type = type(P, PP, "type", "i32");
       X.PointeeSize =
           unsigned(optUnsigned(P, PP, "pointee_size", 0, UINT32_MAX));
+      X.Bytes = unsigned(optUnsigned(P, PP, "bytes", 0, UINT32_MAX));
       K.Params.push_back(X);
     });
     forEach(J, Path, "shared", [&](const json &A, const std::string &P) {
@@ -591,7 +593,8 @@ json toJson(const Kernel &K) {
                       {"type_name", P.TypeName},
                       {"kind", ParamKindNames[static_cast<int>(P.Kind)]},
                       {"type", typeName(P.Type)},
-                      {"pointee_size", P.PointeeSize}});
+                      {"pointee_size", P.PointeeSize},
+                      {"bytes", P.Bytes}});
   for (const SharedArray &S : K.Shared)
     Shared.push_back({{"name", S.Name},
                       {"dynamic", S.Dynamic},
@@ -724,6 +727,7 @@ json toJson(const CompilerInfo &C) {
     J["not_checked"] = C.NotChecked;
   if (C.Used == "nvcc")
     J["from_cache"] = C.FromCache;
+  J["launches"] = C.Launches;
   return J;
 }
 

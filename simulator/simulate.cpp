@@ -121,7 +121,10 @@ LaunchEnv makeLaunchEnv(const Kernel &K, const Launch &L) {
         V = 0; // `if (p != NULL)` must see it.
       } else {
         auto It = Bases.emplace(Alloc, (Bases.size() + 1) << 36).first;
-        V = int64_t(It->second + (A ? A->AlignOffset % 256 : 0));
+        // Recorded arguments give the offset in the allocation; bases lie
+        // 2^36 apart, so it must stay below that.
+        const uint64_t Off = A ? A->AlignOffset : 0;
+        V = int64_t(It->second + (Off < (1ull << 35) ? Off : Off % 256));
       }
     } else if (P.Kind == ParamKind::Int && A && A->Kind == ArgValue::Int) {
       V = normalize(uint64_t(A->IntValue), P.Type);
@@ -230,9 +233,8 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
   Collected C;
   {
     Progress P(K.Name, Warps, O.Progress);
-    C = O.Exhaustive || needsEveryWarp(K)
-            ? simulateEveryWarp(K, A, Env, O, P)
-                     : simulateByClasses(K, A, Env, O, P);
+    C = O.Exhaustive || needsEveryWarp(K) ? simulateEveryWarp(K, A, Env, O, P)
+                                          : simulateByClasses(K, A, Env, O, P);
   }
 
   LaunchResult R;

@@ -1,0 +1,235 @@
+//===- record_run.cpp - Build the program, run it against the recorder ----===//
+#include "record_run.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SHA256.h"
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+namespace gmem {
+
+using nlohmann::json;
+
+namespace {
+
+std::string readFile(llvm::StringRef Path) {
+  auto B = llvm::MemoryBuffer::getFile(Path);
+  return B ? (*B)->getBuffer().str() : std::string();
+}
+
+std::string tail(const std::string &S, size_t N) {
+  return S.size() <= N ? S : "..." + S.substr(S.size() - N);
+}
+
+Dim3 dim3Of(const json &J) {
+  return {J.at(0).get<uint64_t>(), J.at(1).get<uint64_t>(),
+          J.at(2).get<uint64_t>()};
+}
+
+/// Runs Args with the environment Env and a time limit; stdout and stderr
+/// together in Out. Returns ExecuteAndWait's code (-2: signal or timeout,
+/// with the reason in Why).
+int run(const std::vector<std::string> &Args,
+        const std::optional<std::vector<std::string>> &Env, unsigned Seconds,
+        std::string &Out, std::string &Why) {
+  llvm::SmallString<128> OutFile;
+  if (llvm::sys::fs::createTemporaryFile("gmem-record", "out", OutFile)) {
+    Why = "cannot create a temporary file";
+    return -1;
+  }
+  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+  std::optional<std::vector<llvm::StringRef>> EnvRefs;
+  if (Env)
+    EnvRefs.emplace(Env->begin(), Env->end());
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef("/dev/null"),
+                                                llvm::StringRef(OutFile),
+                                                llvm::StringRef(OutFile)};
+  int RC = llvm::sys::ExecuteAndWait(Args[0], Refs, EnvRefs, Redirects, Seconds,
+                                     0, &Why);
+  Out = readFile(OutFile);
+  llvm::sys::fs::remove(OutFile);
+  return RC;
+}
+
+} // namespace
+
+llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text) {
+  RecordedRun R;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  Text.split(Lines, '\n', -1, false);
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    // The last line may be cut short by a crash: it is dropped.
+    json J = json::parse(Lines[I].str(), nullptr, false);
+    if (J.is_discarded() || !J.is_object() || !J.contains("ev")) {
+      if (I + 1 == Lines.size())
+        break;
+      return llvm::createStringError("recording log line " +
+                                     std::to_string(I + 1) +
+                                     " is not a recorder event");
+    }
+    try {
+      const std::string Ev = J.at("ev").get<std::string>();
+      if (Ev == "launch") {
+        RecordedLaunch L;
+        L.N = J.at("n").get<uint64_t>();
+        L.Mangled = J.at("kernel").get<std::string>();
+        L.Api = J.at("api").get<std::string>();
+        L.Grid = dim3Of(J.at("grid"));
+        L.Block = dim3Of(J.at("block"));
+        L.Smem = J.at("smem").get<uint64_t>();
+        L.Stream = J.at("stream").get<uint64_t>();
+        L.Graph = J.value("graph", int64_t(-1));
+        L.Error = J.value("error", std::string());
+        if (J.at("args").is_array()) {
+          L.ArgsKnown = true;
+          for (const json &A : J.at("args")) {
+            if (A.is_null()) {
+              L.Args.emplace_back();
+              continue;
+            }
+            std::vector<uint8_t> Bytes;
+            const std::string Hex = A.get<std::string>();
+            for (size_t C = 0; C + 1 < Hex.size(); C += 2)
+              Bytes.push_back(uint8_t(std::stoul(Hex.substr(C, 2), 0, 16)));
+            L.Args.push_back(std::move(Bytes));
+          }
+        }
+        R.Launches.push_back(std::move(L));
+      } else if (Ev == "alloc") {
+        R.Allocs.push_back(
+            {J.at("id").get<uint64_t>(), J.at("base").get<uint64_t>(),
+             J.at("bytes").get<uint64_t>(), J.value("pitch", uint64_t(0)),
+             J.at("kind").get<std::string>()});
+      } else if (Ev == "read") {
+        R.Reads.push_back(
+            {J.at("id").get<uint64_t>(), J.at("bytes").get<uint64_t>(),
+             J.at("api").get<std::string>(), uint64_t(R.Launches.size())});
+      } else if (Ev == "missing") {
+        R.Missing.push_back(J.at("api").get<std::string>());
+      }
+    } catch (const json::exception &E) {
+      return llvm::createStringError("recording log line " +
+                                     std::to_string(I + 1) + ": " + E.what());
+    }
+  }
+  return R;
+}
+
+llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
+  // The binary's key: what nvcc sees and how it is called.
+  llvm::SHA256 H;
+  auto Add = [&](llvm::StringRef S) {
+    H.update(S);
+    H.update(llvm::StringRef("\0", 1));
+  };
+  Add("gmem-record-1");
+  Add(R.Nvcc);
+  Add(R.NvccVersion);
+  Add(R.Arch);
+  for (const std::string &F : R.Flags)
+    Add(F);
+  std::vector<std::string> Inputs = R.KeyInputs;
+  Inputs.insert(Inputs.end(), R.Files.begin(), R.Files.end());
+  std::sort(Inputs.begin(), Inputs.end());
+  Inputs.erase(std::unique(Inputs.begin(), Inputs.end()), Inputs.end());
+  for (const std::string &F : Inputs) {
+    Add(F);
+    Add(readFile(F));
+  }
+  for (const std::string &F : R.Files)
+    Add(F); // Their order is the link order.
+  const std::string Key = llvm::toHex(H.final(), true);
+
+  RecordedRun Run;
+  std::string Binary;
+  llvm::SmallString<128> Temp;
+  if (!R.CacheDir.empty()) {
+    llvm::sys::fs::create_directories(R.CacheDir + "/bin");
+    Binary = R.CacheDir + "/bin/" + Key;
+    Run.FromCache = llvm::sys::fs::can_execute(Binary);
+  } else {
+    if (auto EC = llvm::sys::fs::createTemporaryFile("gmem-program", "", Temp))
+      return llvm::createStringError("cannot create a temporary file: " +
+                                     EC.message());
+    Binary = std::string(Temp);
+  }
+  if (!Run.FromCache) {
+    const std::string Out = Binary + ".tmp" + std::to_string(::getpid());
+    std::vector<std::string> Args = {R.Nvcc, "-arch=" + R.Arch, "-lineinfo",
+                                     "-cudart", "shared"};
+    Args.insert(Args.end(), R.Flags.begin(), R.Flags.end());
+    Args.insert(Args.end(), R.Files.begin(), R.Files.end());
+    Args.insert(Args.end(), {"-o", Out});
+    std::string Text, Why;
+    int RC = run(Args, std::nullopt, 600, Text, Why);
+    if (RC != 0) {
+      llvm::sys::fs::remove(Out);
+      return llvm::createStringError(
+          "nvcc could not build the program: " +
+          (Why.empty() ? tail(llvm::StringRef(Text).trim().str(), 1500) : Why));
+    }
+    llvm::sys::fs::rename(Out, Binary);
+  }
+
+  // Sizes of each kernel's parameters, for the recorder to copy arguments.
+  llvm::SmallString<128> Params, Log;
+  if (llvm::sys::fs::createTemporaryFile("gmem-params", "txt", Params) ||
+      llvm::sys::fs::createTemporaryFile("gmem-record", "jsonl", Log))
+    return llvm::createStringError("cannot create a temporary file");
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Params, EC);
+    if (R.Kernels)
+      for (const Kernel &K : *R.Kernels) {
+        if (K.MangledName.empty())
+          continue;
+        OS << K.MangledName;
+        for (const Param &P : K.Params)
+          OS << ' ' << P.Bytes;
+        OS << '\n';
+      }
+  }
+  std::vector<std::string> Env;
+  const char *Old = std::getenv("LD_LIBRARY_PATH");
+  for (char **E = environ; *E; ++E)
+    if (!llvm::StringRef(*E).starts_with("LD_LIBRARY_PATH=") &&
+        !llvm::StringRef(*E).starts_with("GMEM_RECORD_"))
+      Env.push_back(*E);
+  Env.push_back("LD_LIBRARY_PATH=" + R.RuntimeDir +
+                (Old && *Old ? ":" + std::string(Old) : ""));
+  Env.push_back("GMEM_RECORD_LOG=" + std::string(Log));
+  Env.push_back("GMEM_RECORD_PARAMS=" + std::string(Params));
+  Env.push_back("GMEM_RECORD_GPU=" + R.Board);
+  std::vector<std::string> Argv = {Binary};
+  Argv.insert(Argv.end(), R.RunArgs.begin(), R.RunArgs.end());
+  std::string Output, Why;
+  int RC = run(Argv, Env, R.TimeLimit, Output, Why);
+  std::string LogText = readFile(Log);
+  llvm::sys::fs::remove(Params);
+  llvm::sys::fs::remove(Log);
+  if (!Temp.empty())
+    llvm::sys::fs::remove(Temp);
+  if (RC == -1)
+    return llvm::createStringError("cannot run the program: " + Why);
+  auto Parsed = parseRecordLog(LogText);
+  if (!Parsed)
+    return Parsed.takeError();
+  Parsed->FromCache = Run.FromCache;
+  Parsed->ExitCode = RC;
+  Parsed->OutputTail = tail(Output, 2000);
+  if (RC == -2)
+    Parsed->Stopped = llvm::StringRef(Why).contains("timed out")
+                          ? "stopped after the time limit of " +
+                                std::to_string(R.TimeLimit) + " s"
+                          : "killed (" + Why + ")";
+  else if (RC != 0)
+    Parsed->Stopped = "exited with " + std::to_string(RC);
+  return Parsed;
+}
+
+} // namespace gmem

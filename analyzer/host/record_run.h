@@ -1,0 +1,86 @@
+//===- record_run.h - Build the program, run it against the recorder ------===//
+//
+// gmem-analyze --host record: nvcc builds the user's files as the user
+// would (plus -cudart shared and -lineinfo), the binary is cached by
+// content like the SASS, and it runs with the user's arguments against
+// gmem's recording libcudart (host/runtime), which logs every allocation,
+// read-back and launch with its argument bytes. Nothing runs on a GPU.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_HOST_RECORD_RUN_H
+#define GMEM_ANALYZER_HOST_RECORD_RUN_H
+
+#include "model.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct RecordRequest {
+  std::string Nvcc;                   ///< The toolkit's nvcc.
+  std::string NvccVersion;            ///< Keys the cache.
+  std::vector<std::string> Files;     ///< .cu, .cpp and .c files.
+  std::vector<std::string> Flags;     ///< nvcc flags (includes, macros...).
+  std::vector<std::string> KeyInputs; ///< Files whose content keys the cache.
+  std::string Arch = "sm_90";
+  std::string Board; ///< The GPU cudaGetDeviceProperties describes.
+  std::vector<std::string> RunArgs;
+  unsigned TimeLimit = 120; ///< Seconds the program may run.
+  std::string CacheDir;     ///< Empty: no cache.
+  std::string RuntimeDir;   ///< Holds the recording libcudart.so.N.
+  /// Kernels whose launch parameter sizes the recorder is told.
+  const std::vector<Kernel> *Kernels = nullptr;
+};
+
+struct RecordedLaunch {
+  uint64_t N = 0;      ///< Order among all launches of the run.
+  std::string Mangled; ///< The kernel's device name.
+  std::string Api;     ///< "<<<>>>", "cudaLaunchKernel", ...
+  Dim3 Grid, Block;
+  uint64_t Smem = 0, Stream = 0;
+  int64_t Graph = -1;     ///< Replayed from this captured graph.
+  std::string Error;      ///< The runtime refused it (then it did not run).
+  bool ArgsKnown = false; ///< The recorder knew the parameter sizes.
+  /// Each argument's bytes (none where its size was not known).
+  std::vector<std::optional<std::vector<uint8_t>>> Args;
+};
+
+struct RecordedAlloc {
+  uint64_t Id = 0, Base = 0, Bytes = 0, Pitch = 0;
+  std::string Kind; ///< "device", "managed", "host".
+};
+
+struct RecordedRead {
+  uint64_t Id = 0; ///< The allocation (0: a __device__ variable).
+  uint64_t Bytes = 0;
+  std::string Api;
+  uint64_t LaunchesBefore = 0; ///< Launches logged before the read.
+};
+
+struct RecordedRun {
+  std::vector<RecordedLaunch> Launches;
+  std::vector<RecordedAlloc> Allocs;
+  std::vector<RecordedRead> Reads;
+  std::vector<std::string> Missing; ///< API calls not answered, in order.
+  int ExitCode = 0;
+  /// Empty when the program exited with 0; else how it stopped ("exited
+  /// with 1", "killed by signal ...", "stopped after 120 s").
+  std::string Stopped;
+  std::string OutputTail; ///< The end of what the program printed.
+  bool FromCache = false; ///< The binary was built before.
+};
+
+/// Reads the recorder's log; a line it cannot read is an error naming it.
+llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text);
+
+/// Builds (or takes from the cache) and runs the program. Fails when nvcc
+/// rejects it (with nvcc's first lines) or it cannot be started; a program
+/// that stops early or is stopped still gives the launches it made.
+llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R);
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_HOST_RECORD_RUN_H

@@ -1,0 +1,170 @@
+//===- recorded_launches.cpp - A recorded run as launches to simulate -----===//
+#include "recorded_launches.h"
+
+#include <cstring>
+#include <map>
+#include <set>
+
+namespace gmem {
+
+namespace {
+
+uint64_t little(const std::vector<uint8_t> &B) {
+  uint64_t V = 0;
+  std::memcpy(&V, B.data(), std::min<size_t>(B.size(), 8));
+  return V;
+}
+
+std::string allocationName(const RecordedAlloc &A) {
+  const char *Api = A.Kind == "managed" ? "cudaMallocManaged"
+                    : A.Kind == "host"  ? "cudaMallocHost"
+                    : A.Pitch           ? "cudaMallocPitch"
+                                        : "cudaMalloc";
+  return std::string(Api) + " #" + std::to_string(A.Id);
+}
+
+ArgValue decode(const Param &P, const std::optional<std::vector<uint8_t>> &B,
+                const std::map<uint64_t, const RecordedAlloc *> &ByBase) {
+  ArgValue A;
+  if (!B || B->empty() || (P.Bytes && B->size() != P.Bytes)) {
+    A.Reason = "its bytes were not recorded";
+    return A;
+  }
+  const uint64_t V = little(*B);
+  switch (P.Kind) {
+  case ParamKind::Pointer: {
+    A.Kind = ArgValue::Pointer;
+    if (V == 0) {
+      A.Allocation = NullPointer;
+      return A;
+    }
+    auto It = ByBase.upper_bound(V);
+    if (It != ByBase.begin() &&
+        V - std::prev(It)->first <
+            std::max<uint64_t>(1, std::prev(It)->second->Bytes)) {
+      A.Allocation = allocationName(*std::prev(It)->second);
+      A.AlignOffset = V - std::prev(It)->first;
+    } else {
+      // Memory the recorder did not allocate (a __device__ variable's
+      // address, a registered host buffer): only its alignment is known.
+      A.Allocation = "address " + std::to_string(V);
+      A.AlignOffset = V % 256;
+    }
+    return A;
+  }
+  case ParamKind::Int: {
+    A.Kind = ArgValue::Int;
+    const unsigned Bits = P.Type.Bits;
+    uint64_t X = Bits >= 64 ? V : V & ((uint64_t(1) << Bits) - 1);
+    if (P.Type.Signed && Bits < 64 && (X >> (Bits - 1) & 1))
+      X |= ~((uint64_t(1) << Bits) - 1);
+    A.IntValue = int64_t(X);
+    return A;
+  }
+  case ParamKind::Float:
+    A.Kind = ArgValue::Float;
+    if (B->size() == 4) {
+      float F;
+      std::memcpy(&F, B->data(), 4);
+      A.FloatValue = F;
+    } else if (B->size() == 8) {
+      double D;
+      std::memcpy(&D, B->data(), 8);
+      A.FloatValue = D;
+    } else {
+      A.Kind = ArgValue::Unknown;
+      A.Reason = "a " + std::to_string(B->size()) + "-byte floating value";
+    }
+    return A;
+  case ParamKind::Other:
+    A.Reason = "a " + std::to_string(B->size()) + "-byte " + P.TypeName +
+               " is not read";
+    return A;
+  }
+  return A;
+}
+
+} // namespace
+
+RecordedLaunches launchesFromRecording(const RecordedRun &Run,
+                                       const std::vector<Kernel> &Kernels) {
+  RecordedLaunches Out;
+  std::map<std::string, const Kernel *> ByMangled;
+  for (const Kernel &K : Kernels)
+    if (!K.MangledName.empty())
+      ByMangled[K.MangledName] = &K;
+  // Allocations live at the time of each launch: bases may be reused after
+  // a free, so take them in log order (an allocation's id grows with time).
+  std::map<uint64_t, const RecordedAlloc *> ByBase;
+  for (const RecordedAlloc &A : Run.Allocs)
+    ByBase[A.Base] = &A; // The latest at each base.
+
+  // Allocations some launch before each point could have written.
+  std::map<uint64_t, uint64_t> FirstPassed; // Allocation id -> launch index.
+  std::set<std::string> Unknown;
+  for (size_t I = 0; I < Run.Launches.size(); ++I) {
+    const RecordedLaunch &R = Run.Launches[I];
+    const std::string Label = "launch " + std::to_string(R.N + 1);
+    auto K = ByMangled.find(R.Mangled);
+    if (K == ByMangled.end()) {
+      if (Unknown.insert(R.Mangled).second)
+        Out.Warnings.push_back(Label + " is of " + R.Mangled +
+                               ", a kernel not in the analysed source: not "
+                               "simulated");
+      continue;
+    }
+    const Kernel &Kn = *K->second;
+    if (!R.Error.empty()) {
+      Out.Warnings.push_back(Label + " of " + Kn.Name +
+                             " was refused by the CUDA runtime (" + R.Error +
+                             "): a GPU does not run it either");
+      continue;
+    }
+    Launch L;
+    L.Kernel = Kn.Name;
+    L.Grid = R.Grid;
+    L.Block = R.Block;
+    L.DynamicSmem = R.Smem;
+    for (size_t P = 0; P < Kn.Params.size(); ++P) {
+      std::optional<std::vector<uint8_t>> None;
+      const auto &Bytes = R.ArgsKnown && P < R.Args.size() ? R.Args[P] : None;
+      L.Args.push_back(decode(Kn.Params[P], Bytes, ByBase));
+      if (L.Args.back().Kind == ArgValue::Pointer)
+        for (const RecordedAlloc &A : Run.Allocs)
+          if (allocationName(A) == L.Args.back().Allocation)
+            FirstPassed.emplace(A.Id, I);
+    }
+    Out.Launches.push_back(std::move(L));
+  }
+  // The first read-back of memory an earlier launch was given.
+  for (const RecordedRead &Rd : Run.Reads) {
+    auto It = FirstPassed.find(Rd.Id);
+    const bool Written =
+        Rd.Id == 0 ? Rd.LaunchesBefore > 0
+                   : It != FirstPassed.end() && It->second < Rd.LaunchesBefore;
+    if (!Written || Rd.LaunchesBefore >= Run.Launches.size())
+      continue;
+    Out.Warnings.push_back(
+        "launches from " + std::to_string(Rd.LaunchesBefore + 1) +
+        " on follow " + Rd.Api +
+        " of memory a kernel may have written; kernels do not run "
+        "when recording, so if the host's next steps depend on those bytes, "
+        "a GPU run may launch differently");
+    break;
+  }
+  for (const std::string &M : Run.Missing)
+    Out.Warnings.push_back("the program called " + M +
+                           ", which gmem's recording runtime does not answer "
+                           "(it returned cudaErrorNotSupported)");
+  if (!Run.Stopped.empty())
+    Out.Warnings.push_back(
+        "the program " + Run.Stopped + " after " +
+        std::to_string(Run.Launches.size()) +
+        " launches; later launches are not known" +
+        (Run.OutputTail.empty()
+             ? std::string()
+             : "; its output ended with: " + Run.OutputTail));
+  return Out;
+}
+
+} // namespace gmem

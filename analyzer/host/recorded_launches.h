@@ -1,0 +1,33 @@
+//===- recorded_launches.h - A recorded run as the launches to simulate ---===//
+//
+// Each recorded launch of a kernel the model has becomes a Launch: the
+// configuration the program used, its arguments decoded by the kernel's
+// parameter types, pointers as their allocation and exact offset. What the
+// recording cannot vouch for is said in warnings: launches the runtime
+// refused, kernels the model lacks, calls not answered, a program that
+// stopped early, and launches made after the host read back memory a
+// kernel may have written (a GPU's values would differ from the
+// recorder's, and so might what the host does next).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_HOST_RECORDED_LAUNCHES_H
+#define GMEM_ANALYZER_HOST_RECORDED_LAUNCHES_H
+
+#include "model.h"
+#include "record_run.h"
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct RecordedLaunches {
+  std::vector<Launch> Launches;
+  std::vector<std::string> Warnings;
+};
+
+RecordedLaunches launchesFromRecording(const RecordedRun &Run,
+                                       const std::vector<Kernel> &Kernels);
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_HOST_RECORDED_LAUNCHES_H

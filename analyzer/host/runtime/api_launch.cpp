@@ -1,0 +1,200 @@
+//===- api_launch.cpp - Registration and launches -------------------------===//
+//
+// nvcc's generated code registers the fat binary and each kernel's host
+// stub with its mangled device name before main(); a <<<>>> launch pushes
+// its configuration, and the stub pops it and calls __cudaLaunchKernel
+// with a pointer to each argument. Every launch, by whatever API, becomes
+// one "launch" line of the log with the bytes of each argument (their
+// sizes come from the analyzer, GMEM_RECORD_PARAMS). A launch the real
+// runtime would refuse (too many threads, too much shared memory) is
+// logged with its error and refused the same way.
+//
+//===----------------------------------------------------------------------===//
+#include "recorder.h"
+#include "streams.h"
+
+using namespace gmem::rec;
+
+namespace {
+
+std::string dims(dim3 D) {
+  return "[" + std::to_string(D.x) + "," + std::to_string(D.y) + "," +
+         std::to_string(D.z) + "]";
+}
+
+/// Why the real runtime would refuse the launch, or null.
+const char *refusal(const Recorder &R, const void *Fn, dim3 G, dim3 B,
+                    size_t Smem) {
+  if (!G.x || !G.y || !G.z || !B.x || !B.y || !B.z)
+    return "cudaErrorInvalidConfiguration";
+  if (uint64_t(B.x) * B.y * B.z > 1024 || B.x > 1024 || B.y > 1024 ||
+      B.z > 64 || G.x > 2147483647u || G.y > 65535 || G.z > 65535)
+    return "cudaErrorInvalidConfiguration";
+  auto It = R.MaxDynamicSmem.find(Fn);
+  if (Smem > (It == R.MaxDynamicSmem.end() ? 48 * 1024 : It->second))
+    return "cudaErrorInvalidValue";
+  return nullptr;
+}
+
+} // namespace
+
+namespace gmem::rec {
+
+cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
+                   cudaStream_t Stream, const char *Api) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  auto K = R.Kernels.find(Fn);
+  if (K == R.Kernels.end())
+    return fail(cudaErrorInvalidDeviceFunction);
+  std::string Line = "\"kernel\":\"" + K->second + "\",\"api\":\"" + Api +
+                     "\",\"grid\":" + dims(G) + ",\"block\":" + dims(B) +
+                     ",\"smem\":" + std::to_string(Smem) +
+                     ",\"stream\":" + std::to_string(uintptr_t(Stream));
+  auto Sizes = R.ParamSizes.find(K->second);
+  if (Sizes == R.ParamSizes.end()) {
+    Line += ",\"args\":null";
+  } else {
+    Line += ",\"args\":[";
+    for (size_t I = 0; I < Sizes->second.size(); ++I) {
+      const unsigned Bytes = Sizes->second[I];
+      Line += I ? "," : "";
+      Line += Bytes && Args && Args[I] ? "\"" + hex(Args[I], Bytes) + "\""
+                                       : std::string("null");
+    }
+    Line += "]";
+  }
+  const char *Refused = refusal(R, Fn, G, B, Smem);
+  if (Refused)
+    Line += std::string(",\"error\":\"") + Refused + "\"";
+  if (!Refused && captureLaunch(Stream, Line))
+    return cudaSuccess; // Logged when its graph is launched.
+  logLine("{\"ev\":\"launch\",\"n\":" + std::to_string(R.NextLaunch++) + "," +
+          Line + "}");
+  if (Refused)
+    return fail(std::string(Refused) == "cudaErrorInvalidValue"
+                    ? cudaErrorInvalidValue
+                    : cudaErrorInvalidConfiguration);
+  return cudaSuccess;
+}
+
+} // namespace gmem::rec
+
+extern "C" {
+
+void **__cudaRegisterFatBinary(void *) {
+  static void *Handle = nullptr;
+  recorder(); // Opens the log before any kernel is registered.
+  return &Handle;
+}
+void __cudaRegisterFatBinaryEnd(void **) {}
+void __cudaUnregisterFatBinary(void **) {}
+char __cudaInitModule(void **) { return 1; }
+
+void __cudaRegisterFunction(void **, const char *HostFun, char *,
+                            const char *DeviceName, int, uint3 *, uint3 *,
+                            dim3 *, dim3 *, int *) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  R.Kernels[HostFun] = DeviceName;
+}
+
+void __cudaRegisterVar(void **, char *HostVar, char *, const char *, int,
+                       size_t Size, int, int) {
+  recorder().Symbols[HostVar] = Size;
+}
+
+void __cudaRegisterManagedVar(void **, void **HostVarPtrAddress, char *,
+                              const char *, int, size_t Size, int, int) {
+  cudaMallocManaged(HostVarPtrAddress, Size, cudaMemAttachGlobal);
+}
+
+// Texture and surface references are gone from CUDA 12 on.
+void __cudaRegisterTexture(void **, const void *, const void **, const char *,
+                           int, int, int) {}
+void __cudaRegisterSurface(void **, const void *, const void **, const char *,
+                           int, int) {}
+
+unsigned __cudaPushCallConfiguration(dim3 G, dim3 B, size_t Smem,
+                                     CUstream_st *Stream) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  R.Configs.push_back({G, B, Smem, Stream});
+  return 0;
+}
+
+cudaError_t __cudaPopCallConfiguration(dim3 *G, dim3 *B, size_t *Smem,
+                                       void *Stream) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  if (R.Configs.empty())
+    return cudaErrorMissingConfiguration;
+  Recorder::Config C = R.Configs.back();
+  R.Configs.pop_back();
+  *G = C.Grid;
+  *B = C.Block;
+  *Smem = C.Smem;
+  *static_cast<void **>(Stream) = C.Stream;
+  return cudaSuccess;
+}
+
+cudaError_t __cudaGetKernel(cudaKernel_t *Handle, const void *Fn) {
+  *Handle = reinterpret_cast<cudaKernel_t>(const_cast<void *>(Fn));
+  return cudaSuccess;
+}
+
+cudaError_t __cudaLaunchKernel(cudaKernel_t K, dim3 G, dim3 B, void **Args,
+                               size_t Smem, cudaStream_t S) {
+  return launch(K, G, B, Args, Smem, S, "<<<>>>");
+}
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t K, dim3 G, dim3 B, void **Args,
+                                    size_t Smem, cudaStream_t S) {
+  return launch(K, G, B, Args, Smem, S, "<<<>>>");
+}
+
+cudaError_t cudaLaunchKernel(const void *Fn, dim3 G, dim3 B, void **Args,
+                             size_t Smem, cudaStream_t S) {
+  return launch(Fn, G, B, Args, Smem, S, "cudaLaunchKernel");
+}
+cudaError_t cudaLaunchCooperativeKernel(const void *Fn, dim3 G, dim3 B,
+                                        void **Args, size_t Smem,
+                                        cudaStream_t S) {
+  return launch(Fn, G, B, Args, Smem, S, "cudaLaunchCooperativeKernel");
+}
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *C, const void *Fn,
+                                void **Args) {
+  return launch(Fn, C->gridDim, C->blockDim, Args, C->dynamicSmemBytes,
+                C->stream, "cudaLaunchKernelEx");
+}
+
+cudaError_t cudaFuncSetAttribute(const void *Fn, cudaFuncAttribute A,
+                                 int Value) {
+  Recorder &R = recorder();
+  if (A == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (Value < 0 || size_t(Value) > R.Gpu->SmemOptin)
+      return fail(cudaErrorInvalidValue);
+    R.MaxDynamicSmem[Fn] = size_t(Value);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaFuncSetCacheConfig(const void *, cudaFuncCache) {
+  return cudaSuccess;
+}
+
+// Registers and static shared memory are in the cubin, not read here: the
+// calls that need them are not answered.
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *, const void *) {
+  return missing("cudaFuncGetAttributes");
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *, const void *,
+                                                          int, size_t) {
+  return missing("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *,
+                                                                   const void *,
+                                                                   int, size_t,
+                                                                   unsigned) {
+  return missing("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
+}
+
+} // extern "C"

@@ -1,0 +1,228 @@
+//===- api_memory.cpp - Allocations, copies and sets ----------------------===//
+//
+// Device memory is host memory here: cudaMalloc returns a 256-byte aligned
+// host buffer (the real allocator's guarantee), so copies and memsets move
+// real bytes and a kernel argument maps back to its allocation and offset.
+// Large buffers are mapped without reserving swap, so a program may
+// allocate what its GPU has without this machine's memory.
+//
+// The log gets each allocation, and each copy to the host from an
+// allocation (a "read": what kernels wrote there is not what a GPU would
+// have given).
+//
+//===----------------------------------------------------------------------===//
+#include "recorder.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <sys/mman.h>
+
+using namespace gmem::rec;
+
+namespace {
+
+constexpr size_t Align = 256, MapAbove = 1 << 20;
+
+cudaError_t allocate(void **Ptr, size_t Bytes, const char *Kind,
+                     size_t Pitch = 0) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  *Ptr = nullptr;
+  if (Bytes == 0)
+    return cudaSuccess;
+  if (Bytes > R.Gpu->GlobalMem)
+    return fail(cudaErrorMemoryAllocation);
+  const size_t Rounded = (Bytes + Align - 1) / Align * Align;
+  void *P = nullptr;
+  if (Rounded >= MapAbove) {
+    P = mmap(nullptr, Rounded, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (P == MAP_FAILED)
+      P = nullptr;
+  } else {
+    P = std::aligned_alloc(Align, Rounded);
+    if (P)
+      std::memset(P, 0, Rounded);
+  }
+  if (!P)
+    return fail(cudaErrorMemoryAllocation);
+  const uint64_t Id = R.NextAlloc++;
+  R.Allocs[uintptr_t(P)] = {Id, Bytes, Kind};
+  logLine("{\"ev\":\"alloc\",\"id\":" + std::to_string(Id) +
+          ",\"base\":" + std::to_string(uintptr_t(P)) +
+          ",\"bytes\":" + std::to_string(Bytes) + ",\"kind\":\"" + Kind + "\"" +
+          (Pitch ? ",\"pitch\":" + std::to_string(Pitch) : "") + "}");
+  *Ptr = P;
+  return cudaSuccess;
+}
+
+cudaError_t release(void *P) {
+  if (!P)
+    return cudaSuccess;
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  auto It = R.Allocs.find(uintptr_t(P));
+  if (It == R.Allocs.end())
+    return fail(cudaErrorInvalidValue);
+  const size_t Rounded = (It->second.Bytes + Align - 1) / Align * Align;
+  logLine("{\"ev\":\"free\",\"id\":" + std::to_string(It->second.Id) + "}");
+  if (Rounded >= MapAbove)
+    munmap(P, Rounded);
+  else
+    std::free(P);
+  R.Allocs.erase(It);
+  return cudaSuccess;
+}
+
+/// A copy of Bytes from Src to Dst: logged as a read when it leaves device
+/// memory for the host.
+cudaError_t copy(void *Dst, const void *Src, size_t Bytes, const char *Api) {
+  if (Bytes && (!Dst || !Src))
+    return fail(cudaErrorInvalidValue);
+  const auto *From = allocationOf(Src);
+  if (From && !allocationOf(Dst) && std::strcmp(From->second.Kind, "host"))
+    logLine("{\"ev\":\"read\",\"id\":" + std::to_string(From->second.Id) +
+            ",\"bytes\":" + std::to_string(Bytes) + ",\"api\":\"" + Api +
+            "\"}");
+  std::memmove(Dst, Src, Bytes);
+  return cudaSuccess;
+}
+
+/// cudaMallocPitch's row pitch: the width rounded up to 512 bytes (an H100
+/// gives 4096 for 4000, docs/PUBLIC_PROGRAMS.md).
+size_t pitchOf(size_t Width) { return (Width + 511) / 512 * 512; }
+
+} // namespace
+
+extern "C" {
+
+cudaError_t cudaMalloc(void **P, size_t Bytes) {
+  return allocate(P, Bytes, "device");
+}
+cudaError_t cudaMallocAsync(void **P, size_t Bytes, cudaStream_t) {
+  return allocate(P, Bytes, "device");
+}
+cudaError_t cudaMallocManaged(void **P, size_t Bytes, unsigned) {
+  return allocate(P, Bytes, "managed");
+}
+cudaError_t cudaMallocHost(void **P, size_t Bytes) {
+  return allocate(P, Bytes, "host");
+}
+cudaError_t cudaHostAlloc(void **P, size_t Bytes, unsigned) {
+  return allocate(P, Bytes, "host");
+}
+cudaError_t cudaMallocPitch(void **P, size_t *Pitch, size_t Width,
+                            size_t Height) {
+  *Pitch = pitchOf(Width);
+  return allocate(P, *Pitch * Height, "device", *Pitch);
+}
+cudaError_t cudaMalloc3D(cudaPitchedPtr *P, cudaExtent E) {
+  P->pitch = pitchOf(E.width);
+  P->xsize = E.width;
+  P->ysize = E.height;
+  return allocate(&P->ptr, P->pitch * E.height * E.depth, "device", P->pitch);
+}
+cudaError_t cudaFree(void *P) { return release(P); }
+cudaError_t cudaFreeAsync(void *P, cudaStream_t) { return release(P); }
+cudaError_t cudaFreeHost(void *P) { return release(P); }
+
+cudaError_t cudaHostRegister(void *, size_t, unsigned) { return cudaSuccess; }
+cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
+cudaError_t cudaHostGetDevicePointer(void **Device, void *Host, unsigned) {
+  *Device = Host;
+  return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *A, const void *P) {
+  std::memset(A, 0, sizeof *A);
+  const auto *In = allocationOf(P);
+  A->type = !In                                     ? cudaMemoryTypeUnregistered
+            : !std::strcmp(In->second.Kind, "host") ? cudaMemoryTypeHost
+            : !std::strcmp(In->second.Kind, "managed") ? cudaMemoryTypeManaged
+                                                       : cudaMemoryTypeDevice;
+  A->devicePointer = const_cast<void *>(P);
+  A->hostPointer = const_cast<void *>(P);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Bytes,
+                       cudaMemcpyKind) {
+  return copy(Dst, Src, Bytes, "cudaMemcpy");
+}
+cudaError_t cudaMemcpyAsync(void *Dst, const void *Src, size_t Bytes,
+                            cudaMemcpyKind, cudaStream_t) {
+  return copy(Dst, Src, Bytes, "cudaMemcpyAsync");
+}
+cudaError_t cudaMemcpy2D(void *Dst, size_t DPitch, const void *Src,
+                         size_t SPitch, size_t Width, size_t Height,
+                         cudaMemcpyKind) {
+  if (Width > DPitch || Width > SPitch)
+    return fail(cudaErrorInvalidPitchValue);
+  for (size_t Row = 0; Row < Height; ++Row)
+    if (cudaError_t E = copy(static_cast<char *>(Dst) + Row * DPitch,
+                             static_cast<const char *>(Src) + Row * SPitch,
+                             Width, "cudaMemcpy2D"))
+      return E;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DPitch, const void *Src,
+                              size_t SPitch, size_t Width, size_t Height,
+                              cudaMemcpyKind Kind, cudaStream_t) {
+  return cudaMemcpy2D(Dst, DPitch, Src, SPitch, Width, Height, Kind);
+}
+
+cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
+                               size_t Bytes, size_t Offset, cudaMemcpyKind) {
+  std::memmove(static_cast<char *>(const_cast<void *>(Symbol)) + Offset, Src,
+               Bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol, const void *Src,
+                                    size_t Bytes, size_t Offset,
+                                    cudaMemcpyKind Kind, cudaStream_t) {
+  return cudaMemcpyToSymbol(Symbol, Src, Bytes, Offset, Kind);
+}
+cudaError_t cudaMemcpyFromSymbol(void *Dst, const void *Symbol, size_t Bytes,
+                                 size_t Offset, cudaMemcpyKind) {
+  logLine("{\"ev\":\"read\",\"id\":0,\"bytes\":" + std::to_string(Bytes) +
+          ",\"api\":\"cudaMemcpyFromSymbol\"}");
+  std::memmove(Dst, static_cast<const char *>(Symbol) + Offset, Bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void *Dst, const void *Symbol,
+                                      size_t Bytes, size_t Offset,
+                                      cudaMemcpyKind Kind, cudaStream_t) {
+  return cudaMemcpyFromSymbol(Dst, Symbol, Bytes, Offset, Kind);
+}
+cudaError_t cudaGetSymbolAddress(void **P, const void *Symbol) {
+  *P = const_cast<void *>(Symbol);
+  return cudaSuccess;
+}
+cudaError_t cudaGetSymbolSize(size_t *Bytes, const void *Symbol) {
+  auto It = recorder().Symbols.find(Symbol);
+  if (It == recorder().Symbols.end())
+    return fail(cudaErrorInvalidSymbol);
+  *Bytes = It->second;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemset(void *P, int Value, size_t Bytes) {
+  std::memset(P, Value, Bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void *P, int Value, size_t Bytes, cudaStream_t) {
+  return cudaMemset(P, Value, Bytes);
+}
+cudaError_t cudaMemset2D(void *P, size_t Pitch, int Value, size_t Width,
+                         size_t Height) {
+  for (size_t Row = 0; Row < Height; ++Row)
+    std::memset(static_cast<char *>(P) + Row * Pitch, Value, Width);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *, size_t, cudaMemLocation,
+                                 unsigned, cudaStream_t) {
+  return cudaSuccess;
+}
+
+} // extern "C"

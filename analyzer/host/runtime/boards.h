@@ -1,0 +1,35 @@
+//===- boards.h - The GPUs the recording runtime can answer for -----------===//
+//
+// cudaGetDeviceProperties and cudaDeviceGetAttribute answer for one named
+// board (gmem-analyze --gpu NAME); the default is a board of the --arch.
+// Plain C++: the analyzer reads the same table.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_HOST_RUNTIME_BOARDS_H
+#define GMEM_HOST_RUNTIME_BOARDS_H
+
+#include <cstddef>
+#include <string>
+
+namespace gmem::rec {
+
+struct Board {
+  const char *Name; ///< As --gpu names it, e.g. "h100-sxm".
+  const char *Product;
+  int Major, Minor;
+  int SMs, ThreadsPerSM, BlocksPerSM;
+  size_t SmemPerSM, SmemOptin; ///< Bytes.
+  int L2Bytes;
+  size_t GlobalMem;
+  int BusWidth;
+};
+
+const Board *findBoard(const std::string &Name);
+/// The board assumed for compute capability Major.Minor (null if none).
+const Board *defaultBoard(int Major, int Minor);
+/// "h100-sxm, a100-sxm, ...".
+std::string boardNames();
+
+} // namespace gmem::rec
+
+#endif // GMEM_HOST_RUNTIME_BOARDS_H

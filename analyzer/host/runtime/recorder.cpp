@@ -1,0 +1,90 @@
+//===- recorder.cpp - The recorder's state, its log and its settings ------===//
+#include "recorder.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace gmem::rec {
+
+static void readParamSizes(Recorder &R, const char *Path) {
+  // One kernel per line: its mangled name, then each parameter's size.
+  std::ifstream In(Path);
+  std::string Line;
+  while (std::getline(In, Line)) {
+    std::istringstream S(Line);
+    std::string Name;
+    if (!(S >> Name))
+      continue;
+    std::vector<unsigned> Sizes;
+    for (unsigned B; S >> B;)
+      Sizes.push_back(B);
+    R.ParamSizes[Name] = std::move(Sizes);
+  }
+}
+
+Recorder &recorder() {
+  static Recorder *R = [] {
+    auto *New = new Recorder(); // Never destroyed: atexit order is unknown.
+    if (const char *Log = std::getenv("GMEM_RECORD_LOG"))
+      New->Log = std::fopen(Log, "w");
+    if (const char *Params = std::getenv("GMEM_RECORD_PARAMS"))
+      readParamSizes(*New, Params);
+    const char *Gpu = std::getenv("GMEM_RECORD_GPU");
+    New->Gpu = findBoard(Gpu ? Gpu : "h100-sxm");
+    if (!New->Gpu) {
+      New->GpuError = Gpu;
+      New->Gpu = findBoard("h100-sxm");
+    }
+    return New;
+  }();
+  return *R;
+}
+
+void logLine(const std::string &Json) {
+  Recorder &R = recorder();
+  if (!R.Log)
+    return;
+  std::fputs(Json.c_str(), R.Log);
+  std::fputc('\n', R.Log);
+  std::fflush(R.Log);
+}
+
+cudaError_t missing(const char *Api) {
+  logLine(std::string("{\"ev\":\"missing\",\"api\":\"") + Api + "\"}");
+  return fail(cudaErrorNotSupported);
+}
+
+const std::pair<const uintptr_t, Allocation> *allocationOf(const void *P) {
+  Recorder &R = recorder();
+  auto It = R.Allocs.upper_bound(uintptr_t(P));
+  if (It == R.Allocs.begin())
+    return nullptr;
+  --It;
+  // One past the end belongs to no allocation (a zero-byte one included).
+  if (uintptr_t(P) - It->first >= It->second.Bytes)
+    return nullptr;
+  return &*It;
+}
+
+cudaError_t fail(cudaError_t E) {
+  recorder().LastError = E;
+  return E;
+}
+
+std::string hex(const void *P, size_t Bytes) {
+  static const char *Digits = "0123456789abcdef";
+  std::string S;
+  const auto *B = static_cast<const unsigned char *>(P);
+  for (size_t I = 0; I < Bytes; ++I) {
+    S += Digits[B[I] >> 4];
+    S += Digits[B[I] & 15];
+  }
+  return S;
+}
+
+} // namespace gmem::rec
+
+#include "missing.h"
+
+int gmem::rec::missingCall(const char *Api) { return int(missing(Api)); }

@@ -1,0 +1,78 @@
+//===- recorder.h - State of gmem's recording CUDA runtime ----------------===//
+//
+// libcudart.so.N as gmem builds it: the runtime API of the toolkit's
+// libcudart, answered on the host. Nothing runs on a GPU. Device memory is
+// host memory (so copies and memsets move real bytes), kernels are
+// registered and every launch is written to the log that GMEM_RECORD_LOG
+// names, one JSON object per line, flushed at once so that a program that
+// crashes leaves the launches it made. The analyzer reads the log
+// (analyzer/host/record_run.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_HOST_RUNTIME_RECORDER_H
+#define GMEM_HOST_RUNTIME_RECORDER_H
+
+#include "boards.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace gmem::rec {
+
+struct Allocation {
+  uint64_t Id;
+  size_t Bytes;
+  const char *Kind; ///< "device", "managed", "host".
+};
+
+struct Recorder {
+  std::mutex Lock;
+  FILE *Log = nullptr;
+  const Board *Gpu = nullptr;
+  std::string GpuError; ///< GMEM_RECORD_GPU named no board.
+  /// Host stub -> mangled device name, and the launch parameter sizes the
+  /// analyzer gave for each kernel (GMEM_RECORD_PARAMS; 0: unknown).
+  std::map<const void *, std::string> Kernels;
+  std::map<std::string, std::vector<unsigned>> ParamSizes;
+  std::map<const void *, size_t> MaxDynamicSmem;
+  /// Host shadow of each __device__/__constant__ variable -> its size.
+  std::map<const void *, size_t> Symbols;
+  std::map<uintptr_t, Allocation> Allocs; ///< By base address.
+  uint64_t NextAlloc = 1, NextLaunch = 0, NextHandle = 1;
+  struct Config {
+    dim3 Grid, Block;
+    size_t Smem;
+    void *Stream;
+  };
+  std::vector<Config> Configs; ///< Pushed by <<<>>>, popped by the stub.
+  cudaError_t LastError = cudaSuccess;
+  int Device = 0;
+};
+
+/// The one recorder, initialised on first use (from any API call, including
+/// the registrations that run before main()).
+Recorder &recorder();
+
+/// Writes one line to the log (already a JSON object) and flushes it.
+void logLine(const std::string &Json);
+
+/// Notes an API call gmem does not answer; returns cudaErrorNotSupported.
+cudaError_t missing(const char *Api);
+
+/// The allocation holding P (its base address and record), or null.
+const std::pair<const uintptr_t, Allocation> *allocationOf(const void *P);
+
+/// Sets the sticky last error and returns E.
+cudaError_t fail(cudaError_t E);
+
+std::string hex(const void *P, size_t Bytes);
+
+} // namespace gmem::rec
+
+#endif // GMEM_HOST_RUNTIME_RECORDER_H
