@@ -11,6 +11,7 @@
 #include "frontend.h"
 #include "host_launches.h"
 #include "model_json.h"
+#include "launch_plan.h"
 #include "program.h"
 #include "simulate.h"
 #include "translate.h"
@@ -85,6 +86,9 @@ static bool recordLaunches(const Options &O,
   RecordedLaunches L = launchesFromRecording(*Run, M.Kernels);
   M.Launches = std::move(L.Launches);
   M.Compiler.Launches = "recorded";
+  // --block, --grid, --dynamic-smem and --arg replace recorded values (the
+  // program is not run again, so nothing is re-derived from them).
+  applyOverrides(M, O.Overrides);
   std::cerr << "gmem-analyze: note: launches recorded from a run of the "
                "program (nvcc build" +
                    std::string(Run->FromCache ? " from the cache" : "") + ", " +

@@ -93,11 +93,12 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
   for (const Kernel &K : Kernels)
     if (!K.MangledName.empty())
       ByMangled[K.MangledName] = &K;
-  // Allocations live at the time of each launch: bases may be reused after
-  // a free, so take them in log order (an allocation's id grows with time).
+  // By base address. A base freed and allocated again maps to its latest
+  // allocation: launches before the reuse then name the newer one (the
+  // log does not yet order allocations among launches).
   std::map<uint64_t, const RecordedAlloc *> ByBase;
   for (const RecordedAlloc &A : Run.Allocs)
-    ByBase[A.Base] = &A; // The latest at each base.
+    ByBase[A.Base] = &A;
 
   // Allocations some launch before each point could have written.
   std::map<uint64_t, uint64_t> FirstPassed; // Allocation id -> launch index.

@@ -35,7 +35,6 @@ struct Recorder {
   std::mutex Lock;
   FILE *Log = nullptr;
   const Board *Gpu = nullptr;
-  std::string GpuError; ///< GMEM_RECORD_GPU named no board.
   /// Host stub -> mangled device name, and the launch parameter sizes the
   /// analyzer gave for each kernel (GMEM_RECORD_PARAMS; 0: unknown).
   std::map<const void *, std::string> Kernels;
