@@ -10,8 +10,8 @@
 
 #include "frontend.h"
 #include "host_launches.h"
-#include "model_json.h"
 #include "launch_plan.h"
+#include "model_json.h"
 #include "program.h"
 #include "simulate.h"
 #include "translate.h"
