@@ -65,6 +65,15 @@ Exit codes: 0 done, 1 findings (out-of-bounds access, comparison failed),
 2 bad input.
 )";
 
+/// "4096 -v 'a b'" -> {"4096", "-v", "a b"}, as a shell splits words.
+static std::vector<std::string> shellWords(const std::string &S) {
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver(Alloc);
+  llvm::SmallVector<const char *, 8> Words;
+  llvm::cl::TokenizeGNUCommandLine(S, Saver, Words);
+  return {Words.begin(), Words.end()};
+}
+
 std::optional<Dim3> parseDim3(const std::string &S) {
   uint64_t V[3] = {1, 1, 1};
   size_t Pos = 0;
@@ -149,11 +158,7 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
       const std::string *V = Value("--run-args");
       if (!V)
         return std::nullopt;
-      llvm::BumpPtrAllocator Alloc;
-      llvm::StringSaver Saver(Alloc);
-      llvm::SmallVector<const char *, 8> Words;
-      llvm::cl::TokenizeGNUCommandLine(*V, Saver, Words);
-      O.Overrides.RunArgs.assign(Words.begin(), Words.end());
+      O.Overrides.RunArgs = shellWords(*V);
     } else if (A == "--sm-count") {
       const std::string *V = Value("--sm-count");
       uint64_t N;
@@ -255,11 +260,7 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
       const std::string *V = Value("--nvcc-flags");
       if (!V)
         return std::nullopt;
-      llvm::BumpPtrAllocator Alloc;
-      llvm::StringSaver Saver(Alloc);
-      llvm::SmallVector<const char *, 8> Words;
-      llvm::cl::TokenizeGNUCommandLine(*V, Saver, Words);
-      O.NvccFlags.assign(Words.begin(), Words.end());
+      O.NvccFlags = shellWords(*V);
     } else if (A == "--nvcc") {
       const std::string *V = Value("--nvcc");
       if (!V)

@@ -16,28 +16,13 @@ namespace gmem {
 
 namespace {
 
-/// Runs Args (Args[0] is the program) with stdout and stderr to files;
-/// returns the exit code (-1 when it could not run) and what it printed.
+/// runProcess with stderr, or why the program did not run or end, in Err.
 int runProgram(const std::vector<std::string> &Args, std::string &Out,
                std::string &Err, unsigned TimeoutSeconds = 300) {
-  llvm::SmallString<128> OutFile, ErrFile;
-  if (llvm::sys::fs::createTemporaryFile("gmem-run", "out", OutFile) ||
-      llvm::sys::fs::createTemporaryFile("gmem-run", "err", ErrFile))
-    return -1;
-  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
-  std::optional<llvm::StringRef> Redirects[] = {
-      std::nullopt, llvm::StringRef(OutFile), llvm::StringRef(ErrFile)};
-  std::string ExecError;
-  int RC = llvm::sys::ExecuteAndWait(Args[0], Refs, std::nullopt, Redirects,
-                                     TimeoutSeconds, 0, &ExecError);
-  auto Read = [](llvm::StringRef P) {
-    auto B = llvm::MemoryBuffer::getFile(P);
-    return B ? (*B)->getBuffer().str() : std::string();
-  };
-  Out = Read(OutFile);
-  Err = ExecError.empty() ? Read(ErrFile) : ExecError;
-  llvm::sys::fs::remove(OutFile);
-  llvm::sys::fs::remove(ErrFile);
+  std::string Why;
+  int RC = runProcess(Args, TimeoutSeconds, Out, Err, Why);
+  if (!Why.empty())
+    Err = Why;
   return RC;
 }
 
@@ -76,6 +61,55 @@ std::string nvdisasmFromPip() {
 }
 
 } // namespace
+
+int runProcess(const std::vector<std::string> &Args, unsigned TimeoutSeconds,
+               std::string &Out, std::string &Err, std::string &Why,
+               const std::optional<std::vector<std::string>> &Env,
+               bool MergeOutput) {
+  llvm::SmallString<128> OutFile, ErrFile;
+  if (llvm::sys::fs::createTemporaryFile("gmem-run", "out", OutFile) ||
+      llvm::sys::fs::createTemporaryFile("gmem-run", "err", ErrFile)) {
+    Why = "cannot create a temporary file";
+    return -1;
+  }
+  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
+  std::optional<std::vector<llvm::StringRef>> EnvRefs;
+  if (Env)
+    EnvRefs.emplace(Env->begin(), Env->end());
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef("/dev/null"), llvm::StringRef(OutFile),
+      llvm::StringRef(MergeOutput ? OutFile : ErrFile)};
+  int RC = llvm::sys::ExecuteAndWait(Args[0], Refs, EnvRefs, Redirects,
+                                     TimeoutSeconds, 0, &Why);
+  auto Read = [](llvm::StringRef P) {
+    auto B = llvm::MemoryBuffer::getFile(P);
+    return B ? (*B)->getBuffer().str() : std::string();
+  };
+  Out = Read(OutFile);
+  Err = MergeOutput ? Out : Read(ErrFile);
+  llvm::sys::fs::remove(OutFile);
+  llvm::sys::fs::remove(ErrFile);
+  return RC;
+}
+
+std::string contentKey(const std::vector<std::string> &Fields,
+                       std::vector<std::string> Inputs) {
+  llvm::SHA256 H;
+  auto Add = [&](llvm::StringRef S) {
+    H.update(S);
+    H.update(llvm::StringRef("\0", 1));
+  };
+  for (const std::string &F : Fields)
+    Add(F);
+  std::sort(Inputs.begin(), Inputs.end());
+  Inputs.erase(std::unique(Inputs.begin(), Inputs.end()), Inputs.end());
+  for (const std::string &F : Inputs) {
+    Add(F);
+    if (auto B = llvm::MemoryBuffer::getFile(F))
+      Add((*B)->getBuffer());
+  }
+  return llvm::toHex(H.final(), true);
+}
 
 llvm::Expected<Toolkit> findToolkit(const std::string &NvccPath) {
   Toolkit T;
@@ -153,28 +187,12 @@ std::string defaultCacheDir() {
 llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
   // The key: what nvcc would see (file contents), how it is called, and
   // which nvcc/nvdisasm it is.
-  llvm::SHA256 H;
-  auto Add = [&](llvm::StringRef S) {
-    H.update(S);
-    H.update(llvm::StringRef("\0", 1));
-  };
-  Add("gmem-sass-1");
-  Add(T.Version);
-  Add(T.Nvcc);
-  Add(T.Nvdisasm);
-  Add(R.Arch);
-  for (const std::string &F : R.Flags)
-    Add(F);
+  std::vector<std::string> Fields = {"gmem-sass-1", T.Version, T.Nvcc,
+                                     T.Nvdisasm, R.Arch};
+  Fields.insert(Fields.end(), R.Flags.begin(), R.Flags.end());
   std::vector<std::string> Inputs = R.KeyInputs;
   Inputs.push_back(R.File);
-  std::sort(Inputs.begin(), Inputs.end());
-  Inputs.erase(std::unique(Inputs.begin(), Inputs.end()), Inputs.end());
-  for (const std::string &F : Inputs) {
-    Add(F);
-    if (auto B = llvm::MemoryBuffer::getFile(F))
-      Add((*B)->getBuffer());
-  }
-  std::string Key = llvm::toHex(H.final(), true);
+  std::string Key = contentKey(Fields, Inputs);
   std::string CacheFile;
   if (!R.CacheDir.empty()) {
     CacheFile = R.CacheDir + "/sass/" + Key + ".sass";

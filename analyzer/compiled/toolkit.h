@@ -12,6 +12,7 @@
 #define GMEM_ANALYZER_COMPILED_TOOLKIT_H
 
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,22 @@ llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R);
 /// The nvcc flags among Clang arguments (include paths, macros, standard).
 std::vector<std::string>
 nvccFlagsFromClangArgs(const std::vector<std::string> &ClangArgs);
+
+/// Runs Args (Args[0] the program; Env the whole environment when given;
+/// stdin from /dev/null) for at most TimeoutSeconds. Out gets its stdout,
+/// Err its stderr (both streams, interleaved, in both when MergeOutput),
+/// Why why it could not start or was stopped. Returns its exit code, -1
+/// when it could not start, -2 when a signal or the time limit ended it.
+int runProcess(
+    const std::vector<std::string> &Args, unsigned TimeoutSeconds,
+    std::string &Out, std::string &Err, std::string &Why,
+    const std::optional<std::vector<std::string>> &Env = std::nullopt,
+    bool MergeOutput = false);
+
+/// A cache key: the SHA-256 of Fields and of each of Inputs (a file's
+/// name and content, in sorted order), in hex.
+std::string contentKey(const std::vector<std::string> &Fields,
+                       std::vector<std::string> Inputs);
 
 /// $XDG_CACHE_HOME/gmem, else ~/.cache/gmem.
 std::string defaultCacheDir();

@@ -1,13 +1,9 @@
 //===- record_run.cpp - Build the program, run it against the recorder ----===//
 #include "record_run.h"
+#include "toolkit.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/SHA256.h"
-#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -29,31 +25,6 @@ std::string tail(const std::string &S, size_t N) {
 Dim3 dim3Of(const json &J) {
   return {J.at(0).get<uint64_t>(), J.at(1).get<uint64_t>(),
           J.at(2).get<uint64_t>()};
-}
-
-/// Runs Args with the environment Env and a time limit; stdout and stderr
-/// together in Out. Returns ExecuteAndWait's code (-2: signal or timeout,
-/// with the reason in Why).
-int run(const std::vector<std::string> &Args,
-        const std::optional<std::vector<std::string>> &Env, unsigned Seconds,
-        std::string &Out, std::string &Why) {
-  llvm::SmallString<128> OutFile;
-  if (llvm::sys::fs::createTemporaryFile("gmem-record", "out", OutFile)) {
-    Why = "cannot create a temporary file";
-    return -1;
-  }
-  std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
-  std::optional<std::vector<llvm::StringRef>> EnvRefs;
-  if (Env)
-    EnvRefs.emplace(Env->begin(), Env->end());
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef("/dev/null"),
-                                                llvm::StringRef(OutFile),
-                                                llvm::StringRef(OutFile)};
-  int RC = llvm::sys::ExecuteAndWait(Args[0], Refs, EnvRefs, Redirects, Seconds,
-                                     0, &Why);
-  Out = readFile(OutFile);
-  llvm::sys::fs::remove(OutFile);
-  return RC;
 }
 
 } // namespace
@@ -121,29 +92,15 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text) {
 }
 
 llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
-  // The binary's key: what nvcc sees and how it is called.
-  llvm::SHA256 H;
-  auto Add = [&](llvm::StringRef S) {
-    H.update(S);
-    H.update(llvm::StringRef("\0", 1));
-  };
-  Add("gmem-record-1");
-  Add(R.Nvcc);
-  Add(R.NvccVersion);
-  Add(R.Arch);
-  for (const std::string &F : R.Flags)
-    Add(F);
+  // The binary's key: what nvcc sees and how it is called (the files'
+  // order is the link order).
+  std::vector<std::string> Fields = {"gmem-record-1", R.Nvcc, R.NvccVersion,
+                                     R.Arch};
+  Fields.insert(Fields.end(), R.Flags.begin(), R.Flags.end());
+  Fields.insert(Fields.end(), R.Files.begin(), R.Files.end());
   std::vector<std::string> Inputs = R.KeyInputs;
   Inputs.insert(Inputs.end(), R.Files.begin(), R.Files.end());
-  std::sort(Inputs.begin(), Inputs.end());
-  Inputs.erase(std::unique(Inputs.begin(), Inputs.end()), Inputs.end());
-  for (const std::string &F : Inputs) {
-    Add(F);
-    Add(readFile(F));
-  }
-  for (const std::string &F : R.Files)
-    Add(F); // Their order is the link order.
-  const std::string Key = llvm::toHex(H.final(), true);
+  const std::string Key = contentKey(Fields, Inputs);
 
   RecordedRun Run;
   std::string Binary;
@@ -165,8 +122,9 @@ llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
     Args.insert(Args.end(), R.Flags.begin(), R.Flags.end());
     Args.insert(Args.end(), R.Files.begin(), R.Files.end());
     Args.insert(Args.end(), {"-o", Out});
-    std::string Text, Why;
-    int RC = run(Args, std::nullopt, 600, Text, Why);
+    std::string Text, Err, Why;
+    int RC = runProcess(Args, 600, Text, Err, Why, std::nullopt,
+                        /*MergeOutput=*/true);
     if (RC != 0) {
       llvm::sys::fs::remove(Out);
       return llvm::createStringError(
@@ -207,8 +165,9 @@ llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
   Env.push_back("GMEM_RECORD_GPU=" + R.Board);
   std::vector<std::string> Argv = {Binary};
   Argv.insert(Argv.end(), R.RunArgs.begin(), R.RunArgs.end());
-  std::string Output, Why;
-  int RC = run(Argv, Env, R.TimeLimit, Output, Why);
+  std::string Output, Err, Why;
+  int RC = runProcess(Argv, R.TimeLimit, Output, Err, Why, Env,
+                      /*MergeOutput=*/true);
   std::string LogText = readFile(Log);
   llvm::sys::fs::remove(Params);
   llvm::sys::fs::remove(Log);

@@ -54,11 +54,7 @@ ArgValue decode(const Param &P, const std::optional<std::vector<uint8_t>> &B,
   }
   case ParamKind::Int: {
     A.Kind = ArgValue::Int;
-    const unsigned Bits = P.Type.Bits;
-    uint64_t X = Bits >= 64 ? V : V & ((uint64_t(1) << Bits) - 1);
-    if (P.Type.Signed && Bits < 64 && (X >> (Bits - 1) & 1))
-      X |= ~((uint64_t(1) << Bits) - 1);
-    A.IntValue = int64_t(X);
+    A.IntValue = normalize(V, P.Type);
     return A;
   }
   case ParamKind::Float:
