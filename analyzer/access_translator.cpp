@@ -370,9 +370,8 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
       L.Reason = Base.Kind == LValue::Constant        ? Base.Reason
                  : E->getType()->isRealFloatingType() ? "floating-point value"
                  // A copy of an object in memory: say which load.
-                 : Base.Reason.rfind("depends on data loaded", 0) == 0
-                     ? Base.Reason
-                     : "member of a local object";
+                 : isLoadedReason(Base.Reason) ? Base.Reason
+                                               : "member of a local object";
       return L;
     }
     if (FD->isBitField()) {
@@ -559,6 +558,10 @@ std::string BodyTranslator::loadedReason(const LValue &L) const {
   return "depends on data loaded by " + textOf(L.Site) + " at " + where(L.Site);
 }
 
+bool isLoadedReason(const std::string &Reason) {
+  return llvm::StringRef(Reason).starts_with("depends on data loaded by");
+}
+
 Value BodyTranslator::load(const LValue &L, StmtList &Out) {
   QualType T = L.Ty.isNull() ? Ctx.IntTy : L.Ty.getNonReferenceType();
   std::optional<IntType> IT = intTypeOf(T);
@@ -582,6 +585,10 @@ Value BodyTranslator::load(const LValue &L, StmtList &Out) {
     Value V{
         unknown(IT ? loadedReason(L) : std::string("floating-point value"), T),
         {}};
+    // An integer or pointer from global memory keeps its address: a
+    // recorded launch may know the bytes there (host-built indices).
+    if (IT && L.Addr && L.Where.Kind == PtrOrigin::Global)
+      V.E = makeLoaded(loadedReason(L), L.Addr, *IT, T->isPointerType());
     if (!IT && !T->isRealFloatingType())
       V.E = unknown("value of a struct", T);
     if (T->isPointerType()) {
@@ -683,6 +690,8 @@ int BodyTranslator::addAccess(AccessKind Kind, const LValue &L, unsigned Size,
     A.UnknownReason = L.Where.Reason.empty()
                           ? "cannot tell which memory the pointer points to"
                           : L.Where.Reason;
+  A.DataDependent = A.UnknownReason && L.Where.Kind != PtrOrigin::Unknown &&
+                    !inGotoFunction() && isLoadedReason(*A.UnknownReason);
   if (A.UnknownReason)
     warn(L.Site,
          "address of '" + A.Text + "' is not modelled: " + *A.UnknownReason);

@@ -75,6 +75,7 @@ static bool recordLaunches(const Options &O,
   R.Board = B->Name;
   R.RunArgs = O.Overrides.RunArgs;
   R.TimeLimit = O.TimeLimit;
+  R.LaunchCount = O.LaunchCount;
   R.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
   R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
   R.Kernels = &M.Kernels;
@@ -93,7 +94,10 @@ static bool recordLaunches(const Options &O,
                "program (nvcc build" +
                    std::string(Run->FromCache ? " from the cache" : "") + ", " +
                    B->Product + " described, no GPU used): " +
-                   std::to_string(Run->Launches.size()) + " launches\n";
+                   std::to_string(Run->Launches.size()) + " launches" +
+                   (Run->AtLaunchCount ? ", then stopped (--launch-count)"
+                                       : "") +
+                   "\n";
   Warnings.insert(Warnings.end(), L.Warnings.begin(), L.Warnings.end());
   return true;
 }
@@ -176,7 +180,7 @@ bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
     }
     if (Warned.insert(K->Name).second)
       for (const std::string &W : K->Warnings)
-        Rep.Warnings.push_back(W);
+        Rep.Warnings.push_back(L.Memory.empty() ? W : recordedWarning(*K, W));
   }
   Rep.Compiler = M.Compiler;
   SimOptions SO;
@@ -191,6 +195,12 @@ bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
   std::map<std::string, size_t> Done, Here;
   for (const Launch &L : Launches) {
     nlohmann::json Key = toJson(L);
+    // Recorded launches: the same arguments over other bytes differ.
+    for (const ArgValue &A : L.Args) {
+      auto I = L.Memory.find(A.Allocation);
+      if (A.Kind == ArgValue::Pointer && I != L.Memory.end())
+        Key["memory"][A.Allocation] = uintptr_t(I->second.Data.get());
+    }
     auto [At, NewHere] = Here.emplace(Key.dump(), Rep.Launches.size());
     if (!NewHere) {
       ++Rep.Launches[At->second].Count;

@@ -202,6 +202,7 @@ void BodyTranslator::markNeverComputable() {
     if (A.UnknownReason || !neverComputable(*A.Address, Never, Reasons, Why))
       continue;
     A.UnknownReason = Why.empty() ? "its value is never computable" : Why;
+    A.DataDependent = isLoadedReason(Why);
     std::string W = A.Loc.File + ":" + std::to_string(A.Loc.Line) +
                     ": address of '" + A.Text +
                     "' is not modelled: " + *A.UnknownReason;
@@ -270,8 +271,12 @@ ExprPtr BodyTranslator::binary(Op K, ExprPtr L, ExprPtr R, IntType T) const {
   // with an unknown operand is simply unknown.
   bool Compare = K == Op::Lt || K == Op::Le || K == Op::Gt || K == Op::Ge ||
                  K == Op::Eq || K == Op::Ne;
-  if (Compare && (L->Kind == Op::Unknown || R->Kind == Op::Unknown))
-    return makeUnknown((L->Kind == Op::Unknown ? L : R)->Reason, T);
+  // A loaded value stays: a recorded launch may know it.
+  auto Plain = [](const ExprPtr &E) {
+    return E->Kind == Op::Unknown && E->Ops.empty();
+  };
+  if (Compare && (Plain(L) || Plain(R)))
+    return makeUnknown((Plain(L) ? L : R)->Reason, T);
   return makeBinary(K, L, R, T);
 }
 
@@ -283,7 +288,7 @@ ExprPtr BodyTranslator::toBool(ExprPtr E) const {
   const IntType Bool{1, false};
   if (E->Type == Bool)
     return E;
-  if (E->Kind == Op::Unknown)
+  if (E->Kind == Op::Unknown && E->Ops.empty())
     return makeUnknown(E->Reason, Bool);
   if (E->Kind == Op::Const)
     return makeConst(E->Value != 0, Bool);

@@ -73,6 +73,9 @@ struct LValue {
   const clang::Expr *Site = nullptr; ///< Where it is named, for messages.
 };
 
+/// Whether an unknown value's Reason says it was loaded from memory.
+bool isLoadedReason(const std::string &Reason);
+
 class BodyTranslator {
 public:
   BodyTranslator(clang::ASTContext &Ctx, Kernel &K,

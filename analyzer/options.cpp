@@ -57,6 +57,8 @@ the others.
                         (default: one of --arch; h100-sxm for sm_90)
   --time-limit SECONDS  with --host record: stop the program after this long
                         (default 120)
+  --launch-count N      with --host record: stop the program after N launches
+                        (as Nsight Compute's --launch-count)
   --nvcc-flags "FLAGS"  with --host record: more flags for nvcc's build
                         (libraries, -Xcompiler -fopenmp)
   --help                this text
@@ -256,6 +258,19 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
         return std::nullopt;
       }
       O.TimeLimit = unsigned(S);
+    } else if (A == "--launch-count") {
+      const std::string *V = Value("--launch-count");
+      if (!V)
+        return std::nullopt;
+      char *End = nullptr;
+      unsigned long long N = std::strtoull(V->c_str(), &End, 10);
+      if (V->empty() || *End || N == 0 || (*V)[0] == '-') {
+        Error = "--launch-count '" + *V +
+                "': give a whole number of launches, "
+                "at least 1";
+        return std::nullopt;
+      }
+      O.LaunchCount = N;
     } else if (A == "--nvcc-flags") {
       const std::string *V = Value("--nvcc-flags");
       if (!V)

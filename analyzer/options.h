@@ -18,7 +18,7 @@ struct Options {
   std::string Arch = "sm_90";
   std::string Format = "text";
   bool EmitModel = false;
-  std::string Model; ///< --model FILE: a kernel model instead of a .cu file.
+  std::string Model;   ///< --model FILE: a kernel model instead of a .cu file.
   std::string Compare; ///< --compare FILE
   bool Strict = false;
   unsigned Threads = 0;
@@ -31,6 +31,7 @@ struct Options {
   std::string Host = "interpret"; ///< --host interpret|record.
   std::string Gpu;                ///< --gpu: the board recording answers for.
   unsigned TimeLimit = 120;       ///< --time-limit: seconds a recorded run.
+  uint64_t LaunchCount = 0;       ///< --launch-count: stop after N (0: never).
   std::vector<std::string> NvccFlags; ///< --nvcc-flags: for the build.
   std::vector<std::string> ClangArgs; ///< After "--".
   bool Help = false;

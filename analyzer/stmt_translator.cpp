@@ -414,7 +414,8 @@ void BodyTranslator::switchStmt(const SwitchStmt *S, StmtList &Out) {
   }
   warnIfUnknown(C.E, S->getCond(), "switch value");
   // The value is read once; the cases must not see later changes.
-  if (C.E->Kind != Op::Const && C.E->Kind != Op::Unknown) {
+  if (C.E->Kind != Op::Const &&
+      !(C.E->Kind == Op::Unknown && C.E->Ops.empty())) {
     int T = newSlot("switch", C.E->Type);
     assign(T, C, S->getCond(), Out);
     C.E = makeVar(T, C.E->Type);
@@ -671,8 +672,8 @@ Value BodyTranslator::unknownCall(const CallExpr *CE, const FunctionDecl *FD,
   if (!Quiet && (!System || PointerArgs)) {
     std::string Why = PointerArgs ? "memory it accesses through its pointer "
                                     "arguments is not counted"
-                      : !FD ? "a call through a function pointer is not "
-                              "followed; its result is unknown"
+                      : !FD       ? "a call through a function pointer is not "
+                                    "followed; its result is unknown"
                       : !FD->hasBody()
                           ? "no definition in this file; its result is unknown"
                           : "its result is unknown";

@@ -45,7 +45,27 @@ ExprPtr makeUnknown(std::string Reason, IntType T) {
   return E;
 }
 
+ExprPtr makeLoaded(std::string Reason, ExprPtr Addr, IntType T, bool Pointer) {
+  auto E = make(Op::Unknown, T, {std::move(Addr)});
+  E->Reason = std::move(Reason);
+  E->Index = Pointer ? 1 : -1;
+  return E;
+}
+
 ExprPtr makeCast(ExprPtr E, IntType T) { return make(Op::Cast, T, {E}); }
+
+std::string recordedWarning(const Kernel &K, const std::string &W) {
+  for (const Access &A : K.Accesses) {
+    const std::string Is = "address of '" + A.Text + "' is not modelled: ";
+    const size_t At = W.find(Is);
+    if (A.DataDependent && At != std::string::npos)
+      return W.substr(0, At) + "address of '" + A.Text + "' " +
+             W.substr(At + Is.size()) +
+             "; the recorded launches read those values where the host "
+             "wrote them (see each access)";
+  }
+  return W;
+}
 ExprPtr makeUnary(Op K, ExprPtr E, IntType T) { return make(K, T, {E}); }
 ExprPtr makeBinary(Op K, ExprPtr L, ExprPtr R, IntType T) {
   return make(K, T, {L, R});

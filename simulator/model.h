@@ -26,8 +26,9 @@ namespace gmem {
 /// Version 2 added what the compiler emitted per access (Access::Compiled)
 /// and which compiler was read (Module::Compiler); version 3 the accounting
 /// of every SASS memory instruction (Kernel::Sass), reductions and async
-/// copies (Access::Reduction, Access::AsyncPartner).
-constexpr int ModelSchemaVersion = 3;
+/// copies (Access::Reduction, Access::AsyncPartner); version 4 the address
+/// a loaded value came from (makeLoaded, Access::DataDependent).
+constexpr int ModelSchemaVersion = 4;
 
 struct SourceLoc {
   std::string File; ///< As given on the command line or as Clang names it.
@@ -67,8 +68,12 @@ enum class Op : uint8_t {
   Param,   ///< Index = kernel parameter; a pointer's value is its address.
   Var,     ///< Index = local slot.
   Builtin, ///< Index = static_cast<int>(Builtin).
-  Unknown, ///< Not modelled; Reason says why (e.g. "depends on loaded data").
-  Cast,    ///< Ops[0] converted to Type (truncation / extension).
+  /// Not modelled; Reason says why (e.g. "depends on loaded data"). With
+  /// one operand, a value loaded from global memory at that address (Type
+  /// wide; Index 1 when it is a pointer): unknown unless the launch carries
+  /// the memory's contents (Launch::Memory).
+  Unknown,
+  Cast, ///< Ops[0] converted to Type (truncation / extension).
   // Unary.
   Neg,
   BitNot,
@@ -150,6 +155,8 @@ ExprPtr makeParam(int Index, IntType T);
 ExprPtr makeVar(int Index, IntType T);
 ExprPtr makeBuiltin(Builtin B);
 ExprPtr makeUnknown(std::string Reason, IntType T = {});
+/// A value of type T loaded from global memory at Addr (see Op::Unknown).
+ExprPtr makeLoaded(std::string Reason, ExprPtr Addr, IntType T, bool Pointer);
 ExprPtr makeCast(ExprPtr E, IntType T);
 ExprPtr makeUnary(Op K, ExprPtr E, IntType T);
 ExprPtr makeBinary(Op K, ExprPtr L, ExprPtr R, IntType T);
@@ -247,6 +254,9 @@ struct Access {
   /// Set when the address cannot be modelled; the access still counts as
   /// executed but its sectors/wavefronts are unknown.
   std::optional<std::string> UnknownReason;
+  /// The address is unknown only through values loaded from memory: where
+  /// a launch carries the memory's contents, it is evaluated after all.
+  bool DataDependent = false;
   CompiledForm Compiled;
 };
 
@@ -328,6 +338,12 @@ struct SassAccount {
   std::vector<UnclaimedInstr> Unclaimed;
 };
 
+struct Kernel;
+/// A kernel warning as a recorded launch reads it: an address the model
+/// calls not modelled because of loaded data is computed where the launch
+/// knows the bytes, and the warning says so.
+std::string recordedWarning(const Kernel &K, const std::string &W);
+
 struct Kernel {
   std::string Name;        ///< As a user names it: "sgemm_coalescing<32>".
   std::string MangledName; ///< As the device sees it, when known.
@@ -375,6 +391,14 @@ struct ArgValue {
   std::string Reason; ///< Unknown: why (e.g. "read from argv").
 };
 
+/// One allocation as a recorded launch finds it: where the program saw it
+/// and, when no kernel or library may have written it, its bytes.
+struct MemoryImage {
+  uint64_t RealBase = 0, Bytes = 0;
+  std::shared_ptr<const std::string> Data; ///< Null: contents not known.
+  std::string Unknown;                     ///< Why Data is null.
+};
+
 /// A kernel launch as found in host code (or built from the command line).
 struct Launch {
   std::string Kernel; ///< Kernel::Name.
@@ -385,6 +409,12 @@ struct Launch {
   /// Why grid, block or shared size could not be computed (empty when all
   /// were); the simulator refuses such launches.
   std::vector<std::string> Unresolved;
+  /// Recorded runs: every allocation of the run at this launch, by the
+  /// name pointer arguments give (ArgValue::Allocation).
+  std::map<std::string, MemoryImage> Memory;
+  /// Recorded runs: why a GPU run may not make this launch as recorded
+  /// (the host read back memory a kernel may have written before it).
+  std::string Caveat;
 };
 
 /// Which instructions the counts are of.

@@ -102,9 +102,9 @@ public:
                              ", which is not an access standing for an "
                              "instruction");
       if (C.State == CompiledForm::Split) {
-        bool Ok = (C.Width == 1 || C.Width == 2 || C.Width == 4 ||
-                   C.Width == 8) &&
-                  C.Width < A.Size && !C.Parts.empty() && C.Parts.size() <= 16;
+        bool Ok =
+            (C.Width == 1 || C.Width == 2 || C.Width == 4 || C.Width == 8) &&
+            C.Width < A.Size && !C.Parts.empty() && C.Parts.size() <= 16;
         for (size_t P = 0; Ok && P < C.Parts.size(); ++P)
           Ok = C.Parts[P] % C.Width == 0 && C.Parts[P] + C.Width <= A.Size &&
                (P == 0 || C.Parts[P] > C.Parts[P - 1]);
@@ -149,6 +149,9 @@ private:
     if (!validType(E.Type))
       return at(Where, "invalid integer type");
     unsigned N = operandCount(E.Kind);
+    // A loaded value keeps the address it was loaded from (makeLoaded).
+    if (E.Kind == Op::Unknown && E.Ops.size() == 1)
+      N = 1;
     if (E.Ops.size() != N)
       return at(Where, "operator takes " + count(N, "operand") + ", has " +
                            std::to_string(E.Ops.size()));
@@ -172,8 +175,8 @@ private:
     case Op::Builtin:
       return Range(size_t(Builtin::WarpSize) + 1, "built-in", "there are ");
     case Op::Shfl:
-      if (auto Err = Range(size_t(ShuffleMode::Xor) + 1, "shuffle mode",
-                           "there are "))
+      if (auto Err =
+              Range(size_t(ShuffleMode::Xor) + 1, "shuffle mode", "there are "))
         return Err;
       break;
     default:

@@ -51,6 +51,8 @@ json exprJson(const Expr &E) {
     break;
   case Op::Unknown:
     J["reason"] = E.Reason;
+    if (E.Index >= 0)
+      J["index"] = E.Index;
     break;
   default:
     break;
@@ -494,6 +496,7 @@ private:
             int(integer(*V, child(P, "shared_array"), INT32_MIN, INT32_MAX));
       if (find(A, "unknown_reason"))
         X.UnknownReason = optString(A, P, "unknown_reason");
+      X.DataDependent = optBool(A, P, "data_dependent", false);
       X.Reduction = optBool(A, P, "reduction", false);
       if (const json *V = find(A, "async_partner"))
         X.AsyncPartner =
@@ -562,6 +565,7 @@ private:
     L.DynamicSmem = optUnsigned(J, Path, "dynamic_smem", 0);
     L.Loc = loc(J, Path);
     L.Unresolved = strings(J, Path, "unresolved");
+    L.Caveat = optString(J, Path, "caveat");
     forEach(J, Path, "args", [&](const json &A, const std::string &P) {
       object(A, P);
       ArgValue V;
@@ -617,6 +621,8 @@ json toJson(const Kernel &K) {
               {"shared_array", A.SharedArray}};
     if (A.UnknownReason)
       X["unknown_reason"] = *A.UnknownReason;
+    if (A.DataDependent)
+      X["data_dependent"] = true;
     if (A.Reduction)
       X["reduction"] = true;
     if (A.AsyncPartner >= 0)
@@ -677,13 +683,16 @@ json toJson(const Launch &L) {
     }
     Args.push_back(X);
   }
-  return {{"kernel", L.Kernel},
-          {"grid", dimJson(L.Grid)},
-          {"block", dimJson(L.Block)},
-          {"dynamic_smem", L.DynamicSmem},
-          {"args", Args},
-          {"loc", locJson(L.Loc)},
-          {"unresolved", L.Unresolved}};
+  json J = {{"kernel", L.Kernel},
+            {"grid", dimJson(L.Grid)},
+            {"block", dimJson(L.Block)},
+            {"dynamic_smem", L.DynamicSmem},
+            {"args", Args},
+            {"loc", locJson(L.Loc)},
+            {"unresolved", L.Unresolved}};
+  if (!L.Caveat.empty())
+    J["caveat"] = L.Caveat;
+  return J;
 }
 
 json toJson(const CompiledForm &C) {

@@ -135,6 +135,17 @@ LaunchEnv makeLaunchEnv(const Kernel &K, const Launch &L) {
     Env.ParamValues.push_back(V);
     Env.ParamUnknown.push_back(Unknown);
   }
+  // Recorded runs: every allocation gets a base (pointers loaded from
+  // memory may point into any), after the arguments' so theirs stay put.
+  if (!L.Memory.empty()) {
+    auto Memory = std::make_shared<LaunchMemory>();
+    for (const auto &[Name, Image] : L.Memory) {
+      auto It = Bases.emplace(Name, (Bases.size() + 1) << 36).first;
+      if (Image.Bytes < (1ull << 35))
+        Memory->add(It->second, Image);
+    }
+    Env.Memory = std::move(Memory);
+  }
   return Env;
 }
 

@@ -224,12 +224,45 @@ inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
     }
     return 0;
   case Op::Unknown:
+    if (E.Ops.size() == 1 && Env.Memory)
+      return evalLoaded(E, Mask, Out, Depth, Uni);
     LastUnknownReason = E.Reason;
     Out[0] = 0;
     return Mask;
   default:
     return evalOperator(E, Mask, Out, Depth, Uni);
   }
+}
+
+uint32_t WarpEvaluator::evalLoaded(const Expr &E, uint32_t Mask, int64_t *Out,
+                                   unsigned Depth, bool &Uni) {
+  uint32_t U = eval(*E.Ops[0], Mask, Out, Depth + 1, Uni);
+  const unsigned Bytes = E.Type.Bits < 8 ? 1 : E.Type.Bits / 8;
+  std::string Why;
+  // A uniform address is read once, for lane 0.
+  const uint32_t Lanes = Uni ? (Mask & ~U ? 1u : 0u) : Mask & ~U;
+  uint32_t Missed = 0;
+  for (uint32_t M = Lanes; M; M &= M - 1) {
+    const unsigned L = __builtin_ctz(M);
+    int64_t V = 0;
+    bool Known = Env.Memory->read(uint64_t(Out[L]), Bytes, E.Type, V, Why);
+    uint64_t Sim = 0;
+    if (Known && E.Index == 1 && V != 0) {
+      Known = Env.Memory->translate(uint64_t(V), Sim);
+      if (!Known)
+        Why = "a pointer loaded from memory points outside the recorded "
+              "allocations";
+      V = int64_t(Sim);
+    }
+    Out[L] = V;
+    if (!Known)
+      Missed |= 1u << L;
+  }
+  if (Uni && Missed)
+    Missed = Mask;
+  if (Missed)
+    LastUnknownReason = Why.empty() ? E.Reason : Why;
+  return U | Missed;
 }
 
 uint32_t WarpEvaluator::evalLanes(const Expr &E, uint32_t Mask, int64_t *Out) {
@@ -889,7 +922,9 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   if (issuesNothing(C, LoopStack))
     return;
   AccessStats &St = Stats[A.Id];
-  if (A.UnknownReason) {
+  // An address unknown only through loaded data is computed where the
+  // launch knows the memory (a recorded run).
+  if (A.UnknownReason && !(A.DataDependent && Env.Memory)) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id, *A.UnknownReason);
@@ -1024,13 +1059,12 @@ void WarpEvaluator::completeGroup(Group &G) {
 
 void WarpEvaluator::flushGroup(Group &G) {
   for (const Part &P : G.Parts)
-    issue(K.Accesses[P.AccessId], P.Addr, P.Mask,
-          K.Accesses[P.AccessId].Size);
+    issue(K.Accesses[P.AccessId], P.Addr, P.Mask, K.Accesses[P.AccessId].Size);
   G.Parts.clear();
 }
 
-void WarpEvaluator::issue(const Access &A, const uint64_t *Addr,
-                          uint32_t Mask, unsigned Size) {
+void WarpEvaluator::issue(const Access &A, const uint64_t *Addr, uint32_t Mask,
+                          unsigned Size) {
   Mask = issuingLanes(A, Mask);
   AccessStats &St = Stats[A.Id];
   St.Requests += 1;

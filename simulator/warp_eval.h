@@ -10,9 +10,10 @@
 #define GMEM_SIMULATOR_WARP_EVAL_H
 
 #include "arch.h"
+#include "exits.h"
+#include "launch_memory.h"
 #include "loop_skip.h"
 #include "merge_groups.h"
-#include "exits.h"
 #include "model.h"
 #include "result.h"
 #include "value_range.h"
@@ -29,6 +30,8 @@ struct LaunchEnv {
   uint64_t DynamicSmem = 0;
   std::vector<int64_t> ParamValues; ///< Normalised ints; pointers: address.
   std::vector<std::string> ParamUnknown; ///< Non-empty: why not known.
+  /// Recorded launches: the allocations' bytes, where known.
+  std::shared_ptr<const LaunchMemory> Memory;
 };
 
 /// Called for each executed request when set (tests and pictures use it),
@@ -68,6 +71,9 @@ private:
   uint32_t evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
                         unsigned Depth, bool &Uniform);
   uint32_t evalLanes(const Expr &E, uint32_t Mask, int64_t *Out);
+  /// A value loaded from memory the launch knows (Env.Memory).
+  uint32_t evalLoaded(const Expr &E, uint32_t Mask, int64_t *Out,
+                      unsigned Depth, bool &Uniform);
   uint32_t evalShuffle(const Expr &E, uint32_t Mask, int64_t *Out,
                        uint32_t Unknown, int64_t *Tmp, unsigned Depth);
   void execList(const std::vector<Stmt> &L, uint32_t Mask);

@@ -4,6 +4,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -70,6 +71,9 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text) {
             L.Args.push_back(std::move(Bytes));
           }
         }
+        if (J.contains("images"))
+          for (const json &I : J.at("images"))
+            L.Images[I.at(0).get<uint64_t>()] = I.at(1).get<std::string>();
         R.Launches.push_back(std::move(L));
       } else if (Ev == "alloc") {
         R.Allocs.push_back(
@@ -80,6 +84,16 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text) {
         R.Reads.push_back(
             {J.at("id").get<uint64_t>(), J.at("bytes").get<uint64_t>(),
              J.at("api").get<std::string>(), uint64_t(R.Launches.size())});
+      } else if (Ev == "write") {
+        R.Writes.push_back(
+            {J.at("id").get<uint64_t>(), J.at("offset").get<uint64_t>(),
+             J.at("bytes").get<uint64_t>(), J.at("from").get<uint64_t>(),
+             J.at("api").get<std::string>(), uint64_t(R.Launches.size())});
+      } else if (Ev == "library") {
+        R.Library.emplace_back(J.at("api").get<std::string>(),
+                               uint64_t(R.Launches.size()));
+      } else if (Ev == "stop") {
+        R.AtLaunchCount = true;
       } else if (Ev == "missing") {
         R.Missing.push_back(J.at("api").get<std::string>());
       }
@@ -135,9 +149,10 @@ llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
   }
 
   // Sizes of each kernel's parameters, for the recorder to copy arguments.
-  llvm::SmallString<128> Params, Log;
+  llvm::SmallString<128> Params, Log, Memory;
   if (llvm::sys::fs::createTemporaryFile("gmem-params", "txt", Params) ||
-      llvm::sys::fs::createTemporaryFile("gmem-record", "jsonl", Log))
+      llvm::sys::fs::createTemporaryFile("gmem-record", "jsonl", Log) ||
+      llvm::sys::fs::createUniqueDirectory("gmem-memory", Memory))
     return llvm::createStringError("cannot create a temporary file");
   {
     std::error_code EC;
@@ -163,12 +178,26 @@ llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
   Env.push_back("GMEM_RECORD_LOG=" + std::string(Log));
   Env.push_back("GMEM_RECORD_PARAMS=" + std::string(Params));
   Env.push_back("GMEM_RECORD_GPU=" + R.Board);
+  Env.push_back("GMEM_RECORD_MEMORY=" + std::string(Memory));
+  if (R.LaunchCount)
+    Env.push_back("GMEM_RECORD_LAUNCH_COUNT=" + std::to_string(R.LaunchCount));
   std::vector<std::string> Argv = {Binary};
   Argv.insert(Argv.end(), R.RunArgs.begin(), R.RunArgs.end());
   std::string Output, Err, Why;
   int RC = runProcess(Argv, R.TimeLimit, Output, Err, Why, Env,
                       /*MergeOutput=*/true);
   std::string LogText = readFile(Log);
+  // The saved allocations (at most 512 MiB, images.cpp) are read now, and
+  // the folder goes with the other temporary files.
+  std::map<std::string, std::shared_ptr<const std::string>> Images;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Memory, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    Images[llvm::sys::path::filename(It->path()).str()] =
+        std::make_shared<const std::string>(readFile(It->path()));
+    llvm::sys::fs::remove(It->path());
+  }
+  llvm::sys::fs::remove(Memory);
   llvm::sys::fs::remove(Params);
   llvm::sys::fs::remove(Log);
   if (!Temp.empty())
@@ -179,6 +208,7 @@ llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
   if (!Parsed)
     return Parsed.takeError();
   Parsed->FromCache = Run.FromCache;
+  Parsed->Images = std::move(Images);
   Parsed->ExitCode = RC;
   Parsed->OutputTail = tail(Output, 2000);
   if (RC == -2)

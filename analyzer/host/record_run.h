@@ -13,6 +13,8 @@
 #include "model.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +31,7 @@ struct RecordRequest {
   std::string Board; ///< The GPU cudaGetDeviceProperties describes.
   std::vector<std::string> RunArgs;
   unsigned TimeLimit = 120; ///< Seconds the program may run.
+  uint64_t LaunchCount = 0; ///< Stop the program after this many (0: not).
   std::string CacheDir;     ///< Empty: no cache.
   std::string RuntimeDir;   ///< Holds the recording libcudart.so.N.
   /// Kernels whose launch parameter sizes the recorder is told.
@@ -46,6 +49,9 @@ struct RecordedLaunch {
   bool ArgsKnown = false; ///< The recorder knew the parameter sizes.
   /// Each argument's bytes (none where its size was not known).
   std::vector<std::optional<std::vector<uint8_t>>> Args;
+  /// The allocations its pointer arguments point into, as they were at the
+  /// launch: allocation id -> image file (a key of RecordedRun::Images).
+  std::map<uint64_t, std::string> Images;
 };
 
 struct RecordedAlloc {
@@ -60,16 +66,31 @@ struct RecordedRead {
   uint64_t LaunchesBefore = 0; ///< Launches logged before the read.
 };
 
+/// A copy or set into an allocation.
+struct RecordedWrite {
+  uint64_t Id = 0, Offset = 0, Bytes = 0;
+  uint64_t From = 0; ///< The allocation copied from; 0: the host.
+  std::string Api;
+  uint64_t LaunchesBefore = 0;
+};
+
 struct RecordedRun {
   std::vector<RecordedLaunch> Launches;
   std::vector<RecordedAlloc> Allocs;
   std::vector<RecordedRead> Reads;
+  std::vector<RecordedWrite> Writes;
+  /// Calls of recorded libraries (cuBLAS...): API and launches before.
+  std::vector<std::pair<std::string, uint64_t>> Library;
+  /// The saved contents of allocations, by file name.
+  std::map<std::string, std::shared_ptr<const std::string>> Images;
   std::vector<std::string> Missing; ///< API calls not answered, in order.
   int ExitCode = 0;
   /// Empty when the program exited with 0; else how it stopped ("exited
   /// with 1", "killed by signal ...", "stopped after 120 s").
   std::string Stopped;
   std::string OutputTail; ///< The end of what the program printed.
+  /// The recorder ended the program at the launch count asked for.
+  bool AtLaunchCount = false;
   bool FromCache = false; ///< The binary was built before.
 };
 

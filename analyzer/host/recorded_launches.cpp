@@ -1,5 +1,6 @@
 //===- recorded_launches.cpp - A recorded run as launches to simulate -----===//
 #include "recorded_launches.h"
+#include "known_memory.h"
 
 #include <cstring>
 #include <map>
@@ -16,11 +17,7 @@ uint64_t little(const std::vector<uint8_t> &B) {
 }
 
 std::string allocationName(const RecordedAlloc &A) {
-  const char *Api = A.Kind == "managed" ? "cudaMallocManaged"
-                    : A.Kind == "host"  ? "cudaMallocHost"
-                    : A.Pitch           ? "cudaMallocPitch"
-                                        : "cudaMalloc";
-  return std::string(Api) + " #" + std::to_string(A.Id);
+  return KnownMemory::nameOf(A);
 }
 
 ArgValue decode(const Param &P, const std::optional<std::vector<uint8_t>> &B,
@@ -96,14 +93,18 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
   for (const RecordedAlloc &A : Run.Allocs)
     ByBase[A.Base] = &A;
 
-  // Allocations some launch before each point could have written.
-  std::map<uint64_t, uint64_t> FirstPassed; // Allocation id -> launch index.
   std::set<std::string> Unknown;
+  KnownMemory Known(Run);
+  std::string FirstCaveat;
   for (size_t I = 0; I < Run.Launches.size(); ++I) {
     const RecordedLaunch &R = Run.Launches[I];
     const std::string Label = "launch " + std::to_string(R.N + 1);
     auto K = ByMangled.find(R.Mangled);
     if (K == ByMangled.end()) {
+      if (R.Error.empty())
+        Known.unmodelled(I, Label + " (" + R.Mangled +
+                                ", a kernel not in the analysed source) may "
+                                "have written it");
       if (Unknown.insert(R.Mangled).second)
         Out.Warnings.push_back(Label + " is of " + R.Mangled +
                                ", a kernel not in the analysed source: not "
@@ -126,28 +127,29 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
       std::optional<std::vector<uint8_t>> None;
       const auto &Bytes = R.ArgsKnown && P < R.Args.size() ? R.Args[P] : None;
       L.Args.push_back(decode(Kn.Params[P], Bytes, ByBase));
-      if (L.Args.back().Kind == ArgValue::Pointer)
-        for (const RecordedAlloc &A : Run.Allocs)
-          if (allocationName(A) == L.Args.back().Allocation)
-            FirstPassed.emplace(A.Id, I);
     }
+    L.Memory = Known.launch(I, L, Kn);
+    L.Caveat = Known.caveat();
+    if (FirstCaveat.empty() && !L.Caveat.empty())
+      FirstCaveat = "launches from " + std::to_string(R.N + 1) + " on were " +
+                    L.Caveat + " (each says so)";
     Out.Launches.push_back(std::move(L));
   }
-  // The first read-back of memory an earlier launch was given.
-  for (const RecordedRead &Rd : Run.Reads) {
-    auto It = FirstPassed.find(Rd.Id);
-    const bool Written =
-        Rd.Id == 0 ? Rd.LaunchesBefore > 0
-                   : It != FirstPassed.end() && It->second < Rd.LaunchesBefore;
-    if (!Written || Rd.LaunchesBefore >= Run.Launches.size())
-      continue;
+  if (!FirstCaveat.empty())
+    Out.Warnings.push_back(FirstCaveat);
+  if (!Run.Library.empty()) {
+    std::map<std::string, unsigned> Calls;
+    for (const auto &[Api, Before] : Run.Library)
+      ++Calls[Api];
+    std::string List;
+    for (const auto &[Api, N] : Calls)
+      List += (List.empty() ? "" : ", ") + Api +
+              (N > 1 ? " x" + std::to_string(N) : std::string());
     Out.Warnings.push_back(
-        "launches from " + std::to_string(Rd.LaunchesBefore + 1) +
-        " on follow " + Rd.Api +
-        " of memory a kernel may have written; kernels do not run "
-        "when recording, so if the host's next steps depend on those bytes, "
-        "a GPU run may launch differently");
-    break;
+        "the program called NVIDIA libraries that gmem does not model (" +
+        List +
+        "): the recording libraries returned success and ran nothing, so "
+        "their kernels are not in this report");
   }
   for (const std::string &M : Run.Missing)
     Out.Warnings.push_back("the program called " + M +

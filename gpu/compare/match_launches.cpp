@@ -197,6 +197,18 @@ bool matchLaunches(const Module &M, const Measurement &Ms,
     }
     if (ArgsFromHost)
       ML2.Notes.push_back("argument values from " + HostText);
+    // A recorded launch of the same shape knows the bytes the host wrote:
+    // its pointers (allocation and offset) name them.
+    if (Host && !Host->Memory.empty() && L.Grid == Host->Grid &&
+        L.Block == Host->Block) {
+      for (size_t P = 0; P < K->Params.size() && P < Host->Args.size(); ++P)
+        if (K->Params[P].Kind == ParamKind::Pointer &&
+            Host->Args[P].Kind == ArgValue::Pointer)
+          L.Args[P] = Host->Args[P];
+      L.Memory = Host->Memory;
+      L.Caveat = Host->Caveat;
+      ML2.Notes.push_back("memory contents from the recorded run");
+    }
     Out.Launches.push_back(std::move(ML2));
   }
   for (size_t I = 0; I < M.Launches.size(); ++I)

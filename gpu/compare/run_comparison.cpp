@@ -46,7 +46,8 @@ bool buildComparison(const Module &M, const Measurement &Ms,
     }
     if (Warned.insert(ML.K->Name).second)
       for (const std::string &W : ML.K->Warnings)
-        C.Warnings.push_back(W);
+        C.Warnings.push_back(ML.L.Memory.empty() ? W
+                                                 : recordedWarning(*ML.K, W));
   }
 
   SimOptions SO;

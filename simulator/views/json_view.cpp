@@ -1,10 +1,10 @@
 //===- json_view.cpp - The result as data ---------------------------------===//
 //
 // {"file": ..., "warnings": [...], "launches": [{"kernel", "grid", "block",
-//  "dynamic_smem", "args", "loc", "arch", "warps", "warps_evaluated",
-//  "warps_derived", "count", "metrics": {name: value or null},
-//  "unknown_metrics": {name: reason}, "metric_bounds": {name: {"min", "max",
-//  "known_part", "excluded_requests"}}, "accesses": [...],
+//  "dynamic_smem", "args", "loc", "caveat" (recorded runs), "arch", "warps",
+//  "warps_evaluated", "warps_derived", "count", "metrics": {name: value or
+//  null}, "unknown_metrics": {name: reason}, "metric_bounds": {name: {"min",
+//  "max", "known_part", "excluded_requests"}}, "accesses": [...],
 //  "diagnostics": [...]}]}
 //
 //===----------------------------------------------------------------------===//
@@ -119,11 +119,10 @@ void printJsonView(const Report &Rep, std::ostream &OS) {
   json Launches = json::array();
   for (const LaunchResult &R : Rep.Launches)
     Launches.push_back(launchJson(R));
-  json J = {
-      {"file", Rep.File},
-      {"compiler", toJson(Rep.Compiler)},
-      {"warnings", Rep.Warnings},
-      {"launches", Launches}};
+  json J = {{"file", Rep.File},
+            {"compiler", toJson(Rep.Compiler)},
+            {"warnings", Rep.Warnings},
+            {"launches", Launches}};
   OS << J.dump(2) << "\n";
 }
 

@@ -64,10 +64,10 @@ void printMetrics(const LaunchResult &R, std::ostream &OS) {
       continue;
     const Metric &M = R.Metrics.at(I.Name);
     const char *F = I.Percent ? "%.2f%%" : "%.6f";
-    std::string V = M.Value         ? fmt(F, *M.Value)
-                    : M.Min && M.Max ? "[" + fmt(F, *M.Min) + ", " +
-                                           fmt(F, *M.Max) + "]"
-                                     : "unknown";
+    std::string V = M.Value ? fmt(F, *M.Value)
+                    : M.Min && M.Max
+                        ? "[" + fmt(F, *M.Min) + ", " + fmt(F, *M.Max) + "]"
+                        : "unknown";
     if (!M.Value) {
       std::string Line = I.Name + ": " + M.UnknownReason;
       if (M.KnownPart)
@@ -120,8 +120,7 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
        << pad(S.UncountedRequests ? "unknown" : std::to_string(S.Requests), 10,
               true);
     if (asyncWavefrontsUnknown(A) && !S.UnknownRequests) {
-      OS << pad("-", 19, true) << "\n      -> " << explainAccess(A, S)
-         << "\n";
+      OS << pad("-", 19, true) << "\n      -> " << explainAccess(A, S) << "\n";
       continue;
     }
     if (S.UnknownRequests) {
@@ -176,6 +175,8 @@ void printTableView(const Report &Rep, std::ostream &OS) {
     if (R.L.Loc.Line)
       OS << " at " << locText(R.L.Loc);
     OS << " [" << R.Arch << ", " << R.Warps << " warps]\n";
+    if (!R.L.Caveat.empty())
+      OS << "  note: " << R.L.Caveat << "\n";
     std::string Sass = explainSass(R.K->Sass);
     if (!Sass.empty())
       OS << "  " << Sass << "\n";

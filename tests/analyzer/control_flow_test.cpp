@@ -301,7 +301,12 @@ __global__ void k(const int *p, int *q) {
   ASSERT_NE(Loop, nullptr);
   ASSERT_EQ(Loop->CondPre.size(), 1u);
   EXPECT_EQ(K.Accesses[Loop->CondPre[0].AccessId].Text, "p[i]");
-  EXPECT_EQ(Loop->Cond->Kind, Op::Unknown);
+  // p[i] != 0 over the loaded value, which keeps its address (a recorded
+  // run may know the bytes there).
+  ASSERT_EQ(Loop->Cond->Kind, Op::Ne);
+  EXPECT_EQ(Loop->Cond->Ops[0]->Kind, Op::Unknown);
+  ASSERT_EQ(Loop->Cond->Ops[0]->Ops.size(), 1u);
+  EXPECT_EQ(toString(*Loop->Cond->Ops[0]->Ops[0], &K), "(p + ((u64)i * 4))");
   ASSERT_EQ(K.Warnings.size(), 1u);
   EXPECT_NE(K.Warnings[0].find("loop condition 'p[i] != 0' is not modelled: "
                                "depends on data loaded by p[i]"),

@@ -183,11 +183,16 @@ void checkExpr(const Expr &E, const Kernel &K, std::vector<std::string> &Err) {
     checkExpr(*O, K, Err);
   }
   switch (E.Kind) {
+  case Op::Unknown:
+    // A loaded value keeps the 64-bit address it was loaded from.
+    if (E.Ops.size() > 1 ||
+        (E.Ops.size() == 1 && !(E.Ops[0]->Type == IntType{64, false})))
+      Bad("loaded value without one 64-bit address");
+    return;
   case Op::Const:
   case Op::Param:
   case Op::Var:
   case Op::Builtin:
-  case Op::Unknown:
     if (!E.Ops.empty())
       Bad("leaf with operands");
     return;

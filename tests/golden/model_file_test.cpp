@@ -104,7 +104,7 @@ TEST(ModelFileCli, WrongSchemaVersion) {
   J["schema"] = 7;
   expectOneLineError(runModel("v7.json", J.dump()),
                      "v7.json: kernel model schema 7 is not supported (this "
-                     "gmem reads schema 3); regenerate it");
+                     "gmem reads schema 4); regenerate it");
 }
 
 TEST(ModelFileCli, WrongTypes) {

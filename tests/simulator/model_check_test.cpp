@@ -68,11 +68,11 @@ std::string errorWith(const char *Pointer, json V) {
 TEST(ModelCheck, ValidModelReads) { EXPECT_EQ(readError(validModel()), ""); }
 
 TEST(ModelCheck, WrongSchemaVersion) {
-  // Schema 3 added the SASS accounting (model.h); 2 and 4 are refused.
-  std::string E = errorWith("/schema", 4);
-  EXPECT_HAS(E, "schema 4 is not supported (this gmem reads schema 3)");
-  EXPECT_HAS(errorWith("/schema", 2),
-             "schema 2 is not supported (this gmem reads schema 3)");
+  // Schema 4 added loaded values' addresses (model.h); 3 and 5 are refused.
+  std::string E = errorWith("/schema", 5);
+  EXPECT_HAS(E, "schema 5 is not supported (this gmem reads schema 4)");
+  EXPECT_HAS(errorWith("/schema", 3),
+             "schema 3 is not supported (this gmem reads schema 4)");
   EXPECT_HAS(errorWith("/schema", "3"),
              "schema: expected an integer, found string");
 }
@@ -251,8 +251,8 @@ TEST(ModelFile, EmptyGarbageAndMissingFiles) {
   std::string Err;
   EXPECT_FALSE(readModelFile(::testing::TempDir() + "/no/such.json", M, Err));
   EXPECT_HAS(Err, "no/such.json: cannot read the file");
-  EXPECT_HAS(fileError("v4.json", "{\"schema\": 4}"),
-             "v4.json: kernel model schema 4 is not supported");
+  EXPECT_HAS(fileError("v5.json", "{\"schema\": 5}"),
+             "v5.json: kernel model schema 5 is not supported");
 }
 
 } // namespace

@@ -159,6 +159,12 @@ cudaError_t cudaDeviceGetAttribute(int *Value, cudaDeviceAttr Attr,
   case cudaDevAttrGlobalMemoryBusWidth:
     *Value = P.memoryBusWidth;
     break;
+  case cudaDevAttrClockRate:
+    *Value = recorder().Gpu->ClockKHz;
+    break;
+  case cudaDevAttrMemoryClockRate:
+    *Value = recorder().Gpu->MemClockKHz;
+    break;
   case cudaDevAttrTextureAlignment:
     *Value = int(P.textureAlignment);
     break;
@@ -185,6 +191,11 @@ cudaError_t cudaDeviceGetAttribute(int *Value, cudaDeviceAttr Attr,
             .c_str());
   }
   return cudaSuccess;
+}
+
+cudaChannelFormatDesc cudaCreateChannelDesc(int X, int Y, int Z, int W,
+                                            cudaChannelFormatKind F) {
+  return {X, Y, Z, W, F};
 }
 
 cudaError_t cudaMemGetInfo(size_t *Free, size_t *Total) {

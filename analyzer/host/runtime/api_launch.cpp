@@ -10,6 +10,7 @@
 // logged with its error and refused the same way.
 //
 //===----------------------------------------------------------------------===//
+#include "images.h"
 #include "recorder.h"
 #include "streams.h"
 
@@ -52,9 +53,11 @@ cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
                      ",\"smem\":" + std::to_string(Smem) +
                      ",\"stream\":" + std::to_string(uintptr_t(Stream));
   auto Sizes = R.ParamSizes.find(K->second);
+  std::vector<uintptr_t> Pointed;
   if (Sizes == R.ParamSizes.end()) {
     Line += ",\"args\":null";
   } else {
+    Pointed = argumentAllocations(Args, Sizes->second);
     Line += ",\"args\":[";
     for (size_t I = 0; I < Sizes->second.size(); ++I) {
       const unsigned Bytes = Sizes->second[I];
@@ -67,10 +70,9 @@ cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
   const char *Refused = refusal(R, Fn, G, B, Smem);
   if (Refused)
     Line += std::string(",\"error\":\"") + Refused + "\"";
-  if (!Refused && captureLaunch(Stream, Line))
+  if (!Refused && captureLaunch(Stream, Line, Pointed))
     return cudaSuccess; // Logged when its graph is launched.
-  logLine("{\"ev\":\"launch\",\"n\":" + std::to_string(R.NextLaunch++) + "," +
-          Line + "}");
+  logLaunch(Line + (Refused ? "" : imagesField(Pointed)));
   if (Refused)
     return fail(std::string(Refused) == "cudaErrorInvalidValue"
                     ? cudaErrorInvalidValue

@@ -6,9 +6,11 @@
 // Large buffers are mapped without reserving swap, so a program may
 // allocate what its GPU has without this machine's memory.
 //
-// The log gets each allocation, and each copy to the host from an
-// allocation (a "read": what kernels wrote there is not what a GPU would
-// have given).
+// The log gets each allocation, each copy to the host from an allocation
+// (a "read": what kernels wrote there is not what a GPU would have given),
+// and each copy or set into one (a "write": from the host, its bytes are
+// what a GPU would hold; from another allocation ("from"), they are what
+// that one held).
 //
 //===----------------------------------------------------------------------===//
 #include "recorder.h"
@@ -74,16 +76,41 @@ cudaError_t release(void *P) {
   return cudaSuccess;
 }
 
-/// A copy of Bytes from Src to Dst: logged as a read when it leaves device
-/// memory for the host.
-cudaError_t copy(void *Dst, const void *Src, size_t Bytes, const char *Api) {
-  if (Bytes && (!Dst || !Src))
-    return fail(cudaErrorInvalidValue);
-  const auto *From = allocationOf(Src);
-  if (From && !allocationOf(Dst) && std::strcmp(From->second.Kind, "host"))
+/// Logs a write of Bytes at Dst (when it lies in an allocation), from the
+/// allocation From (or the host when null).
+void logWrite(const void *Dst, size_t Bytes, const Allocation *From,
+              const char *Api) {
+  const auto *To = allocationOf(Dst);
+  if (!To || !Bytes)
+    return;
+  recorder().Allocs[To->first].Changed = true;
+  logLine("{\"ev\":\"write\",\"id\":" + std::to_string(To->second.Id) +
+          ",\"offset\":" + std::to_string(uintptr_t(Dst) - To->first) +
+          ",\"bytes\":" + std::to_string(Bytes) + ",\"from\":" +
+          std::to_string(From ? From->Id : 0) + ",\"api\":\"" + Api + "\"}");
+}
+
+/// Logs a copy of Bytes from Src to Dst (spanning Span bytes at Dst): a
+/// read when it leaves device memory for the host, a write when it enters
+/// an allocation.
+void logCopy(void *Dst, const void *Src, size_t Bytes, size_t Span,
+             const char *Api) {
+  const auto *From = allocationOf(Src), *To = allocationOf(Dst);
+  // Pinned host memory (cudaMallocHost) is the host's, not the device's.
+  auto OnHost = [](const auto *A) {
+    return !A || !std::strcmp(A->second.Kind, "host");
+  };
+  if (!OnHost(From) && OnHost(To))
     logLine("{\"ev\":\"read\",\"id\":" + std::to_string(From->second.Id) +
             ",\"bytes\":" + std::to_string(Bytes) + ",\"api\":\"" + Api +
             "\"}");
+  logWrite(Dst, Span, From ? &From->second : nullptr, Api);
+}
+
+cudaError_t copy(void *Dst, const void *Src, size_t Bytes, const char *Api) {
+  if (Bytes && (!Dst || !Src))
+    return fail(cudaErrorInvalidValue);
+  logCopy(Dst, Src, Bytes, Bytes, Api);
   std::memmove(Dst, Src, Bytes);
   return cudaSuccess;
 }
@@ -158,11 +185,15 @@ cudaError_t cudaMemcpy2D(void *Dst, size_t DPitch, const void *Src,
                          cudaMemcpyKind) {
   if (Width > DPitch || Width > SPitch)
     return fail(cudaErrorInvalidPitchValue);
+  if (!Width || !Height)
+    return cudaSuccess;
+  if (!Dst || !Src)
+    return fail(cudaErrorInvalidValue);
+  logCopy(Dst, Src, Width * Height, (Height - 1) * DPitch + Width,
+          "cudaMemcpy2D");
   for (size_t Row = 0; Row < Height; ++Row)
-    if (cudaError_t E = copy(static_cast<char *>(Dst) + Row * DPitch,
-                             static_cast<const char *>(Src) + Row * SPitch,
-                             Width, "cudaMemcpy2D"))
-      return E;
+    std::memmove(static_cast<char *>(Dst) + Row * DPitch,
+                 static_cast<const char *>(Src) + Row * SPitch, Width);
   return cudaSuccess;
 }
 cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DPitch, const void *Src,
@@ -207,6 +238,7 @@ cudaError_t cudaGetSymbolSize(size_t *Bytes, const void *Symbol) {
 }
 
 cudaError_t cudaMemset(void *P, int Value, size_t Bytes) {
+  logWrite(P, Bytes, nullptr, "cudaMemset");
   std::memset(P, Value, Bytes);
   return cudaSuccess;
 }
@@ -215,6 +247,8 @@ cudaError_t cudaMemsetAsync(void *P, int Value, size_t Bytes, cudaStream_t) {
 }
 cudaError_t cudaMemset2D(void *P, size_t Pitch, int Value, size_t Width,
                          size_t Height) {
+  if (Height)
+    logWrite(P, (Height - 1) * Pitch + Width, nullptr, "cudaMemset2D");
   for (size_t Row = 0; Row < Height; ++Row)
     std::memset(static_cast<char *>(P) + Row * Pitch, Value, Width);
   return cudaSuccess;

@@ -7,6 +7,7 @@
 // them again, in capture order, marked with the graph's number.
 //
 //===----------------------------------------------------------------------===//
+#include "images.h"
 #include "recorder.h"
 #include "streams.h"
 
@@ -18,9 +19,11 @@ using namespace gmem::rec;
 namespace {
 
 struct Graphs {
-  std::map<uintptr_t, std::vector<std::string>> Capturing; ///< By stream.
-  std::map<uintptr_t, std::vector<std::string>> Captured;  ///< By graph.
-  std::map<uintptr_t, uintptr_t> Execs;                    ///< Exec -> graph.
+  /// A captured launch: its log fields and the allocations it points into.
+  using Node = std::pair<std::string, std::vector<uintptr_t>>;
+  std::map<uintptr_t, std::vector<Node>> Capturing; ///< By stream.
+  std::map<uintptr_t, std::vector<Node>> Captured;  ///< By graph.
+  std::map<uintptr_t, uintptr_t> Execs;             ///< Exec -> graph.
 };
 
 Graphs &graphs() {
@@ -39,11 +42,12 @@ template <typename T> cudaError_t newHandle(T *Out) {
 
 namespace gmem::rec {
 
-bool captureLaunch(cudaStream_t Stream, const std::string &Fields) {
+bool captureLaunch(cudaStream_t Stream, const std::string &Fields,
+                   const std::vector<uintptr_t> &Pointed) {
   auto It = graphs().Capturing.find(uintptr_t(Stream));
   if (It == graphs().Capturing.end())
     return false;
-  It->second.push_back(Fields);
+  It->second.emplace_back(Fields, Pointed);
   return true;
 }
 
@@ -135,9 +139,9 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t Exec, cudaStream_t) {
   auto It = graphs().Execs.find(uintptr_t(Exec));
   if (It == graphs().Execs.end())
     return fail(cudaErrorInvalidValue);
-  for (const std::string &Fields : graphs().Captured[It->second])
-    logLine("{\"ev\":\"launch\",\"n\":" + std::to_string(R.NextLaunch++) +
-            ",\"graph\":" + std::to_string(It->second) + "," + Fields + "}");
+  for (const auto &[Fields, Pointed] : graphs().Captured[It->second])
+    logLaunch("\"graph\":" + std::to_string(It->second) + "," + Fields +
+              imagesField(Pointed));
   return cudaSuccess;
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t Exec) {

@@ -14,27 +14,27 @@ static constexpr size_t KiB = 1024, GiB = KiB * KiB * KiB;
 
 static const Board Boards[] = {
     // Name, product, cc, SMs, threads/SM, blocks/SM, smem/SM, opt-in,
-    // L2, global memory, bus width.
+    // L2, global memory, bus width, clock and memory clock (kHz).
     {"h100-sxm", "NVIDIA H100 80GB HBM3", 9, 0, 132, 2048, 32, 228 * KiB,
-     227 * KiB, 50 << 20, 80 * GiB, 5120},
+     227 * KiB, 50 << 20, 80 * GiB, 5120, 1980000, 2619000},
     {"a100-sxm", "NVIDIA A100-SXM4-80GB", 8, 0, 108, 2048, 32, 164 * KiB,
-     163 * KiB, 40 << 20, 80 * GiB, 5120},
+     163 * KiB, 40 << 20, 80 * GiB, 5120, 1410000, 1593000},
     {"rtx-3090", "NVIDIA GeForce RTX 3090", 8, 6, 82, 1536, 16, 100 * KiB,
-     99 * KiB, 6 << 20, 24 * GiB, 384},
+     99 * KiB, 6 << 20, 24 * GiB, 384, 1695000, 9751000},
     {"rtx-4090", "NVIDIA GeForce RTX 4090", 8, 9, 128, 1536, 24, 100 * KiB,
-     99 * KiB, 72 << 20, 24 * GiB, 384},
+     99 * KiB, 72 << 20, 24 * GiB, 384, 2520000, 10501000},
     {"t4", "Tesla T4", 7, 5, 40, 1024, 16, 64 * KiB, 64 * KiB, 4 << 20,
-     16 * GiB, 256},
+     16 * GiB, 256, 1590000, 5001000},
     {"v100-sxm", "Tesla V100-SXM2-16GB", 7, 0, 80, 2048, 32, 96 * KiB, 96 * KiB,
-     6 << 20, 16 * GiB, 4096},
+     6 << 20, 16 * GiB, 4096, 1530000, 877000},
     {"p100", "Tesla P100-PCIE-16GB", 6, 0, 56, 2048, 32, 64 * KiB, 48 * KiB,
-     4 << 20, 16 * GiB, 4096},
+     4 << 20, 16 * GiB, 4096, 1328500, 715000},
     {"quadro-p2000", "Quadro P2000", 6, 1, 8, 2048, 32, 96 * KiB, 48 * KiB,
-     1280 * KiB, 5 * GiB, 160},
+     1280 * KiB, 5 * GiB, 160, 1480500, 3504000},
     {"gtx-titan-x", "GeForce GTX TITAN X", 5, 2, 24, 2048, 32, 96 * KiB,
-     48 * KiB, 3 << 20, 12 * GiB, 384},
+     48 * KiB, 3 << 20, 12 * GiB, 384, 1076000, 3505000},
     {"gtx-750-ti", "GeForce GTX 750 Ti", 5, 0, 5, 2048, 32, 64 * KiB, 48 * KiB,
-     2 << 20, 2 * GiB, 128},
+     2 << 20, 2 * GiB, 128, 1085000, 2700000},
 };
 
 const Board *findBoard(const std::string &Name) {

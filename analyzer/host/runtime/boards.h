@@ -22,6 +22,9 @@ struct Board {
   int L2Bytes;
   size_t GlobalMem;
   int BusWidth;
+  /// Boost clocks in kHz, as cudaDevAttrClockRate and
+  /// cudaDevAttrMemoryClockRate give them (the vendors' spec sheets).
+  int ClockKHz, MemClockKHz;
 };
 
 const Board *findBoard(const std::string &Name);

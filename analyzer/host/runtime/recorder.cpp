@@ -30,6 +30,8 @@ Recorder &recorder() {
       New->Log = std::fopen(Log, "w");
     if (const char *Params = std::getenv("GMEM_RECORD_PARAMS"))
       readParamSizes(*New, Params);
+    if (const char *Count = std::getenv("GMEM_RECORD_LAUNCH_COUNT"))
+      New->LaunchLimit = std::strtoull(Count, nullptr, 10);
     // The analyzer checks the name; a run by hand falls back to an H100.
     const char *Gpu = std::getenv("GMEM_RECORD_GPU");
     New->Gpu = findBoard(Gpu ? Gpu : "h100-sxm");
@@ -47,6 +49,18 @@ void logLine(const std::string &Json) {
   std::fputs(Json.c_str(), R.Log);
   std::fputc('\n', R.Log);
   std::fflush(R.Log);
+}
+
+void logLaunch(const std::string &Fields) {
+  Recorder &R = recorder();
+  logLine("{\"ev\":\"launch\",\"n\":" + std::to_string(R.NextLaunch++) + "," +
+          Fields + "}");
+  if (R.LaunchLimit && R.NextLaunch >= R.LaunchLimit) {
+    logLine("{\"ev\":\"stop\",\"launches\":" + std::to_string(R.NextLaunch) +
+            "}");
+    std::fflush(nullptr);
+    std::_Exit(0);
+  }
 }
 
 cudaError_t missing(const char *Api) {
@@ -87,3 +101,13 @@ std::string hex(const void *P, size_t Bytes) {
 #include "missing.h"
 
 int gmem::rec::missingCall(const char *Api) { return int(missing(Api)); }
+
+// The recording libraries (libraries/) log their calls here, in order with
+// the runtime's own events.
+extern "C" int gmemRecordLibraryCall(const char *Api) {
+  using namespace gmem::rec;
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  logLine(std::string("{\"ev\":\"library\",\"api\":\"") + Api + "\"}");
+  return 0;
+}

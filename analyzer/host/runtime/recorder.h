@@ -29,6 +29,10 @@ struct Allocation {
   uint64_t Id;
   size_t Bytes;
   const char *Kind; ///< "device", "managed", "host".
+  /// Written by a copy or set since its image was last saved. The host
+  /// cannot touch device memory otherwise; managed and host memory it can,
+  /// so theirs are always hashed again (images.cpp).
+  bool Changed = true;
 };
 
 struct Recorder {
@@ -52,6 +56,9 @@ struct Recorder {
   std::vector<Config> Configs; ///< Pushed by <<<>>>, popped by the stub.
   cudaError_t LastError = cudaSuccess;
   int Device = 0;
+  /// GMEM_RECORD_LAUNCH_COUNT: the program stops after this many launches
+  /// (0: no limit), as Nsight Compute's --launch-count.
+  uint64_t LaunchLimit = 0;
 };
 
 /// The one recorder, initialised on first use (from any API call, including
@@ -60,6 +67,10 @@ Recorder &recorder();
 
 /// Writes one line to the log (already a JSON object) and flushes it.
 void logLine(const std::string &Json);
+
+/// Logs launch event Fields (`"kernel":...`, without "n") as the next
+/// launch; at the launch limit, ends the program. Lock held.
+void logLaunch(const std::string &Fields);
 
 /// Notes an API call gmem does not answer; returns cudaErrorNotSupported.
 cudaError_t missing(const char *Api);

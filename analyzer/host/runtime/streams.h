@@ -2,8 +2,10 @@
 #ifndef GMEM_HOST_RUNTIME_STREAMS_H
 #define GMEM_HOST_RUNTIME_STREAMS_H
 
+#include <cstdint>
 #include <cuda_runtime_api.h>
 #include <string>
+#include <vector>
 
 namespace gmem::rec {
 
@@ -12,9 +14,11 @@ namespace gmem::rec {
 cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
                    cudaStream_t Stream, const char *Api);
 
-/// When Stream is being captured, keeps the launch (its log fields) for
-/// the graph and returns true. Called with the recorder's lock held.
-bool captureLaunch(cudaStream_t Stream, const std::string &Fields);
+/// When Stream is being captured, keeps the launch (its log fields and the
+/// allocations its arguments point into, saved at each replay) for the
+/// graph and returns true. Called with the recorder's lock held.
+bool captureLaunch(cudaStream_t Stream, const std::string &Fields,
+                   const std::vector<uintptr_t> &Pointed);
 
 } // namespace gmem::rec
 
