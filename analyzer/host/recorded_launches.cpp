@@ -16,10 +16,6 @@ uint64_t little(const std::vector<uint8_t> &B) {
   return V;
 }
 
-std::string allocationName(const RecordedAlloc &A) {
-  return KnownMemory::nameOf(A);
-}
-
 ArgValue decode(const Param &P, const std::optional<std::vector<uint8_t>> &B,
                 const std::map<uint64_t, const RecordedAlloc *> &ByBase) {
   ArgValue A;
@@ -39,7 +35,7 @@ ArgValue decode(const Param &P, const std::optional<std::vector<uint8_t>> &B,
     if (It != ByBase.begin() &&
         V - std::prev(It)->first <
             std::max<uint64_t>(1, std::prev(It)->second->Bytes)) {
-      A.Allocation = allocationName(*std::prev(It)->second);
+      A.Allocation = KnownMemory::nameOf(*std::prev(It)->second);
       A.AlignOffset = V - std::prev(It)->first;
     } else {
       // Memory the recorder did not allocate (a __device__ variable's

@@ -33,10 +33,7 @@ cublasStatus_t cublasGetVersion_v2(cublasHandle_t, int *V) {
   return CUBLAS_STATUS_SUCCESS;
 }
 cublasStatus_t cublasGetProperty(libraryPropertyType T, int *V) {
-  *V = T == MAJOR_VERSION   ? CUBLAS_VER_MAJOR
-       : T == MINOR_VERSION ? CUBLAS_VER_MINOR
-                            : CUBLAS_VER_PATCH;
-  return CUBLAS_STATUS_SUCCESS;
+  return property(T, V);
 }
 const char *cublasGetStatusName(cublasStatus_t S) { return statusName(S); }
 const char *cublasGetStatusString(cublasStatus_t S) { return statusName(S); }

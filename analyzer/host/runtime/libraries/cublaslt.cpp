@@ -50,10 +50,7 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(
 size_t cublasLtGetVersion() { return CUBLAS_VERSION; }
 size_t cublasLtGetCudartVersion() { return CUDART_VERSION; }
 cublasStatus_t cublasLtGetProperty(libraryPropertyType T, int *V) {
-  *V = T == MAJOR_VERSION   ? CUBLAS_VER_MAJOR
-       : T == MINOR_VERSION ? CUBLAS_VER_MINOR
-                            : CUBLAS_VER_PATCH;
-  return CUBLAS_STATUS_SUCCESS;
+  return property(T, V);
 }
 const char *cublasLtGetStatusName(cublasStatus_t S) { return statusName(S); }
 const char *cublasLtGetStatusString(cublasStatus_t S) { return statusName(S); }

@@ -17,6 +17,14 @@ template <typename T> cublasStatus_t create(T *Out, const char *Api) {
   return CUBLAS_STATUS_SUCCESS;
 }
 
+/// The library's version numbers (cuBLASLt ships with cuBLAS).
+inline cublasStatus_t property(libraryPropertyType T, int *V) {
+  *V = T == MAJOR_VERSION   ? CUBLAS_VER_MAJOR
+       : T == MINOR_VERSION ? CUBLAS_VER_MINOR
+                            : CUBLAS_VER_PATCH;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 inline const char *statusName(cublasStatus_t S) {
   switch (S) {
   case CUBLAS_STATUS_SUCCESS:
