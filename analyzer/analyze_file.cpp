@@ -10,14 +10,17 @@
 
 #include "frontend.h"
 #include "host_launches.h"
+#include "launch_columns.h"
 #include "launch_plan.h"
 #include "model_json.h"
 #include "program.h"
 #include "simulate.h"
 #include "translate.h"
 
+#include "llvm/Support/Path.h"
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace gmem {
@@ -28,58 +31,62 @@ static std::string where(const Launch &L, const std::string &File) {
   return L.Loc.File + ":" + std::to_string(L.Loc.Line) + ": ";
 }
 
-/// --host record: build and run the program, its launches into M.
-static bool recordLaunches(const Options &O,
-                           const std::vector<std::string> &Files,
-                           const std::vector<std::string> &KeyInputs,
-                           const ArchRules &Arch, Module &M,
-                           std::vector<std::string> &Warnings,
-                           std::string &Error) {
-  if (!*GMEM_RECORD_RUNTIME_DIR) {
-    Error = "--host record: this gmem was built without a CUDA toolkit, so "
-            "it has no recording runtime; use --host interpret";
-    return false;
-  }
+/// What recording needs: the toolkit and the runtime of its CUDA major, and
+/// a board of --arch. An error says what is missing.
+static llvm::Expected<RecordRequest> recordRequest(const Options &O,
+                                                   const ArchRules &Arch) {
+  if (!*GMEM_RECORD_RUNTIME_DIR)
+    return llvm::createStringError(
+        "this gmem was built without a CUDA toolkit, so it has no recording "
+        "runtime");
   auto T = findToolkit(O.Nvcc);
-  if (!T) {
-    Error = "--host record needs nvcc: " + llvm::toString(T.takeError());
-    return false;
-  }
+  if (!T)
+    return llvm::createStringError("recording needs nvcc: " +
+                                   llvm::toString(T.takeError()));
   if (llvm::StringRef(T->Version).split('.').first !=
-      std::to_string(GMEM_RECORD_CUDA_MAJOR)) {
-    Error = "--host record: gmem's recording runtime is for CUDA " +
-            std::to_string(GMEM_RECORD_CUDA_MAJOR) + ", but " + T->Nvcc +
-            " is " + T->Version + "; pass --nvcc for a CUDA " +
-            std::to_string(GMEM_RECORD_CUDA_MAJOR) + " nvcc";
-    return false;
-  }
-  RecordRequest R;
-  R.Nvcc = T->Nvcc;
-  R.NvccVersion = T->Version;
-  R.Files = Files;
-  R.Flags = nvccFlagsFromClangArgs(O.ClangArgs);
-  R.Flags.insert(R.Flags.end(), O.NvccFlags.begin(), O.NvccFlags.end());
-  R.KeyInputs = KeyInputs;
-  R.Arch = Arch.Name;
+      std::to_string(GMEM_RECORD_CUDA_MAJOR))
+    return llvm::createStringError(
+        "gmem's recording runtime is for CUDA " +
+        std::to_string(GMEM_RECORD_CUDA_MAJOR) + ", but " + T->Nvcc + " is " +
+        T->Version + "; pass --nvcc for a CUDA " +
+        std::to_string(GMEM_RECORD_CUDA_MAJOR) + " nvcc");
   const rec::Board *B =
       O.Gpu.empty() ? rec::defaultBoard(int(Arch.Sm / 10), int(Arch.Sm % 10))
                     : rec::findBoard(O.Gpu);
-  if (!B) {
-    Error = O.Gpu.empty() ? "--host record: no board of " + Arch.Name +
-                                " is known; name one with --gpu (" +
-                                rec::boardNames() + ")"
-                          : "--gpu '" + O.Gpu + "': not a known board (" +
-                                rec::boardNames() + ")";
-    return false;
-  }
+  if (!B)
+    return llvm::createStringError(
+        O.Gpu.empty()
+            ? "no board of " + Arch.Name + " is known; name one with --gpu (" +
+                  rec::boardNames() + ")"
+            : "--gpu '" + O.Gpu + "': not a known board (" + rec::boardNames() +
+                  ")");
+  RecordRequest R;
+  R.Nvcc = T->Nvcc;
+  R.Nvdisasm = T->Nvdisasm;
+  R.NvccVersion = T->Version;
+  // The toolkit's root, two levels above bin/nvcc.
+  R.Toolkit =
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(T->Nvcc)).str();
+  R.Flags = nvccFlagsFromClangArgs(O.ClangArgs);
+  R.Flags.insert(R.Flags.end(), O.NvccFlags.begin(), O.NvccFlags.end());
+  R.Arch = Arch.Name;
   R.Board = B->Name;
   R.RunArgs = O.Overrides.RunArgs;
   R.TimeLimit = O.TimeLimit;
   R.LaunchCount = O.LaunchCount;
   R.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
   R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
+  return R;
+}
+
+/// Runs the built program against the recorder, its launches into M.
+/// Stopped gets how the program stopped early ("" when it ended well).
+static bool recordLaunches(const Options &O, RecordRequest &R,
+                           const BuiltProgram &Built, Module &M,
+                           std::vector<std::string> &Warnings,
+                           std::string &Stopped, std::string &Error) {
   R.Kernels = &M.Kernels;
-  auto Run = recordProgram(R);
+  auto Run = runRecorded(R, Built);
   if (!Run) {
     Error = llvm::toString(Run.takeError());
     return false;
@@ -87,13 +94,17 @@ static bool recordLaunches(const Options &O,
   RecordedLaunches L = launchesFromRecording(*Run, M.Kernels);
   M.Launches = std::move(L.Launches);
   M.Compiler.Launches = "recorded";
+  M.Compiler.HostStopped = L.Stopped;
+  Stopped = Run->Stopped.empty() ? "" : "the program " + Run->Stopped;
   // --block, --grid, --dynamic-smem and --arg replace recorded values (the
   // program is not run again, so nothing is re-derived from them).
   applyOverrides(M, O.Overrides);
+  const rec::Board *B = rec::findBoard(R.Board);
   std::cerr << "gmem-analyze: note: launches recorded from a run of the "
                "program (nvcc build" +
-                   std::string(Run->FromCache ? " from the cache" : "") + ", " +
-                   B->Product + " described, no GPU used): " +
+                   std::string(Built.FromCache ? " from the cache" : "") +
+                   ", " + (B ? B->Product : R.Board) +
+                   " described, no GPU used): " +
                    std::to_string(Run->Launches.size()) + " launches" +
                    (Run->AtLaunchCount ? ", then stopped (--launch-count)"
                                        : "") +
@@ -116,17 +127,81 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
   FO.CudaPath = O.CudaPath;
   FO.Arch = Arch.Name;
   FO.ExtraArgs = O.ClangArgs;
-  const bool Record = O.Host == "record";
-  auto Prog = analyzeProgram(Files, FO, O.Overrides, !Record);
+  // --host auto records a program that has a main() when nvcc is to be
+  // used; it falls back to interpreting, saying why, when recording cannot
+  // be set up or nvcc does not build the program.
+  const bool Auto = O.Host == "auto";
+  bool Record = O.Host == "record" || (Auto && O.Compiler != "source");
+  auto Prog = analyzeProgram(Files, FO, O.Overrides, /*FindLaunches=*/false);
   if (!Prog) {
     Error = llvm::toString(Prog.takeError());
     return false;
   }
+  // Every file each translation unit read keys the caches.
+  std::vector<std::vector<std::string>> UnitInputs;
+  for (const auto &U : Prog->Units) {
+    const clang::SourceManager &SM = U->getSourceManager();
+    UnitInputs.emplace_back();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      UnitInputs.back().push_back(It->first.getName().str());
+  }
+  std::string WhyInterpreted;
+  const LaunchOverrides &Ov = O.Overrides;
+  if (Auto && Record && !Prog->HasMain) {
+    Record = false; // Nothing to run: --kernel names the launch.
+    WhyInterpreted = "no file defines main()";
+  } else if (Auto && Record &&
+             (Ov.Block || Ov.Grid || Ov.DynamicSmem || !Ov.Args.empty() ||
+              Ov.SmCount)) {
+    // A launch the program does not make: the host code is interpreted
+    // with the value given, so what it derives from it (a grid from a
+    // block) follows.
+    Record = false;
+    WhyInterpreted = "--block, --grid, --dynamic-smem, --arg and --sm-count "
+                     "change the host code's values, which only gmem's "
+                     "reading of the host code can follow (--host record "
+                     "puts them into the recorded launches instead)";
+  }
+  std::optional<RecordRequest> Request;
+  std::optional<BuiltProgram> Built;
+  if (Record) {
+    auto R = recordRequest(O, Arch);
+    if (R) {
+      Request = std::move(*R);
+      for (const std::vector<std::string> &In : UnitInputs)
+        Request->KeyInputs.insert(Request->KeyInputs.end(), In.begin(),
+                                  In.end());
+      Request->Files = Files;
+      auto B = buildProgram(*Request);
+      if (B)
+        Built = std::move(*B);
+      else
+        WhyInterpreted = llvm::toString(B.takeError());
+    } else {
+      WhyInterpreted = llvm::toString(R.takeError());
+    }
+    if (!Built) {
+      if (!Auto) {
+        Error = "--host record: " + WhyInterpreted;
+        return false;
+      }
+      Record = false;
+      // nvcc's words are long; the first line says what failed.
+      llvm::StringRef First = llvm::StringRef(WhyInterpreted).split('\n').first;
+      Warnings.push_back("the program was not recorded (" +
+                         First.take_front(400).str() +
+                         "): its launches come from gmem reading the host "
+                         "code (--host interpret)");
+    }
+  }
+  if (!Record)
+    interpretLaunches(*Prog, Files, FO, O.Overrides);
   M = std::move(Prog->M);
-  Warnings = std::move(Prog->Warnings);
+  Warnings.insert(Warnings.end(), Prog->Warnings.begin(), Prog->Warnings.end());
 
-  // Count the instructions nvcc emits: compile each file's device code (or
-  // take it from the cache) and match its SASS to that file's kernels.
+  // Count the instructions nvcc emits: each file's device code from the
+  // program's own build when it was recorded, else compiled apart (or taken
+  // from the cache), matched to that file's kernels.
   CompiledOptions CompO;
   CompO.Compiler = O.Compiler;
   CompO.Nvcc = O.Nvcc;
@@ -138,9 +213,10 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
     CompiledUnit CU;
     CU.File = Files[U];
     CU.Kernels = Prog->UnitKernels[U];
-    const clang::SourceManager &SM = Prog->Units[U]->getSourceManager();
-    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-      CU.KeyInputs.push_back(It->first.getName().str());
+    CU.KeyInputs = UnitInputs[U];
+    if (Built)
+      if (auto S = Built->Sass.find(Files[U]); S != Built->Sass.end())
+        CU.Sass = SassText{S->second, Built->FromCache};
     Units.push_back(std::move(CU));
   }
   auto CompiledNotes = applyCompiled(M, CompO, Units);
@@ -148,13 +224,38 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
     Error = llvm::toString(CompiledNotes.takeError());
     return false;
   }
-  if (Record) {
-    std::vector<std::string> KeyInputs;
-    for (const CompiledUnit &U : Units)
-      KeyInputs.insert(KeyInputs.end(), U.KeyInputs.begin(), U.KeyInputs.end());
-    if (!recordLaunches(O, Files, KeyInputs, Arch, M, Warnings, Error))
-      return false;
+  std::string Stopped;
+  if (Record &&
+      !recordLaunches(O, *Request, *Built, M, Warnings, Stopped, Error))
+    return false;
+  if (Record && Auto && !Stopped.empty() &&
+      (M.Compiler.HostStopped.empty() || M.Launches.empty())) {
+    // The run exited early (a check of results no kernel computed, a call
+    // gmem does not answer) or crashed before its first launch (a missing
+    // argument). Reading the host code may get further, or say which value
+    // is missing: it is taken when it finds more launches. A crash after
+    // launches stays an error.
+    Prog->M.Kernels = M.Kernels;
+    Prog->Warnings.clear();
+    interpretLaunches(*Prog, Files, FO, O.Overrides);
+    if (Prog->M.Launches.size() > M.Launches.size()) {
+      Record = false;
+      WhyInterpreted = "the recorded run stopped after " +
+                       std::to_string(M.Launches.size()) + " launches (" +
+                       Stopped + "), and reading the host code found " +
+                       std::to_string(Prog->M.Launches.size());
+      Warnings.push_back(WhyInterpreted + ": those are reported");
+      M.Launches = std::move(Prog->M.Launches);
+      M.Compiler.Launches = "interpreted";
+      M.Compiler.HostStopped.clear();
+      Warnings.insert(Warnings.end(), Prog->Warnings.begin(),
+                      Prog->Warnings.end());
+    }
   }
+  if (Record)
+    placeLaunchColumns(M, Prog->Units);
+  if (!Record && !WhyInterpreted.empty())
+    M.Compiler.LaunchesWhy = WhyInterpreted;
   // Template instances of one source line give the same note: once each.
   std::set<std::string> Noted;
   for (const std::string &N : *CompiledNotes)

@@ -181,6 +181,10 @@ void analyzeOneFile(FileRun &F, const std::string &Given, const Options &O,
   }
   if (!loadModule(FO, F.File, Arch, F.M, Warnings, F.Error))
     return;
+  if (!F.M.Compiler.HostStopped.empty()) {
+    F.Error = F.File + ": " + F.M.Compiler.HostStopped;
+    return;
+  }
   std::vector<Launch> Launches;
   if (!planFile(F, FO, LaunchFile, Launches, F.Error))
     return;

@@ -53,6 +53,11 @@ int run(const Options &O) {
     if (!loadModule(O, O.Files, *Arch, M, HostWarnings, Error))
       return fail(Error);
   }
+  // A recorded program that crashed or hung: with no launch, that is all
+  // there is to say; otherwise its launches are reported, then the error.
+  const std::string &Stopped = M.Compiler.HostStopped;
+  if (!Stopped.empty() && M.Launches.empty())
+    return fail(Stopped);
   if (O.EmitModel) {
     std::cout << toJson(M).dump(2) << "\n";
     return 0;
@@ -65,7 +70,8 @@ int run(const Options &O) {
     CO.Threads = O.Threads;
     CO.Strict = O.Strict;
     CO.Format = O.Format;
-    return runComparison(M, O.Compare, CO, std::cout, std::cerr);
+    int Code = runComparison(M, O.Compare, CO, std::cout, std::cerr);
+    return Stopped.empty() ? Code : fail(Stopped);
   }
 
   std::vector<Launch> Launches;
@@ -81,10 +87,16 @@ int run(const Options &O) {
   Rep.Warnings = HostWarnings;
   for (const std::string &W : unusedArgWarnings(M, Launches, O.Overrides))
     Rep.Warnings.push_back(W);
-  if (!simulateLaunches(M, Launches, O, *Arch, Rep, Error))
-    return fail(Error);
+  if (!simulateLaunches(M, Launches, O, *Arch, Rep, Error)) {
+    int Code = fail(Error);
+    for (const std::string &W : HostWarnings)
+      std::cerr << "gmem-analyze: note: " << W << "\n";
+    return Code;
+  }
 
   View(Rep, std::cout);
+  if (!Stopped.empty())
+    return fail(Stopped);
   for (const LaunchResult &R : Rep.Launches)
     if (!R.Diagnostics.empty())
       return 1;

@@ -48,18 +48,20 @@ the others.
   --nvcc PATH           the nvcc to compile with (default: PATH, CUDA_PATH,
                         /usr/local/cuda)
   --cache-dir DIR       where compiled SASS is kept (default ~/.cache/gmem)
-  --host interpret|record
-                        where launches come from: gmem reads the host code
-                        (interpret, the default), or nvcc builds the program
+  --host auto|record|interpret
+                        where launches come from: nvcc builds the program
                         and it runs with --run-args against gmem's recording
-                        CUDA runtime, on no GPU (record)
-  --gpu NAME            with --host record: the board the runtime describes
+                        CUDA runtime, on no GPU (record); or gmem reads the
+                        host code (interpret). auto, the default: record
+                        when nvcc builds the program, else interpret (the
+                        report says which, and why)
+  --gpu NAME            when recording: the board the runtime describes
                         (default: one of --arch; h100-sxm for sm_90)
-  --time-limit SECONDS  with --host record: stop the program after this long
+  --time-limit SECONDS  when recording: stop the program after this long
                         (default 120)
-  --launch-count N      with --host record: stop the program after N launches
+  --launch-count N      when recording: stop the program after N launches
                         (as Nsight Compute's --launch-count)
-  --nvcc-flags "FLAGS"  with --host record: more flags for nvcc's build
+  --nvcc-flags "FLAGS"  when recording: more flags for nvcc's build
                         (libraries, -Xcompiler -fopenmp)
   --help                this text
 
@@ -237,8 +239,8 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
       const std::string *V = Value("--host");
       if (!V)
         return std::nullopt;
-      if (*V != "interpret" && *V != "record") {
-        Error = "--host '" + *V + "': use interpret or record";
+      if (*V != "auto" && *V != "interpret" && *V != "record") {
+        Error = "--host '" + *V + "': use auto, record or interpret";
         return std::nullopt;
       }
       O.Host = *V;

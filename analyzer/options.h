@@ -28,10 +28,10 @@ struct Options {
   std::string Compiler; ///< --compiler source|nvcc; empty: nvcc when found.
   std::string Nvcc;     ///< --nvcc PATH.
   std::string CacheDir; ///< --cache-dir; empty: ~/.cache/gmem.
-  std::string Host = "interpret"; ///< --host interpret|record.
-  std::string Gpu;                ///< --gpu: the board recording answers for.
-  unsigned TimeLimit = 120;       ///< --time-limit: seconds a recorded run.
-  uint64_t LaunchCount = 0;       ///< --launch-count: stop after N (0: never).
+  std::string Host = "auto"; ///< --host auto|record|interpret.
+  std::string Gpu;           ///< --gpu: the board recording answers for.
+  unsigned TimeLimit = 120;  ///< --time-limit: seconds a recorded run.
+  uint64_t LaunchCount = 0;  ///< --launch-count: stop after N (0: never).
   std::vector<std::string> NvccFlags; ///< --nvcc-flags: for the build.
   std::vector<std::string> ClangArgs; ///< After "--".
   bool Help = false;

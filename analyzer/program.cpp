@@ -140,17 +140,13 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
   P.M.File = Files.empty() ? "" : Files.front();
   std::vector<size_t> Mains;
   std::set<std::string> KernelNames;
-  bool AnyHostErrors = false;
   for (const std::string &F : Files) {
     std::vector<std::string> HostErrors;
     auto AST = parseCudaFile(F, Opts, &HostErrors);
     if (!AST)
       return AST.takeError();
-    for (const std::string &E :
-         FindLaunches ? HostErrors : std::vector<std::string>())
-      P.Warnings.push_back(E + " (host code that Clang rejects; launches "
-                               "that depend on it are not inferred)");
-    AnyHostErrors |= !HostErrors.empty();
+    P.HostErrors.insert(P.HostErrors.end(), HostErrors.begin(),
+                        HostErrors.end());
     ASTContext &Ctx = (*AST)->getASTContext();
     if (mainOf(Ctx))
       Mains.push_back(P.Units.size());
@@ -174,9 +170,19 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
         "%s and %s both define main(); give the files of one program",
         Files[Mains[0]].c_str(), Files[Mains[1]].c_str());
   P.MainUnit = Mains.empty() ? 0 : Mains.front();
+  P.HasMain = !Mains.empty();
   P.M.File = Files[P.MainUnit];
-  if (!FindLaunches)
-    return std::move(P);
+  if (FindLaunches)
+    interpretLaunches(P, Files, Opts, Overrides);
+  return std::move(P);
+}
+
+void interpretLaunches(Program &P, const std::vector<std::string> &Files,
+                       const FrontendOptions &Opts,
+                       const LaunchOverrides &Overrides) {
+  for (const std::string &E : P.HostErrors)
+    P.Warnings.push_back(E + " (host code that Clang rejects; launches "
+                             "that depend on it are not inferred)");
 
   // Definitions elsewhere, by mangled name (external linkage only: a static
   // function of another file is not the one main's file calls).
@@ -204,7 +210,7 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
   auto Shared =
       std::make_shared<ASTImporterSharedState>(*To.getTranslationUnitDecl());
   for (const FunctionDecl *FD : Fns) {
-    if (Mains.empty() || FD->isDefined())
+    if (!P.HasMain || FD->isDefined())
       continue;
     auto It = Defs.find(Names.getName(FD));
     if (It == Defs.end())
@@ -234,7 +240,7 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
       findHostLaunches(To, P.M.Kernels, Overrides, findArch(Opts.Arch));
   P.M.Launches = std::move(H.Launches);
   P.Warnings.insert(P.Warnings.end(), H.Warnings.begin(), H.Warnings.end());
-  if (AnyHostErrors) {
+  if (!P.HostErrors.empty()) {
     // What the rejected host code may have cost: the kernels not launched.
     std::set<std::string> Launched;
     for (const Launch &L : P.M.Launches)
@@ -249,7 +255,6 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
                                   ? std::string()
                                   : " --arg NAME=VALUE for its parameters"));
   }
-  return std::move(P);
 }
 
 } // namespace gmem

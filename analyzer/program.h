@@ -25,10 +25,13 @@ namespace gmem {
 struct Program {
   std::vector<std::unique_ptr<clang::ASTUnit>> Units; ///< One per file.
   size_t MainUnit = 0; ///< The unit that defines main() (0 if none does).
-  Module M;            ///< Kernels of every unit; launches from main().
+  bool HasMain = false;
+  Module M; ///< Kernels of every unit; launches from main().
   /// Per unit, the names of the kernels of M it defines.
   std::vector<std::vector<std::string>> UnitKernels;
   std::vector<std::string> Warnings;
+  /// Host code Clang rejected, per message (nvcc may accept it).
+  std::vector<std::string> HostErrors;
 };
 
 /// Parses Files (each as CUDA, with Opts) and, unless FindLaunches is
@@ -39,6 +42,12 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
                                        const FrontendOptions &Opts,
                                        const LaunchOverrides &Overrides,
                                        bool FindLaunches = true);
+
+/// The second half of analyzeProgram: interprets the host code of a
+/// program parsed without FindLaunches, for its launches.
+void interpretLaunches(Program &P, const std::vector<std::string> &Files,
+                       const FrontendOptions &Opts,
+                       const LaunchOverrides &Overrides);
 
 } // namespace gmem
 

@@ -6,8 +6,11 @@ namespace gmem {
 static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
   for (const Access &A : C.K.Accesses) {
     const AccessStats &S = C.R.PerAccess[A.Id];
+    // Recorded launches price such an access where the data is known; the
+    // requests left unknown are those whose data is not.
     if (!S.UnknownRequests ||
-        S.UnknownReason.find("depends on data loaded") == std::string::npos)
+        !(A.DataDependent ||
+          S.UnknownReason.find("depends on data loaded") != std::string::npos))
       continue;
     Diagnostic D =
         accessDiagnostic(C, A, "gmem-data-dependent-access", Severity::Warning);

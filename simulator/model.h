@@ -429,6 +429,12 @@ struct CompilerInfo {
   /// Where the launches came from: "interpreted" (host code read by
   /// gmem), "recorded" (the program run against the recording runtime).
   std::string Launches = "interpreted";
+  /// Why --host auto interpreted instead of recording (no main(), no
+  /// toolkit, nvcc's error); empty otherwise.
+  std::string LaunchesWhy;
+  /// A recorded program that crashed or ran past the time limit: how it
+  /// stopped (its launches before that are kept; gmem-analyze exits 2).
+  std::string HostStopped;
 };
 
 /// Everything the analyzer found in one translation unit.

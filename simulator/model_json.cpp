@@ -174,6 +174,8 @@ public:
         R.Compiler.Launches = optString(*C, "compiler", "launches");
         if (R.Compiler.Launches.empty())
           R.Compiler.Launches = "interpreted";
+        R.Compiler.LaunchesWhy = optString(*C, "compiler", "launches_why");
+        R.Compiler.HostStopped = optString(*C, "compiler", "host_stopped");
       }
       forEach(J, "", "kernels", [&](const json &K, const std::string &P) {
         R.Kernels.push_back(kernel(K, P));
@@ -737,6 +739,10 @@ json toJson(const CompilerInfo &C) {
   if (C.Used == "nvcc")
     J["from_cache"] = C.FromCache;
   J["launches"] = C.Launches;
+  if (!C.LaunchesWhy.empty())
+    J["launches_why"] = C.LaunchesWhy;
+  if (!C.HostStopped.empty())
+    J["host_stopped"] = C.HostStopped;
   return J;
 }
 

@@ -58,7 +58,8 @@ applyCompiled(Module &M, const CompiledOptions &O,
     R.Flags = nvccFlagsFromClangArgs(O.ClangArgs);
     R.KeyInputs = U.KeyInputs;
     R.CacheDir = O.CacheDir;
-    auto Text = compileToSass(*T, R);
+    auto Text =
+        U.Sass ? llvm::Expected<SassText>(*U.Sass) : compileToSass(*T, R);
     if (!Text) {
       if (auto E = NotChecked(U.File, Text.takeError()))
         return std::move(E);

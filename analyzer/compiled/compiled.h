@@ -10,7 +10,9 @@
 #define GMEM_ANALYZER_COMPILED_COMPILED_H
 
 #include "model.h"
+#include "toolkit.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,9 @@ struct CompiledUnit {
   std::string File;
   std::vector<std::string> KeyInputs; ///< Files the translation unit read.
   std::vector<std::string> Kernels;   ///< Kernel::Name of M's kernels.
+  /// The disassembly of this unit from the program's own build (--host
+  /// record), read instead of compiling the unit again; none: compile.
+  std::optional<SassText> Sass;
 };
 
 /// Annotates the accesses of M's kernels, compiling each unit that defines

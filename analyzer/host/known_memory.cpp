@@ -110,10 +110,21 @@ std::string KnownMemory::nameOf(const RecordedAlloc &A) {
   return std::string(Api) + " #" + std::to_string(A.Id);
 }
 
+/// Why a device allocation nothing has filled is not known.
+static std::string uninitialised(const RecordedAlloc &A) {
+  return "nothing has written all of it yet (" + KnownMemory::nameOf(A) +
+         " leaves memory uninitialised)";
+}
+
 KnownMemory::KnownMemory(const RecordedRun &Run) : Run(Run) {
   for (const RecordedAlloc &A : Run.Allocs) {
     ByName[nameOf(A)] = &A;
     ById[A.Id] = &A;
+    // Device memory holds whatever it held until a copy or set fills it
+    // (the recorder's zeros are not a GPU's). The host writes managed and
+    // pinned memory itself, which the recorder sees in their images.
+    if (A.Kind == "device")
+      Unknown[A.Id] = uninitialised(A);
   }
 }
 
@@ -133,9 +144,11 @@ void KnownMemory::advanceTo(size_t Index) {
          Run.Library[NextLibrary].second <= Index;
        ++NextLibrary)
     if (mayWriteMemory(Run.Library[NextLibrary].first))
-      for (const auto &[Id, A] : ById)
+      for (const auto &[Id, A] : ById) {
         Unknown[Id] = "the library call " + Run.Library[NextLibrary].first +
                       " (not modelled) may have written it";
+        Filled.erase(Id);
+      }
   // Reads and writes between the same two launches are not ordered in the
   // log's summary; a read is taken first (the usual check, then reuse).
   for (; NextRead < Run.Reads.size() &&
@@ -143,7 +156,11 @@ void KnownMemory::advanceTo(size_t Index) {
        ++NextRead) {
     const RecordedRead &Rd = Run.Reads[NextRead];
     auto Why = Unknown.find(Rd.Id);
-    if (!Caveat.empty() || (Rd.Id ? Why == Unknown.end() : !Launched))
+    // Only what a kernel may have written changes under a GPU.
+    if (!Caveat.empty() ||
+        (Rd.Id ? Why == Unknown.end() ||
+                     Why->second == uninitialised(*ById[Rd.Id])
+               : !Launched))
       continue;
     Caveat = "made after the host read (" + Rd.Api + ") " +
              (Rd.Id ? nameOf(*ById[Rd.Id]) + ", which " + Why->second
@@ -163,12 +180,29 @@ void KnownMemory::advanceTo(size_t Index) {
     if (W.From && From != Unknown.end()) {
       Unknown[W.Id] = "it was copied (" + W.Api + ") from " +
                       nameOf(*ById[W.From]) + ", and " + From->second;
+      Filled.erase(W.Id);
       continue;
     }
-    // All of it from the host (or from known memory): known again. A part
-    // leaves what a kernel may have written elsewhere in it.
-    if (W.Offset == 0 && W.Bytes >= To->second->Bytes)
+    // Known again once the host (or known memory) has filled all of it
+    // since it was last unknown, in one write or several.
+    if (!Unknown.count(W.Id))
+      continue;
+    std::map<uint64_t, uint64_t> &F = Filled[W.Id]; // Start -> end.
+    uint64_t Start = W.Offset, End = W.Offset + W.Bytes;
+    auto It = F.upper_bound(Start);
+    if (It != F.begin() && std::prev(It)->second >= Start)
+      --It;
+    while (It != F.end() && It->first <= End) {
+      Start = std::min(Start, It->first);
+      End = std::max(End, It->second);
+      It = F.erase(It);
+    }
+    F[Start] = End;
+    if (F.size() == 1 && F.begin()->first == 0 &&
+        F.begin()->second >= To->second->Bytes) {
       Unknown.erase(W.Id);
+      Filled.erase(W.Id);
+    }
   }
 }
 
@@ -177,6 +211,7 @@ void KnownMemory::unmodelled(size_t Index, const std::string &Why) {
   ++Launched;
   for (const auto &[Id, A] : ById)
     Unknown[Id] = Why;
+  Filled.clear();
 }
 
 std::map<std::string, MemoryImage>
@@ -221,8 +256,10 @@ KnownMemory::launch(size_t Index, const Launch &L, const Kernel &K) {
       I.Data = Data->second;
   }
   for (const auto &[Name, A] : ByName)
-    if (W.Any || Written.count(Name))
+    if (W.Any || Written.count(Name)) {
       Unknown[A->Id] = Later;
+      Filled.erase(A->Id);
+    }
   return Out;
 }
 

@@ -1,8 +1,9 @@
 //===- known_memory.h - Which recorded bytes a launch may trust -----------===//
 //
 // Kernels do not run under the recorder, so an allocation holds what a GPU
-// would hold only until a kernel (or a library) may have written it; a
-// copy or set of all of it from the host makes it known again, and a copy
+// would hold only until a kernel (or a library) may have written it, and
+// device memory nothing has filled is not known at all; copies and sets
+// from the host that together fill all of it make it known, and a copy
 // from another allocation is as known as its source; a library call that
 // may launch kernels (a GEMM) makes everything unknown. KnownMemory follows a
 // recorded run in order and gives each launch the images it may read.
@@ -56,6 +57,9 @@ private:
   std::map<std::string, const RecordedAlloc *> ByName;
   std::map<uint64_t, const RecordedAlloc *> ById;
   std::map<uint64_t, std::string> Unknown; ///< Allocation id -> why.
+  /// Of unknown allocations, the byte ranges the host has filled since
+  /// (start -> end, disjoint): all of it makes it known.
+  std::map<uint64_t, std::map<uint64_t, uint64_t>> Filled;
 };
 
 } // namespace gmem

@@ -1,5 +1,6 @@
 //===- record_run.cpp - Build the program, run it against the recorder ----===//
 #include "record_run.h"
+#include "launch_sites.h"
 #include "toolkit.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -30,7 +31,8 @@ Dim3 dim3Of(const json &J) {
 
 } // namespace
 
-llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text) {
+llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
+                                           LaunchSites *Sites) {
   RecordedRun R;
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   Text.split(Lines, '\n', -1, false);
@@ -57,6 +59,8 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text) {
         L.Stream = J.at("stream").get<uint64_t>();
         L.Graph = J.value("graph", int64_t(-1));
         L.Error = J.value("error", std::string());
+        if (Sites && J.contains("site"))
+          L.Site = Sites->siteOf(J.at("site").get<std::vector<uint64_t>>());
         if (J.at("args").is_array()) {
           L.ArgsKnown = true;
           for (const json &A : J.at("args")) {
@@ -105,49 +109,128 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text) {
   return R;
 }
 
-llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
+/// The .cu files whose cubin the build keeps: nvcc's -keep names a cubin
+/// after its file's stem, so two .cu files of one stem keep none.
+static std::vector<std::string> keptUnits(const RecordRequest &R) {
+  std::map<std::string, unsigned> Stems;
+  for (const std::string &F : R.Files)
+    if (llvm::sys::path::extension(F) == ".cu")
+      ++Stems[llvm::sys::path::stem(F).str()];
+  std::vector<std::string> Kept;
+  if (R.Nvdisasm.empty())
+    return Kept;
+  for (const std::string &F : R.Files)
+    if (llvm::sys::path::extension(F) == ".cu" &&
+        Stems[llvm::sys::path::stem(F).str()] == 1)
+      Kept.push_back(F);
+  return Kept;
+}
+
+/// Writes Text to Path through a file beside it: a concurrent reader never
+/// sees half.
+static void writeAtomically(const std::string &Path, const std::string &Text) {
+  const std::string Tmp = Path + ".tmp" + std::to_string(::getpid());
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(Tmp, EC);
+    if (!EC)
+      OS << Text;
+  }
+  if (!EC)
+    llvm::sys::fs::rename(Tmp, Path);
+}
+
+llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
   // The binary's key: what nvcc sees and how it is called (the files'
-  // order is the link order).
-  std::vector<std::string> Fields = {"gmem-record-1", R.Nvcc, R.NvccVersion,
-                                     R.Arch};
+  // order is the link order), and the nvdisasm that read its cubins.
+  std::vector<std::string> Fields = {"gmem-record-2", R.Nvcc, R.NvccVersion,
+                                     R.Nvdisasm, R.Arch};
   Fields.insert(Fields.end(), R.Flags.begin(), R.Flags.end());
   Fields.insert(Fields.end(), R.Files.begin(), R.Files.end());
   std::vector<std::string> Inputs = R.KeyInputs;
   Inputs.insert(Inputs.end(), R.Files.begin(), R.Files.end());
   const std::string Key = contentKey(Fields, Inputs);
+  const std::vector<std::string> Kept = keptUnits(R);
+  auto SassFile = [&](const std::string &Binary, size_t I) {
+    return Binary + "." + std::to_string(I) + ".sass";
+  };
 
-  RecordedRun Run;
-  std::string Binary;
-  llvm::SmallString<128> Temp;
+  BuiltProgram B;
   if (!R.CacheDir.empty()) {
     llvm::sys::fs::create_directories(R.CacheDir + "/bin");
-    Binary = R.CacheDir + "/bin/" + Key;
-    Run.FromCache = llvm::sys::fs::can_execute(Binary);
+    B.Binary = R.CacheDir + "/bin/" + Key;
+    B.FromCache = llvm::sys::fs::can_execute(B.Binary);
+    for (size_t I = 0; I < Kept.size(); ++I)
+      B.FromCache = B.FromCache && llvm::sys::fs::exists(SassFile(B.Binary, I));
   } else {
+    llvm::SmallString<128> Temp;
     if (auto EC = llvm::sys::fs::createTemporaryFile("gmem-program", "", Temp))
       return llvm::createStringError("cannot create a temporary file: " +
                                      EC.message());
-    Binary = std::string(Temp);
+    B.Binary = std::string(Temp);
+    B.Temporary = true;
   }
-  if (!Run.FromCache) {
-    const std::string Out = Binary + ".tmp" + std::to_string(::getpid());
+  if (!B.FromCache) {
+    const std::string Out = B.Binary + ".tmp" + std::to_string(::getpid());
+    // -g: host line tables, which name each launch's line (launch_sites.h);
+    // the device code is the same with or without it.
     std::vector<std::string> Args = {R.Nvcc, "-arch=" + R.Arch, "-lineinfo",
-                                     "-cudart", "shared"};
+                                     "-g",   "-cudart",         "shared"};
+    llvm::SmallString<128> Keep;
+    if (!Kept.empty()) {
+      if (llvm::sys::fs::createUniqueDirectory("gmem-build", Keep))
+        return llvm::createStringError("cannot create a temporary folder");
+      Args.insert(Args.end(), {"-keep", "-keep-dir", std::string(Keep)});
+    }
     Args.insert(Args.end(), R.Flags.begin(), R.Flags.end());
     Args.insert(Args.end(), R.Files.begin(), R.Files.end());
     Args.insert(Args.end(), {"-o", Out});
     std::string Text, Err, Why;
     int RC = runProcess(Args, 600, Text, Err, Why, std::nullopt,
                         /*MergeOutput=*/true);
+    std::vector<std::string> Sass(Kept.size());
+    for (size_t I = 0; RC == 0 && I < Kept.size(); ++I) {
+      const std::string Cubin = std::string(Keep) + "/" +
+                                llvm::sys::path::stem(Kept[I]).str() + "." +
+                                R.Arch + ".cubin";
+      std::string DisErr, DisWhy;
+      if (!llvm::sys::fs::exists(Cubin) ||
+          runProcess({R.Nvdisasm, "-c", "-gi", Cubin}, 600, Sass[I], DisErr,
+                     DisWhy) != 0)
+        Sass[I].clear(); // The SASS step compiles this file on its own.
+    }
+    if (!Keep.empty())
+      llvm::sys::fs::remove_directories(Keep);
     if (RC != 0) {
       llvm::sys::fs::remove(Out);
       return llvm::createStringError(
           "nvcc could not build the program: " +
           (Why.empty() ? tail(llvm::StringRef(Text).trim().str(), 1500) : Why));
     }
-    llvm::sys::fs::rename(Out, Binary);
+    for (size_t I = 0; I < Kept.size(); ++I)
+      writeAtomically(SassFile(B.Binary, I), Sass[I]);
+    llvm::sys::fs::rename(Out, B.Binary);
   }
+  for (size_t I = 0; I < Kept.size(); ++I) {
+    std::string Text = readFile(SassFile(B.Binary, I));
+    if (!Text.empty())
+      B.Sass[Kept[I]] = std::move(Text);
+    if (B.Temporary)
+      llvm::sys::fs::remove(SassFile(B.Binary, I));
+  }
+  return B;
+}
 
+llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
+  auto B = buildProgram(R);
+  if (!B)
+    return B.takeError();
+  return runRecorded(R, *B);
+}
+
+llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
+                                        const BuiltProgram &B) {
+  const std::string &Binary = B.Binary;
   // Sizes of each kernel's parameters, for the recorder to copy arguments.
   llvm::SmallString<128> Params, Log, Memory;
   if (llvm::sys::fs::createTemporaryFile("gmem-params", "txt", Params) ||
@@ -200,22 +283,27 @@ llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R) {
   llvm::sys::fs::remove(Memory);
   llvm::sys::fs::remove(Params);
   llvm::sys::fs::remove(Log);
-  if (!Temp.empty())
-    llvm::sys::fs::remove(Temp);
-  if (RC == -1)
+  if (RC == -1) {
+    if (B.Temporary)
+      llvm::sys::fs::remove(Binary);
     return llvm::createStringError("cannot run the program: " + Why);
-  auto Parsed = parseRecordLog(LogText);
+  }
+  LaunchSites Sites(Binary, R.Files, R.Toolkit);
+  auto Parsed = parseRecordLog(LogText, &Sites);
+  if (B.Temporary)
+    llvm::sys::fs::remove(Binary);
   if (!Parsed)
     return Parsed.takeError();
-  Parsed->FromCache = Run.FromCache;
+  Parsed->FromCache = B.FromCache;
   Parsed->Images = std::move(Images);
   Parsed->ExitCode = RC;
   Parsed->OutputTail = tail(Output, 2000);
+  Parsed->Crashed = RC == -2;
   if (RC == -2)
     Parsed->Stopped = llvm::StringRef(Why).contains("timed out")
                           ? "stopped after the time limit of " +
                                 std::to_string(R.TimeLimit) + " s"
-                          : "killed (" + Why + ")";
+                          : "was killed (" + Why + ")";
   else if (RC != 0)
     Parsed->Stopped = "exited with " + std::to_string(RC);
   return Parsed;

@@ -21,11 +21,14 @@
 
 namespace gmem {
 
+class LaunchSites;
+
 struct RecordRequest {
-  std::string Nvcc;                   ///< The toolkit's nvcc.
-  std::string NvccVersion;            ///< Keys the cache.
-  std::vector<std::string> Files;     ///< .cu, .cpp and .c files.
-  std::vector<std::string> Flags;     ///< nvcc flags (includes, macros...).
+  std::string Nvcc;               ///< The toolkit's nvcc.
+  std::string Nvdisasm;           ///< Empty: the build keeps no disassembly.
+  std::string NvccVersion;        ///< Keys the cache.
+  std::vector<std::string> Files; ///< .cu, .cpp and .c files.
+  std::vector<std::string> Flags; ///< nvcc flags (includes, macros...).
   std::vector<std::string> KeyInputs; ///< Files whose content keys the cache.
   std::string Arch = "sm_90";
   std::string Board; ///< The GPU cudaGetDeviceProperties describes.
@@ -34,6 +37,7 @@ struct RecordRequest {
   uint64_t LaunchCount = 0; ///< Stop the program after this many (0: not).
   std::string CacheDir;     ///< Empty: no cache.
   std::string RuntimeDir;   ///< Holds the recording libcudart.so.N.
+  std::string Toolkit; ///< The toolkit's root: launch sites skip its headers.
   /// Kernels whose launch parameter sizes the recorder is told.
   const std::vector<Kernel> *Kernels = nullptr;
 };
@@ -45,6 +49,7 @@ struct RecordedLaunch {
   Dim3 Grid, Block;
   uint64_t Smem = 0, Stream = 0;
   int64_t Graph = -1;     ///< Replayed from this captured graph.
+  SourceLoc Site;         ///< Its line in the program (Line 0: not known).
   std::string Error;      ///< The runtime refused it (then it did not run).
   bool ArgsKnown = false; ///< The recorder knew the parameter sizes.
   /// Each argument's bytes (none where its size was not known).
@@ -88,6 +93,7 @@ struct RecordedRun {
   /// Empty when the program exited with 0; else how it stopped ("exited
   /// with 1", "killed by signal ...", "stopped after 120 s").
   std::string Stopped;
+  bool Crashed = false;   ///< A signal or the time limit ended it.
   std::string OutputTail; ///< The end of what the program printed.
   /// The recorder ended the program at the launch count asked for.
   bool AtLaunchCount = false;
@@ -95,11 +101,33 @@ struct RecordedRun {
 };
 
 /// Reads the recorder's log; a line it cannot read is an error naming it.
-llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text);
+/// Sites, when given, turns each launch's stack into its source line.
+llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
+                                           LaunchSites *Sites = nullptr);
 
-/// Builds (or takes from the cache) and runs the program. Fails when nvcc
-/// rejects it (with nvcc's first lines) or it cannot be started; a program
-/// that stops early or is stopped still gives the launches it made.
+/// The program as nvcc built it, once for both steps: the executable that
+/// is run, and the disassembly of each .cu file's cubin for the --arch in
+/// use (kept from the same build), which the SASS step reads.
+struct BuiltProgram {
+  std::string Binary;
+  bool FromCache = false;
+  bool Temporary = false; ///< No cache: removed after the run.
+  /// .cu file as given -> `nvdisasm -c -gi` of its cubin. A file is missing
+  /// when its cubin was not kept (two .cu files of one name, no nvdisasm).
+  std::map<std::string, std::string> Sass;
+};
+
+/// Builds the program (or takes it from the cache). Fails when nvcc
+/// rejects it, with nvcc's words.
+llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R);
+
+/// Runs a built program against the recorder. Fails only when it cannot be
+/// started; a program that stops early or is stopped still gives the
+/// launches it made.
+llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
+                                        const BuiltProgram &B);
+
+/// buildProgram, then runRecorded.
 llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R);
 
 } // namespace gmem

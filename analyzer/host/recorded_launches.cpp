@@ -116,6 +116,7 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
     }
     Launch L;
     L.Kernel = Kn.Name;
+    L.Loc = R.Site;
     L.Grid = R.Grid;
     L.Block = R.Block;
     L.DynamicSmem = R.Smem;
@@ -151,14 +152,18 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
     Out.Warnings.push_back("the program called " + M +
                            ", which gmem's recording runtime does not answer "
                            "(it returned cudaErrorNotSupported)");
-  if (!Run.Stopped.empty())
-    Out.Warnings.push_back(
+  if (!Run.Stopped.empty()) {
+    const std::string How =
         "the program " + Run.Stopped + " after " +
         std::to_string(Run.Launches.size()) +
         " launches; later launches are not known" +
-        (Run.OutputTail.empty()
-             ? std::string()
-             : "; its output ended with: " + Run.OutputTail));
+        (Run.Launches.empty() ? "; if it needs arguments, pass --run-args "
+                                "\"ARGS\""
+                              : "") +
+        (Run.OutputTail.empty() ? std::string()
+                                : "; its output ended with: " + Run.OutputTail);
+    (Run.Crashed ? Out.Stopped : Out.Warnings.emplace_back()) = How;
+  }
   return Out;
 }
 

@@ -23,6 +23,8 @@ namespace gmem {
 struct RecordedLaunches {
   std::vector<Launch> Launches;
   std::vector<std::string> Warnings;
+  /// The program crashed or ran past the time limit: how (an error).
+  std::string Stopped;
 };
 
 RecordedLaunches launchesFromRecording(const RecordedRun &Run,

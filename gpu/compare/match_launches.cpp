@@ -9,6 +9,7 @@
 #include "compare.h"
 #include "views/views.h"
 
+#include <algorithm>
 #include <map>
 
 namespace gmem {
@@ -207,7 +208,10 @@ bool matchLaunches(const Module &M, const Measurement &Ms,
           L.Args[P] = Host->Args[P];
       L.Memory = Host->Memory;
       L.Caveat = Host->Caveat;
-      ML2.Notes.push_back("memory contents from the recorded run");
+      // Said where the kernel reads them for an address.
+      if (std::any_of(K->Accesses.begin(), K->Accesses.end(),
+                      [](const Access &A) { return A.DataDependent; }))
+        ML2.Notes.push_back("memory contents from the recorded run");
     }
     Out.Launches.push_back(std::move(ML2));
   }

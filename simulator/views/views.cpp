@@ -29,7 +29,9 @@ std::vector<std::string> viewNames() {
 }
 
 std::string locText(const SourceLoc &L) {
-  return L.File + ":" + std::to_string(L.Line) + ":" + std::to_string(L.Col);
+  // Recorded launches know their line, not their column.
+  return L.File + ":" + std::to_string(L.Line) +
+         (L.Col ? ":" + std::to_string(L.Col) : "");
 }
 
 } // namespace gmem

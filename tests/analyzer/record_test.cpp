@@ -141,7 +141,9 @@ TEST(RecordedLaunches, KernelWritesHideBytesUntilTheHostRewritesThem) {
   EXPECT_FALSE(W.Any);
 
   RecordedRun Run;
-  Run.Allocs = {{1, 0x10000, 256, 0, "device"}, {2, 0x20000, 256, 0, "device"}};
+  Run.Allocs = {{1, 0x10000, 256, 0, "device"},
+                {2, 0x20000, 256, 0, "device"},
+                {3, 0x30000, 256, 0, "device"}};
   Run.Images["a"] = std::make_shared<const std::string>(256, '\1');
   RecordedLaunch R;
   R.Mangled = "_Z1k";
@@ -158,16 +160,23 @@ TEST(RecordedLaunches, KernelWritesHideBytesUntilTheHostRewritesThem) {
   // k(#1, #2); copy #2 -> #1; k(#2, #1).
   Run.Launches = {At(0, 0x10000, 0x20000), At(1, 0x20000, 0x10000),
                   At(2, 0x10000, 0x20000), At(3, 0x20000, 0x10000)};
-  Run.Writes = {{1, 0, 256, 0, "cudaMemcpy", 2},
-                {2, 0, 128, 0, "cudaMemcpy", 2},
-                {1, 0, 256, 2, "cudaMemcpy", 3}};
+  // Before launch 1: #1 filled in one copy, #2 in two halves, #3 never.
+  Run.Writes = {
+      {1, 0, 256, 0, "cudaMemcpy", 0}, {2, 128, 128, 0, "cudaMemcpy", 0},
+      {2, 0, 128, 0, "cudaMemset", 0}, {1, 0, 256, 0, "cudaMemcpy", 2},
+      {2, 0, 128, 0, "cudaMemcpy", 2}, {1, 0, 256, 2, "cudaMemcpy", 3}};
   RecordedLaunches Out = launchesFromRecording(Run, {Scatter});
   ASSERT_EQ(Out.Launches.size(), 4u);
   auto Known = [&](size_t I, const char *Name) {
     return bool(Out.Launches[I].Memory.at(Name).Data);
   };
   EXPECT_FALSE(Known(0, "cudaMalloc #1")); // Launch 1 writes it.
-  EXPECT_TRUE(Known(0, "cudaMalloc #2"));
+  EXPECT_TRUE(Known(0, "cudaMalloc #2"));  // Both halves filled.
+  // cudaMalloc does not clear memory: #3's bytes are no GPU's.
+  EXPECT_NE(Out.Launches[0]
+                .Memory.at("cudaMalloc #3")
+                .Unknown.find("nothing has written all of it yet"),
+            std::string::npos);
   EXPECT_FALSE(Known(1, "cudaMalloc #1")); // Launch 1 wrote it.
   EXPECT_FALSE(Known(1, "cudaMalloc #2")); // Launch 2 writes it.
   // #1 rewritten in full: only launch 3's own writes hide it now.
@@ -575,6 +584,71 @@ TEST_F(RecordRun, AProgramNvccRejectsIsAnErrorWithNvccsWords) {
   std::string Msg = llvm::toString(Run.takeError());
   EXPECT_NE(Msg.find("nvcc could not build"), std::string::npos);
   EXPECT_NE(Msg.find("undeclared"), std::string::npos) << Msg;
+}
+
+} // namespace
+
+namespace {
+
+// CUDA arrays hold real bytes (a round trip through one returns them),
+// texture and surface objects are handles, and each launch knows its line:
+// a <<<>>> by the configuration push, cudaLaunchKernel by its caller.
+TEST_F(RecordRun, ArraysTexturesAndLaunchSites) {
+  std::string P = write(R"(#include <cstdio>
+__global__ void k(cudaTextureObject_t t, float *out) {
+  out[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x);
+}
+int main() {
+  float *d, host[64], back[64];
+  for (int i = 0; i < 64; ++i) host[i] = i;
+  cudaMalloc(&d, sizeof host);
+  cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+  cudaArray_t a;
+  if (cudaMallocArray(&a, &f, 16, 4) != cudaSuccess) return 3;
+  cudaMemcpy2DToArray(a, 0, 0, host, 64, 64, 4, cudaMemcpyHostToDevice);
+  cudaMemcpy2DFromArray(back, 64, a, 0, 0, 64, 4, cudaMemcpyDeviceToHost);
+  if (back[63] != 63) return 4;
+  cudaResourceDesc r = {};
+  r.resType = cudaResourceTypeArray;
+  r.res.array.array = a;
+  cudaTextureDesc td = {};
+  cudaTextureObject_t t;
+  cudaSurfaceObject_t s;
+  if (cudaCreateTextureObject(&t, &r, &td, nullptr) != cudaSuccess ||
+      cudaCreateSurfaceObject(&s, &r) != cudaSuccess || !t || t == s)
+    return 5;
+  k<<<1, 64>>>(t, d);
+  void *args[] = {&t, &d};
+  cudaLaunchKernel((const void *)k, dim3(1), dim3(32), args, 0, 0);
+  cudaDestroyTextureObject(t);
+  cudaDestroySurfaceObject(s);
+  cudaFreeArray(a);
+  return 0;
+}
+)");
+  RecordRequest R;
+  R.Nvcc = Tk.Nvcc;
+  R.Nvdisasm = Tk.Nvdisasm;
+  R.NvccVersion = Tk.Version;
+  R.Files = {P};
+  R.Board = "h100-sxm";
+  R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
+  Translated Tr = translateFile(P, Headers::Cuda);
+  R.Kernels = &Tr.Kernels;
+  auto Built = buildProgram(R);
+  ASSERT_TRUE(bool(Built)) << llvm::toString(Built.takeError());
+  // The build kept the disassembly of its own cubin for the SASS step.
+  ASSERT_EQ(Built->Sass.count(P), 1u);
+  EXPECT_NE(Built->Sass.at(P).find("_Z1ky"), std::string::npos);
+  auto Run = runRecorded(R, *Built);
+  ASSERT_TRUE(bool(Run)) << llvm::toString(Run.takeError());
+  EXPECT_EQ(Run->Stopped, "") << Run->OutputTail;
+  EXPECT_TRUE(Run->Missing.empty());
+  ASSERT_EQ(Run->Launches.size(), 2u);
+  EXPECT_EQ(Run->Launches[0].Site.File, P);
+  EXPECT_EQ(Run->Launches[0].Site.Line, 24u);
+  EXPECT_EQ(Run->Launches[1].Api, "cudaLaunchKernel");
+  EXPECT_EQ(Run->Launches[1].Site.Line, 26u);
 }
 
 } // namespace

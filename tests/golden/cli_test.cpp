@@ -96,8 +96,14 @@ TEST(Cli, ValueFromArgvNamesTheFlag) {
                            "  int n = atoi(argv[1]);\n  float *a;\n"
                            "  cudaMalloc(&a, n * sizeof(float));\n"
                            "  scale<<<4, 256>>>(a, n);\n  return 0;\n}\n");
+  // Recorded with no argument, atoi(argv[1]) crashes before the launch;
+  // then gmem's reading of the host code says which value is missing.
   ToolRun R = runTool(Src);
   EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("the recorded run stopped after 0 launches (the "
+                       "program was killed (Segmentation fault))"),
+            std::string::npos)
+      << R.Err;
   EXPECT_NE(R.Err.find("argv.cu:10"), std::string::npos) << R.Err;
   EXPECT_NE(R.Err.find("--arg n=VALUE"), std::string::npos) << R.Err;
   EXPECT_NE(R.Err.find("argv[1] at argv.cu:7 is null"), std::string::npos)

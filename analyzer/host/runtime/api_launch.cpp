@@ -48,10 +48,16 @@ cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
   auto K = R.Kernels.find(Fn);
   if (K == R.Kernels.end())
     return fail(cudaErrorInvalidDeviceFunction);
+  // A <<<>>> launch is made where its configuration was pushed; the stub
+  // that calls __cudaLaunchKernel carries the kernel's own line.
+  const std::string Site =
+      std::string(Api) == "<<<>>>" ? R.PoppedSite : callSite();
   std::string Line = "\"kernel\":\"" + K->second + "\",\"api\":\"" + Api +
                      "\",\"grid\":" + dims(G) + ",\"block\":" + dims(B) +
                      ",\"smem\":" + std::to_string(Smem) +
                      ",\"stream\":" + std::to_string(uintptr_t(Stream));
+  if (!Site.empty())
+    Line += ",\"site\":" + Site;
   auto Sizes = R.ParamSizes.find(K->second);
   std::vector<uintptr_t> Pointed;
   if (Sizes == R.ParamSizes.end()) {
@@ -121,7 +127,7 @@ unsigned __cudaPushCallConfiguration(dim3 G, dim3 B, size_t Smem,
                                      CUstream_st *Stream) {
   Recorder &R = recorder();
   std::lock_guard<std::mutex> Guard(R.Lock);
-  R.Configs.push_back({G, B, Smem, Stream});
+  R.Configs.push_back({G, B, Smem, Stream, callSite()});
   return 0;
 }
 
@@ -137,6 +143,7 @@ cudaError_t __cudaPopCallConfiguration(dim3 *G, dim3 *B, size_t *Smem,
   *B = C.Block;
   *Smem = C.Smem;
   *static_cast<void **>(Stream) = C.Stream;
+  R.PoppedSite = C.Site;
   return cudaSuccess;
 }
 

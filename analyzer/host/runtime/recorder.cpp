@@ -5,6 +5,10 @@
 #include <fstream>
 #include <sstream>
 
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <link.h>
+
 namespace gmem::rec {
 
 static void readParamSizes(Recorder &R, const char *Path) {
@@ -61,6 +65,26 @@ void logLaunch(const std::string &Fields) {
     std::fflush(nullptr);
     std::_Exit(0);
   }
+}
+
+std::string callSite() {
+  void *Frames[24];
+  const int N = backtrace(Frames, 24);
+  std::string Out;
+  unsigned Kept = 0;
+  for (int I = 0; I < N && Kept < 8; ++I) {
+    Dl_info Info;
+    link_map *Map = nullptr;
+    if (!dladdr1(Frames[I], &Info, reinterpret_cast<void **>(&Map),
+                 RTLD_DL_LINKMAP) ||
+        !Map || (Map->l_name && *Map->l_name))
+      continue; // Not the executable (this library, libc, libstdc++...).
+    // A return address follows its call: one byte back is in the call.
+    const uintptr_t Offset = uintptr_t(Frames[I]) - Map->l_addr - 1;
+    Out += (Out.empty() ? "[" : ",") + std::to_string(Offset);
+    ++Kept;
+  }
+  return Out.empty() ? Out : Out + "]";
 }
 
 cudaError_t missing(const char *Api) {

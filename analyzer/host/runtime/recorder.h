@@ -52,8 +52,10 @@ struct Recorder {
     dim3 Grid, Block;
     size_t Smem;
     void *Stream;
+    std::string Site; ///< callSite() of the <<<>>> expression.
   };
   std::vector<Config> Configs; ///< Pushed by <<<>>>, popped by the stub.
+  std::string PoppedSite;      ///< The site of the config popped last.
   cudaError_t LastError = cudaSuccess;
   int Device = 0;
   /// GMEM_RECORD_LAUNCH_COUNT: the program stops after this many launches
@@ -82,6 +84,12 @@ const std::pair<const uintptr_t, Allocation> *allocationOf(const void *P);
 cudaError_t fail(cudaError_t E);
 
 std::string hex(const void *P, size_t Bytes);
+
+/// Where in the program the current API call was made: a JSON array of the
+/// return addresses on the stack that lie in the main executable, as
+/// offsets into its file (the analyzer reads them with the binary's line
+/// table, so the report names the launch's source line).
+std::string callSite();
 
 } // namespace gmem::rec
 
