@@ -1,5 +1,6 @@
 //===- launch_columns.cpp - Columns of recorded launches from the AST -----===//
 #include "launch_columns.h"
+#include "toolkit.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/Support/FileSystem.h"
@@ -12,13 +13,6 @@ namespace gmem {
 using namespace clang;
 
 namespace {
-
-std::string realPath(llvm::StringRef P) {
-  llvm::SmallString<256> Out;
-  if (llvm::sys::fs::real_path(P, Out))
-    return P.str();
-  return std::string(Out);
-}
 
 struct Site {
   unsigned Line, Col; ///< The launch's <<< (or its call).

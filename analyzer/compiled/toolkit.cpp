@@ -184,6 +184,25 @@ std::string defaultCacheDir() {
   return "";
 }
 
+void writeAtomically(const std::string &Path, const std::string &Text) {
+  const std::string Tmp = Path + ".tmp" + std::to_string(::getpid());
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(Tmp, EC);
+    if (!EC)
+      OS << Text;
+  }
+  if (!EC)
+    llvm::sys::fs::rename(Tmp, Path);
+}
+
+std::string realPath(llvm::StringRef P) {
+  llvm::SmallString<256> Out;
+  if (llvm::sys::fs::real_path(P, Out))
+    return P.str();
+  return std::string(Out);
+}
+
 llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
   // The key: what nvcc would see (file contents), how it is called, and
   // which nvcc/nvdisasm it is.
@@ -226,17 +245,8 @@ llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
     return llvm::createStringError("nvdisasm failed on the cubin of " + R.File +
                                    ": " + Err);
   if (!CacheFile.empty()) {
-    // Written beside, then renamed: a concurrent reader never sees half.
     llvm::sys::fs::create_directories(R.CacheDir + "/sass");
-    std::string Tmp = CacheFile + ".tmp" + std::to_string(::getpid());
-    std::error_code EC;
-    {
-      llvm::raw_fd_ostream OS(Tmp, EC);
-      if (!EC)
-        OS << Out;
-    }
-    if (!EC)
-      llvm::sys::fs::rename(Tmp, CacheFile);
+    writeAtomically(CacheFile, Out);
   }
   return SassText{Out, false};
 }

@@ -11,6 +11,7 @@
 #ifndef GMEM_ANALYZER_COMPILED_TOOLKIT_H
 #define GMEM_ANALYZER_COMPILED_TOOLKIT_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
@@ -68,6 +69,13 @@ std::string contentKey(const std::vector<std::string> &Fields,
 
 /// $XDG_CACHE_HOME/gmem, else ~/.cache/gmem.
 std::string defaultCacheDir();
+
+/// Writes Text to Path through a file beside it, then renames it: a
+/// concurrent reader of the cache never sees half.
+void writeAtomically(const std::string &Path, const std::string &Text);
+
+/// P with symbolic links and dots resolved; P itself when it does not exist.
+std::string realPath(llvm::StringRef P);
 
 } // namespace gmem
 

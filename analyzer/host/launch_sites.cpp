@@ -1,5 +1,6 @@
 //===- launch_sites.cpp - Source lines of recorded launches ---------------===//
 #include "launch_sites.h"
+#include "toolkit.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
@@ -9,17 +10,6 @@
 #include <map>
 
 namespace gmem {
-
-namespace {
-
-std::string realPath(llvm::StringRef P) {
-  llvm::SmallString<256> Out;
-  if (llvm::sys::fs::real_path(P, Out))
-    return P.str();
-  return std::string(Out);
-}
-
-} // namespace
 
 struct LaunchSites::Impl {
   std::string Binary, Toolkit;

@@ -126,20 +126,6 @@ static std::vector<std::string> keptUnits(const RecordRequest &R) {
   return Kept;
 }
 
-/// Writes Text to Path through a file beside it: a concurrent reader never
-/// sees half.
-static void writeAtomically(const std::string &Path, const std::string &Text) {
-  const std::string Tmp = Path + ".tmp" + std::to_string(::getpid());
-  std::error_code EC;
-  {
-    llvm::raw_fd_ostream OS(Tmp, EC);
-    if (!EC)
-      OS << Text;
-  }
-  if (!EC)
-    llvm::sys::fs::rename(Tmp, Path);
-}
-
 llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
   // The binary's key: what nvcc sees and how it is called (the files'
   // order is the link order), and the nvdisasm that read its cubins.

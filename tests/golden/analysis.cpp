@@ -42,6 +42,12 @@ ToolRun runTool(const std::string &Args) {
 }
 std::string sourceDir() { return GMEM_SOURCE_DIR; }
 
+std::string writeTemp(const std::string &Name, const std::string &Text) {
+  std::string Path = ::testing::TempDir() + "/" + Name;
+  std::ofstream(Path) << Text;
+  return Path;
+}
+
 const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {
   static std::map<std::string, std::unique_ptr<Analysis>> Cache;
   std::string Key = Path;

@@ -33,6 +33,10 @@ struct ToolRun {
 };
 ToolRun runTool(const std::string &Args);
 
+/// Writes Text to a file named Name in the test's temporary directory;
+/// returns its path.
+std::string writeTemp(const std::string &Name, const std::string &Text);
+
 /// tests/data/groundtruth: the H200 measurements of examples/seeds_gt.cu.
 std::string groundTruthDir();
 std::string sourceDir();

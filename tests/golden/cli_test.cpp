@@ -9,12 +9,6 @@ using namespace gmem::test;
 
 namespace {
 
-std::string writeTemp(const std::string &Name, const std::string &Text) {
-  std::string Path = ::testing::TempDir() + "/" + Name;
-  std::ofstream(Path) << Text;
-  return Path;
-}
-
 TEST(Cli, TransposeWithTheSeedsBlock) {
   ToolRun R = runTool("examples/transpose.cu --block 32,16");
   ASSERT_EQ(R.Exit, 0) << R.Err;

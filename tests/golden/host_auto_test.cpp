@@ -20,12 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string writeTemp(const std::string &Name, const std::string &Text) {
-  std::string Path = ::testing::TempDir() + "/" + Name;
-  std::ofstream(Path) << Text;
-  return Path;
-}
-
 /// A fresh cache, so that the build happens in this test.
 std::string freshCache(const std::string &Name) {
   std::string Dir = ::testing::TempDir() + "/gmem-cache-" + Name;
