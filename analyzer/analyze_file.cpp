@@ -288,6 +288,7 @@ bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
   SO.Arch = &Arch;
   SO.Threads = O.Threads;
   SO.Exhaustive = O.Exhaustive;
+  SO.EveryIteration = O.EveryIteration;
   SO.MaxWarps = O.MaxWarps;
   SO.Progress = true;
   // A launch repeated with the same configuration and arguments has the

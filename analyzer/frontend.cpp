@@ -55,11 +55,21 @@ std::string findCccl() {
 
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   std::string Stub = GMEM_CUDA_STUB_DIR;
+  // Clang 19 knows no architecture past sm_90: newer ones parse as sm_90
+  // with their own __CUDA_ARCH__ (the memory rules come from ArchRules).
+  std::string Arch = Opts.Arch;
+  unsigned Sm = 0;
+  if (Arch.rfind("sm_", 0) == 0)
+    Sm = unsigned(std::strtoul(Arch.c_str() + 3, nullptr, 10));
   std::vector<std::string> Args = {
-      "-x", "cuda", "--cuda-gpu-arch=" + Opts.Arch, "--cuda-device-only",
-      "-std=c++17", "-resource-dir", GMEM_CLANG_RESOURCE_DIR,
+      "-x", "cuda", "--cuda-gpu-arch=" + (Sm > 90 ? "sm_90" : Arch),
+      "--cuda-device-only", "-std=c++17", "-resource-dir",
+      GMEM_CLANG_RESOURCE_DIR,
       // Only errors matter to the analyzer; warnings would bury them.
       "-w"};
+  if (Sm > 90)
+    Args.insert(Args.end(), {"-U__CUDA_ARCH__",
+                             "-D__CUDA_ARCH__=" + std::to_string(Sm * 10)});
   std::string Cuda = findCudaPath(Opts);
   if (!Cuda.empty()) {
     // CUDA 13 removed texture_fetch_functions.h, which Clang 19's wrapper

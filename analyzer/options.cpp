@@ -32,12 +32,16 @@ the others.
   --model FILE          read a kernel model written by --emit-model instead
                         of a .cu file (its recorded launches, or --kernel,
                         --grid, --block and --arg)
-  --compare FILE        compare with measurements (gmem-verify JSON, ncu or
-                        nvprof CSV); exit 1 on an unexplained difference
+  --compare FILE        compare with measurements (gmem-verify JSON, ncu
+                        CSV, nvprof CSV or nvprof's printed tables); exit 1
+                        on an unexplained difference
   --strict              with --compare: exit 1 on any difference
   --threads N           simulation threads (default: one per core)
   --exhaustive          run every warp of every block (the reference) instead
                         of classes of alike blocks; same counts, slower
+  --every-iteration     run every iteration of every loop (the reference)
+                        instead of counting long loops by their periods;
+                        same counts, slower
   --max-warps N         evaluate at most N warps one by one per launch
                         (default 8388608); a launch that needs more is
                         reported as not simulated
@@ -211,6 +215,8 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
       O.Threads = unsigned(N);
     } else if (A == "--exhaustive") {
       O.Exhaustive = true;
+    } else if (A == "--every-iteration") {
+      O.EveryIteration = true;
     } else if (A == "--max-warps") {
       const std::string *V = Value("--max-warps");
       uint64_t N;

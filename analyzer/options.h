@@ -23,6 +23,7 @@ struct Options {
   bool Strict = false;
   unsigned Threads = 0;
   bool Exhaustive = false;        ///< --exhaustive
+  bool EveryIteration = false;    ///< --every-iteration
   uint64_t MaxWarps = 1ull << 23; ///< --max-warps (DefaultMaxWarps)
   std::string CudaPath;
   std::string Compiler; ///< --compiler source|nvcc; empty: nvcc when found.

@@ -14,11 +14,22 @@ static std::vector<ArchRules> makeTable() {
     unsigned Sm;
     const char *Family;
     unsigned OptInKiB;
-  } Rows[] = {{"sm_50", 50, "Maxwell", 48}, {"sm_52", 52, "Maxwell", 48},
-              {"sm_60", 60, "Pascal", 48},  {"sm_61", 61, "Pascal", 48},
-              {"sm_70", 70, "Volta", 96},   {"sm_75", 75, "Turing", 64},
-              {"sm_80", 80, "Ampere", 163}, {"sm_86", 86, "Ampere", 99},
-              {"sm_89", 89, "Ada", 99},     {"sm_90", 90, "Hopper", 227}};
+  } Rows[] = {{"sm_50", 50, "Maxwell", 48},
+              {"sm_52", 52, "Maxwell", 48},
+              {"sm_60", 60, "Pascal", 48},
+              {"sm_61", 61, "Pascal", 48},
+              {"sm_70", 70, "Volta", 96},
+              {"sm_75", 75, "Turing", 64},
+              {"sm_80", 80, "Ampere", 163},
+              {"sm_86", 86, "Ampere", 99},
+              {"sm_89", 89, "Ada", 99},
+              {"sm_90", 90, "Hopper", 227},
+              // Blackwell: the same memory rules (32-byte sectors, 32 banks
+              // of 4 bytes); the opt-in shared memory per block of the
+              // Programming Guide's table (232448 and 101376 bytes).
+              {"sm_100", 100, "Blackwell", 227},
+              {"sm_103", 103, "Blackwell", 227},
+              {"sm_120", 120, "Blackwell", 99}};
   std::vector<ArchRules> T;
   for (const Row &R : Rows) {
     ArchRules A;
@@ -39,8 +50,9 @@ static const std::vector<ArchRules> &table() {
 
 const ArchRules *findArch(const std::string &Name) {
   std::string N = Name;
-  if (N.size() == 3 && N[1] == '.')
-    N = N.substr(0, 1) + N.substr(2); // "9.0" -> "90"
+  size_t Dot = N.find('.');
+  if (Dot != std::string::npos && Dot + 2 == N.size())
+    N.erase(Dot, 1); // "9.0" -> "90", "12.0" -> "120"
   if (N.rfind("sm_", 0) != 0)
     N = "sm_" + N;
   for (const ArchRules &A : table())

@@ -190,6 +190,10 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
     BoxEvaluator E(K, A, Env);
     std::vector<AccessStats> EveryStats(K.Accesses.size());
     WarpEvaluator Every(K, A, Env, EveryStats);
+    if (O.EveryIteration) {
+      Every.LoopSkipFrom = UINT64_MAX;
+      E.HandOverLoops = false;
+    }
     std::vector<AccessStats> Local;
     std::vector<Item> New;
     while (true) {

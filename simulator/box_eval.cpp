@@ -20,9 +20,11 @@ namespace gmem {
 namespace {
 
 constexpr uint64_t MaxLoopIterations = uint64_t(1) << 26;
-// From this iteration on, a loop of loop_skip.h's shape goes to the
-// every-warp evaluator, which counts it by periods.
-constexpr uint64_t LoopHandOver = uint64_t(1) << 22;
+// Once the box's warp has run this many loop iterations per block (at
+// least 16 blocks' worth), a loop of loop_skip.h's shape met from then on
+// goes to the every-warp evaluator, which counts it by periods: long loops
+// over a few blocks cost more here than some periods per warp there.
+constexpr uint64_t LoopHandOver = uint64_t(1) << 8;
 
 bool canLeaveLoop(const std::vector<Stmt> &L, bool InNestedLoop = false) {
   for (const Stmt &S : L) {
@@ -97,6 +99,8 @@ bool BoxEvaluator::run(const BlockBox &B, unsigned W,
     return false;
   Box = B;
   Blocks = B.count();
+  IterationsRun = 0;
+  HandOverAt = LoopHandOver * std::max<uint64_t>(Blocks, 16);
   WarpInBlock = W;
   Stats = &St;
   ResidueCache.clear();
@@ -773,7 +777,7 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   uint32_t Active = Mask;
   bool First = true;
   LoopStack.push_back({NextLoopInstance++, 0});
-  for (uint64_t Iter = 0;; ++Iter) {
+  for (uint64_t Iter = 0;; ++Iter, ++IterationsRun) {
     LoopStack.back().Iter = Iter;
     if (S.TestFirst || !First) {
       Dead = 0;
@@ -802,7 +806,7 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     First = false;
     if (!Active)
       break;
-    if (Iter == LoopHandOver) {
+    if (HandOverLoops && IterationsRun >= HandOverAt) {
       // A long loop the every-warp evaluator can count by periods: hand the
       // box's warps to it rather than run the iterations here.
       auto It = Skippable.find(&S);

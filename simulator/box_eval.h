@@ -26,8 +26,8 @@
 #define GMEM_SIMULATOR_BOX_EVAL_H
 
 #include "arch.h"
-#include "merge_groups.h"
 #include "exits.h"
+#include "merge_groups.h"
 #include "model.h"
 #include "result.h"
 #include "warp_eval.h"
@@ -76,6 +76,9 @@ public:
   /// all of its blocks. Throws Refine, leaving Stats partly filled, when the
   /// box must be cut. Returns false if the warp has no thread.
   bool run(const BlockBox &Box, unsigned W, std::vector<AccessStats> &Stats);
+  /// Long loops go to the every-warp evaluator, which counts them by
+  /// periods (off: the every-iteration reference).
+  bool HandOverLoops = true;
   /// Per access, the first out-of-bounds / misaligned lane of the last run.
   std::vector<OrderedExample> FirstOutOfBounds, FirstMisaligned;
 
@@ -128,6 +131,9 @@ private:
   std::vector<LoopFrame> LoopStack;
   uint64_t NextLoopInstance = 0;
   std::map<const Stmt *, bool> Skippable; ///< analyzeLoop, per loop.
+  /// Loop iterations this run (nested loops' included), and from how many
+  /// on skippable loops are handed over.
+  uint64_t IterationsRun = 0, HandOverAt = 0;
   /// OncePerAddress: per access, the loop instance and the requests made in
   /// it (mask, then each active lane's c0 and coefficients).
   std::vector<std::pair<uint64_t, std::vector<std::vector<int64_t>>>> Seen;

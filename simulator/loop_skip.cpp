@@ -2,6 +2,7 @@
 #include "loop_skip.h"
 #include "pointer_arith.h"
 
+#include <map>
 #include <set>
 
 namespace gmem {
@@ -52,54 +53,111 @@ bool usesAny(const Expr &E, const std::set<int> &Slots) {
   return false;
 }
 
+bool readsMemory(const Expr &E) {
+  if (E.Kind == Op::Unknown)
+    return true;
+  for (const ExprPtr &O : E.Ops)
+    if (readsMemory(*O))
+      return true;
+  return false;
+}
+
+/// Linear in the increments' slots Inc, and where a product depends on
+/// them, its other factor is invariant (reads no slot the loop assigns):
+/// then E moves by the same amount every iteration.
+bool steadyIn(const Expr &E, const std::set<int> &Inc,
+              const std::set<int> &Assigned) {
+  if (!linearIn(E, Inc))
+    return false;
+  std::function<bool(const Expr &)> Steady = [&](const Expr &X) {
+    if (X.Kind == Op::Mul) {
+      bool U0 = usesAny(*X.Ops[0], Inc), U1 = usesAny(*X.Ops[1], Inc);
+      if ((U0 && usesAny(*X.Ops[1], Assigned)) ||
+          (U1 && usesAny(*X.Ops[0], Assigned)))
+        return false;
+    }
+    for (const ExprPtr &O : X.Ops)
+      if (!Steady(*O))
+        return false;
+    return true;
+  };
+  return Steady(E);
+}
+
+/// Whether a compiled form of an access Depth loops deep in the body
+/// involves only loops inside the body (so it completes within one
+/// iteration of the loop being counted).
+bool formInside(const CompiledForm &C, unsigned Depth) {
+  switch (C.State) {
+  case CompiledForm::Unchecked:
+  case CompiledForm::AsWritten:
+  case CompiledForm::Ambiguous:
+  case CompiledForm::Reused:
+  case CompiledForm::NoInstruction:
+  case CompiledForm::Selected:
+  case CompiledForm::Split:
+    return true;
+  case CompiledForm::Hoisted:
+    return C.Loop >= 0 && unsigned(C.Loop) + 1 <= Depth;
+  case CompiledForm::Merged:
+    return C.Leader >= 0 || (C.Loop >= 0 && unsigned(C.Loop) < Depth);
+  case CompiledForm::OncePerAddress:
+    return C.Loop >= 0 && unsigned(C.Loop) < Depth;
+  }
+  return false;
+}
+
+/// Collects the slots assigned anywhere in L and how often.
+void countAssigned(const std::vector<Stmt> &L, std::map<int, int> &Count) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Assign)
+      ++Count[S.Slot];
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      countAssigned(*Sub, Count);
+  }
+}
+
 } // namespace
 
 LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
   LoopShape Sh;
   if (!Loop.TestFirst || !Loop.CondPre.empty() || !Loop.Cond)
     return Sh;
-  // Straight-line body and step: assignments and plain accesses only.
-  std::set<int> Assigned;
+  // Increments: Slot = Slot + Inc, Slot = Slot - Inc or Slot = Inc + Slot,
+  // in the body or step itself, the slot's only assignment in the loop.
+  std::map<int, int> Count;
+  countAssigned(Loop.Body, Count);
+  countAssigned(Loop.Step, Count);
+  std::set<int> Inc, Assigned;
   size_t Pos = 0;
   for (const std::vector<Stmt> *L : {&Loop.Body, &Loop.Step}) {
     for (const Stmt &S : *L) {
       size_t P = Pos++;
-      if (S.Kind == StmtKind::Access) {
-        if (L != &Loop.Body || S.AccessId < 0 ||
-            size_t(S.AccessId) >= K.Accesses.size())
-          return Sh;
-        const Access &A = K.Accesses[size_t(S.AccessId)];
-        auto St = A.Compiled.State;
-        if (A.UnknownReason || !A.Address ||
-            (St != CompiledForm::Unchecked && St != CompiledForm::AsWritten &&
-             St != CompiledForm::Ambiguous) ||
-            (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic))
-          return Sh;
-        Sh.Accesses.push_back({S.AccessId, P});
+      if (S.Kind != StmtKind::Assign || !S.Value || Count[S.Slot] != 1)
         continue;
-      }
-      if (S.Kind != StmtKind::Assign || !S.Value ||
-          !Assigned.insert(S.Slot).second)
-        return Sh;
-      // Slot = Slot + Inc, Slot = Slot - Inc or Slot = Inc + Slot.
       const Expr &V = *S.Value;
       if (V.Kind != Op::Add && V.Kind != Op::Sub)
-        return Sh;
+        continue;
       const Expr *L0 = V.Ops[0].get(), *R0 = V.Ops[1].get();
       bool SelfLeft = L0->Kind == Op::Var && L0->Index == S.Slot;
       bool SelfRight =
           V.Kind == Op::Add && R0->Kind == Op::Var && R0->Index == S.Slot;
-      if (!SelfLeft && !SelfRight)
-        return Sh;
-      if (V.Type.Bits != K.Slots[size_t(S.Slot)].Type.Bits ||
+      if ((!SelfLeft && !SelfRight) ||
+          V.Type.Bits != K.Slots[size_t(S.Slot)].Type.Bits ||
           V.Type.Signed != K.Slots[size_t(S.Slot)].Type.Signed)
-        return Sh;
+        continue;
       Sh.Increments.push_back(
           {S.Slot, SelfLeft ? R0 : L0, V.Kind == Op::Sub, P});
+      Inc.insert(S.Slot);
     }
   }
   if (Sh.Increments.empty())
     return Sh;
+  for (const auto &[Slot, N] : Count) {
+    Assigned.insert(Slot);
+    if (!Inc.count(Slot))
+      Sh.Carried.push_back(Slot);
+  }
   // Increments must not change inside the loop.
   for (const LoopShape::Increment &I : Sh.Increments)
     if (usesAny(*I.Inc, Assigned) || !linearIn(*I.Inc, {}))
@@ -108,16 +166,133 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
   if (C.Kind != Op::Lt && C.Kind != Op::Le && C.Kind != Op::Gt &&
       C.Kind != Op::Ge)
     return Sh;
-  if (!linearIn(*C.Ops[0], Assigned) || !linearIn(*C.Ops[1], Assigned))
+  const std::set<int> Carried(Sh.Carried.begin(), Sh.Carried.end());
+  for (const ExprPtr &Side : C.Ops)
+    if (!steadyIn(*Side, Inc, Assigned) || usesAny(*Side, Carried))
+      return Sh;
+  // Everything else in the body: control flow and carried values free of
+  // the increments and of loaded data, addresses that move steadily.
+  bool Ok = true;
+  std::function<void(const std::vector<Stmt> &, unsigned, bool, size_t)> Walk =
+      [&](const std::vector<Stmt> &L, unsigned Depth, bool InCall, size_t Top) {
+        for (size_t I = 0; I < L.size() && Ok; ++I) {
+          const Stmt &S = L[I];
+          const size_t At = Depth == 0 && !InCall && &L == &Loop.Body ? I : Top;
+          auto Free = [&](const Expr *E) {
+            return !E || (!usesAny(*E, Inc) && !readsMemory(*E));
+          };
+          switch (S.Kind) {
+          case StmtKind::Access: {
+            if (S.AccessId < 0 || size_t(S.AccessId) >= K.Accesses.size()) {
+              Ok = false;
+              break;
+            }
+            const Access &A = K.Accesses[size_t(S.AccessId)];
+            if (A.UnknownReason || !A.Address ||
+                !formInside(A.Compiled, Depth) ||
+                (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) ||
+                !steadyIn(*A.Address, Inc, Assigned)) {
+              Ok = false;
+              break;
+            }
+            Sh.Accesses.push_back({S.AccessId, At});
+            break;
+          }
+          case StmtKind::Assign:
+            if (Inc.count(S.Slot) && Depth == 0 && !InCall)
+              break; // The increment itself.
+            Ok = Free(S.Value.get());
+            break;
+          case StmtKind::If:
+            Ok = Free(S.Cond.get());
+            Walk(S.Then, Depth, InCall, At);
+            Walk(S.Else, Depth, InCall, At);
+            break;
+          case StmtKind::Loop:
+            Ok = Free(S.Cond.get());
+            Walk(S.CondPre, Depth + 1, InCall, At);
+            Walk(S.Body, Depth + 1, InCall, At);
+            Walk(S.Step, Depth + 1, InCall, At);
+            break;
+          case StmtKind::Call:
+            Walk(S.Body, Depth, true, At);
+            break;
+          case StmtKind::Return:
+            Ok = InCall; // Leaves the call, not the loop.
+            break;
+          case StmtKind::Break:
+          case StmtKind::Continue:
+            Ok = Depth > 0; // Leaves a nested loop.
+            break;
+          }
+        }
+      };
+  Walk(Loop.Body, 0, false, 0);
+  if (!Ok)
     return Sh;
-  for (const auto &[Id, P] : Sh.Accesses)
-    if (!linearIn(*K.Accesses[size_t(Id)].Address, Assigned))
+  // The step holds only increments.
+  for (const Stmt &S : Loop.Step)
+    if (S.Kind != StmtKind::Assign || !Inc.count(S.Slot))
       return Sh;
   Sh.Left = C.Ops[0].get();
   Sh.Right = C.Ops[1].get();
   Sh.Cmp = C.Kind;
   Sh.Skippable = true;
   return Sh;
+}
+
+std::optional<i128>
+slope(const Expr &E, const std::function<std::optional<i128>(int Slot)> &IncOf,
+      const std::function<std::optional<int64_t>(const Expr &)> &Leaf) {
+  switch (E.Kind) {
+  case Op::Const:
+  case Op::Param:
+  case Op::Builtin:
+    return 0;
+  case Op::Var:
+    return IncOf(E.Index);
+  case Op::Cast:
+    return slope(*E.Ops[0], IncOf, Leaf);
+  case Op::Neg: {
+    std::optional<i128> D = slope(*E.Ops[0], IncOf, Leaf);
+    if (!D)
+      return std::nullopt;
+    return -*D;
+  }
+  case Op::Add:
+  case Op::Sub: {
+    std::optional<i128> A = slope(*E.Ops[0], IncOf, Leaf);
+    std::optional<i128> B = slope(*E.Ops[1], IncOf, Leaf);
+    if (!A || !B)
+      return std::nullopt;
+    return E.Kind == Op::Add ? *A + *B : *A - *B;
+  }
+  case Op::Mul: {
+    std::optional<i128> A = slope(*E.Ops[0], IncOf, Leaf);
+    std::optional<i128> B = slope(*E.Ops[1], IncOf, Leaf);
+    if (!A || !B)
+      return std::nullopt;
+    if (*A == 0 && *B == 0)
+      return 0;
+    // analyzeLoop saw to it that the other factor is invariant.
+    const unsigned Moving = *A != 0 ? 0 : 1;
+    const Expr &Fixed = *E.Ops[1 - Moving];
+    std::optional<i128> F;
+    if (E.PointerArith && readsSigned(E, 1 - Moving) && Fixed.Kind == Op::Cast)
+      F = exactValue(*Fixed.Ops[0], Leaf);
+    else if (E.PointerArith && readsSigned(E, 1 - Moving) &&
+             Fixed.Kind == Op::Const)
+      F = Fixed.Value;
+    else
+      F = exactValue(Fixed, Leaf);
+    i128 R;
+    if (!F || __builtin_mul_overflow(*F, Moving == 0 ? *A : *B, &R))
+      return std::nullopt;
+    return R;
+  }
+  default:
+    return std::nullopt;
+  }
 }
 
 std::optional<i128>

@@ -62,6 +62,7 @@ public:
 
   /// Drops open groups (a run cut short).
   void clear() { Groups.clear(); }
+  bool empty() const { return Groups.empty(); }
 
   /// Adds P, an execution of A (CompiledForm::Merged). Alone(P) issues it
   /// on its own (its leader did not run, or no loop holds it);

@@ -176,6 +176,8 @@ static Collected simulateEveryWarp(const Kernel &K, const ArchRules &A,
     Collected &C = Parts[T];
     C.init(K.Accesses.size());
     WarpEvaluator E(K, A, Env, C.Stats);
+    if (O.EveryIteration)
+      E.LoopSkipFrom = UINT64_MAX;
     for (uint64_t B = T; B < Blocks; B += Threads) {
       Dim3 Idx{B % Env.Grid.X, (B / Env.Grid.X) % Env.Grid.Y,
                B / (Env.Grid.X * Env.Grid.Y)};

@@ -21,6 +21,9 @@ struct SimOptions {
   /// Run every warp of every block (the reference) instead of classes of
   /// alike blocks.
   bool Exhaustive = false;
+  /// Run every iteration of every loop (the reference) instead of counting
+  /// long loops by periods (simulator/loop_skip.h).
+  bool EveryIteration = false;
   /// Stop (and report the launch as not simulated) beyond this many warps
   /// evaluated one by one.
   uint64_t MaxWarps = DefaultMaxWarps;

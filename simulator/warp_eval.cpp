@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 
 namespace gmem {
 
@@ -598,10 +599,13 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   LoopStack.push_back({Instance, 0});
   SkipPlan Plan;
   uint32_t Planned = 0; // The lanes a skip was last looked for.
+  // Carried values that did not repeat within a period may within a few
+  // (a pointer swapped every iteration repeats every second one).
+  uint64_t Periods = 1;
   for (uint64_t Iter = 0;; ++Iter) {
-    if (Plan.Set && Iter == Plan.ApplyAt) {
-      applySkip(Plan, Iter);
-      Planned = 0;
+    if (Plan.Set && Iter == Plan.ApplyAt && !applySkip(S, Plan, Iter)) {
+      Planned = 0; // The period did not repeat: look again, over more.
+      Periods = std::min<uint64_t>(Periods * 2, 64);
     }
     LoopStack.back().Iter = Iter;
     if (S.TestFirst || !First) {
@@ -641,7 +645,7 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     }
     if (Iter >= LoopSkipFrom && !Plan.Set && Active != Planned) {
       Planned = Active;
-      planSkip(S, Active, Iter, Plan);
+      planSkip(S, Active, Iter, Periods, Plan);
     }
     Dead = Broken = Continued = 0;
     execList(S.Body, Active);
@@ -650,6 +654,8 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     execList(S.Step, Active);
     Active &= ~Returned;
   }
+  if (Plan.Set)
+    Pending.erase(std::find(Pending.begin(), Pending.end(), &Plan));
   LoopStack.pop_back();
   // Groups merged across this loop's iterations end with it.
   Groups.endLoop(Instance, [&](Group &G) { flushGroup(G); });
@@ -684,12 +690,12 @@ std::optional<i128> iterationsLeft(Op Cmp, i128 F, i128 G) {
 // it: if the loop only translates (loop_skip.h) and Active stays the same
 // for n iterations, plans to run Period of them and count the rest.
 bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
-                             SkipPlan &P) {
+                             uint64_t Periods, SkipPlan &P) {
   auto It = Shapes.find(&S);
   if (It == Shapes.end())
     It = Shapes.emplace(&S, analyzeLoop(S, K)).first;
   const LoopShape &Sh = It->second;
-  if (!Sh.Skippable || (Active & Unc.All))
+  if (!Sh.Skippable || (Active & Unc.All) || !Groups.empty())
     return false;
   // Values at iteration Iter + T, at position Pos of the body.
   std::vector<int> Assigned(K.Slots.size(), -1);
@@ -776,29 +782,28 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
   if (Period & (Period - 1))
     return false;
   // Each access moves every lane alike; its cost repeats with the address
-  // modulo Period.
+  // modulo Period. Whether its values fit is checked where it runs
+  // (checkPlans), as nested statements give it values only then.
   uint64_t Reps = 1;
+  WithIncs = false;
+  std::set<int> Seen;
   for (const auto &[Id, APos] : Sh.Accesses) {
+    if (!Seen.insert(Id).second)
+      continue;
     const Access &A = K.Accesses[size_t(Id)];
     std::optional<i128> Delta;
     for (uint32_t M = Active; M; M &= M - 1) {
       Lane = __builtin_ctz(M);
-      std::optional<i128> A0 = At(*A.Address, 0, APos),
-                          A1 = At(*A.Address, 1, APos),
-                          AN = At(*A.Address, N - 1, APos);
-      if (!A0 || !A1 || !AN || *A0 + A.Size - 1 > i128(UINT64_MAX) ||
-          *AN + A.Size - 1 > i128(UINT64_MAX) || (Delta && *A1 - *A0 != *Delta))
+      std::optional<i128> D = slope(
+          *A.Address,
+          [&](int Slot) -> std::optional<i128> {
+            int I = Assigned[size_t(Slot)];
+            return I < 0 ? 0 : Inc[size_t(I)][Lane];
+          },
+          Leaf);
+      if (!D || (Delta && *D != *Delta))
         return false;
-      Delta = *A1 - *A0;
-      if (A.Sp == Space::Shared && A.SharedArray >= 0 &&
-          A.SharedArray < int(K.Shared.size())) {
-        const SharedArray &Arr = K.Shared[size_t(A.SharedArray)];
-        i128 Lo = Arr.Offset,
-             Hi = Arr.Offset + (Arr.Dynamic ? Env.DynamicSmem : Arr.Bytes);
-        for (i128 X : {*A0, *AN})
-          if (X < Lo || X + A.Size > Hi)
-            return false; // Bounds change along the loop: run it.
-      }
+      Delta = D;
     }
     if (!Delta)
       return false;
@@ -807,6 +812,7 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
     uint64_t D = uint64_t(*Delta % i128(Period) + i128(Period)) % Period;
     Reps = std::max<uint64_t>(Reps, D ? Period / (D & (~D + 1)) : 1);
   }
+  Reps *= Periods;
   if (N < i128(3 * Reps))
     return false;
   const uint64_t Q = uint64_t((N - Reps) / Reps) * Reps;
@@ -826,20 +832,113 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
     }
   }
   P.Set = true;
+  P.Valid = true;
   P.ApplyAt = Iter + Reps;
   P.Count = Q;
   P.Period = Reps;
   P.Mask = Active;
+  P.Frame = LoopStack.size() - 1;
   P.Before = Stats;
   P.Incs.clear();
   for (size_t I = 0; I < Sh.Increments.size(); ++I)
     P.Incs.push_back({Sh.Increments[I].Slot, Inc[I]});
+  P.Carried.clear();
+  P.CarriedUnknown.clear();
+  for (int Slot : Sh.Carried) {
+    const int64_t *V = &SlotVals[size_t(Slot) * 32];
+    std::vector<int64_t> Lanes(32);
+    for (unsigned L = 0; L < 32; ++L)
+      Lanes[L] = SlotUniform[size_t(Slot)] ? V[0] : V[L];
+    P.Carried.push_back(std::move(Lanes));
+    P.CarriedUnknown.push_back(SlotUnknown[size_t(Slot)]);
+  }
+  P.UnknownMark = UnknownEvents;
+  Pending.push_back(&P);
   return true;
 }
 
+void WarpEvaluator::checkPlans(const Access &A, uint32_t Mask) {
+  for (SkipPlan *P : Pending) {
+    if (!P->Valid)
+      continue;
+    // Values are linear in the iterations of this loop and of the loops it
+    // holds, whose first and last iterations run: where they fit in the
+    // first and (moved to the range's end) the last iteration of the
+    // period, they fit in every iteration skipped.
+    const uint64_t Iter = LoopStack[P->Frame].Iter;
+    const uint64_t First = P->ApplyAt - P->Period, Last = P->ApplyAt - 1;
+    if (Iter != First && Iter != Last)
+      continue;
+    unsigned Lane = 0;
+    i128 Times = 0;
+    std::function<std::optional<int64_t>(const Expr &)> Leaf =
+        [&](const Expr &E) -> std::optional<int64_t> {
+      switch (E.Kind) {
+      case Op::Param:
+        if (!Env.ParamUnknown[size_t(E.Index)].empty())
+          return std::nullopt;
+        return Env.ParamValues[size_t(E.Index)];
+      case Op::Builtin:
+        return BuiltinVals[E.Index][Lane];
+      case Op::Var: {
+        if (SlotUnknown[size_t(E.Index)] >> Lane & 1)
+          return std::nullopt;
+        const int64_t *V = &SlotVals[size_t(E.Index) * 32];
+        int64_t Base = SlotUniform[size_t(E.Index)] ? V[0] : V[Lane];
+        const bool Signed = K.Slots[size_t(E.Index)].Type.Signed;
+        if (Base < 0 && !Signed)
+          return std::nullopt;
+        i128 X = Base;
+        for (const auto &[Slot, Inc] : P->Incs)
+          if (Slot == E.Index)
+            X += Inc[Lane] * Times;
+        if (X < (Signed ? INT64_MIN : 0) || X > INT64_MAX)
+          return std::nullopt;
+        return int64_t(X);
+      }
+      default:
+        return std::nullopt;
+      }
+    };
+    for (i128 Shift : {i128(0), i128(P->Count)}) {
+      if ((Shift == 0) != (Iter == First) && First != Last)
+        continue;
+      Times = Shift;
+      for (uint32_t M = Mask; M && P->Valid; M &= M - 1) {
+        Lane = __builtin_ctz(M);
+        std::optional<i128> X = exactValue(*A.Address, Leaf);
+        bool Fits = X && *X + A.Size - 1 <= i128(UINT64_MAX);
+        if (Fits && A.Sp == Space::Shared && A.SharedArray >= 0 &&
+            A.SharedArray < int(K.Shared.size())) {
+          // Bounds must not change along the loop.
+          const SharedArray &Arr = K.Shared[size_t(A.SharedArray)];
+          i128 Lo = Arr.Offset,
+               Hi = Arr.Offset + (Arr.Dynamic ? Env.DynamicSmem : Arr.Bytes);
+          Fits = *X >= Lo && *X + A.Size <= Hi;
+        }
+        P->Valid = Fits;
+      }
+    }
+  }
+}
+
 // At the start of iteration Plan.ApplyAt: the Period iterations since the
-// plan repeat Count / Period more times.
-void WarpEvaluator::applySkip(SkipPlan &P, uint64_t &Iter) {
+// plan repeat Count / Period more times, if the carried values repeat.
+bool WarpEvaluator::applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter) {
+  Pending.erase(std::find(Pending.begin(), Pending.end(), &P));
+  P.Set = false;
+  bool Repeats = P.Valid && P.UnknownMark == UnknownEvents && Groups.empty() &&
+                 !(P.Mask & Unc.All);
+  const LoopShape &Sh = Shapes.at(&S);
+  for (size_t C = 0; C < Sh.Carried.size() && Repeats; ++C) {
+    const int Slot = Sh.Carried[C];
+    const int64_t *V = &SlotVals[size_t(Slot) * 32];
+    Repeats = SlotUnknown[size_t(Slot)] == P.CarriedUnknown[C];
+    for (unsigned L = 0; L < 32 && Repeats; ++L)
+      Repeats = (SlotUniform[size_t(Slot)] ? V[0] : V[L]) == P.Carried[C][L];
+  }
+  if (!Repeats)
+    return false;
   const uint64_t Times = P.Count / P.Period;
   for (size_t I = 0; I < Stats.size(); ++I) {
     AccessStats &Now = Stats[I];
@@ -874,10 +973,11 @@ void WarpEvaluator::applySkip(SkipPlan &P, uint64_t &Iter) {
   }
   Iter += P.Count;
   SkippedIterations += P.Count;
-  P.Set = false;
+  return true;
 }
 
 void WarpEvaluator::markUnknown(int AccessId, const std::string &Why) {
+  ++UnknownEvents;
   AccessStats &St = Stats[AccessId];
   St.UnknownRequests += 1;
   St.OverflowRequests += isPointerOverflow(Why);
@@ -969,6 +1069,8 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
                       "space (a negative or out-of-range index)");
     return;
   }
+  if (!Pending.empty())
+    checkPlans(A, Mask);
   if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);

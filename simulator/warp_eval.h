@@ -60,7 +60,7 @@ public:
   std::vector<OutOfBounds> FirstMisaligned;
   /// From this iteration on, a loop of loop_skip.h's shape is counted by
   /// periods (tests raise it to run every iteration).
-  uint64_t LoopSkipFrom = uint64_t(1) << 16;
+  uint64_t LoopSkipFrom = 16;
   /// Loop iterations counted by periods rather than run.
   uint64_t SkippedIterations = 0;
 
@@ -100,13 +100,31 @@ private:
   std::map<const Stmt *, LoopShape> Shapes;
   struct SkipPlan {
     bool Set = false;
+    /// Cleared when an execution in the period would not fit its types at
+    /// the skipped range's end (checkPlans).
+    bool Valid = true;
     uint64_t ApplyAt = 0, Count = 0, Period = 1;
     uint32_t Mask = 0;
+    size_t Frame = 0; ///< The loop's entry in LoopStack.
     std::vector<AccessStats> Before;
     std::vector<std::pair<int, std::vector<i128>>> Incs; ///< Per lane.
+    /// The carried slots' lanes and unknown lanes where the period began:
+    /// they must be the same where it ends.
+    std::vector<std::vector<int64_t>> Carried;
+    std::vector<uint32_t> CarriedUnknown;
+    uint64_t UnknownMark = 0;
   };
-  bool planSkip(const Stmt &S, uint32_t Active, uint64_t Iter, SkipPlan &P);
-  void applySkip(SkipPlan &P, uint64_t &Iter);
+  bool planSkip(const Stmt &S, uint32_t Active, uint64_t Iter, uint64_t Periods,
+                SkipPlan &P);
+  /// Counts the period's repetitions; false (nothing counted) when the
+  /// period did not repeat.
+  bool applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter);
+  /// In the first and last iteration of a planned period: every address
+  /// must have its exact value there and at the skipped range's end.
+  void checkPlans(const Access &A, uint32_t Mask);
+  std::vector<SkipPlan *> Pending;
+  /// Unknown values met so far (a period with any does not count).
+  uint64_t UnknownEvents = 0;
   uint64_t NextLoopInstance = 0;
   /// OncePerAddress accesses: the lanes and addresses of each request made
   /// in the current run (loop instance) of their unrolled loops.

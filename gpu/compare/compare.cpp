@@ -1,7 +1,9 @@
 //===- compare.cpp - Metric by metric, with the reason for each difference ===//
 //
 // Every row is a metric the simulator predicts (metrics.h) that the
-// measurement has too, directly or computed from its counts. Counts are
+// measurement has too, directly or computed from its counts. A row is named
+// as the simulator names the metric, or, for a measurement nvprof took, by
+// its nvprof name where the catalog has one (RowNames). Counts are
 // judged first; the reasons for a count come from the per-line comparison
 // (lines.cpp) or the kernel totals; ratios then inherit the reasons of the
 // counts they are made of. Tolerances and reasons: compare.h.
@@ -42,7 +44,8 @@ using Group = MetricGroup;
 using Quantity = MetricQuantity;
 
 struct RowSpec {
-  const char *Name; ///< Predicted metric (metrics.cpp), also the row's name.
+  const char *Name;   ///< Predicted metric (metrics.cpp), also the row's name.
+  const char *Nvprof; ///< nvprof's name for it, or null.
   Group G;
   Quantity Q;
   MetricTolerance Tol;
@@ -58,7 +61,7 @@ const std::vector<RowSpec> &rowSpecs() {
       const char *Name = S.predictedName();
       if (!Name || S.Group == Group::Other || S.Quantity == Quantity::Other)
         continue;
-      RowSpec R{Name, S.Group, S.Quantity, S.Tolerance, {}};
+      RowSpec R{Name, S.Nvprof, S.Group, S.Quantity, S.Tolerance, {}};
       if (const char *Other = S.otherName())
         R.Aliases.push_back(Other);
       Out.push_back(R);
@@ -147,7 +150,8 @@ struct Row {
 
 class LaunchJudge {
 public:
-  LaunchJudge(LaunchComparison &LC) : LC(LC), R(LC.Predicted) {}
+  LaunchJudge(LaunchComparison &LC, RowNames Names)
+      : LC(LC), R(LC.Predicted), Names(Names) {}
 
   void run() {
     const MeasuredLaunch &ML = *LC.Measured;
@@ -176,7 +180,13 @@ public:
 private:
   LaunchComparison &LC;
   const LaunchResult &R;
+  RowNames Names;
   std::vector<Row> Rows;
+
+  /// The name a row of S is shown under.
+  std::string nameOf(const RowSpec &S) const {
+    return Names == RowNames::Nvprof && S.Nvprof ? S.Nvprof : S.Name;
+  }
 
   bool multiBlock() const { return R.L.Grid.count() > 1; }
 
@@ -202,7 +212,7 @@ private:
     Row W;
     W.Spec = &S;
     MetricComparison &C = W.C;
-    C.Name = S.Name;
+    C.Name = nameOf(S);
     C.Predicted = P->second.Value;
     C.UnknownReason = P->second.UnknownReason;
     std::optional<double> M = measured(ML, S);
@@ -215,7 +225,7 @@ private:
       if (!N || !D || *D <= 0)
         return;
       M = *N / *D;
-      C.MeasuredFrom = std::string(Num->Name) + " / " + Den->Name;
+      C.MeasuredFrom = nameOf(*Num) + " / " + nameOf(*Den);
       Derived = true;
     }
     if (!M)
@@ -518,14 +528,20 @@ private:
 
 } // namespace
 
+RowNames rowNamesFor(const Measurement &Ms) {
+  return Ms.Tool.compare(0, 6, "nvprof") == 0 ? RowNames::Nvprof
+                                              : RowNames::Predicted;
+}
+
 LaunchComparison compareLaunch(const MatchedLaunch &Match,
-                               const MeasuredLaunch &Measured, LaunchResult R) {
+                               const MeasuredLaunch &Measured, LaunchResult R,
+                               RowNames Names) {
   LaunchComparison LC;
   LC.Match = Match;
   LC.Measured = &Measured;
   LC.Predicted = std::move(R);
   LC.Lines = compareLines(LC.Predicted, Measured);
-  LaunchJudge(LC).run();
+  LaunchJudge(LC, Names).run();
   return LC;
 }
 

@@ -112,7 +112,9 @@ bool matchLaunches(const Module &M, const Measurement &Ms,
 
 /// One metric, predicted and measured.
 struct MetricComparison {
-  std::string Name; ///< The metric's name (Nsight Compute or nvprof).
+  /// The metric's name: the simulator's (Nsight Compute's where the
+  /// catalog has both), or nvprof's for nvprof measurements (RowNames).
+  std::string Name;
   /// Set when the measured value is computed from other metrics,
   /// e.g. "l1tex__t_sectors_..._ld.sum / l1tex__t_requests_..._ld.sum".
   std::string MeasuredFrom;
@@ -165,9 +167,22 @@ struct LaunchComparison {
   Verdict V = Verdict::Match;        ///< The worst of all values.
 };
 
+/// Which of a metric's names the rows carry: the simulator's (Nsight
+/// Compute's where the catalog has both), or, for a measurement nvprof
+/// took, nvprof's wherever the catalog has one (gld_efficiency, not
+/// smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct), so that
+/// the rows read like the table they are compared with. Either way the
+/// measured value is found under any of the metric's names.
+enum class RowNames : uint8_t { Predicted, Nvprof };
+
+/// Nvprof for measurements read from nvprof logs ("nvprof-csv",
+/// "nvprof-text"), Predicted for the others.
+RowNames rowNamesFor(const Measurement &Ms);
+
 /// Compares R (simulated for Measured's configuration) with Measured.
 LaunchComparison compareLaunch(const MatchedLaunch &Match,
-                               const MeasuredLaunch &Measured, LaunchResult R);
+                               const MeasuredLaunch &Measured, LaunchResult R,
+                               RowNames Names = RowNames::Predicted);
 
 /// The per-line half of compareLaunch (lines.cpp).
 std::vector<LineComparison> compareLines(const LaunchResult &R,
@@ -211,9 +226,10 @@ bool buildComparison(const Module &M, const Measurement &Ms,
                      std::string &Error);
 
 /// `gmem-analyze FILE --compare MEASUREMENT`: reads the measurement (gmem-
-/// verify JSON, ncu CSV or nvprof CSV), matches, simulates, prints the view
-/// on Out and returns the exit code: 0/1 as comparisonExitCode, 2 with one
-/// line "gmem-analyze: error: ..." on Err for bad input.
+/// verify JSON, ncu CSV, nvprof CSV or nvprof's printed tables), matches,
+/// simulates, prints the view on Out and returns the exit code: 0/1 as
+/// comparisonExitCode, 2 with one line "gmem-analyze: error: ..." on Err
+/// for bad input.
 int runComparison(const Module &M, const std::string &MeasurementPath,
                   const ComparisonOptions &O, std::ostream &Out,
                   std::ostream &Err);

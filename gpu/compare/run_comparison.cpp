@@ -53,9 +53,10 @@ bool buildComparison(const Module &M, const Measurement &Ms,
   SimOptions SO;
   SO.Arch = Arch;
   SO.Threads = O.Threads;
+  RowNames Names = rowNamesFor(Ms);
   for (const MatchedLaunch &ML : Matching.Launches)
-    C.Launches.push_back(
-        compareLaunch(ML, Ms.Launches[ML.Measured], simulate(*ML.K, ML.L, SO)));
+    C.Launches.push_back(compareLaunch(ML, Ms.Launches[ML.Measured],
+                                       simulate(*ML.K, ML.L, SO), Names));
   for (size_t I : Matching.Unmeasured)
     C.Unmeasured.push_back(M.Launches[I]);
   return true;

@@ -1,6 +1,6 @@
-//===- importers.h - Read measured.json, ncu and nvprof CSV ---------------===//
+//===- importers.h - Read measured.json, ncu CSV, nvprof CSV and text -----===//
 //
-// Three sources, one shape (measurement.h):
+// Four sources, one shape (measurement.h):
 //
 // - gmem-verify's measured.json (schema 1, see measurement.h).
 // - `ncu --csv` exports, the "details page" layout: one row per launch and
@@ -20,8 +20,17 @@
 //   Every metric is stored under its nvprof name; where Nsight Compute has
 //   the same quantity it is stored under that name too (nvprofToNsight()).
 //   Percentages ("12.50%") are stored as 12.5, like ncu's .pct metrics.
+// - nvprof `--metrics ...` logs without --csv, the tables as nvprof prints
+//   them: a header line "Invocations   Metric Name   Metric Description
+//   Min   Max   Avg", then 'Device "Quadro P2000 (0)"', "Kernel: SIGNATURE"
+//   and one row per metric, columns padded with spaces. The same content
+//   as the CSV log and the same rules (one MeasuredLaunch per kernel, Avg,
+//   nvprof and Nsight names); a row is read from both ends because the
+//   description has spaces (nvprof_text.cpp). Lines before the header,
+//   "==PID==" lines and program output are skipped, and so are event tables
+//   ("Invocations   Event Name ...").
 //
-// Kernel names are normalised by kernelBaseName() so that the three sources
+// Kernel names are normalised by kernelBaseName() so that the sources
 // and the analyzer agree: "void sgemm_coalescing<32u>(int, ...)" becomes
 // "sgemm_coalescing<32>".
 //
@@ -42,7 +51,7 @@
 namespace gmem {
 
 /// Why a measurement file could not be read, as one line naming the file
-/// (and the line for CSV).
+/// (and the line for CSV and text).
 struct ImportError {
   std::string Message;
 };
@@ -65,14 +74,16 @@ private:
   std::variant<Measurement, ImportError> V;
 };
 
-/// Reads Path as whichever of the three formats its content is: JSON when
+/// Reads Path as whichever of the four formats its content is: JSON when
 /// it starts with '{', ncu CSV when a line starts with "ID", nvprof CSV when
-/// a line starts with "Device","Kernel".
+/// a line starts with "Device","Kernel", nvprof text when a line starts
+/// with "Invocations" and, after spaces, "Metric Name" (or "Event Name").
 ImportResult readMeasurement(const std::string &Path);
 
 ImportResult readMeasuredJson(const std::string &Path);
 ImportResult readNcuCsv(const std::string &Path);
 ImportResult readNvprofCsv(const std::string &Path);
+ImportResult readNvprofText(const std::string &Path);
 
 /// The same on text already in memory; Name stands for the file in errors.
 ImportResult parseMeasurement(const std::string &Text, const std::string &Name);
@@ -80,6 +91,7 @@ ImportResult parseMeasuredJson(const std::string &Text,
                                const std::string &Name);
 ImportResult parseNcuCsv(const std::string &Text, const std::string &Name);
 ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name);
+ImportResult parseNvprofText(const std::string &Text, const std::string &Name);
 
 /// The kernel name without return type, parameter list and integer-literal
 /// suffixes in template arguments: "void k<32u, 4ul>(float *)" -> "k<32, 4>",
@@ -92,7 +104,8 @@ std::string kernelBaseName(std::string_view Name);
 /// op_ld.sum, gld_transactions_per_request -> l1tex__average_t_sectors_per_
 /// request_pipe_lsu_mem_global_op_ld.ratio, gld_efficiency -> smsp__sass_
 /// average_data_bytes_per_sector_mem_global_op_ld.pct, and so on (the table
-/// is in nvprof_csv.cpp). Ratios map to ratios and counts to counts.
+/// comes from the metric catalog, nvprof_names.cpp). Ratios map to
+/// ratios and counts to counts.
 std::optional<std::string> nvprofToNsight(std::string_view NvprofName);
 
 } // namespace gmem

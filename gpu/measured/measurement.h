@@ -1,8 +1,9 @@
 //===- measurement.h - What a GPU measured, from any source ---------------===//
 //
 // One shape for measurements whatever produced them: gmem-verify's
-// measured.json, an `ncu --csv` export or an nvprof `--metrics --csv` log.
-// Metric names are Nsight Compute's (nvprof names are translated on import).
+// measured.json, an `ncu --csv` export or an nvprof `--metrics` log (CSV or
+// text). Metric names are Nsight Compute's; nvprof's are kept too, and
+// translated where Nsight Compute has the same quantity.
 //
 // measured.json (schema 1), as gmem-verify writes it:
 //   {"schema": 1, "tool": "gmem-verify",
@@ -64,12 +65,13 @@ struct MeasuredLaunch {
   std::array<uint64_t, 3> Grid{1, 1, 1}, Block{1, 1, 1};
   uint64_t DynamicSmem = 0;
   std::vector<MeasuredArg> Args; ///< Empty when the source has none (ncu).
-  std::map<std::string, double> Metrics; ///< Nsight Compute names.
+  std::map<std::string, double> Metrics; ///< Nsight (and nvprof) names.
   std::vector<MeasuredLine> Lines;
 };
 
 struct Measurement {
-  std::string Tool; ///< "gmem-verify", "ncu-csv" or "nvprof-csv".
+  /// "gmem-verify", "ncu-csv", "nvprof-csv" or "nvprof-text".
+  std::string Tool;
   std::string Device, ComputeCapability, DriverVersion, CudaVersion, Date;
   std::vector<std::string> Program;
   std::vector<MeasuredLaunch> Launches;

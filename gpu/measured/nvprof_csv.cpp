@@ -17,68 +17,11 @@
 //===----------------------------------------------------------------------===//
 #include "csv.h"
 #include "importers.h"
-#include "metric_catalog.h"
+#include "nvprof_names.h"
 
 #include <map>
 
 namespace gmem {
-
-namespace {
-
-/// nvprof names and the Nsight Compute metric with the same meaning, from
-/// the catalog (nvprof's "transactions" are 32-byte sectors for global
-/// memory on Maxwell and later, and wavefronts for shared memory).
-const std::map<std::string, std::string, std::less<>> &nvprofNames() {
-  static const std::map<std::string, std::string, std::less<>> Map = [] {
-    std::map<std::string, std::string, std::less<>> M;
-    for (const MetricSpec &S : metricCatalog())
-      if (S.Ncu && S.Nvprof)
-        M[S.Nvprof] = S.Ncu;
-    return M;
-  }();
-  return Map;
-}
-
-/// A value as nvprof prints it: a number, a percentage, a throughput with
-/// its unit (returned in bytes per second) or a utilization level.
-std::optional<double> parseNvprofValue(std::string_view Text) {
-  Text = csv::trim(Text);
-  if (std::optional<double> N = csv::parseNumber(Text))
-    return N;
-  // "Low (1)", "Mid (5)", "Max (10)", "Idle (0)": the level in parentheses.
-  size_t Open = Text.find(" (");
-  if (Open != std::string_view::npos && Text.back() == ')')
-    return csv::parseNumber(Text.substr(Open + 2, Text.size() - Open - 3));
-  static const std::pair<const char *, double> Rates[] = {
-      {"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3}, {"B/s", 1}};
-  for (const auto &[Unit, Scale] : Rates) {
-    std::string_view U(Unit);
-    if (Text.size() > U.size() && Text.substr(Text.size() - U.size()) == U) {
-      if (std::optional<double> N =
-              csv::parseNumber(Text.substr(0, Text.size() - U.size())))
-        return *N * Scale;
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
-
-/// "Quadro P2000 (0)" -> "Quadro P2000".
-std::string deviceName(const std::string &Field) {
-  size_t Open = Field.rfind(" (");
-  if (Open != std::string::npos && !Field.empty() && Field.back() == ')')
-    return Field.substr(0, Open);
-  return Field;
-}
-
-} // namespace
-
-std::optional<std::string> nvprofToNsight(std::string_view NvprofName) {
-  auto It = nvprofNames().find(NvprofName);
-  if (It == nvprofNames().end())
-    return std::nullopt;
-  return It->second;
-}
 
 ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
   auto Error = [&](unsigned Line, const std::string &What) {
@@ -128,30 +71,19 @@ ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
     const std::string &MetricName = F[Metric];
     if (MetricName.empty())
       return Error(L.Number, "empty Metric Name");
-    std::optional<double> Value = parseNvprofValue(F[Avg]);
+    std::optional<double> Value = nvprof::parseValue(F[Avg]);
     if (!Value)
       return Error(L.Number, "metric " + MetricName + ": Avg \"" + F[Avg] +
                                  "\" is not a number");
 
     auto [It, New] = LaunchOfKernel.try_emplace(Demangled, M.Launches.size());
     if (New) {
-      MeasuredLaunch Launch;
-      Launch.Index = unsigned(M.Launches.size());
-      Launch.Demangled = Demangled;
-      if (Demangled.compare(0, 2, "_Z") == 0)
-        Launch.Mangled = Demangled;
-      Launch.Kernel = kernelBaseName(Demangled);
-      // nvprof logs no launch configuration.
-      Launch.Grid = {0, 0, 0};
-      Launch.Block = {0, 0, 0};
-      M.Launches.push_back(std::move(Launch));
+      M.Launches.push_back(
+          nvprof::launchFor(Demangled, unsigned(M.Launches.size())));
       if (Device >= 0 && M.Device.empty())
-        M.Device = deviceName(F[Device]);
+        M.Device = nvprof::deviceName(F[Device]);
     }
-    MeasuredLaunch &Launch = M.Launches[It->second];
-    Launch.Metrics[MetricName] = *Value;
-    if (std::optional<std::string> Nsight = nvprofToNsight(MetricName))
-      Launch.Metrics[*Nsight] = *Value;
+    nvprof::addMetric(M.Launches[It->second], MetricName, *Value);
   }
   if (M.Launches.empty())
     return Error(HeaderLine.Number,

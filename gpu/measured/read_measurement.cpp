@@ -1,6 +1,7 @@
 //===- read_measurement.cpp - Files to Measurements, by their content -----===//
 #include "csv.h"
 #include "importers.h"
+#include "nvprof_names.h"
 
 #include <filesystem>
 #include <fstream>
@@ -10,7 +11,7 @@ namespace gmem {
 
 namespace {
 
-enum class Format { Json, Ncu, Nvprof, Unknown };
+enum class Format { Json, Ncu, Nvprof, NvprofText, Unknown };
 
 Format detect(const std::string &Text) {
   size_t First = Text.find_first_not_of(" \t\r\n");
@@ -18,11 +19,18 @@ Format detect(const std::string &Text) {
     return Format::Json;
   if (Text.compare(0, 3, "\xEF\xBB\xBF{") == 0)
     return Format::Json;
-  for (const csv::Line &L : csv::splitLines(Text)) {
+  std::vector<csv::Line> Lines = csv::splitLines(Text);
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    const csv::Line &L = Lines[I];
     if (L.Text.compare(0, 5, "\"ID\",") == 0)
       return Format::Ncu;
     if (L.Text.compare(0, 18, "\"Device\",\"Kernel\",") == 0)
       return Format::Nvprof;
+    // Event tables and wrapped headers too: its importer says why it
+    // cannot read them.
+    if (nvprof::textHeader(L.Text) != nvprof::TextHeader::None ||
+        nvprof::isWrappedTextHeader(Lines, I))
+      return Format::NvprofText;
   }
   return Format::Unknown;
 }
@@ -63,12 +71,14 @@ ImportResult parseMeasurement(const std::string &Text,
     return parseNcuCsv(Text, Name);
   case Format::Nvprof:
     return parseNvprofCsv(Text, Name);
+  case Format::NvprofText:
+    return parseNvprofText(Text, Name);
   case Format::Unknown:
     break;
   }
   return ImportError{Name + ": not a measurement: expected gmem-verify's "
                             "measured.json, an ncu --csv export or an nvprof "
-                            "--metrics --csv log"};
+                            "--metrics log (CSV or its printed tables)"};
 }
 
 ImportResult readMeasurement(const std::string &Path) {
@@ -82,6 +92,9 @@ ImportResult readNcuCsv(const std::string &Path) {
 }
 ImportResult readNvprofCsv(const std::string &Path) {
   return readWith(Path, parseNvprofCsv);
+}
+ImportResult readNvprofText(const std::string &Path) {
+  return readWith(Path, parseNvprofText);
 }
 
 } // namespace gmem

@@ -45,4 +45,19 @@ TEST(FastPathOnPrograms, EveryExampleEqualsEveryWarp) {
   EXPECT_GE(Files, 9);
 }
 
+// The loop nests counted by periods (the default) against every iteration
+// of every loop, on every warp.
+TEST(FastPathOnPrograms, LoopNestsEqualEveryIteration) {
+  const Analysis &A = analyze(sourceDir() + "/examples/loop_nests.cu");
+  ASSERT_EQ(A.Results.size(), 4u);
+  SimOptions Every;
+  Every.Exhaustive = true;
+  Every.EveryIteration = true;
+  Every.MaxWarps = ~uint64_t(0);
+  for (const LaunchResult &R : A.Results) {
+    LaunchResult Ref = simulate(*R.K, R.L, Every);
+    EXPECT_EQ(compareResults(R, Ref), "") << R.K->Name;
+  }
+}
+
 } // namespace

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "build_model.h"
 #include "compare.h"
+#include "importers.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -611,6 +612,76 @@ TEST(Compare, NvprofLaunchTakesTheHostConfiguration) {
   EXPECT_EQ(metric(C, "gld_transactions_per_request")->V, Verdict::Match);
   EXPECT_TRUE(metric(C, "gld_transactions_per_request")->MeasuredFrom.empty());
   EXPECT_EQ(comparisonExitCode(C, true), 0);
+}
+
+/// copy<<<4, 64>>>(in, out, 256) as nvprof prints its table.
+ImportResult nvprofTextTable(bool WithRatios) {
+  std::string Text =
+      "==1== Metric result:\n"
+      "Invocations                               Metric Name                  "
+      "      Metric Description         Min         Max         Avg\n"
+      "Device \"Quadro P2000 (0)\"\n"
+      "    Kernel: copy(float*, float*, int)\n"
+      "          1                      global_load_requests                  "
+      "Global Load Requests           8           8           8\n"
+      "          1                          gld_transactions                  "
+      "Global Load Transactions          32          32          32\n"
+      "          1                            gld_efficiency             "
+      "Global Memory Load Efficiency     100.00%     100.00%     100.00%\n";
+  if (WithRatios)
+    Text += "          1              gld_transactions_per_request      Global "
+            "Load Transactions Per Request    4.000000    4.000000    "
+            "4.000000\n"
+            "          1              gst_transactions_per_request     Global "
+            "Store Transactions Per Request    4.000000    4.000000    "
+            "4.000000\n";
+  return parseNvprofText(Text, "copy.log");
+}
+
+TEST(Compare, NvprofMeasurementRowsCarryNvprofNames) {
+  Module M = copyModule();
+  ImportResult Ms = nvprofTextTable(true);
+  ASSERT_TRUE(Ms) << Ms.error().Message;
+  ASSERT_EQ(rowNamesFor(*Ms), RowNames::Nvprof);
+  Comparison C = build(M, *Ms);
+  ASSERT_EQ(C.Launches.size(), 1u);
+  std::vector<std::string> Names;
+  for (const MetricComparison &R : C.Launches[0].Metrics) {
+    Names.push_back(R.Name);
+    EXPECT_EQ(R.V, Verdict::Match) << R.Name << ": " << R.Reason;
+  }
+  // In the catalog's order: LDG's efficiency, stores, then the L1 counts.
+  EXPECT_EQ(Names, (std::vector<std::string>{
+                       "gld_efficiency", "gst_transactions_per_request",
+                       "global_load_requests", "gld_transactions",
+                       "gld_transactions_per_request"}));
+  EXPECT_DOUBLE_EQ(*metric(C, "gld_efficiency")->Predicted, 100.0);
+  std::string T = text(C);
+  EXPECT_TRUE(contains(T, "by nvprof-text; simulated for sm_90")) << T;
+  EXPECT_TRUE(contains(T, "\n  gld_efficiency ")) << T;
+  EXPECT_FALSE(contains(T, "smsp__")) << T;
+  EXPECT_FALSE(contains(T, "l1tex__")) << T;
+  nlohmann::json J = comparisonJson(C);
+  EXPECT_EQ(J["measurement"]["tool"], "nvprof-text");
+  EXPECT_EQ(J["launches"][0]["metrics"][0]["name"], "gld_efficiency");
+
+  // Computed from nvprof's counts, named by them.
+  Ms = nvprofTextTable(false);
+  ASSERT_TRUE(Ms) << Ms.error().Message;
+  C = build(M, *Ms);
+  const MetricComparison *PerReq = metric(C, "gld_transactions_per_request");
+  ASSERT_NE(PerReq, nullptr);
+  EXPECT_EQ(PerReq->MeasuredFrom, "gld_transactions / global_load_requests");
+
+  // The same values from ncu keep the simulator's names.
+  Ms->Tool = "ncu-csv";
+  ASSERT_EQ(rowNamesFor(*Ms), RowNames::Predicted);
+  C = build(M, *Ms);
+  EXPECT_NE(metric(C, LdPct), nullptr);
+  EXPECT_NE(metric(C, LdSec), nullptr);
+  EXPECT_EQ(metric(C, "gld_efficiency"), nullptr);
+  EXPECT_EQ(metric(C, "gld_transactions_per_request")->MeasuredFrom,
+            std::string(LdSec) + " / " + LdReq);
 }
 
 TEST(Compare, NvprofLaunchWithoutHostLaunchIsAnError) {

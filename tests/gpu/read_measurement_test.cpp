@@ -25,6 +25,11 @@ TEST(ReadMeasurement, RecognisesEachFormatByContent) {
   ASSERT_TRUE(Nvprof) << Nvprof.error().Message;
   EXPECT_EQ(Nvprof->Tool, "nvprof-csv");
   EXPECT_EQ(Nvprof->Launches.size(), 5u);
+
+  ImportResult Text = readMeasurement(importFile("nvprof_p2000_transpose.txt"));
+  ASSERT_TRUE(Text) << Text.error().Message;
+  EXPECT_EQ(Text->Tool, "nvprof-text");
+  EXPECT_EQ(Text->Launches.size(), 3u);
 }
 
 TEST(ReadMeasurement, PassesOnTheImportersErrors) {
@@ -60,7 +65,8 @@ TEST(ReadMeasurement, FilesThatAreNoMeasurement) {
   EXPECT_EQ(Text.error().Message,
             importFile("README.md") +
                 ": not a measurement: expected gmem-verify's measured.json, "
-                "an ncu --csv export or an nvprof --metrics --csv log");
+                "an ncu --csv export or an nvprof --metrics log (CSV or its "
+                "printed tables)");
 }
 
 } // namespace

@@ -109,6 +109,121 @@ TEST(LoopSkip, PeriodsCountLikeEveryIteration) {
   EXPECT_GT(Skipped, Run / 5) << Skipped << " of " << Run;
 }
 
+// Nests as numerical codes write them, run with the default (periods
+// counted from iteration 16 of any loop) and with every iteration: an outer
+// loop whose lanes start at different rows (j = tx * s, as a covariance's
+// triangle), an inner loop restarted each time (carried: its variable), a
+// branch on the lane, a parity swapped every iteration (carried, repeating
+// every second iteration) choosing a shared buffer, and in some cases an
+// inner loop that starts at the outer index (then only the inner loop is
+// counted by periods).
+TEST(LoopSkip, NestsCountLikeEveryIteration) {
+  std::mt19937_64 R(20261124);
+  auto Pick = [&](int N) { return int(R() % unsigned(N)); };
+  uint64_t Skipped = 0;
+  for (int Case = 0; Case < 16; ++Case) {
+    SCOPED_TRACE("case " + std::to_string(Case));
+    Kernel K;
+    K.Name = "k";
+    static const unsigned Sizes[] = {1, 2, 4, 8, 16};
+    unsigned Size = Sizes[Pick(5)];
+    K.Params = {pointerParam("a", Size), intParam("n", I64),
+                intParam("m", I64)};
+    SharedArray S;
+    S.Name = "buf";
+    S.Bytes = 8192;
+    S.Dims = {2048};
+    K.Shared = {S};
+    K.Slots = {{"j", I64}, {"i", I64}, {"cur", I64}};
+    auto J = makeVar(0, I64), I = makeVar(1, I64), Cur = makeVar(2, I64);
+    auto Tx = cast(tx(), I64);
+    const bool Triangular = Pick(4) == 0;
+    int64_t Rows = 1 + Pick(5), Cols = Pick(3), Step = 1 + Pick(3);
+    // a[i * Rows + j * Cols + tx]: rows of the inner loop, columns of the
+    // outer one.
+    ExprPtr Index = add(add(mul(I, c(Rows * 32, I64)), mul(J, c(Cols, I64))),
+                        mul(Tx, c(1 + Pick(2), I64)));
+    std::vector<Stmt> Inner;
+    Inner.push_back(addAccess(K, Space::Global,
+                              Pick(2) ? AccessKind::Load : AccessKind::Store,
+                              Size, elem(0, Index, Size), "a[...]"));
+    if (Pick(2))
+      Inner.push_back(
+          ifStmt(bin(Op::Eq, bin(Op::Rem, Tx, c(2, I64)), c(0, I64)),
+                 {addAccess(K, Space::Global, AccessKind::Load, 4,
+                            elem(0, add(mul(J, c(4, I64)), Tx), 4),
+                            "a[j * 4 + tx]")}));
+    std::vector<Stmt> Outer;
+    Outer.push_back(assign(1, Triangular ? J : c(Pick(3), I64)));
+    Outer.push_back(loop(bin(Op::Lt, I, makeParam(2, I64)), Inner,
+                         {assign(1, add(I, c(1, I64)))}));
+    // buf[cur * 1024 + tx * k]: the buffer the parity picks.
+    Outer.push_back(
+        addAccess(K, Space::Shared, AccessKind::Store, 4,
+                  mul(add(mul(Cur, c(1024, I64)), mul(Tx, c(1 + Pick(4), I64))),
+                      c(4, I64)),
+                  "buf[...]", 0));
+    Outer.push_back(assign(2, bin(Op::Sub, c(1, I64), Cur)));
+    K.Body = {assign(0, mul(Tx, c(Pick(3), I64))), assign(2, c(0, I64)),
+              loop(bin(Op::Lt, J, makeParam(1, I64)), Outer,
+                   {assign(0, add(J, c(Step, I64)))})};
+    Launch L;
+    L.Kernel = "k";
+    L.Grid = {uint64_t(1 + Pick(2)), 1, 1};
+    L.Block = {uint64_t(20 + Pick(60)), 1, 1};
+    const int64_t N = 200 + Pick(300), M = 20 + Pick(60);
+    L.Args = {ptrArg("a", Pick(4) ? 0 : 4 * Pick(8)), intArg(N),
+              intArg(Triangular ? N + M : M)};
+    std::vector<AccessStats> Fast = runAll(K, L, 16, &Skipped);
+    std::vector<AccessStats> Slow = runAll(K, L, UINT64_MAX);
+    for (size_t A = 0; A < K.Accesses.size(); ++A) {
+      SCOPED_TRACE(K.Accesses[A].Text);
+      EXPECT_EQ(Fast[A].Requests, Slow[A].Requests);
+      EXPECT_EQ(Fast[A].ActiveLanes, Slow[A].ActiveLanes);
+      EXPECT_EQ(Fast[A].Units, Slow[A].Units);
+      EXPECT_EQ(Fast[A].IdealUnits, Slow[A].IdealUnits);
+      EXPECT_EQ(Fast[A].DistinctBytes, Slow[A].DistinctBytes);
+      EXPECT_EQ(Fast[A].MaxWays, Slow[A].MaxWays);
+      EXPECT_EQ(Fast[A].MisalignedLanes, Slow[A].MisalignedLanes);
+      EXPECT_EQ(Fast[A].UnknownRequests, Slow[A].UnknownRequests);
+      EXPECT_EQ(Fast[A].OutOfBoundsLanes, Slow[A].OutOfBoundsLanes);
+    }
+  }
+  EXPECT_GT(Skipped, 0u);
+}
+
+// The outer loop of a rectangular nest is counted by periods too: 64 rows
+// of 4 sectors per request over 4096 columns, 16 of them run.
+TEST(LoopSkip, OuterLoopOfANestIsCounted) {
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("a", 4), intParam("n", I64)};
+  K.Slots = {{"j", I64}, {"i", I64}};
+  auto J = makeVar(0, I64), I = makeVar(1, I64);
+  ExprPtr Index = add(add(mul(I, c(1 << 16, I64)), J), cast(tx(), I64));
+  K.Body = {assign(0, c(0, I64)),
+            loop(bin(Op::Lt, J, makeParam(1, I64)),
+                 {assign(1, c(0, I64)),
+                  loop(bin(Op::Lt, I, c(64, I64)),
+                       {addAccess(K, Space::Global, AccessKind::Load, 4,
+                                  elem(0, Index, 4), "a[i * 65536 + j]")},
+                       {assign(1, add(I, c(1, I64)))})},
+                 {assign(0, add(J, c(1, I64)))})};
+  Launch L;
+  L.Kernel = "k";
+  L.Grid = {1, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("a"), intArg(4096)};
+  uint64_t Skipped = 0;
+  std::vector<AccessStats> Fast = runAll(K, L, 16, &Skipped);
+  EXPECT_EQ(Fast[0].Requests, 64u * 4096);
+  // Every request of 32 floats from a 4-byte step: 4 sectors when aligned
+  // to 32 bytes, 5 otherwise (7 of every 8 columns).
+  EXPECT_EQ(Fast[0].Units, 64u * (512 * 4 + 3584 * 5));
+  // The outer loop skipped most of its 4096 iterations.
+  EXPECT_GT(Skipped, 4000u);
+}
+
 // 2^40 iterations of a[threadIdx.x]: one request of 4 sectors each, counted
 // at once instead of cut at 2^26 iterations as unknown.
 TEST(LoopSkip, TwoToTheFortyIterationsAreCounted) {

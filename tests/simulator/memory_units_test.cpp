@@ -188,6 +188,15 @@ TEST(Arch, NamesAndAliases) {
   EXPECT_EQ(findArch("9.0"), findArch("sm_90"));
   EXPECT_EQ(findArch("sm_12"), nullptr);
   EXPECT_EQ(findArch("sm_90")->groupLanes(8), 16u);
+  // Blackwell: two-digit majors, the opt-in shared memory of the CUDA
+  // Programming Guide's table (232448 and 101376 bytes per block).
+  ASSERT_NE(findArch("10.0"), nullptr);
+  EXPECT_EQ(findArch("10.0"), findArch("sm_100"));
+  EXPECT_EQ(findArch("12.0"), findArch("sm_120"));
+  EXPECT_EQ(findArch("sm_100")->MaxSharedOptIn, 232448u);
+  EXPECT_EQ(findArch("sm_120")->MaxSharedOptIn, 101376u);
+  EXPECT_EQ(findArch("sm_120")->TransactionBytes, 32u);
+  EXPECT_EQ(findArch("1.00"), nullptr);
 }
 
 } // namespace
