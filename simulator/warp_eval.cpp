@@ -603,6 +603,9 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   // (a pointer swapped every iteration repeats every second one).
   uint64_t Periods = 1;
   for (uint64_t Iter = 0;; ++Iter) {
+    if (Plan.Set && Iter + Plan.Period == Plan.ApplyAt + 1 &&
+        Iter < Plan.ApplyAt && !carriedSame(S, Plan))
+      Plan.EveryIteration = true; // Carried values change within the period.
     if (Plan.Set && Iter == Plan.ApplyAt && !applySkip(S, Plan, Iter)) {
       Planned = 0; // The period did not repeat: look again, over more.
       Periods = std::min<uint64_t>(Periods * 2, 64);
@@ -833,6 +836,7 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
   }
   P.Set = true;
   P.Valid = true;
+  P.EveryIteration = false;
   P.ApplyAt = Iter + Reps;
   P.Count = Q;
   P.Period = Reps;
@@ -862,12 +866,17 @@ void WarpEvaluator::checkPlans(const Access &A, uint32_t Mask) {
     if (!P->Valid)
       continue;
     // Values are linear in the iterations of this loop and of the loops it
-    // holds, whose first and last iterations run: where they fit in the
-    // first and (moved to the range's end) the last iteration of the
-    // period, they fit in every iteration skipped.
+    // holds, whose first and last iterations run. Each execution recurs
+    // every period; where it fits here and, moved to the skipped range's
+    // end, there, it fits in every iteration skipped. When the carried
+    // values stay the same from one iteration to the next, every iteration
+    // makes the same executions: the first and the last iteration of the
+    // period bracket them all.
     const uint64_t Iter = LoopStack[P->Frame].Iter;
     const uint64_t First = P->ApplyAt - P->Period, Last = P->ApplyAt - 1;
-    if (Iter != First && Iter != Last)
+    const bool Here = Iter == First || P->EveryIteration;
+    const bool There = Iter == First || Iter == Last || P->EveryIteration;
+    if (!Here && !There)
       continue;
     unsigned Lane = 0;
     i128 Times = 0;
@@ -901,7 +910,7 @@ void WarpEvaluator::checkPlans(const Access &A, uint32_t Mask) {
       }
     };
     for (i128 Shift : {i128(0), i128(P->Count)}) {
-      if ((Shift == 0) != (Iter == First) && First != Last)
+      if (!(Shift == 0 ? Here : There))
         continue;
       Times = Shift;
       for (uint32_t M = Mask; M && P->Valid; M &= M - 1) {
@@ -922,22 +931,27 @@ void WarpEvaluator::checkPlans(const Access &A, uint32_t Mask) {
   }
 }
 
+bool WarpEvaluator::carriedSame(const Stmt &S, const SkipPlan &P) {
+  const LoopShape &Sh = Shapes.at(&S);
+  for (size_t C = 0; C < Sh.Carried.size(); ++C) {
+    const int Slot = Sh.Carried[C];
+    const int64_t *V = &SlotVals[size_t(Slot) * 32];
+    if (SlotUnknown[size_t(Slot)] != P.CarriedUnknown[C])
+      return false;
+    for (unsigned L = 0; L < 32; ++L)
+      if ((SlotUniform[size_t(Slot)] ? V[0] : V[L]) != P.Carried[C][L])
+        return false;
+  }
+  return true;
+}
+
 // At the start of iteration Plan.ApplyAt: the Period iterations since the
 // plan repeat Count / Period more times, if the carried values repeat.
 bool WarpEvaluator::applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter) {
   Pending.erase(std::find(Pending.begin(), Pending.end(), &P));
   P.Set = false;
-  bool Repeats = P.Valid && P.UnknownMark == UnknownEvents && Groups.empty() &&
-                 !(P.Mask & Unc.All);
-  const LoopShape &Sh = Shapes.at(&S);
-  for (size_t C = 0; C < Sh.Carried.size() && Repeats; ++C) {
-    const int Slot = Sh.Carried[C];
-    const int64_t *V = &SlotVals[size_t(Slot) * 32];
-    Repeats = SlotUnknown[size_t(Slot)] == P.CarriedUnknown[C];
-    for (unsigned L = 0; L < 32 && Repeats; ++L)
-      Repeats = (SlotUniform[size_t(Slot)] ? V[0] : V[L]) == P.Carried[C][L];
-  }
-  if (!Repeats)
+  if (!P.Valid || P.UnknownMark != UnknownEvents || !Groups.empty() ||
+      (P.Mask & Unc.All) || !carriedSame(S, P))
     return false;
   const uint64_t Times = P.Count / P.Period;
   for (size_t I = 0; I < Stats.size(); ++I) {

@@ -103,6 +103,9 @@ private:
     /// Cleared when an execution in the period would not fit its types at
     /// the skipped range's end (checkPlans).
     bool Valid = true;
+    /// The carried values changed from the first iteration to the second:
+    /// every iteration of the period is checked.
+    bool EveryIteration = false;
     uint64_t ApplyAt = 0, Count = 0, Period = 1;
     uint32_t Mask = 0;
     size_t Frame = 0; ///< The loop's entry in LoopStack.
@@ -122,6 +125,8 @@ private:
   /// In the first and last iteration of a planned period: every address
   /// must have its exact value there and at the skipped range's end.
   void checkPlans(const Access &A, uint32_t Mask);
+  /// Whether the carried slots hold what they held where P began.
+  bool carriedSame(const Stmt &S, const SkipPlan &P);
   std::vector<SkipPlan *> Pending;
   /// Unknown values met so far (a period with any does not count).
   uint64_t UnknownEvents = 0;
