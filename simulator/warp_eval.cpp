@@ -712,36 +712,13 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
   bool WithIncs = false;
   std::function<std::optional<int64_t>(const Expr &)> Leaf =
       [&](const Expr &E) -> std::optional<int64_t> {
-    switch (E.Kind) {
-    case Op::Param:
-      if (!Env.ParamUnknown[size_t(E.Index)].empty())
-        return std::nullopt;
-      return Env.ParamValues[size_t(E.Index)];
-    case Op::Builtin:
-      return BuiltinVals[E.Index][Lane];
-    case Op::Var: {
-      if (SlotUnknown[size_t(E.Index)] >> Lane & 1)
-        return std::nullopt;
-      const int64_t *V = &SlotVals[size_t(E.Index) * 32];
-      int64_t Base = SlotUniform[size_t(E.Index)] ? V[0] : V[Lane];
-      if (Base < 0 && !K.Slots[size_t(E.Index)].Type.Signed)
-        return std::nullopt; // Above 2^63: not followed here.
-      int A = Assigned[size_t(E.Index)];
-      if (A < 0 || !WithIncs)
-        return Base;
-      // Base is the value at this iteration's start.
-      i128 X = i128(Base) + Inc[size_t(A)][Lane] *
-                                (T + (Sh.Increments[size_t(A)].Pos < Pos));
-      // An unsigned slot (a pointer) below 0 would have wrapped: the real
-      // evaluator finds such lanes, so such a range is not skipped.
-      if (X < (K.Slots[size_t(E.Index)].Type.Signed ? INT64_MIN : 0) ||
-          X > INT64_MAX)
-        return std::nullopt;
-      return int64_t(X);
-    }
-    default:
-      return std::nullopt;
-    }
+    // A counter's value at this iteration's start, moved T iterations on
+    // (one more when its increment comes before Pos).
+    i128 Moved = 0;
+    int A = E.Kind == Op::Var ? Assigned[size_t(E.Index)] : -1;
+    if (A >= 0 && WithIncs)
+      Moved = Inc[size_t(A)][Lane] * (T + (Sh.Increments[size_t(A)].Pos < Pos));
+    return leafValue(E, Lane, Moved);
   };
   auto At = [&](const Expr &E, i128 AtT, size_t AtPos) {
     T = AtT;
@@ -861,6 +838,35 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
   return true;
 }
 
+std::optional<int64_t> WarpEvaluator::leafValue(const Expr &E, unsigned Lane,
+                                                i128 Moved) const {
+  switch (E.Kind) {
+  case Op::Param:
+    if (!Env.ParamUnknown[size_t(E.Index)].empty())
+      return std::nullopt;
+    return Env.ParamValues[size_t(E.Index)];
+  case Op::Builtin:
+    return BuiltinVals[E.Index][Lane];
+  case Op::Var: {
+    if (SlotUnknown[size_t(E.Index)] >> Lane & 1)
+      return std::nullopt;
+    const int64_t *V = &SlotVals[size_t(E.Index) * 32];
+    int64_t Base = SlotUniform[size_t(E.Index)] ? V[0] : V[Lane];
+    const bool Signed = K.Slots[size_t(E.Index)].Type.Signed;
+    if (Base < 0 && !Signed)
+      return std::nullopt; // Above 2^63: not followed here.
+    // An unsigned slot (a pointer) moved below 0 would have wrapped: the
+    // real evaluator finds such lanes, so such a range is not skipped.
+    i128 X = i128(Base) + Moved;
+    if (X < (Signed ? INT64_MIN : 0) || X > INT64_MAX)
+      return std::nullopt;
+    return int64_t(X);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
 void WarpEvaluator::checkPlans(const Access &A, uint32_t Mask) {
   for (SkipPlan *P : Pending) {
     if (!P->Valid)
@@ -882,32 +888,12 @@ void WarpEvaluator::checkPlans(const Access &A, uint32_t Mask) {
     i128 Times = 0;
     std::function<std::optional<int64_t>(const Expr &)> Leaf =
         [&](const Expr &E) -> std::optional<int64_t> {
-      switch (E.Kind) {
-      case Op::Param:
-        if (!Env.ParamUnknown[size_t(E.Index)].empty())
-          return std::nullopt;
-        return Env.ParamValues[size_t(E.Index)];
-      case Op::Builtin:
-        return BuiltinVals[E.Index][Lane];
-      case Op::Var: {
-        if (SlotUnknown[size_t(E.Index)] >> Lane & 1)
-          return std::nullopt;
-        const int64_t *V = &SlotVals[size_t(E.Index) * 32];
-        int64_t Base = SlotUniform[size_t(E.Index)] ? V[0] : V[Lane];
-        const bool Signed = K.Slots[size_t(E.Index)].Type.Signed;
-        if (Base < 0 && !Signed)
-          return std::nullopt;
-        i128 X = Base;
+      i128 Moved = 0;
+      if (E.Kind == Op::Var)
         for (const auto &[Slot, Inc] : P->Incs)
           if (Slot == E.Index)
-            X += Inc[Lane] * Times;
-        if (X < (Signed ? INT64_MIN : 0) || X > INT64_MAX)
-          return std::nullopt;
-        return int64_t(X);
-      }
-      default:
-        return std::nullopt;
-      }
+            Moved += Inc[Lane] * Times;
+      return leafValue(E, Lane, Moved);
     };
     for (i128 Shift : {i128(0), i128(P->Count)}) {
       if (!(Shift == 0 ? Here : There))

@@ -125,6 +125,10 @@ private:
   /// In the first and last iteration of a planned period: every address
   /// must have its exact value there and at the skipped range's end.
   void checkPlans(const Access &A, uint32_t Mask);
+  /// A leaf's value on Lane for exactValue(), a slot's moved by Moved;
+  /// nullopt when unknown or (for a slot) outside 64 bits.
+  std::optional<int64_t> leafValue(const Expr &E, unsigned Lane,
+                                   i128 Moved) const;
   /// Whether the carried slots hold what they held where P began.
   bool carriedSame(const Stmt &S, const SkipPlan &P);
   std::vector<SkipPlan *> Pending;

@@ -36,6 +36,22 @@ std::vector<AccessStats> runAll(const Kernel &K, const Launch &L,
   return Stats;
 }
 
+void expectSameCounts(const Kernel &K, const std::vector<AccessStats> &Fast,
+                      const std::vector<AccessStats> &Slow) {
+  for (size_t A = 0; A < K.Accesses.size(); ++A) {
+    SCOPED_TRACE(K.Accesses[A].Text);
+    EXPECT_EQ(Fast[A].Requests, Slow[A].Requests);
+    EXPECT_EQ(Fast[A].ActiveLanes, Slow[A].ActiveLanes);
+    EXPECT_EQ(Fast[A].Units, Slow[A].Units);
+    EXPECT_EQ(Fast[A].IdealUnits, Slow[A].IdealUnits);
+    EXPECT_EQ(Fast[A].DistinctBytes, Slow[A].DistinctBytes);
+    EXPECT_EQ(Fast[A].MaxWays, Slow[A].MaxWays);
+    EXPECT_EQ(Fast[A].MisalignedLanes, Slow[A].MisalignedLanes);
+    EXPECT_EQ(Fast[A].UnknownRequests, Slow[A].UnknownRequests);
+    EXPECT_EQ(Fast[A].OutOfBoundsLanes, Slow[A].OutOfBoundsLanes);
+  }
+}
+
 TEST(LoopSkip, PeriodsCountLikeEveryIteration) {
   std::mt19937_64 R(20261123);
   auto Pick = [&](int N) { return int(R() % unsigned(N)); };
@@ -91,17 +107,7 @@ TEST(LoopSkip, PeriodsCountLikeEveryIteration) {
     L.Args = {ptrArg("a", Pick(4) ? 0 : 4 * Pick(8)), intArg(N)};
     std::vector<AccessStats> Fast = runAll(K, L, uint64_t(1) << 16, &Skipped);
     std::vector<AccessStats> Slow = runAll(K, L, UINT64_MAX);
-    for (size_t A = 0; A < K.Accesses.size(); ++A) {
-      SCOPED_TRACE(K.Accesses[A].Text);
-      EXPECT_EQ(Fast[A].Requests, Slow[A].Requests);
-      EXPECT_EQ(Fast[A].ActiveLanes, Slow[A].ActiveLanes);
-      EXPECT_EQ(Fast[A].Units, Slow[A].Units);
-      EXPECT_EQ(Fast[A].IdealUnits, Slow[A].IdealUnits);
-      EXPECT_EQ(Fast[A].DistinctBytes, Slow[A].DistinctBytes);
-      EXPECT_EQ(Fast[A].MaxWays, Slow[A].MaxWays);
-      EXPECT_EQ(Fast[A].MisalignedLanes, Slow[A].MisalignedLanes);
-      EXPECT_EQ(Fast[A].UnknownRequests, Slow[A].UnknownRequests);
-    }
+    expectSameCounts(K, Fast, Slow);
     Run += Slow[0].Requests;
   }
   // Most iterations were counted, not run (the first 65 536 of each warp
@@ -176,18 +182,7 @@ TEST(LoopSkip, NestsCountLikeEveryIteration) {
               intArg(Triangular ? N + M : M)};
     std::vector<AccessStats> Fast = runAll(K, L, 16, &Skipped);
     std::vector<AccessStats> Slow = runAll(K, L, UINT64_MAX);
-    for (size_t A = 0; A < K.Accesses.size(); ++A) {
-      SCOPED_TRACE(K.Accesses[A].Text);
-      EXPECT_EQ(Fast[A].Requests, Slow[A].Requests);
-      EXPECT_EQ(Fast[A].ActiveLanes, Slow[A].ActiveLanes);
-      EXPECT_EQ(Fast[A].Units, Slow[A].Units);
-      EXPECT_EQ(Fast[A].IdealUnits, Slow[A].IdealUnits);
-      EXPECT_EQ(Fast[A].DistinctBytes, Slow[A].DistinctBytes);
-      EXPECT_EQ(Fast[A].MaxWays, Slow[A].MaxWays);
-      EXPECT_EQ(Fast[A].MisalignedLanes, Slow[A].MisalignedLanes);
-      EXPECT_EQ(Fast[A].UnknownRequests, Slow[A].UnknownRequests);
-      EXPECT_EQ(Fast[A].OutOfBoundsLanes, Slow[A].OutOfBoundsLanes);
-    }
+    expectSameCounts(K, Fast, Slow);
   }
   EXPECT_GT(Skipped, 0u);
 }
