@@ -206,7 +206,7 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
   CompO.Compiler = O.Compiler;
   CompO.Nvcc = O.Nvcc;
   CompO.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
-  CompO.Arch = Arch.Name;
+  CompO.Arch = Arch.Name.substr(0, Arch.Name.find(':')); // nvcc: no mode
   CompO.ClangArgs = O.ClangArgs;
   std::vector<CompiledUnit> Units;
   for (size_t U = 0; U < Prog->Units.size(); ++U) {

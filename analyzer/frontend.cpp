@@ -55,19 +55,25 @@ std::string findCccl() {
 
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   std::string Stub = GMEM_CUDA_STUB_DIR;
-  // Clang 19 knows no architecture past sm_90: newer ones parse as sm_90
-  // with their own __CUDA_ARCH__ (the memory rules come from ArchRules).
-  std::string Arch = Opts.Arch;
+  // Clang 19 knows no architecture past sm_90, and CUDA 13's headers none
+  // before sm_50: those parse as sm_90 or sm_50 with their own
+  // __CUDA_ARCH__ (the memory rules come from ArchRules). A mode after the
+  // name ("sm_35:8") is ArchRules' alone.
+  std::string Arch = Opts.Arch.substr(0, Opts.Arch.find(':'));
   unsigned Sm = 0;
   if (Arch.rfind("sm_", 0) == 0)
     Sm = unsigned(std::strtoul(Arch.c_str() + 3, nullptr, 10));
+  const bool OwnArch = Sm > 90 || (Sm && Sm < 50);
   std::vector<std::string> Args = {
-      "-x", "cuda", "--cuda-gpu-arch=" + (Sm > 90 ? "sm_90" : Arch),
+      "-x", "cuda",
+      "--cuda-gpu-arch=" + (Sm > 90   ? "sm_90"
+                            : OwnArch ? "sm_50"
+                                      : Arch),
       "--cuda-device-only", "-std=c++17", "-resource-dir",
       GMEM_CLANG_RESOURCE_DIR,
       // Only errors matter to the analyzer; warnings would bury them.
       "-w"};
-  if (Sm > 90)
+  if (OwnArch)
     Args.insert(Args.end(), {"-U__CUDA_ARCH__",
                              "-D__CUDA_ARCH__=" + std::to_string(Sm * 10)});
   std::string Cuda = findCudaPath(Opts);

@@ -1,7 +1,8 @@
 // Loop nests of numerical codes: a column covariance whose lanes start at
 // different rows of a triangle, row sums, a triangular nest whose inner loop
-// starts at the outer index, and a Jacobi smoother that keeps a block's tile
-// in shared memory for many time steps, two buffers used in turn.
+// starts at the outer index, a Jacobi smoother that keeps a block's tile in
+// shared memory for many time steps, two buffers used in turn, and column
+// sums accumulated in global memory.
 //
 // gmem counts each loop by its periods (simulator/loop_skip.h) instead of
 // running every iteration: `--every-iteration` runs them all and gives the
@@ -70,6 +71,33 @@ __global__ void suffixSums(const float *a, float *suffix, int n) {
   }
 }
 
+// Column sums accumulated in global memory, as PolyBench writes them: nvcc
+// keeps the running value in a register, so sums[col] is stored in every
+// iteration but never loaded.
+__global__ void columnSumsInPlace(const float *a, float *sums, int rows,
+                                  int cols) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= cols)
+    return;
+  sums[col] = 0.0f;
+  for (int i = 0; i < rows; ++i)
+    sums[col] += a[i * cols + col];
+}
+
+// The same with a copy written in the loop through another pointer, which
+// may alias sums: the running value is loaded again in every iteration.
+__global__ void columnSumsAndCopy(const float *a, float *sums, float *copy,
+                                  int rows, int cols) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= cols)
+    return;
+  sums[col] = 0.0f;
+  for (int i = 0; i < rows; ++i) {
+    sums[col] += a[i * cols + col];
+    copy[i * cols + col] = a[i * cols + col];
+  }
+}
+
 // steps Jacobi sweeps over each block's tile, its halo held fixed.
 __global__ void tileJacobi(const float *in, float *out, int n, int steps) {
   __shared__ float buf[2][TILE + 2][TILE + 2];
@@ -125,6 +153,10 @@ int main() {
   CHECK(cudaGetLastError());
   tileJacobi<<<dim3(n / TILE, n / TILE), dim3(TILE, TILE)>>>(a, b, n,
                                                              NEST_STEPS);
+  CHECK(cudaGetLastError());
+  columnSumsInPlace<<<(n + 127) / 128, 128>>>(a, b, n, n);
+  CHECK(cudaGetLastError());
+  columnSumsAndCopy<<<(n + 127) / 128, 128>>>(a, b, b + n, n - 1, n);
   CHECK(cudaGetLastError());
 
   // The first row's sum, as the CPU has it.

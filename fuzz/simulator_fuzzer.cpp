@@ -399,7 +399,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                  (unsigned long long)C.Units, (unsigned long long)Want);
       Units[Id] += C.Units;
     } else if (Acc.Sp == Space::Global) {
-      RequestCost C = globalRequest(Arch, Addr, Mask, Size);
+      RequestCost C = globalRequest(Arch.globalBytes(Acc.Kind), Addr, Mask, Size);
       RequestCost Want = bruteGlobal(Addr, Mask, Size);
       FUZZ_CHECK(C.Units == Want.Units && C.DistinctBytes == Want.DistinctBytes,
                  "access %d: %llu sectors and %llu bytes, brute force %llu and "

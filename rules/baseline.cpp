@@ -1,6 +1,7 @@
 //===- baseline.cpp - Baseline entries, keys and the diff -----------------===//
 #include "baseline.h"
 
+#include "arch.h"
 #include "rule.h"
 #include <cctype>
 #include <cmath>
@@ -58,6 +59,7 @@ nlohmann::json buildBaseline(const std::vector<FileResults> &Files) {
       Entries[LKey] = LE;
       if (!R.K)
         continue;
+      const ArchRules &Arch = archOrDefault(R.Arch);
       std::map<std::string, unsigned> Occurrence;
       for (const Access &A : R.K->Accesses) {
         const AccessStats &S = R.PerAccess[A.Id];
@@ -70,7 +72,7 @@ nlohmann::json buildBaseline(const std::vector<FileResults> &Files) {
           AF["per_request"] = S.perRequest();
           AF["units"] = S.Units;
           if (A.Sp == Space::Global)
-            AF["efficiency_pct"] = efficiencyPct(S);
+            AF["efficiency_pct"] = S.efficiencyPct(Arch.unitBytes(A));
           else
             AF["conflict_ways"] = S.MaxWays;
         }

@@ -64,7 +64,7 @@ void checkUncoalesced(const RuleContext &C, std::vector<Diagnostic> &Out,
     if (A.Sp != Space::Global || A.Kind != Kind || !S.Requests ||
         S.UnknownRequests)
       continue;
-    double Eff = efficiencyPct(S);
+    double Eff = S.efficiencyPct(C.Arch.unitBytes(A));
     bool Excess =
         double(S.Units) > C.Policy.ExcessFactor * double(S.IdealUnits);
     bool Policy = C.Policy.MinEfficiencyPct && Eff < *C.Policy.MinEfficiencyPct;

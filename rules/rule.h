@@ -56,9 +56,8 @@ std::vector<Diagnostic> runRules(const RuleContext &C,
                                  const std::vector<const RuleInfo *> &Enabled);
 
 /// Helpers shared by rules (rule_util.cpp).
-std::string figure(double V);               ///< "32", "2.5", "12.5".
-double efficiencyPct(const AccessStats &S); ///< Distinct bytes / 32 x sectors.
-std::string opText(const Access &A);        ///< "load", "store", "atomic".
+std::string figure(double V);        ///< "32", "2.5", "12.5".
+std::string opText(const Access &A); ///< "load", "store", "atomic".
 /// An explanation (views' explainAccess) without its advice, which is
 /// unchecked: rules offer only remedies they re-simulated.
 std::string causeOnly(const std::string &Explanation);

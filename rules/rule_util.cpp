@@ -42,11 +42,6 @@ std::string figure(double V) {
   return B;
 }
 
-double efficiencyPct(const AccessStats &S) {
-  return S.Units ? 100.0 * double(S.DistinctBytes) / (32.0 * double(S.Units))
-                 : 0.0;
-}
-
 std::string opText(const Access &A) {
   switch (A.Kind) {
   case AccessKind::Load:
@@ -86,7 +81,7 @@ Diagnostic accessDiagnostic(const RuleContext &C, const Access &A,
     D.Figures["per_request"] = S.perRequest();
     D.Figures["ideal_per_request"] = double(S.IdealUnits) / double(S.Requests);
     if (A.Sp == Space::Global)
-      D.Figures["efficiency_pct"] = efficiencyPct(S);
+      D.Figures["efficiency_pct"] = S.efficiencyPct(C.Arch.unitBytes(A));
     else
       D.Figures["conflict_ways"] = S.MaxWays;
   }

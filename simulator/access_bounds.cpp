@@ -93,7 +93,7 @@ void WarpEvaluator::boundRequest(const Access &A, uint32_t Mask,
     Hi[L] = uint64_t(R.Hi);
   }
   UnitBounds B = A.Sp == Space::Global
-                     ? globalBounds(Arch, Lo, Hi, Mask, A.Size)
+                     ? globalBounds(Arch.globalBytes(A.Kind), Lo, Hi, Mask, A.Size)
                      : sharedBounds(Arch, Lo, Hi, Mask, A.Size,
                                     A.Kind == AccessKind::Load);
   AccessStats &St = Stats[A.Id];

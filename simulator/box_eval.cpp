@@ -77,7 +77,7 @@ struct BoxEvaluator::Val {
 BoxEvaluator::BoxEvaluator(const Kernel &K, const ArchRules &A,
                            const LaunchEnv &Env)
     : K(K), Arch(A), Env(Env),
-      Period(std::max({A.TransactionBytes, A.Banks * A.BankBytes, 16u})),
+      Period(A.addressPeriod()),
       Groups(K.Accesses.size()) {
   SlotVals.assign(K.Slots.size() * 32, 0);
   SlotCoef.assign(K.Slots.size() * 96, 0);

@@ -73,12 +73,12 @@ static bool affineRequest(unsigned Shift, const uint64_t *Addr, uint32_t Mask,
   return true;
 }
 
-RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
+RequestCost globalRequest(unsigned UnitBytes, const uint64_t *Addr,
                           uint32_t Mask, unsigned Size) {
   RequestCost C;
   if (!Mask)
     return C;
-  if (affineRequest(__builtin_ctz(A.TransactionBytes), Addr, Mask, Size, C))
+  if (affineRequest(__builtin_ctz(UnitBytes), Addr, Mask, Size, C))
     return C;
   // A full warp whose addresses already ascend (coalesced, strided,
   // broadcast) needs no gathering.
@@ -93,8 +93,8 @@ RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
     S = Buf;
   }
   // Transaction and bank sizes are powers of two: shift, do not divide.
-  const unsigned Shift = __builtin_ctz(A.TransactionBytes);
-  const uint64_t T = A.TransactionBytes;
+  const unsigned Shift = __builtin_ctz(UnitBytes);
+  const uint64_t T = UnitBytes;
   // Count distinct segments over the sorted byte ranges.
   uint64_t Last = 0;
   bool Any = false;
@@ -150,7 +150,7 @@ RequestCost priceRequest(const ArchRules &A, const Access &X,
   }
   if (X.Kind == AccessKind::Atomic)
     return atomicRequest(A, Addr, Mask, Size);
-  RequestCost C = globalRequest(A, Addr, Mask, Size);
+  RequestCost C = globalRequest(A.globalBytes(X.Kind), Addr, Mask, Size);
   C.SassUnits = C.Units;
   return C;
 }
@@ -191,13 +191,18 @@ RequestCost sharedRequestInGroups(const ArchRules &A, const uint64_t *Addr,
   if (!Mask)
     return C;
   const unsigned WordShift = __builtin_ctz(A.BankBytes);
+  const unsigned BankShift = __builtin_ctz(A.Banks);
+  // Words per row beyond one per bank (Kepler's 64-bit banks): a row's
+  // words of one bank are served together, so they count as one.
+  const unsigned RowShift = __builtin_ctz(A.BankRowBytes) - WordShift;
   const uint64_t BankMask = A.Banks - 1;
   for (unsigned G = 0; G < A.WarpSize; G += GroupLanes) {
     uint32_t GroupMask =
         GroupLanes >= 32 ? Mask : Mask & (((1u << GroupLanes) - 1) << G);
     if (!GroupMask)
       continue;
-    // The distinct bank words this group touches, sorted.
+    // The distinct (row, bank) pairs this group touches, sorted; a row is
+    // one word per bank except on Kepler.
     uint64_t Words[128];
     unsigned N = 0;
     for (uint32_t M = GroupMask; M;) {
@@ -205,12 +210,13 @@ RequestCost sharedRequestInGroups(const ArchRules &A, const uint64_t *Addr,
       M &= M - 1;
       for (uint64_t W = Addr[L] >> WordShift;
            W <= (Addr[L] + Size - 1) >> WordShift; ++W) {
+        const uint64_t Key = (W >> RowShift << BankShift) | (W & BankMask);
         unsigned J = N++;
-        while (J > 0 && Words[J - 1] > W) {
+        while (J > 0 && Words[J - 1] > Key) {
           Words[J] = Words[J - 1];
           --J;
         }
-        Words[J] = W;
+        Words[J] = Key;
       }
     }
     unsigned PerBank[64] = {0};

@@ -28,9 +28,9 @@ struct RequestCost {
   uint64_t Ways = 0;
 };
 
-/// Global: the distinct TransactionBytes-sized segments the active lanes'
-/// bytes touch; a broadcast counts its bytes once.
-RequestCost globalRequest(const ArchRules &A, const uint64_t *Addr,
+/// Global: the distinct UnitBytes-sized segments the active lanes' bytes
+/// touch (ArchRules::globalBytes); a broadcast counts its bytes once.
+RequestCost globalRequest(unsigned UnitBytes, const uint64_t *Addr,
                           uint32_t Mask, unsigned Size);
 
 /// Global atomics and reductions: lanes on one address are served one

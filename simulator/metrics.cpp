@@ -1,5 +1,6 @@
 //===- metrics.cpp - Kernel-level figures ---------------------------------===//
 #include "metrics.h"
+#include "arch.h"
 #include "metric_catalog.h"
 
 namespace gmem {
@@ -133,6 +134,7 @@ void addTotals(Totals &T, const Totals &O) {
 } // namespace
 
 void computeMetrics(LaunchResult &R) {
+  const ArchRules &Rules = archOrDefault(R.Arch);
   // One Totals per MetricGroup but Other.
   constexpr int NumGroups = int(MetricGroup::Other);
   Totals Groups[NumGroups];
@@ -204,8 +206,12 @@ void computeMetrics(LaunchResult &R) {
       V = perRequest(T);
       break;
     case MetricQuantity::Efficiency: {
-      // A sector holds 32 bytes; a shared wavefront 128 (32 banks x 4).
-      double Unit = S.Group == MetricGroup::SharedAll ? 128.0 : 32.0;
+      // The bytes a unit can carry: a sector or line, a shared wavefront.
+      double Unit = S.Group == MetricGroup::SharedAll ? Rules.BankRowBytes
+                    : S.Group == MetricGroup::GlobalLd ||
+                            S.Group == MetricGroup::GlobalLdAll
+                        ? Rules.LoadTransactionBytes
+                        : Rules.TransactionBytes;
       V = ratio(T, T.Bytes, Unit * T.Units, 100);
       break;
     }

@@ -73,11 +73,11 @@ Span laneSpan(uint64_t Lo, uint64_t Hi, unsigned Size, unsigned Shift) {
 
 } // namespace
 
-UnitBounds globalBounds(const ArchRules &A, const uint64_t *Lo,
+UnitBounds globalBounds(unsigned UnitBytes, const uint64_t *Lo,
                         const uint64_t *Hi, uint32_t Mask, unsigned Size) {
-  // Accesses are at most 16 bytes and sectors 32: an aligned access lies in
-  // exactly one sector (a known misaligned one in up to two).
-  const unsigned Shift = __builtin_ctz(A.TransactionBytes);
+  // Accesses are at most 16 bytes and units at least 32: an aligned access
+  // lies in exactly one unit (a known misaligned one in up to two).
+  const unsigned Shift = __builtin_ctz(UnitBytes);
   std::vector<Span> Spans;
   for (uint32_t M = Mask; M; M &= M - 1) {
     unsigned L = __builtin_ctz(M);

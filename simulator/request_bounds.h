@@ -19,9 +19,9 @@ struct UnitBounds {
   uint64_t Min = 0, Max = 0;
 };
 
-/// Global: the fewest and the most distinct sectors the active lanes can
-/// touch when lane L's address lies in [Lo[L], Hi[L]].
-UnitBounds globalBounds(const ArchRules &A, const uint64_t *Lo,
+/// Global: the fewest and the most distinct UnitBytes-sized segments the
+/// active lanes can touch when lane L's address lies in [Lo[L], Hi[L]].
+UnitBounds globalBounds(unsigned UnitBytes, const uint64_t *Lo,
                         const uint64_t *Hi, uint32_t Mask, unsigned Size);
 
 /// Shared: the fewest and the most wavefronts, likewise.

@@ -36,10 +36,10 @@ struct AccessStats {
   /// condition or in a loop that cannot be computed): the request count
   /// itself is unknown.
   uint64_t UncountedRequests = 0;
-  uint64_t OutOfBoundsLanes = 0;   ///< Shared: lanes outside the array.
+  uint64_t OutOfBoundsLanes = 0; ///< Shared: lanes outside the array.
   /// Unknown requests whose pointer arithmetic left the address space.
   uint64_t OverflowRequests = 0;
-  std::string UnknownReason;       ///< First reason seen.
+  std::string UnknownReason; ///< First reason seen.
   /// Groups the compiler merged (Access::Compiled) whose lanes' bytes were
   /// not one aligned run in the simulation: issued one request per part.
   uint64_t UnmergedGroups = 0;
@@ -62,6 +62,11 @@ struct AccessStats {
   bool bounded() const { return UnknownRequests == BoundedRequests; }
   double perRequest() const {
     return Requests ? double(Units) / double(Requests) : 0.0;
+  }
+  /// Distinct bytes over what the units can carry (ArchRules::unitBytes).
+  double efficiencyPct(unsigned UnitBytes) const {
+    return Units ? 100.0 * double(DistinctBytes) / (UnitBytes * double(Units))
+                 : 0.0;
   }
   void add(const AccessStats &O);
 };

@@ -757,8 +757,7 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
     if (!At(*Sh.Left, N - 1, 0) || !At(*Sh.Right, N - 1, 0))
       return false;
   }
-  const uint64_t Period =
-      std::max({Arch.TransactionBytes, Arch.Banks * Arch.BankBytes, 16u});
+  const uint64_t Period = Arch.addressPeriod();
   if (Period & (Period - 1))
     return false;
   // Each access moves every lane alike; its cost repeats with the address

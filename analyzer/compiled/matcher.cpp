@@ -576,6 +576,47 @@ const Access *repeatedLoad(const Kernel &K, const Access &A,
   return Found;
 }
 
+/// The store whose value load A reads back in every iteration of the loops
+/// around A that do not hold B, the access A repeats from before them (an
+/// accumulator: `c[i] = 0; for (k ...) c[i] += a[k] * b[k];`): A's address
+/// does not change in those loops, a store there rewrites exactly its bytes,
+/// and no other store there may write them; the compiler then keeps the
+/// value in a register across iterations. Null when any of that fails.
+const Access *carriedStore(const Kernel &K, const Access &A, const Access &B,
+                           const std::vector<const Stmt *> &LoopsOfA,
+                           const std::vector<const Stmt *> &LoopsOfB,
+                           const std::map<int, const Expr *> &Defs) {
+  const Access *Carried = nullptr;
+  for (const Stmt *L : LoopsOfA) {
+    if (std::find(LoopsOfB.begin(), LoopsOfB.end(), L) != LoopsOfB.end())
+      break; // From here on B is inside as well: straight-line order.
+    std::map<int, const Expr *> Def;
+    std::map<int, int> Assigned;
+    assignments(L->Body, Def, Assigned);
+    assignments(L->Step, Def, Assigned);
+    assignments(L->CondPre, Def, Assigned);
+    if (usesSlots(*A.Address, Assigned))
+      return nullptr;
+    std::set<int> Inside;
+    accessesIn(L->Body, Inside);
+    for (int Id : Inside) {
+      const Access &S = K.Accesses[Id];
+      if (S.Kind == AccessKind::Load || S.Sp != A.Sp ||
+          (A.Sp == Space::Shared && S.Array != A.Array))
+        continue;
+      std::optional<int64_t> D = distance(A, S, Defs);
+      if (D == std::optional<int64_t>(0) && S.Size == A.Size &&
+          S.Kind == AccessKind::Store && S.AsyncPartner < 0) {
+        Carried = &S;
+        continue;
+      }
+      if (!D || (*D < int64_t(A.Size) && -*D < int64_t(S.Size)))
+        return nullptr;
+    }
+  }
+  return Carried;
+}
+
 /// One wide instruction per access of Ids (a line whose W-byte instructions
 /// are as many as its accesses): each access is the first of a run whose
 /// other parts are later accesses with no instruction on their own line, at
@@ -1298,14 +1339,43 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       for (int Id : Ids) {
         Access &A = K.Accesses[Id];
         A.Compiled.Instruction = ByWidth[Size][0]->Opcode;
-        if (Ids.size() > Scalar) {
-          if (const Access *B = repeatedLoad(K, A, KernelDefs)) {
+        const Access *B = repeatedLoad(K, A, KernelDefs);
+        auto From = [&](const Access &X) {
+          return X.Text + " (" + lineText(X) + ":" + std::to_string(X.Loc.Col) +
+                 ")";
+        };
+        if (B && Ids.size() > Scalar) {
+          A.Compiled.State = CompiledForm::Reused;
+          A.Compiled.Note =
+              std::string("the value ") +
+              (B->Kind == AccessKind::Store ? "stored" : "loaded") + " by " +
+              From(*B) + " is reused";
+          continue;
+        }
+        // Unrolled loops put several copies of every access on the line,
+        // so the count cannot tell a load carried in a register across
+        // iterations: no load of the line may read where the store that
+        // carries it writes (the same base register and offset).
+        const Access *S =
+            B ? carriedStore(K, A, *B, C.Loops[Id], C.Loops[B->Id], KernelDefs)
+              : nullptr;
+        if (S) {
+          const std::vector<const SassInstr *> &Stores =
+              Instrs[KeyOfAccess(*S)];
+          bool ReadsBack = Stores.empty();
+          for (const SassInstr *St : Stores)
+            for (const SassInstr *Ld : Is)
+              ReadsBack = ReadsBack || (Ld->AddrBase == St->AddrBase &&
+                                        Ld->AddrOffset == St->AddrOffset);
+          if (!ReadsBack) {
             A.Compiled.State = CompiledForm::Reused;
             A.Compiled.Note =
-                std::string("the value ") +
+                "the value stored by " + From(*S) +
+                " in the iteration before, and " +
                 (B->Kind == AccessKind::Store ? "stored" : "loaded") + " by " +
-                B->Text + " (" + lineText(*B) + ":" +
-                std::to_string(B->Loc.Col) + ") is reused";
+                From(*B) + " before its loop, is kept in a register (no " +
+                A.Compiled.Instruction +
+                " of the line reads where the store writes)";
             continue;
           }
         }

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compare.h"
+#include "arch.h"
 #include "metric_catalog.h"
 #include "tolerances.h"
 
@@ -215,6 +216,7 @@ private:
     C.Name = nameOf(S);
     C.Predicted = P->second.Value;
     C.UnknownReason = P->second.UnknownReason;
+    std::string Definition = Names == RowNames::Nvprof ? toNvprof(S, C) : "";
     std::optional<double> M = measured(ML, S);
     bool Derived = false;
     if (!M && S.Q == Quantity::PerRequest) {
@@ -268,9 +270,59 @@ private:
     W.Within = IsCount ? tolerance::sameCount(C.Measured, *C.Predicted)
                        : D <= C.Tolerance + 1e-9 * std::max(1.0, *C.Predicted);
     C.V = W.Within ? Verdict::Match : Verdict::Mismatch;
-    if (!W.Within)
-      C.Reason = "no reason established";
+    C.Reason = W.Within ? Definition : "no reason established";
     Rows.push_back(std::move(W));
+  }
+
+  /// nvprof's transactions as nvprof counted them on the simulated
+  /// architecture (ArchRules::NvprofCount): the prediction converted, and
+  /// the definition said; or the prediction made unknown, with the reason.
+  std::string toNvprof(const RowSpec &S, MetricComparison &C) const {
+    const bool Load = S.G == Group::GlobalLd || S.G == Group::GlobalLdAll;
+    const ArchRules *A = findArch(R.Arch);
+    if (!A || !C.Predicted || (!Load && S.G != Group::GlobalSt) ||
+        (S.Q != Quantity::Units && S.Q != Quantity::PerRequest))
+      return "";
+    using How = ArchRules::NvprofCount;
+    const How H = Load ? A->NvprofLoads : A->NvprofStores;
+    const std::string On = "nvprof on " + A->Family + " (" + A->Name + ")";
+    if (H == How::Units)
+      return "";
+    if (H == How::NotModelled) {
+      C.Predicted.reset();
+      C.UnknownReason =
+          On +
+          (Load ? " counted 128-byte L1 transactions for every load"
+                : " counted store transactions of 1, 2 or 4 segments") +
+          "; gmem counts " +
+          std::to_string(
+              A->globalBytes(Load ? AccessKind::Load : AccessKind::Store)) +
+          "-byte units";
+      return "";
+    }
+    uint64_t Units = 0, Bytes = 0;
+    for (const Access &X : R.K->Accesses)
+      if (inGroup(X, S.G)) {
+        Units += R.PerAccess[X.Id].Units;
+        Bytes += R.PerAccess[X.Id].DistinctBytes;
+      }
+    const unsigned Per = A->LoadTransactionBytes / A->NvprofLoadBytes;
+    const std::string Rule = On +
+                             " counted a coalesced 4-byte load request "
+                             "as " +
+                             std::to_string(128 / A->NvprofLoadBytes) +
+                             " transactions, one per " +
+                             std::to_string(A->NvprofLoadBytes) + " bytes";
+    if (Bytes != Units * A->LoadTransactionBytes) {
+      C.Predicted.reset();
+      C.UnknownReason = Rule + "; for requests whose sectors are not full (" +
+                        std::to_string(Bytes) + " bytes in " +
+                        std::to_string(Units) +
+                        " sectors here) what it counts is not established";
+      return "";
+    }
+    *C.Predicted *= Per;
+    return "(definition) " + Rule + ": " + std::to_string(Per) + " per sector";
   }
 
   /// shared_efficiency = bytes / (128 x wavefronts): the efficiencies the

@@ -53,6 +53,11 @@
 //       line): a line measured below its prediction whose remainder
 //       (instructions and sectors exactly, wavefronts within tolerance) is
 //       what one to three lines without a prediction measured.
+//   (f) other code: a launch measured in kernel totals only whose every row
+//       matches what another kernel of the file, launched with the same
+//       grid and block, is predicted to do: the program measured was built
+//       from other code (seed 000's nvprof table and its listing disagree
+//       so).
 // Ratios (per request, efficiency) inherit the reasons of the counts they are
 // computed from.
 //

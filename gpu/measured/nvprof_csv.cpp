@@ -80,8 +80,10 @@ ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
     if (New) {
       M.Launches.push_back(
           nvprof::launchFor(Demangled, unsigned(M.Launches.size())));
-      if (Device >= 0 && M.Device.empty())
+      if (Device >= 0 && M.Device.empty()) {
         M.Device = nvprof::deviceName(F[Device]);
+        M.ComputeCapability = nvprof::computeCapability(M.Device);
+      }
     }
     nvprof::addMetric(M.Launches[It->second], MetricName, *Value);
   }

@@ -64,6 +64,22 @@ std::string deviceName(std::string_view Field) {
   return std::string(Field);
 }
 
+std::string computeCapability(std::string_view Device) {
+  // The CUDA GPUs list's capability of each product, under nvprof's name.
+  static const std::pair<const char *, const char *> Known[] = {
+      {"GeForce GTX 560 Ti", "2.1"},  {"GeForce GTX 650 Ti", "3.0"},
+      {"Tesla K20m", "3.5"},          {"Tesla K40m", "3.5"},
+      {"GeForce GTX 980", "5.2"},     {"Tesla P100-PCIE-16GB", "6.0"},
+      {"Quadro P2000", "6.1"},        {"GeForce GTX 1060 6GB", "6.1"},
+      {"GeForce GTX 1080 Ti", "6.1"}, {"TITAN Xp", "6.1"},
+      {"GeForce GT 1030", "6.1"},     {"Tesla V100-SXM2-16GB", "7.0"},
+      {"Tesla V100-DGXS-16GB", "7.0"}};
+  for (const auto &[Name, Cc] : Known)
+    if (Device == Name)
+      return Cc;
+  return "";
+}
+
 MeasuredLaunch launchFor(const std::string &Demangled, unsigned Index) {
   MeasuredLaunch L;
   L.Index = Index;

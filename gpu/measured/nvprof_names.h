@@ -28,6 +28,11 @@ std::optional<double> parseValue(std::string_view Text);
 /// "Quadro P2000 (0)" -> "Quadro P2000" (nvprof appends the device index).
 std::string deviceName(std::string_view Field);
 
+/// The compute capability ("6.1") of a device nvprof names, for the GPUs
+/// of the seeds and of the public nvprof tables docs/ARCHITECTURES.md cites
+/// (nvprof logs no capability); empty for any other name.
+std::string computeCapability(std::string_view Device);
+
 /// The launch nvprof's aggregate for the kernel Demangled stands for:
 /// Index, the names (kernelBaseName; Mangled when Demangled is mangled) and
 /// the unknown launch configuration ({0, 0, 0}: nvprof logs none).

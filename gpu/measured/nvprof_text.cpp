@@ -225,8 +225,10 @@ private:
       std::string_view Field = T.substr(8);
       if (Field.empty() || Field.back() != '"')
         return fail(L.Number, "a Device line without its closing quote");
-      if (S == State::Metrics && M.Device.empty())
+      if (S == State::Metrics && M.Device.empty()) {
         M.Device = nvprof::deviceName(Field.substr(0, Field.size() - 1));
+        M.ComputeCapability = nvprof::computeCapability(M.Device);
+      }
       return true;
     }
     if (startsWith(T, "Kernel:")) {

@@ -8,6 +8,7 @@
 //  "diagnostics": [...]}]}
 //
 //===----------------------------------------------------------------------===//
+#include "arch.h"
 #include "model_json.h"
 #include "views.h"
 
@@ -16,6 +17,7 @@ namespace gmem {
 using nlohmann::json;
 
 nlohmann::json launchJson(const LaunchResult &R) {
+  const ArchRules &Rules = archOrDefault(R.Arch);
   json L = toJson(R.L);
   json Metrics = json::object(), Unknown = json::object(),
        Bounds = json::object();
@@ -37,7 +39,7 @@ nlohmann::json launchJson(const LaunchResult &R) {
     const AccessStats &S = R.PerAccess[A.Id];
     bool Shared = A.Sp == Space::Shared;
     bool Known = S.UnknownRequests == 0 && !asyncWavefrontsUnknown(A);
-    double Unit = Shared ? 128.0 : 32.0;
+    const double Unit = Rules.unitBytes(A);
     json X = {
         {"id", A.Id},
         {"file", A.Loc.File},

@@ -15,6 +15,7 @@
 //       -> 32 sectors per request where 4 would hold the same bytes: ...
 //
 //===----------------------------------------------------------------------===//
+#include "arch.h"
 #include "metrics.h"
 #include "views.h"
 
@@ -85,6 +86,7 @@ void printMetrics(const LaunchResult &R, std::ostream &OS) {
 }
 
 void printAccesses(const LaunchResult &R, std::ostream &OS) {
+  const ArchRules &Rules = archOrDefault(R.Arch);
   const Kernel &K = *R.K;
   std::vector<int> Order;
   for (const Access &A : K.Accesses)
@@ -138,13 +140,11 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
       OS << "\n      -> " << explainAccess(A, S) << "\n";
       continue;
     }
-    double Unit = Shared ? 128.0 : 32.0;
     OS << pad(std::to_string(S.Units), 19, true)
        << pad(fmt("%.2f", S.perRequest()), 9, true)
        << pad(fmt("%.2f", S.Requests ? double(S.IdealUnits) / S.Requests : 0),
               7, true)
-       << pad(S.Units ? fmt("%.1f", 100.0 * S.DistinctBytes / (Unit * S.Units))
-                      : "-",
+       << pad(S.Units ? fmt("%.1f", S.efficiencyPct(Rules.unitBytes(A))) : "-",
               7, true)
        << pad(Shared && S.Requests ? std::to_string(S.MaxWays) : "-", 6, true)
        << "\n";

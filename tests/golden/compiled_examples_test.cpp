@@ -1,7 +1,8 @@
 //===- compiled_examples_test.cpp - Counting what nvcc emitted ------------===//
 //
 // The examples whose compiled form differs from their source
-// (examples/compiled_forms.cu, sgemm_tiled.cu, unrolled_reuse.cu), matched to
+// (examples/compiled_forms.cu, sgemm_tiled.cu, unrolled_reuse.cu,
+// loop_nests.cu's sums kept in a register), matched to
 // the SASS nvcc 13.0 emitted for them (captured in tests/data/sass, so no
 // toolkit is needed) and simulated. Expected counts are worked out from the
 // hardware rules of DESIGN.md for the instructions in that SASS (with the
@@ -227,6 +228,45 @@ TEST(SgemmTiled, RegisterTilesReadWithLds128) {
 
 // examples/unrolled_reuse.cu: addresses repeated over fully unrolled loops
 // (CompiledForm::OncePerAddress) and float2 members read on two lines.
+const Access &loadOf(const LaunchResult &R, const std::string &Text) {
+  for (const Access &A : R.K->Accesses)
+    if (A.Text == Text && A.Kind == AccessKind::Load)
+      return A;
+  ADD_FAILURE() << "no load " << Text;
+  static Access None;
+  return None;
+}
+
+// examples/loop_nests.cu, n = 256, 2 blocks of 4 warps. columnSumsInPlace:
+// sums[col] = 0, then sums[col] += a[i * 256 + col] for 256 rows. nvcc
+// keeps the sum in a register across the (unrolled) iterations, so the
+// load of sums[col] is never issued: 8 x 256 = 2048 load requests, a's
+// alone; stores 8 + 2048 = 2056. gmem-verify on an H100: 2048 and 2056.
+TEST(LoopNests, AccumulatorInMemoryIsNeverLoaded) {
+  const LaunchResult &R = launch(compiled("loop_nests"), "columnSumsInPlace");
+  const Access &Sum = loadOf(R, "sums[col]");
+  EXPECT_EQ(Sum.Compiled.State, CompiledForm::Reused);
+  EXPECT_NE(Sum.Compiled.Note.find("in the iteration before"),
+            std::string::npos)
+      << Sum.Compiled.Note;
+  EXPECT_EQ(R.PerAccess[Sum.Id].Requests, 0u);
+  EXPECT_EQ(metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 2048);
+  EXPECT_EQ(metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), 2056);
+}
+
+// columnSumsAndCopy: the loop also stores copy[...], which may alias sums,
+// so the sum is loaded again in every one of its 255 iterations: 8 x 255 x
+// 3 loads (a, sums, a again after the stores) = 6120 requests; stores 8 +
+// 8 x 255 x 2 = 4088. gmem-verify on an H100: 6120 and 4088.
+TEST(LoopNests, AccumulatorBesideAnotherStoreIsLoadedEachIteration) {
+  const LaunchResult &R = launch(compiled("loop_nests"), "columnSumsAndCopy");
+  const Access &Sum = loadOf(R, "sums[col]");
+  EXPECT_EQ(Sum.Compiled.State, CompiledForm::AsWritten);
+  EXPECT_EQ(R.PerAccess[Sum.Id].Requests, 2040u);
+  EXPECT_EQ(metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 6120);
+  EXPECT_EQ(metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), 4088);
+}
+
 TEST(UnrolledReuse, NoAmbiguousMapping) {
   const Compiled &C = compiled("unrolled_reuse");
   for (const std::string &N : C.Notes)

@@ -53,6 +53,8 @@ TEST(NvprofText, SeedP2000TransposeTable) {
   ASSERT_TRUE(R) << R.error().Message;
   EXPECT_EQ(R->Tool, "nvprof-text");
   EXPECT_EQ(R->Device, "Quadro P2000");
+  // nvprof logs no capability; the product's, from NVIDIA's list of GPUs.
+  EXPECT_EQ(R->ComputeCapability, "6.1");
   EXPECT_EQ(kernels(*R), (std::vector<std::string>{"copyGmem", "naiveGmem",
                                                    "transposeSmem"}));
   // Per kernel: gld and gst transactions per request, gld and gst
@@ -100,6 +102,7 @@ TEST(NvprofText, SeedGtx560TiSharedEfficiency) {
   ImportResult R = readNvprofText(importFile("nvprof_gtx560ti_lecture4.txt"));
   ASSERT_TRUE(R) << R.error().Message;
   EXPECT_EQ(R->Device, "GeForce GTX 560 Ti");
+  EXPECT_EQ(R->ComputeCapability, "2.1");
   // nvprof's order, not the launch order (gTranspose0, 1, 2).
   EXPECT_EQ(kernels(*R), (std::vector<std::string>{"gTranspose2", "gTranspose0",
                                                    "gTranspose1"}));

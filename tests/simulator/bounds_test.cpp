@@ -96,19 +96,19 @@ TEST(RequestBounds, GlobalGather) {
   const ArchRules &A = *findArch("sm_90");
   // Any 4-byte element: every lane in one sector, or each in its own.
   Lanes Any = gather(0, uint64_t(1) << 40);
-  UnitBounds B = globalBounds(A, Any.Lo, Any.Hi, ~0u, 4);
+  UnitBounds B = globalBounds(A.TransactionBytes, Any.Lo, Any.Hi, ~0u, 4);
   EXPECT_EQ(B.Min, 1u);
   EXPECT_EQ(B.Max, 32u);
   // Fewer active lanes, fewer sectors at most.
-  EXPECT_EQ(globalBounds(A, Any.Lo, Any.Hi, 0xffu, 4).Max, 8u);
+  EXPECT_EQ(globalBounds(A.TransactionBytes, Any.Lo, Any.Hi, 0xffu, 4).Max, 8u);
   // src[idx & 15]: 16 floats from a 256-byte aligned base span 2 sectors.
   Lanes Sixteen = gather(0x1000, 16);
-  B = globalBounds(A, Sixteen.Lo, Sixteen.Hi, ~0u, 4);
+  B = globalBounds(A.TransactionBytes, Sixteen.Lo, Sixteen.Hi, ~0u, 4);
   EXPECT_EQ(B.Min, 1u);
   EXPECT_EQ(B.Max, 2u);
   // Known lanes (a coalesced row) are exact: 4 sectors, both bounds.
   Lanes Row = gather(0x1000, 1);
-  B = globalBounds(A, Row.Lo, Row.Hi, ~0u, 4);
+  B = globalBounds(A.TransactionBytes, Row.Lo, Row.Hi, ~0u, 4);
   EXPECT_EQ(B.Min, 4u);
   EXPECT_EQ(B.Max, 4u);
   // Half known (lanes 0-15: 2 sectors), half anywhere in 64 floats from
@@ -118,7 +118,7 @@ TEST(RequestBounds, GlobalGather) {
     Mixed.Lo[L] = 0x1000;
     Mixed.Hi[L] = 0x1000 + 4 * 63;
   }
-  B = globalBounds(A, Mixed.Lo, Mixed.Hi, ~0u, 4);
+  B = globalBounds(A.TransactionBytes, Mixed.Lo, Mixed.Hi, ~0u, 4);
   EXPECT_EQ(B.Min, 2u);
   EXPECT_EQ(B.Max, 8u);
 }

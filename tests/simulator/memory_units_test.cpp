@@ -29,7 +29,7 @@ constexpr uint64_t Base = uint64_t(1) << 36; // 256-byte aligned, as cudaMalloc.
 
 TEST(GlobalRule, CoalescedFloatsTakeFourSectors) {
   Lanes L([](unsigned I) { return Base + 4 * I; });
-  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  RequestCost C = globalRequest(32, L.A, ~0u, 4);
   EXPECT_EQ(C.Units, 4u);
   EXPECT_EQ(C.IdealUnits, 4u);
   EXPECT_EQ(C.DistinctBytes, 128u);
@@ -37,28 +37,28 @@ TEST(GlobalRule, CoalescedFloatsTakeFourSectors) {
 
 TEST(GlobalRule, PermutedLanesStillTakeFourSectors) { // seed 001: 4, 100 %
   Lanes L([](unsigned I) { return Base + 4 * (I ^ 1); });
-  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  RequestCost C = globalRequest(32, L.A, ~0u, 4);
   EXPECT_EQ(C.Units, 4u);
   EXPECT_EQ(C.DistinctBytes, 128u);
 }
 
 TEST(GlobalRule, OffsetByOneElementTakesFiveSectors) { // seed 001: 5, 80 %
   Lanes L([](unsigned I) { return Base + 4 * (I + 1); });
-  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  RequestCost C = globalRequest(32, L.A, ~0u, 4);
   EXPECT_EQ(C.Units, 5u);
   EXPECT_DOUBLE_EQ(100.0 * C.DistinctBytes / (32.0 * C.Units), 80.0);
 }
 
 TEST(GlobalRule, StrideTakesOneSectorPerLane) { // seed 001: 32, 12.5 %
   Lanes L([](unsigned I) { return Base + 4 * 128 * I; });
-  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  RequestCost C = globalRequest(32, L.A, ~0u, 4);
   EXPECT_EQ(C.Units, 32u);
   EXPECT_DOUBLE_EQ(100.0 * C.DistinctBytes / (32.0 * C.Units), 12.5);
 }
 
 TEST(GlobalRule, BroadcastCountsItsBytesOnce) { // seed 001: 1, 12.5 %
   Lanes L([](unsigned) { return Base; });
-  RequestCost C = globalRequest(sm90(), L.A, ~0u, 4);
+  RequestCost C = globalRequest(32, L.A, ~0u, 4);
   EXPECT_EQ(C.Units, 1u);
   EXPECT_EQ(C.DistinctBytes, 4u);
   EXPECT_EQ(C.IdealUnits, 1u);
@@ -68,22 +68,22 @@ TEST(GlobalRule, WideAccessesTakeEightAndSixteenSectors) {
   // gpu-metrics.md: fully coalesced 8- and 16-byte accesses read 8.00, 16.00.
   Lanes L8([](unsigned I) { return Base + 8 * I; });
   Lanes L16([](unsigned I) { return Base + 16 * I; });
-  EXPECT_EQ(globalRequest(sm90(), L8.A, ~0u, 8).Units, 8u);
-  EXPECT_EQ(globalRequest(sm90(), L16.A, ~0u, 16).Units, 16u);
+  EXPECT_EQ(globalRequest(32, L8.A, ~0u, 8).Units, 8u);
+  EXPECT_EQ(globalRequest(32, L16.A, ~0u, 16).Units, 16u);
 }
 
 TEST(GlobalRule, InactiveLanesTouchNothing) {
   Lanes L([](unsigned I) { return Base + 4 * 128 * I; });
-  RequestCost C = globalRequest(sm90(), L.A, 0x0000000fu, 4);
+  RequestCost C = globalRequest(32, L.A, 0x0000000fu, 4);
   EXPECT_EQ(C.Units, 4u);
   EXPECT_EQ(C.DistinctBytes, 16u);
-  EXPECT_EQ(globalRequest(sm90(), L.A, 0, 4).Units, 0u);
+  EXPECT_EQ(globalRequest(32, L.A, 0, 4).Units, 0u);
 }
 
 TEST(GlobalRule, DoubleColumnReadTouchesOneSectorPerLane) {
   // seed 001 transpose2: A[nx * N + ny] with N = 1024 doubles.
   Lanes L([](unsigned I) { return Base + 8 * 1024 * I; });
-  RequestCost C = globalRequest(sm90(), L.A, ~0u, 8);
+  RequestCost C = globalRequest(32, L.A, ~0u, 8);
   EXPECT_EQ(C.Units, 32u);
   EXPECT_DOUBLE_EQ(100.0 * C.DistinctBytes / (32.0 * C.Units), 25.0);
 }
@@ -234,7 +234,7 @@ TEST(GlobalRuleProperty, FastPathsAgreeWithBruteForce) {
       A[L] = Random ? Base + (R() % 256) * Size
                     : uint64_t(int64_t(Start + 65536) + Stride * int64_t(L));
     uint32_t Mask = R() % 2 ? ~0u : uint32_t(R());
-    RequestCost Got = globalRequest(sm90(), A, Mask, Size);
+    RequestCost Got = globalRequest(32, A, Mask, Size);
     RequestCost Want = bruteGlobal(A, Mask, Size);
     ASSERT_EQ(Got.Units, Want.Units) << "stride " << Stride << " size " << Size;
     ASSERT_EQ(Got.DistinctBytes, Want.DistinctBytes);

@@ -35,6 +35,14 @@ static const Board Boards[] = {
      48 * KiB, 3 << 20, 12 * GiB, 384, 1076000, 3505000},
     {"gtx-750-ti", "GeForce GTX 750 Ti", 5, 0, 5, 2048, 32, 64 * KiB, 48 * KiB,
      2 << 20, 2 * GiB, 128, 1085000, 2700000},
+    // The seeds' older GPUs (Fermi's clock is its shader clock, as CUDA
+    // reports it; the GTX 650 Ti has no boost clock).
+    {"k40m", "Tesla K40m", 3, 5, 15, 2048, 16, 48 * KiB, 48 * KiB, 1536 * KiB,
+     12 * GiB, 384, 875000, 3004000},
+    {"gtx-650-ti", "GeForce GTX 650 Ti", 3, 0, 4, 2048, 16, 48 * KiB, 48 * KiB,
+     256 * KiB, 1 * GiB, 128, 928000, 2700000},
+    {"gtx-560-ti", "GeForce GTX 560 Ti", 2, 1, 8, 1536, 8, 48 * KiB, 48 * KiB,
+     512 * KiB, 1 * GiB, 256, 1645000, 2004000},
 };
 
 const Board *findBoard(const std::string &Name) {
