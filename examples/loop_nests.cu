@@ -1,8 +1,9 @@
 // Loop nests of numerical codes: a column covariance whose lanes start at
 // different rows of a triangle, row sums, a triangular nest whose inner loop
 // starts at the outer index, a Jacobi smoother that keeps a block's tile in
-// shared memory for many time steps, two buffers used in turn, and column
-// sums accumulated in global memory.
+// shared memory for many time steps, two buffers used in turn, column sums
+// accumulated in global memory, and column norms that read each element
+// twice.
 //
 // gmem counts each loop by its periods (simulator/loop_skip.h) instead of
 // running every iteration: `--every-iteration` runs them all and gives the
@@ -98,6 +99,18 @@ __global__ void columnSumsAndCopy(const float *a, float *sums, float *copy,
   }
 }
 
+// Squared column norms: a[i * cols + col] is read twice in every
+// iteration, and loaded once.
+__global__ void columnNorms(const float *a, float *norms, int rows, int cols) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= cols)
+    return;
+  float s = 0.0f;
+  for (int i = 0; i < rows; ++i)
+    s += a[i * cols + col] * a[i * cols + col];
+  norms[col] = s;
+}
+
 // steps Jacobi sweeps over each block's tile, its halo held fixed.
 __global__ void tileJacobi(const float *in, float *out, int n, int steps) {
   __shared__ float buf[2][TILE + 2][TILE + 2];
@@ -157,6 +170,8 @@ int main() {
   columnSumsInPlace<<<(n + 127) / 128, 128>>>(a, b, n, n);
   CHECK(cudaGetLastError());
   columnSumsAndCopy<<<(n + 127) / 128, 128>>>(a, b, b + n, n - 1, n);
+  CHECK(cudaGetLastError());
+  columnNorms<<<(n + 127) / 128, 128>>>(a, b, n, n);
   CHECK(cudaGetLastError());
 
   // The first row's sum, as the CPU has it.

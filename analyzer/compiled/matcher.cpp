@@ -576,6 +576,33 @@ const Access *repeatedLoad(const Kernel &K, const Access &A,
   return Found;
 }
 
+/// Whether the statement of access A follows the load B's in one list with
+/// nothing but assignments and loads between them: one straight run of
+/// code, where the compiler reads an address it has just read from the
+/// register that holds it.
+bool straightAfter(const Kernel &K, const std::vector<Stmt> &L, int B, int A) {
+  for (size_t I = 0; I < L.size(); ++I) {
+    const Stmt &S = L[I];
+    if (S.Kind == StmtKind::Access && S.AccessId == B) {
+      for (size_t J = I + 1; J < L.size(); ++J) {
+        const Stmt &T = L[J];
+        if (T.Kind == StmtKind::Access && T.AccessId == A)
+          return true;
+        if (T.Kind != StmtKind::Assign &&
+            !(T.Kind == StmtKind::Access &&
+              K.Accesses[T.AccessId].Kind == AccessKind::Load))
+          return false;
+      }
+      return false;
+    }
+    for (const std::vector<Stmt> *Sub :
+         {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      if (straightAfter(K, *Sub, B, A))
+        return true;
+  }
+  return false;
+}
+
 /// The store whose value load A reads back in every iteration of the loops
 /// around A that do not hold B, the access A repeats from before them (an
 /// accumulator: `c[i] = 0; for (k ...) c[i] += a[k] * b[k];`): A's address
@@ -1344,7 +1371,12 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
           return X.Text + " (" + lineText(X) + ":" + std::to_string(X.Loc.Col) +
                  ")";
         };
-        if (B && Ids.size() > Scalar) {
+        // Fewer instructions than accesses, or, in a loop whose unrolled
+        // copies make the count say nothing, a load repeated in one straight
+        // run of code.
+        if (B && (Ids.size() > Scalar ||
+                  (!C.Loops[Id].empty() && B->Kind == AccessKind::Load &&
+                   straightAfter(K, K.Body, B->Id, Id)))) {
           A.Compiled.State = CompiledForm::Reused;
           A.Compiled.Note =
               std::string("the value ") +

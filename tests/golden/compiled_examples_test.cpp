@@ -267,6 +267,19 @@ TEST(LoopNests, AccumulatorBesideAnotherStoreIsLoadedEachIteration) {
   EXPECT_EQ(metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), 4088);
 }
 
+// columnNorms: s += a[i * 256 + col] * a[i * 256 + col] over 256 rows. The
+// loop is unrolled, so the line holds as many LDGs as copies of the body,
+// not of the accesses; the second read is of the address just loaded in
+// the same straight run of code, and nvcc loads it once: 8 warps x 256 =
+// 2048 load requests. gmem-verify on an H100: 2048.
+TEST(LoopNests, ElementReadTwiceInAnUnrolledLoopIsLoadedOnce) {
+  const LaunchResult &R = launch(compiled("loop_nests"), "columnNorms");
+  const Access &Second = access(R, "a[i * cols + col]", 30);
+  EXPECT_EQ(Second.Compiled.State, CompiledForm::Reused);
+  EXPECT_EQ(R.PerAccess[Second.Id].Requests, 0u);
+  EXPECT_EQ(metric(R, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 2048);
+}
+
 TEST(UnrolledReuse, NoAmbiguousMapping) {
   const Compiled &C = compiled("unrolled_reuse");
   for (const std::string &N : C.Notes)

@@ -49,7 +49,7 @@ TEST(FastPathOnPrograms, EveryExampleEqualsEveryWarp) {
 // of every loop, on every warp.
 TEST(FastPathOnPrograms, LoopNestsEqualEveryIteration) {
   const Analysis &A = analyze(sourceDir() + "/examples/loop_nests.cu");
-  ASSERT_EQ(A.Results.size(), 6u);
+  ASSERT_EQ(A.Results.size(), 7u);
   SimOptions Every;
   Every.Exhaustive = true;
   Every.EveryIteration = true;
