@@ -318,7 +318,7 @@ int runGate(const Options &O, const GateOptions &G) {
   };
   std::vector<FileResults> ForBaseline;
   for (const auto &R : Runs) {
-    ForBaseline.push_back({R->File, &R->Rep.Launches});
+    ForBaseline.push_back({R->File, &R->Rep.Launches, &R->Rep.Compiler});
     for (const LaunchResult &L : R->Rep.Launches) {
       RuleContext C{*L.K, L, *Arch, Policy, SimO.Threads};
       for (Diagnostic &D : runRules(C, Active))

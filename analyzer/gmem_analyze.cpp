@@ -121,6 +121,14 @@ int main(int Argc, char **Argv) {
     std::cout << UsageText << GateUsageText;
     return 0;
   }
+  if (O->Version) {
+    // What the counts depend on besides the input: this release, the Clang
+    // that parses, and the CUDA major the recording runtime was built for.
+    std::cout << "gmem-analyze " GMEM_VERSION " (Clang " GMEM_LLVM_VERSION
+                 ", recording runtime for CUDA "
+              << GMEM_RECORD_CUDA_MAJOR << ")\n";
+    return 0;
+  }
   try {
     if (isGateRun(*O, G))
       return runGate(*O, G);

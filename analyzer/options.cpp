@@ -68,6 +68,7 @@ the others.
   --nvcc-flags "FLAGS"  when recording: more flags for nvcc's build
                         (libraries, -Xcompiler -fopenmp)
   --help                this text
+  --version             gmem's release, its Clang and its CUDA major
 
 Exit codes: 0 done, 1 findings (out-of-bounds access, comparison failed),
 2 bad input.
@@ -127,6 +128,8 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
     }
     if (A == "--help" || A == "-h") {
       O.Help = true;
+    } else if (A == "--version") {
+      O.Version = true;
     } else if (A == "--block" || A == "--grid") {
       const std::string *V = Value(A.c_str());
       if (!V)
@@ -308,7 +311,7 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
             "; give one of them";
     return std::nullopt;
   }
-  if (O.File.empty() && O.Model.empty() && !O.Help) {
+  if (O.File.empty() && O.Model.empty() && !O.Help && !O.Version) {
     Error = "no input file; usage: gmem-analyze FILE.cu [options]";
     return std::nullopt;
   }

@@ -36,6 +36,7 @@ struct Options {
   std::vector<std::string> NvccFlags; ///< --nvcc-flags: for the build.
   std::vector<std::string> ClangArgs; ///< After "--".
   bool Help = false;
+  bool Version = false; ///< --version
 };
 
 /// Parses argv; on a usage error returns nullopt with the message in Error.

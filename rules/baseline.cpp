@@ -41,9 +41,32 @@ static nlohmann::json locJson(const SourceLoc &L) {
   return {{"file", L.File}, {"line", L.Line}, {"col", L.Col}};
 }
 
+/// What a file's counts depend on besides its source: the compiler whose
+/// instructions were counted, its release, and the architecture.
+static nlohmann::json toolchainOf(const FileResults &F) {
+  nlohmann::json T = nlohmann::json::object();
+  if (F.Compiler) {
+    T["compiler"] = F.Compiler->Used;
+    if (F.Compiler->Used == "nvcc")
+      T["version"] = F.Compiler->Version;
+  }
+  if (F.Launches && !F.Launches->empty())
+    T["arch"] = F.Launches->front().Arch;
+  return T;
+}
+
+static std::string toolchainText(const nlohmann::json &T) {
+  std::string S = T.value("compiler", "an unrecorded compiler");
+  if (T.contains("version"))
+    S += " " + T["version"].get<std::string>();
+  return S + " for " + T.value("arch", "an unrecorded architecture");
+}
+
 nlohmann::json buildBaseline(const std::vector<FileResults> &Files) {
   nlohmann::json Entries = nlohmann::json::object();
+  nlohmann::json Toolchains = nlohmann::json::object();
   for (const FileResults &F : Files) {
+    Toolchains[F.File] = toolchainOf(F);
     std::map<std::string, unsigned> Ordinal;
     for (const LaunchResult &R : *F.Launches) {
       std::string LKey = F.File + "|" + R.L.Kernel + "#" +
@@ -85,7 +108,8 @@ nlohmann::json buildBaseline(const std::vector<FileResults> &Files) {
       }
     }
   }
-  return {{"gmem_baseline", 1}, {"entries", Entries}};
+  return {
+      {"gmem_baseline", 1}, {"toolchains", Toolchains}, {"entries", Entries}};
 }
 
 std::string baselineProblem(const nlohmann::json &J) {
@@ -96,6 +120,21 @@ std::string baselineProblem(const nlohmann::json &J) {
   if (J["gmem_baseline"] != 1)
     return "baseline version " + J["gmem_baseline"].dump() +
            " is not 1; rewrite it with --update-baseline";
+  if (J.contains("toolchains")) {
+    if (!J["toolchains"].is_object())
+      return "\"toolchains\" is not an object; rewrite it with "
+             "--update-baseline";
+    for (const auto &[File, T] : J["toolchains"].items()) {
+      bool Strings = T.is_object();
+      if (Strings)
+        for (const auto &[Field, V] : T.items())
+          Strings = Strings && V.is_string();
+      if (!Strings)
+        return "the toolchain of " + nlohmann::json(File).dump() +
+               " is not an object of strings; rewrite it with "
+               "--update-baseline";
+    }
+  }
   // What buildBaseline writes, so that a damaged file is named, not
   // half-read: figures are numbers, places and labels of their types.
   const std::string Rewrite = "; rewrite it with --update-baseline";
@@ -143,6 +182,30 @@ std::vector<Diagnostic> diffBaseline(const nlohmann::json &Old,
   std::set<std::string> CurrentFiles;
   for (const auto &[Key, E] : CE.items())
     CurrentFiles.insert(fileOfKey(Key));
+  // Files whose counts are of another toolchain than the baseline's: the
+  // change is reported, their figures are not compared. A baseline written
+  // before toolchains were recorded is taken as it is.
+  std::set<std::string> OtherToolchain;
+  const nlohmann::json NoToolchains = nlohmann::json::object();
+  const nlohmann::json &Was =
+      Old.contains("toolchains") ? Old["toolchains"] : NoToolchains;
+  const nlohmann::json &Is =
+      Current.contains("toolchains") ? Current["toolchains"] : NoToolchains;
+  for (const auto &[File, Now] : Is.items()) {
+    if (!Was.contains(File) || Was[File] == Now)
+      continue;
+    OtherToolchain.insert(File);
+    Diagnostic D;
+    D.Rule = "gmem-baseline-toolchain";
+    D.Level = Severity::Warning;
+    D.Loc.File = File;
+    D.Message = "the baseline's counts are of " + toolchainText(Was[File]) +
+                ", this run's of " + toolchainText(Now) +
+                ": figures not compared; record the baseline again with "
+                "--update-baseline under the toolchain CI uses";
+    D.Figures = {{"baseline", Was[File]}, {"current", Now}};
+    Out.push_back(D);
+  }
   auto Make = [](const char *Rule, Severity S, const nlohmann::json &E,
                  const std::string &Key) {
     Diagnostic D;
@@ -153,6 +216,8 @@ std::vector<Diagnostic> diffBaseline(const nlohmann::json &Old,
     return D;
   };
   for (const auto &[Key, E] : CE.items()) {
+    if (OtherToolchain.count(fileOfKey(Key)))
+      continue;
     std::string Label = E.value("label", Key);
     if (!OE.contains(Key)) {
       Diagnostic D = Make("gmem-baseline-new", Severity::Remark, E, Key);
@@ -201,7 +266,8 @@ std::vector<Diagnostic> diffBaseline(const nlohmann::json &Old,
     }
   }
   for (const auto &[Key, E] : OE.items()) {
-    if (CE.contains(Key) || !CurrentFiles.count(fileOfKey(Key)))
+    if (CE.contains(Key) || !CurrentFiles.count(fileOfKey(Key)) ||
+        OtherToolchain.count(fileOfKey(Key)))
       continue;
     Diagnostic D = Make("gmem-baseline-vanished", Severity::Remark, E, Key);
     D.Message = E.value("label", Key) + ": in the baseline but no longer found";
@@ -222,6 +288,17 @@ extern const RuleInfo BaselineRegressionRule = {
     "efficiency or conflict ways of an access or a launch moved the wrong "
     "way compared with the baseline file given to --baseline.",
     "any change beyond --tolerance PCT percent (default 0)",
+    nullptr};
+extern const RuleInfo BaselineToolchainRule = {
+    "gmem-baseline-toolchain",
+    Severity::Warning,
+    "The baseline was recorded under another toolchain",
+    "Counts are of the instructions a compiler emitted for one "
+    "architecture: a baseline recorded with another nvcc release, another "
+    "--arch, or without the compiler step (no toolkit found) cannot be "
+    "compared figure by figure. The file's figures are not compared; "
+    "record the baseline again under the toolchain CI uses.",
+    "the compiler, its release or the architecture differs",
     nullptr};
 extern const RuleInfo BaselineImprovementRule = {
     "gmem-baseline-improvement",

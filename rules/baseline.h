@@ -1,8 +1,12 @@
 //===- baseline.h - Figures recorded for the CI gate, and their diff ------===//
 //
-// A baseline is JSON with one entry per launch and per access:
+// A baseline is JSON with the toolchain each file's counts are of and one
+// entry per launch and per access:
 //
-//   {"gmem_baseline": 1, "entries": {
+//   {"gmem_baseline": 1,
+//    "toolchains": {"t.cu": {"compiler": "nvcc", "version": "13.0.88",
+//                            "arch": "sm_90"}},
+//    "entries": {
 //     "t.cu|transposeNaive#0": {"kind": "launch", "line": 60, ...,
 //        "figures": {"gld_transactions_per_request": 4, ...}},
 //     "t.cu|transposeNaive#0|global load in|in[_*_+_]#0": {"kind": "access",
@@ -13,6 +17,11 @@
 // reduced to its shape, identifiers other than the array and CUDA's
 // built-ins becoming '_'), so edits that move code or rename locals still
 // match. Launches are numbered per kernel in host-code order.
+//
+// Counts are of the instructions a compiler emitted (or of the source when
+// no compiler was used), for one architecture: a file whose toolchain
+// differs from the baseline's is reported once (gmem-baseline-toolchain),
+// and its figures are not compared.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_RULES_BASELINE_H
@@ -30,6 +39,7 @@ namespace gmem {
 struct FileResults {
   std::string File;
   const std::vector<LaunchResult> *Launches = nullptr;
+  const CompilerInfo *Compiler = nullptr; ///< Whose instructions; null: none.
 };
 
 /// "in[iy * nx + ix]" with Array "in" -> "in[_*_+_]".

@@ -6,8 +6,8 @@ namespace gmem {
 extern const RuleInfo UncoalescedLoadRule, UncoalescedStoreRule,
     MisalignedAccessRule, BankConflictRule, SharedOutOfBoundsRule,
     DataDependentAccessRule, PartialWarpRule;
-extern const RuleInfo BaselineRegressionRule, BaselineImprovementRule,
-    BaselineNewRule, BaselineVanishedRule;
+extern const RuleInfo BaselineRegressionRule, BaselineToolchainRule,
+    BaselineImprovementRule, BaselineNewRule, BaselineVanishedRule;
 
 const std::vector<const RuleInfo *> &allRules() {
   static const std::vector<const RuleInfo *> Rules = {
@@ -20,10 +20,8 @@ const std::vector<const RuleInfo *> &allRules() {
 
 const std::vector<const RuleInfo *> &baselineRules() {
   static const std::vector<const RuleInfo *> Rules = {
-      &BaselineRegressionRule,
-      &BaselineImprovementRule,
-      &BaselineNewRule,
-      &BaselineVanishedRule,
+      &BaselineRegressionRule, &BaselineToolchainRule, &BaselineImprovementRule,
+      &BaselineNewRule,        &BaselineVanishedRule,
   };
   return Rules;
 }

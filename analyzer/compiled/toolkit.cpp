@@ -30,27 +30,39 @@ std::string existing(const std::string &P) {
   return llvm::sys::fs::can_execute(P) ? P : std::string();
 }
 
-/// nvdisasm from PyPI's nvidia-cuda-nvdisasm: nvidia/cu13/bin/nvdisasm
-/// (older wheels: nvidia/cuda_nvdisasm/bin) under python3's site dirs.
+/// nvdisasm from PyPI's nvidia-cuda-nvdisasm (nvidia/cu13/bin/nvdisasm;
+/// older wheels nvidia/cuda_nvdisasm/bin) in the user's and the system's
+/// Python site directories, in that fixed order, without running python3.
+/// An active virtual environment's come last, so that activating one does
+/// not change which nvdisasm a run gets, and so its counts.
 std::string nvdisasmFromPip() {
-  auto Py = llvm::sys::findProgramByName("python3");
-  if (!Py)
-    return "";
-  std::string Out, Err;
-  if (runProgram(
-          {*Py, "-c", "import nvidia\nfor p in nvidia.__path__: print(p)"}, Out,
-          Err, 30) != 0)
-    return "";
-  llvm::SmallVector<llvm::StringRef, 4> Dirs;
-  llvm::StringRef(Out).split(Dirs, '\n', -1, false);
-  for (llvm::StringRef D : Dirs) {
+  std::vector<std::string> Roots;
+  if (const char *Home = std::getenv("HOME"))
+    Roots.push_back(std::string(Home) + "/.local/lib");
+  Roots.push_back("/usr/local/lib");
+  Roots.push_back("/usr/lib");
+  if (const char *Venv = std::getenv("VIRTUAL_ENV"))
+    Roots.push_back(std::string(Venv) + "/lib");
+  auto Entries = [](const std::string &Dir) {
+    std::vector<std::string> Out;
     std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+         It.increment(EC))
+      Out.push_back(It->path());
+    std::sort(Out.begin(), Out.end());
+    return Out;
+  };
+  for (const std::string &Root : Roots) {
     std::vector<std::string> Found;
-    for (llvm::sys::fs::directory_iterator It(D.trim(), EC), End;
-         !EC && It != End; It.increment(EC)) {
-      std::string P = It->path() + "/bin/nvdisasm";
-      if (llvm::sys::fs::can_execute(P))
-        Found.push_back(P);
+    for (const std::string &Py : Entries(Root)) {
+      if (!llvm::StringRef(llvm::sys::path::filename(Py))
+               .starts_with("python3"))
+        continue;
+      for (const char *Site :
+           {"/site-packages/nvidia", "/dist-packages/nvidia"})
+        for (const std::string &Pkg : Entries(Py + Site))
+          if (llvm::sys::fs::can_execute(Pkg + "/bin/nvdisasm"))
+            Found.push_back(Pkg + "/bin/nvdisasm");
     }
     if (!Found.empty()) {
       std::sort(Found.begin(), Found.end()); // cu12 before cu13: take last.
@@ -152,8 +164,8 @@ llvm::Expected<Toolkit> findToolkit(const std::string &NvccPath) {
   if (T.Nvdisasm.empty())
     return llvm::createStringError(
         "nvdisasm not found (not beside " + T.Nvcc +
-        ", not on PATH, no PyPI nvidia-cuda-nvdisasm for python3); "
-        "scripts/setup.sh installs it");
+        ", not on PATH, no PyPI nvidia-cuda-nvdisasm in ~/.local/lib, "
+        "/usr/local/lib or /usr/lib); scripts/setup.sh installs it");
   return T;
 }
 

@@ -201,6 +201,50 @@ TEST(Gate, BaselineRegressionImprovementAndStableKeys) {
   EXPECT_TRUE(Improved) << R.Out;
 }
 
+TEST(Gate, BaselineOfAnotherToolchainIsReportedNotCompared) {
+  std::string Base = ::testing::TempDir() + "/tc_baseline.json";
+  std::string Src = ::testing::TempDir() + "/tc.cu";
+  std::ofstream(Src) << stridedCopy(1);
+  ASSERT_EQ(runGate(Src + " --baseline " + Base + " --update-baseline").Exit,
+            0);
+  json B = json::parse(readFile(Base));
+  // What the counts are of: the compiler used (nvcc where a toolkit is
+  // found, the source otherwise) and the architecture.
+  ASSERT_EQ(B["toolchains"].size(), 1u) << B;
+  const std::string Key = B["toolchains"].begin().key();
+  const json &T = B["toolchains"][Key];
+  EXPECT_EQ(T["arch"], "sm_90");
+  EXPECT_TRUE(T["compiler"] == "nvcc" || T["compiler"] == "source") << T;
+
+  // The same baseline as nvcc 12 would have written it, and a change that
+  // is a regression under one toolchain: the toolchain is reported, the
+  // figures are not compared, nothing fails.
+  B["toolchains"][Key] = {
+      {"compiler", "nvcc"}, {"version", "12.4.131"}, {"arch", "sm_90"}};
+  std::ofstream(Base) << B.dump(2);
+  std::ofstream(Src) << stridedCopy(2);
+  GateRun R = runGate(Src + " --baseline " + Base + " --format json");
+  EXPECT_EQ(R.Exit, 0) << R.Out;
+  // The stride-2 load's own finding stays; of the baseline, only this.
+  json F = json::array();
+  for (const json &X : findings(R))
+    if (X["rule"].get<std::string>().rfind("gmem-baseline-", 0) == 0)
+      F.push_back(X);
+  ASSERT_EQ(F.size(), 1u) << R.Out;
+  EXPECT_EQ(F[0]["rule"], "gmem-baseline-toolchain");
+  EXPECT_EQ(F[0]["severity"], "warning");
+  EXPECT_NE(F[0]["message"].get<std::string>().find(
+                "the baseline's counts are of nvcc 12.4.131 for sm_90, this "
+                "run's of "),
+            std::string::npos)
+      << F[0];
+  // Under --fail-on it fails the gate, as any warning does.
+  EXPECT_EQ(runGate(Src + " --baseline " + Base +
+                    " --fail-on=gmem-baseline-toolchain")
+                .Exit,
+            1);
+}
+
 TEST(Gate, NewAndVanishedAccessesAreReported) {
   std::string Base = ::testing::TempDir() + "/nv_baseline.json";
   std::string Src = ::testing::TempDir() + "/nv.cu";

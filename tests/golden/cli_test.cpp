@@ -20,6 +20,16 @@ TEST(Cli, TransposeWithTheSeedsBlock) {
             std::string::npos);
 }
 
+TEST(Cli, VersionNamesTheReleaseAndItsClang) {
+  ToolRun R = runTool("--version");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  // The project's version (CMakeLists.txt) and the Clang the tool was built
+  // against, 19 (README: parsing CUDA with Clang 19).
+  EXPECT_EQ(R.Out.rfind("gmem-analyze 0.1.0 (Clang 19.", 0), 0u) << R.Out;
+  EXPECT_NE(R.Out.find(", recording runtime for CUDA "), std::string::npos);
+  EXPECT_TRUE(R.Err.empty()) << R.Err;
+}
+
 TEST(Cli, BlockOverrideRederivesTheGrid) {
   ToolRun R = runTool("examples/transpose.cu --block 16,16 --kernel naiveGmem");
   ASSERT_EQ(R.Exit, 0) << R.Err;

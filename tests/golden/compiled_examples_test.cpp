@@ -18,8 +18,10 @@
 #include "simulate.h"
 #include "toolkit.h"
 
+#include "llvm/Support/FileSystem.h"
 #include <fstream>
 #include <gtest/gtest.h>
+#include <optional>
 #include <sstream>
 
 using namespace gmem;
@@ -400,6 +402,50 @@ TEST(CompiledToolkit, SourceCompilerSaysMergingWasNotChecked) {
   ASSERT_TRUE(bool(Notes));
   EXPECT_EQ(M.Compiler.Used, "source");
   EXPECT_NE(M.Compiler.NotChecked.find("not checked"), std::string::npos);
+}
+
+/// Sets an environment variable for one scope.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *Name, const std::string &Value) : Name(Name) {
+    if (const char *Old = std::getenv(Name))
+      Saved = Old;
+    setenv(Name, Value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (Saved)
+      setenv(Name, Saved->c_str(), 1);
+    else
+      unsetenv(Name);
+  }
+
+private:
+  const char *Name;
+  std::optional<std::string> Saved;
+};
+
+// A Python virtual environment (its python3 first on PATH, without PyPI's
+// nvdisasm) must not change which nvdisasm is found, and so the counts:
+// nothing is asked of python3, and a virtual environment is searched last.
+TEST(CompiledToolkit, VirtualEnvironmentDoesNotChangeTheToolkit) {
+  auto Before = findToolkit("");
+  if (!Before)
+    GTEST_SKIP() << "no CUDA toolkit: " << llvm::toString(Before.takeError());
+  std::string Venv = ::testing::TempDir() + "/gmem-venv";
+  std::string Bin = Venv + "/bin";
+  llvm::sys::fs::create_directories(Bin);
+  llvm::sys::fs::create_directories(Venv + "/lib/python3.11/site-packages");
+  // A python3 that fails: nothing may depend on running it.
+  std::ofstream(Bin + "/python3") << "#!/bin/sh\nexit 3\n";
+  llvm::sys::fs::setPermissions(Bin + "/python3", llvm::sys::fs::all_exe |
+                                                      llvm::sys::fs::owner_all);
+  ScopedEnv V("VIRTUAL_ENV", Venv);
+  ScopedEnv P("PATH", Bin + ":" + std::string(std::getenv("PATH")));
+  auto After = findToolkit("");
+  ASSERT_TRUE(bool(After)) << llvm::toString(After.takeError());
+  EXPECT_EQ(After->Nvcc, Before->Nvcc);
+  EXPECT_EQ(After->Nvdisasm, Before->Nvdisasm);
+  EXPECT_EQ(After->Version, Before->Version);
 }
 
 TEST(CompiledToolkit, MissingNvccIsAnErrorOnlyWhenAskedFor) {
