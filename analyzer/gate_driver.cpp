@@ -215,17 +215,36 @@ int listChecks(std::ostream &OS) {
 }
 
 int runGate(const Options &O, const GateOptions &G) {
+  // Bad input exits 2, and still writes the SARIF asked for, the errors as
+  // the invocation's notifications: a CI upload step finds its file.
+  auto Usage = [&](const std::vector<std::string> &Errors) {
+    for (const std::string &E : Errors)
+      std::cerr << "gmem-analyze: error: " << E << "\n";
+    if (!G.SarifFile.empty()) {
+      std::error_code EC;
+      llvm::raw_fd_ostream Out(G.SarifFile, EC);
+      if (EC)
+        std::cerr << "gmem-analyze: error: " << G.SarifFile
+                  << ": cannot write: " << EC.message() << "\n";
+      else
+        printSarif({}, Out, Errors);
+    }
+    if (O.Format == "sarif")
+      printSarif({}, llvm::outs(), Errors);
+    return 2;
+  };
   const ArchRules *Arch = findArch(O.Arch);
   if (!Arch)
-    return usage("unknown --arch '" + O.Arch + "'");
+    return Usage({"unknown --arch '" + O.Arch + "'"});
   std::string Format = O.Format == "text" ? "diagnostics" : O.Format;
   if (Format != "diagnostics" && Format != "json" && Format != "sarif")
-    return usage("unknown --format '" + O.Format +
-                 "' for the gate; use diagnostics, json or sarif");
+    return Usage({"unknown --format '" + O.Format +
+                  "' for the gate; use diagnostics, json or sarif"});
   if (O.EmitModel || !O.Compare.empty())
-    return usage("--emit-model and --compare take one file and no gate flags");
+    return Usage(
+        {"--emit-model and --compare take one file and no gate flags"});
   if (!O.Kernel.empty() && O.Files.size() > 1)
-    return usage("--kernel names a kernel of one file; give one file");
+    return Usage({"--kernel names a kernel of one file; give one file"});
   for (const std::string &C : {G.Checks, G.FailOn})
     for (size_t P = 0; P < C.size();) {
       size_t E = std::min(C.find(',', P), C.size());
@@ -238,27 +257,27 @@ int runGate(const Options &O, const GateOptions &G) {
         for (const RuleInfo *R : *List)
           Any |= globMatch(Glob, R->Id);
       if (!Any)
-        return usage("'" + Glob +
-                     "' in --checks/--fail-on matches no rule; "
-                     "see --list-checks");
+        return Usage({"'" + Glob +
+                      "' in --checks/--fail-on matches no rule; "
+                      "see --list-checks"});
     }
   nlohmann::json LaunchFile = nlohmann::json::object();
   std::string Error;
   if (!G.LaunchFile.empty() && !readLaunchFile(G.LaunchFile, LaunchFile, Error))
-    return usage(Error);
+    return Usage({Error});
   nlohmann::json Old;
   if (!G.Baseline.empty() && !G.UpdateBaseline) {
     std::ifstream In(G.Baseline);
     if (!In)
-      return usage(G.Baseline + ": cannot read the baseline; write one with "
-                                "--update-baseline");
+      return Usage({G.Baseline + ": cannot read the baseline; write one with "
+                                 "--update-baseline"});
     try {
       Old = nlohmann::json::parse(In);
     } catch (const std::exception &E) {
-      return usage(G.Baseline + ": not JSON (" + E.what() + ")");
+      return Usage({G.Baseline + ": not JSON (" + E.what() + ")"});
     }
     if (std::string P = baselineProblem(Old); !P.empty())
-      return usage(G.Baseline + ": " + P);
+      return Usage({G.Baseline + ": " + P});
   }
 
   // The loop over translation units, -j at a time.
@@ -285,17 +304,15 @@ int runGate(const Options &O, const GateOptions &G) {
   for (std::thread &T : Pool)
     T.join();
 
-  bool InputError = false;
+  std::vector<std::string> InputErrors;
   for (const auto &R : Runs) {
-    if (!R->Error.empty()) {
-      std::cerr << "gmem-analyze: error: " << R->Error << "\n";
-      InputError = true;
-    }
+    if (!R->Error.empty())
+      InputErrors.push_back(R->Error);
     for (const std::string &N : R->Notes)
       std::cerr << "gmem-analyze: warning: " << N << "\n";
   }
-  if (InputError)
-    return 2;
+  if (!InputErrors.empty())
+    return Usage(InputErrors);
 
   // Rules over every launch, then --checks, NOLINT and --fail-on.
   GlobList Enabled(G.Checks), FailOn(G.FailOn);
@@ -342,7 +359,7 @@ int runGate(const Options &O, const GateOptions &G) {
     std::ofstream Out(G.Baseline);
     Out << Current.dump(2) << "\n";
     if (!Out)
-      return usage(G.Baseline + ": cannot write the baseline");
+      return Usage({G.Baseline + ": cannot write the baseline"});
     std::cerr << "gmem-analyze: wrote " << Current["entries"].size()
               << " entries to " << G.Baseline << "\n";
   } else if (!G.Baseline.empty()) {

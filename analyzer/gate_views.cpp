@@ -1,6 +1,7 @@
 //===- gate_views.cpp - Findings printed through Clang --------------------===//
 #include "gate_views.h"
 
+#include "baseline.h"
 #include "rule.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
@@ -8,9 +9,11 @@
 #include "clang/Basic/Sarif.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -112,7 +115,28 @@ static std::string relativeUri(const std::string &Uri,
   return Uri;
 }
 
-void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS) {
+/// What identifies a finding across edits, as the baseline's keys do: the
+/// rule, the file, and the kernel, operation, array and expression shape of
+/// the access (a baseline finding's own key), never a line number. Code
+/// scanning matches alerts from one run to the next by it.
+static std::string fingerprint(const Diagnostic &D) {
+  const nlohmann::json &F = D.Figures;
+  auto Str = [&](const char *Field) {
+    return F.contains(Field) && F[Field].is_string()
+               ? F[Field].get<std::string>()
+               : std::string();
+  };
+  std::string What = Str("key");
+  if (What.empty())
+    What = Str("kernel") + "|" + Str("space") + " " + Str("op") + " " +
+           Str("array") + "|" + expressionShape(Str("access"), Str("array"));
+  llvm::SHA256 H;
+  H.update(D.Rule + "|" + D.Loc.File + "|" + What);
+  return llvm::toHex(H.final(), true).substr(0, 32);
+}
+
+void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
+                const std::vector<std::string> &Errors) {
   clang::IgnoringDiagConsumer Quiet;
   Sources S(&Quiet, false);
   clang::SarifDocumentWriter W(S.SM);
@@ -190,12 +214,20 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS) {
                        Info->Id + ".";
     R["help"] = {{"text", Help}};
   }
+  // Whether the run finished, and if not why: what a code-scanning upload
+  // shows when the gate stopped on bad input.
+  nlohmann::json Invocation = {{"executionSuccessful", Errors.empty()}};
+  for (const std::string &E : Errors)
+    Invocation["toolExecutionNotifications"].push_back(
+        {{"level", "error"}, {"message", {{"text", E}}}});
+  Run["invocations"] = nlohmann::json::array({Invocation});
   nlohmann::json &Results = Run["results"];
   for (size_t I = 0; I < Ds.size() && I < Results.size(); ++I) {
     nlohmann::json &R = Results[I];
     for (nlohmann::json &L : R["locations"])
       Relative(L["physicalLocation"]["artifactLocation"]);
     R["properties"] = Ds[I].Figures;
+    R["partialFingerprints"] = {{"gmemFinding/v1", fingerprint(Ds[I])}};
     nlohmann::json Related = nlohmann::json::array();
     for (const DiagNote &N : Ds[I].Notes) {
       nlohmann::json Rel = {{"id", Related.size()},

@@ -28,7 +28,10 @@ void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
 
 /// Writes Ds as a SARIF 2.1.0 log with every rule described; paths relative
 /// to the current directory (uriBaseId %SRCROOT%).
-void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS);
+/// Errors: why the run stopped (exit 2), written as the invocation's
+/// notifications with executionSuccessful false.
+void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
+                const std::vector<std::string> &Errors = {});
 
 } // namespace gmem
 

@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 try:
     import jsonschema
@@ -59,6 +60,8 @@ for doc in (log, json.loads(printed.stdout)):
         assert loc["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
         assert loc["region"]["startLine"] >= 1
         assert "kernel" in res["properties"], res["properties"]
+        fp = res["partialFingerprints"]["gmemFinding/v1"]
+        assert len(fp) == 32, fp
 
 fired = {res["ruleId"] for res in log["runs"][0]["results"]}
 want = {"gmem-uncoalesced-load", "gmem-uncoalesced-store",
@@ -72,5 +75,31 @@ oob = [res for res in json.loads(printed.stdout)["runs"][0]["results"]
 lines = sorted(res["locations"][0]["physicalLocation"]["region"]["startLine"]
                for res in oob)
 assert lines == [73, 78], lines
+assert log["runs"][0]["invocations"] == [{"executionSuccessful": True}]
+# Fingerprints (rule, file, kernel, access shape; no line number) tell the
+# findings apart, and the same files analysed again give the same ones.
+fps = [res["partialFingerprints"]["gmemFinding/v1"]
+       for res in log["runs"][0]["results"]]
+assert len(set(fps)) == len(fps), fps
+again = json.loads(subprocess.run([exe, "--format", "sarif", *files], cwd=src,
+                                  capture_output=True, text=True).stdout)
+assert fps == [res["partialFingerprints"]["gmemFinding/v1"]
+               for res in again["runs"][0]["results"]]
+
+# Bad input exits 2 and still writes the SARIF asked for: no results, the
+# error as the invocation's notification.
+bad_path = os.path.join(tempfile.mkdtemp(prefix="gmem_sarif_"), "bad.sarif")
+bad = subprocess.run([exe, files[0], "--arch", "sm_1", "--sarif", bad_path],
+                     cwd=src, capture_output=True, text=True)
+assert bad.returncode == 2, (bad.returncode, bad.stderr)
+with open(bad_path) as f:
+    doc = json.load(f)
+jsonschema.Draft7Validator(schema).validate(doc)
+(inv,) = doc["runs"][0]["invocations"]
+assert inv["executionSuccessful"] is False, inv
+(note,) = inv["toolExecutionNotifications"]
+assert note["level"] == "error" and "unknown --arch 'sm_1'" in \
+    note["message"]["text"], note
+assert doc["runs"][0]["results"] == [], doc["runs"][0]["results"]
 print("SARIF valid:", len(log["runs"][0]["results"]), "results,",
-      len(fired), "rules")
+      len(fired), "rules; exit 2 writes its SARIF")
