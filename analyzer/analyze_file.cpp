@@ -10,6 +10,7 @@
 
 #include "frontend.h"
 #include "host_launches.h"
+#include "install_paths.h"
 #include "launch_columns.h"
 #include "launch_plan.h"
 #include "model_json.h"
@@ -29,6 +30,12 @@ static std::string where(const Launch &L, const std::string &File) {
   if (!L.Loc.Line)
     return File + ": ";
   return L.Loc.File + ":" + std::to_string(L.Loc.Line) + ": ";
+}
+
+std::string recordRuntimeDir() {
+  if (!*GMEM_RECORD_RUNTIME_DIR)
+    return "";
+  return installedOr("lib/gmem-record", GMEM_RECORD_RUNTIME_DIR);
 }
 
 /// What recording needs: the toolkit and the runtime of its CUDA major, and
@@ -75,7 +82,7 @@ static llvm::Expected<RecordRequest> recordRequest(const Options &O,
   R.TimeLimit = O.TimeLimit;
   R.LaunchCount = O.LaunchCount;
   R.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
-  R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
+  R.RuntimeDir = recordRuntimeDir();
   return R;
 }
 

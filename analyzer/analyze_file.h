@@ -28,6 +28,10 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
                 const ArchRules &Arch, Module &M,
                 std::vector<std::string> &Warnings, std::string &Error);
 
+/// The recording runtime's folder: installed beside the binary, else in the
+/// build tree (install_paths.h); empty when gmem was built without one.
+std::string recordRuntimeDir();
+
 /// Checks and simulates Launches of M into Rep (which must not outlive M:
 /// results point at its kernels). A launch repeated with the same
 /// configuration is simulated once. False with Error on a bad launch.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "frontend.h"
+#include "install_paths.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
@@ -18,9 +19,6 @@
 
 #ifndef GMEM_CLANG_RESOURCE_DIR
 #error "GMEM_CLANG_RESOURCE_DIR must name Clang 19's resource directory"
-#endif
-#ifndef GMEM_CUDA_STUB_DIR
-#error "GMEM_CUDA_STUB_DIR must name analyzer/cuda_stub"
 #endif
 
 namespace gmem {
@@ -54,7 +52,7 @@ std::string findCccl() {
 }
 
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
-  std::string Stub = GMEM_CUDA_STUB_DIR;
+  std::string Stub = cudaStubDir();
   // Clang 19 knows no architecture past sm_90, and CUDA 13's headers none
   // before sm_50: those parse as sm_90 or sm_50 with their own
   // __CUDA_ARCH__ (the memory rules come from ArchRules). A mode after the

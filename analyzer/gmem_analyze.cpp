@@ -8,6 +8,7 @@
 #include "arch.h"
 #include "compare.h"
 #include "gate_driver.h"
+#include "install_paths.h"
 #include "launch_plan.h"
 #include "model_json.h"
 #include "options.h"
@@ -126,7 +127,11 @@ int main(int Argc, char **Argv) {
     // that parses, and the CUDA major the recording runtime was built for.
     std::cout << "gmem-analyze " GMEM_VERSION " (Clang " GMEM_LLVM_VERSION
                  ", recording runtime for CUDA "
-              << GMEM_RECORD_CUDA_MAJOR << ")\n";
+              << GMEM_RECORD_CUDA_MAJOR << ")\n"
+              << "  headers: " << cudaStubDir() << "\n"
+              << "  recording runtime: "
+              << (recordRuntimeDir().empty() ? "none" : recordRuntimeDir())
+              << "\n";
     return 0;
   }
   try {

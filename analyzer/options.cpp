@@ -68,7 +68,8 @@ the others.
   --nvcc-flags "FLAGS"  when recording: more flags for nvcc's build
                         (libraries, -Xcompiler -fopenmp)
   --help                this text
-  --version             gmem's release, its Clang and its CUDA major
+  --version             gmem's release, its Clang and CUDA major, and the
+                        folders of its own files it reads
 
 Exit codes: 0 done, 1 findings (out-of-bounds access, comparison failed),
 2 bad input.

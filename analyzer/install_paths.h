@@ -1,0 +1,28 @@
+//===- install_paths.h - gmem's own files, installed or in the trees ------===//
+//
+// gmem-analyze reads files of its own at run time: the stand-in CUDA headers
+// (analyzer/cuda_stub) and the recording runtime (libcudart.so.N). An
+// installed binary finds them beside it, <prefix>/share/gmem/cuda_stub and
+// <prefix>/lib/gmem-record; a binary in its build tree finds them in the
+// source and build trees it was built from. So an installation keeps
+// working once the source is gone.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_INSTALL_PATHS_H
+#define GMEM_ANALYZER_INSTALL_PATHS_H
+
+#include <string>
+
+namespace gmem {
+
+/// <prefix>/Relative when the running binary is <prefix>/bin/NAME and that
+/// path exists; BuildPath otherwise.
+std::string installedOr(const std::string &Relative,
+                        const std::string &BuildPath);
+
+/// The stand-in CUDA headers in use.
+std::string cudaStubDir();
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_INSTALL_PATHS_H
