@@ -80,7 +80,10 @@ static llvm::Expected<RecordRequest> recordRequest(const Options &O,
   R.Board = B->Name;
   R.RunArgs = O.Overrides.RunArgs;
   R.TimeLimit = O.TimeLimit;
-  R.LaunchCount = O.LaunchCount;
+  // The program may stop once the launches asked for are made: it cannot
+  // with --kernel, whose launches the recorder does not tell apart.
+  R.LaunchCount =
+      O.LaunchCount && O.Kernel.empty() ? O.LaunchSkip + O.LaunchCount : 0;
   R.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
   R.RuntimeDir = recordRuntimeDir();
   return R;
@@ -107,15 +110,16 @@ static bool recordLaunches(const Options &O, RecordRequest &R,
   // program is not run again, so nothing is re-derived from them).
   applyOverrides(M, O.Overrides);
   const rec::Board *B = rec::findBoard(R.Board);
-  std::cerr << "gmem-analyze: note: launches recorded from a run of the "
-               "program (nvcc build" +
-                   std::string(Built.FromCache ? " from the cache" : "") +
-                   ", " + (B ? B->Product : R.Board) +
-                   " described, no GPU used): " +
-                   std::to_string(Run->Launches.size()) + " launches" +
-                   (Run->AtLaunchCount ? ", then stopped (--launch-count)"
-                                       : "") +
-                   "\n";
+  if (!O.Quiet)
+    std::cerr << "gmem-analyze: note: launches recorded from a run of the "
+                 "program (nvcc build" +
+                     std::string(Built.FromCache ? " from the cache" : "") +
+                     ", " + (B ? B->Product : R.Board) +
+                     " described, no GPU used): " +
+                     std::to_string(Run->Launches.size()) + " launches" +
+                     (Run->AtLaunchCount ? ", then stopped (--launch-count)"
+                                         : "") +
+                     "\n";
   Warnings.insert(Warnings.end(), L.Warnings.begin(), L.Warnings.end());
   return true;
 }
@@ -266,7 +270,7 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
   // Template instances of one source line give the same note: once each.
   std::set<std::string> Noted;
   for (const std::string &N : *CompiledNotes)
-    if (Noted.insert(N).second)
+    if (Noted.insert(N).second && !O.Quiet)
       std::cerr << "gmem-analyze: note: " << N << "\n";
   return true;
 }

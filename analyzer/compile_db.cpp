@@ -1,6 +1,5 @@
 //===- compile_db.cpp - A file's arguments from compile_commands.json -----===//
 #include "compile_db.h"
-
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/Support/CommandLine.h"
@@ -8,6 +7,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
+#include <algorithm>
 #include <set>
 
 namespace gmem {
@@ -117,17 +117,43 @@ translateNvccCommand(const std::vector<std::string> &CommandLine,
   return Out;
 }
 
-bool argumentsFromDatabase(const std::string &BuildDir, const std::string &File,
-                           std::vector<std::string> &Args, std::string &Error) {
+static std::unique_ptr<clang::tooling::JSONCompilationDatabase>
+loadDatabase(const std::string &BuildDir, std::string &Error) {
   std::string Why;
   std::string DbPath = BuildDir + "/compile_commands.json";
   auto Db = clang::tooling::JSONCompilationDatabase::loadFromFile(
       DbPath, Why, clang::tooling::JSONCommandLineSyntax::AutoDetect);
-  if (!Db) {
+  if (!Db)
     Error = DbPath + ": cannot read the compilation database (" + Why +
             "); configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON";
+  return Db;
+}
+
+bool cudaFilesOfDatabase(const std::string &BuildDir,
+                         std::vector<std::string> &Files, std::string &Error) {
+  auto Db = loadDatabase(BuildDir, Error);
+  if (!Db)
+    return false;
+  Files.clear();
+  for (const std::string &F : Db->getAllFiles())
+    if (llvm::StringRef(F).ends_with(".cu"))
+      Files.push_back(F);
+  std::sort(Files.begin(), Files.end());
+  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  if (Files.empty()) {
+    Error = BuildDir + "/compile_commands.json compiles no .cu file; name "
+                       "the files to analyse";
     return false;
   }
+  return true;
+}
+
+bool argumentsFromDatabase(const std::string &BuildDir, const std::string &File,
+                           std::vector<std::string> &Args, std::string &Error) {
+  std::string DbPath = BuildDir + "/compile_commands.json";
+  auto Db = loadDatabase(BuildDir, Error);
+  if (!Db)
+    return false;
   llvm::SmallString<256> Abs(File);
   llvm::sys::fs::make_absolute(Abs);
   llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);

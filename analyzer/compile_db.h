@@ -29,6 +29,12 @@ translateNvccCommand(const std::vector<std::string> &CommandLine,
 bool argumentsFromDatabase(const std::string &BuildDir, const std::string &File,
                            std::vector<std::string> &Args, std::string &Error);
 
+/// Every CUDA file (.cu) BuildDir/compile_commands.json compiles, sorted:
+/// what `-p BUILD_DIR` with no file name analyses, as clang-tidy does.
+/// False with Error when the database cannot be read or holds none.
+bool cudaFilesOfDatabase(const std::string &BuildDir,
+                         std::vector<std::string> &Files, std::string &Error);
+
 } // namespace gmem
 
 #endif // GMEM_ANALYZER_COMPILE_DB_H

@@ -136,14 +136,14 @@ bool planFile(FileRun &F, const Options &O, const nlohmann::json &LaunchFile,
       Out.insert(Out.end(), One.begin(), One.end());
       Launched.insert(K->Name);
     }
-  if (!O.Kernel.empty()) { // --kernel: that kernel's launches only.
-    const Kernel *Only = findKernelByName(F.M, O.Kernel, Error);
-    if (!Only)
-      return false;
-    Out.erase(
-        std::remove_if(Out.begin(), Out.end(),
-                       [&](const Launch &L) { return L.Kernel != Only->Name; }),
-        Out.end());
+  // --kernel, --launch-skip and --launch-count, as Nsight Compute reads
+  // them.
+  std::vector<const Kernel *> Selected;
+  if (!O.Kernel.empty() && !selectKernels(F.M, O.Kernel, Selected, Error))
+    return false;
+  if (!chooseLaunches(F.M, O, Selected, Out, Error))
+    return false;
+  if (!O.Kernel.empty()) {
     if (Out.empty()) // Not launched: --grid, --block and --arg say how.
       return planLaunches(F.M, O, Out, Error);
     return true;
@@ -290,6 +290,7 @@ int runGate(const Options &O, const GateOptions &G) {
       G.Jobs ? G.Jobs : std::max(1u, std::thread::hardware_concurrency());
   Jobs = std::min<unsigned>(Jobs, Runs.size());
   Options SimO = O;
+  SimO.Quiet = G.Quiet;
   if (!SimO.Threads) // Share the cores between the files in flight.
     SimO.Threads = std::max(1u, std::thread::hardware_concurrency() / Jobs);
   std::atomic<size_t> Next{0};
@@ -309,7 +310,8 @@ int runGate(const Options &O, const GateOptions &G) {
     if (!R->Error.empty())
       InputErrors.push_back(R->Error);
     for (const std::string &N : R->Notes)
-      std::cerr << "gmem-analyze: warning: " << N << "\n";
+      if (!G.Quiet)
+        std::cerr << "gmem-analyze: warning: " << N << "\n";
   }
   if (!InputErrors.empty())
     return Usage(InputErrors);
@@ -399,8 +401,9 @@ int runGate(const Options &O, const GateOptions &G) {
   for (const Diagnostic &D : All)
     (D.Level == Severity::Error ? Errors : Warnings) +=
         D.Level != Severity::Remark;
-  std::cerr << "gmem-analyze: " << Runs.size() << " file(s), " << Errors
-            << " error(s), " << Warnings << " warning(s)\n";
+  if (!G.Quiet)
+    std::cerr << "gmem-analyze: " << Runs.size() << " file(s), " << Errors
+              << " error(s), " << Warnings << " warning(s)\n";
   return Errors ? 1 : 0;
 }
 

@@ -23,14 +23,17 @@ The CI gate (any of these flags, several files, or --format diagnostics|sarif):
   --launches FILE       JSON naming kernels, grids, blocks and argument
                         values for kernels no main() launches
   -p BUILD_DIR          read compile_commands.json there (nvcc flags are
-                        translated or dropped)
+                        translated or dropped); with no file named, analyse
+                        every .cu file it compiles
   --extra-arg=ARG       append ARG to each file's compiler arguments
   --extra-arg-before=ARG  prepend ARG to them
   -j N                  files analysed in parallel (default: one per core)
   --sarif FILE          also write SARIF to FILE
   -fno-color-diagnostics, -fcolor-diagnostics
+  --quiet               no summary line and no notes on stderr
 A '// NOLINT(gmem-rule)' comment on a finding's line suppresses it
-('// NOLINTNEXTLINE(...)' on the line before). Gate exit codes: 0 clean,
+('// NOLINTNEXTLINE(...)' on the line before, '// NOLINTBEGIN(...)' and
+'// NOLINTEND(...)' around lines). Gate exit codes: 0 clean,
 1 an error-level finding or a regression, 2 bad usage, input or I/O.
 )";
 
@@ -96,6 +99,8 @@ bool extractGateOptions(std::vector<std::string> &Args, GateOptions &G,
         G.Color = false;
       else if (A == "-fcolor-diagnostics")
         G.Color = true;
+      else if (A == "--quiet")
+        G.Quiet = true;
       else {
         Rest.push_back(A);
         continue;

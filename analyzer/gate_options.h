@@ -31,7 +31,8 @@ struct GateOptions {
                           ///< main launches (launch_file.cpp).
   std::optional<bool> Color;
   bool ListChecks = false;
-  bool Any = false; ///< Some gate flag was given.
+  bool Quiet = false; ///< --quiet: no summary line, no notes.
+  bool Any = false;   ///< Some gate flag was given.
 };
 
 /// Removes the gate's flags from Args into G. False with Error on a bad

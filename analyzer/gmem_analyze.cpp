@@ -7,6 +7,7 @@
 #include "analyze_file.h"
 #include "arch.h"
 #include "compare.h"
+#include "compile_db.h"
 #include "gate_driver.h"
 #include "install_paths.h"
 #include "launch_plan.h"
@@ -115,9 +116,15 @@ int main(int Argc, char **Argv) {
     return fail(Error);
   if (G.ListChecks)
     return listChecks(std::cout);
-  auto O = parseOptions(Args, Error);
+  auto O = parseOptions(Args, Error, !G.BuildPath.empty());
   if (!O)
     return fail(Error);
+  // -p alone: every CUDA file the database compiles, as clang-tidy does.
+  if (O->Files.empty() && O->Model.empty() && !O->Help && !O->Version) {
+    if (!cudaFilesOfDatabase(G.BuildPath, O->Files, Error))
+      return fail(Error);
+    O->File = O->Files.front();
+  }
   if (O->Help) {
     std::cout << UsageText << GateUsageText;
     return 0;

@@ -2,6 +2,8 @@
 #include "launch_plan.h"
 #include "host_launches.h"
 
+#include "llvm/Support/Regex.h"
+
 #include <algorithm>
 
 namespace gmem {
@@ -106,27 +108,81 @@ void applyOverrides(Module &M, const LaunchOverrides &O) {
   }
 }
 
+bool selectKernels(const Module &M, const std::string &Spec,
+                   std::vector<const Kernel *> &Selected, std::string &Error) {
+  if (Spec.rfind("regex:", 0) != 0) {
+    const Kernel *K = findKernelByName(M, Spec, Error);
+    if (K)
+      Selected.push_back(K);
+    return K != nullptr;
+  }
+  llvm::Regex R(Spec.substr(6));
+  std::string Why;
+  if (!R.isValid(Why)) {
+    Error = "--kernel '" + Spec + "': not a regular expression (" + Why + ")";
+    return false;
+  }
+  for (const Kernel &K : M.Kernels)
+    if (R.match(K.Name) || R.match(baseName(K.Name)))
+      Selected.push_back(&K);
+  if (Selected.empty())
+    Error = "--kernel '" + Spec + "' matches no kernel of " + M.File +
+            "; kernels: " + kernelList(M);
+  return !Selected.empty();
+}
+
+bool chooseLaunches(const Module &M, const Options &O,
+                    const std::vector<const Kernel *> &Selected,
+                    std::vector<Launch> &Ls, std::string &Error) {
+  std::vector<Launch> Kept;
+  for (Launch &L : Ls) {
+    const Kernel *K = M.findKernel(L.Kernel);
+    if (Selected.empty() ||
+        std::find(Selected.begin(), Selected.end(), K) != Selected.end())
+      Kept.push_back(std::move(L));
+  }
+  Ls = std::move(Kept);
+  if (Ls.empty())
+    return true;
+  const size_t Had = Ls.size();
+  Ls.erase(Ls.begin(), Ls.begin() + std::min<size_t>(O.LaunchSkip, Had));
+  if (O.LaunchCount && Ls.size() > O.LaunchCount)
+    Ls.resize(O.LaunchCount);
+  if (Ls.empty())
+    Error = "--launch-skip " + std::to_string(O.LaunchSkip) +
+            " leaves none of the " + std::to_string(Had) + " launches";
+  return !Ls.empty();
+}
+
 bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
                   std::string &Error) {
-  const Kernel *Only = nullptr;
-  if (!O.Kernel.empty() && !(Only = findKernelByName(M, O.Kernel, Error)))
+  std::vector<const Kernel *> Selected;
+  if (!O.Kernel.empty() && !selectKernels(M, O.Kernel, Selected, Error))
     return false;
+  auto Chosen = [&](const Kernel &K) {
+    return Selected.empty() ||
+           std::find(Selected.begin(), Selected.end(), &K) != Selected.end();
+  };
+  const Kernel *Only = Selected.size() == 1 ? Selected.front() : nullptr;
   for (const auto &[Name, Value] : O.Overrides.Args) {
     bool Known = false;
     for (const Kernel &K : M.Kernels)
-      Known |= (!Only || Only == &K) && K.paramIndex(Name) >= 0;
+      Known |= Chosen(K) && K.paramIndex(Name) >= 0;
     if (!Known) {
       Error = "--arg " + Name + ": no " + (Only ? Only->Name + " " : "") +
               "kernel has a parameter named '" + Name + "'";
       return false;
     }
   }
-  Out.clear();
-  for (const Launch &L : M.Launches)
-    if (!Only || L.Kernel == Only->Name)
-      Out.push_back(L);
+  Out = M.Launches;
+  if (!chooseLaunches(M, O, Selected, Out, Error))
+    return false;
   if (!Out.empty())
     return true;
+  if (Selected.size() > 1) {
+    Error = "--kernel '" + O.Kernel + "': no launch of its kernels";
+    return false;
+  }
 
   if (!Only) {
     if (M.Kernels.empty()) {

@@ -21,6 +21,22 @@ namespace gmem {
 const Kernel *findKernelByName(const Module &M, const std::string &Name,
                                std::string &Error);
 
+/// The kernels --kernel names (Spec): one by name (findKernelByName), or
+/// every one whose name, or name without template arguments, matches
+/// "regex:PATTERN" (Nsight Compute's --kernel-name). False with Error when
+/// none is, or the pattern is not a regular expression.
+bool selectKernels(const Module &M, const std::string &Spec,
+                   std::vector<const Kernel *> &Selected, std::string &Error);
+
+/// Keeps the launches of Ls whose kernel is in Selected (all when it is
+/// empty), then leaves out the first --launch-skip and keeps --launch-count
+/// of the rest, in the order the program made them. False with Error when
+/// the skip leaves none; Ls empty without an error when no launch was of
+/// the kernels chosen.
+bool chooseLaunches(const Module &M, const Options &O,
+                    const std::vector<const Kernel *> &Selected,
+                    std::vector<Launch> &Ls, std::string &Error);
+
 /// Applies --grid, --block, --dynamic-smem and --arg to the launches M
 /// recorded (a model read with --model; host code is not re-run, so a grid
 /// derived from the block is not re-derived).

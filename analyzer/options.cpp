@@ -20,7 +20,9 @@ the others.
 
   --block X[,Y[,Z]]     block of every launch (host code re-derives grids)
   --grid X[,Y[,Z]]      grid of every launch
-  --kernel NAME         only this kernel ('name<32>' for a template instance)
+  --kernel NAME         only this kernel ('name<32>' for a template instance;
+                        'regex:PATTERN' for every kernel whose name matches,
+                        as Nsight Compute's --kernel-name)
   --arg NAME=VALUE      value of a kernel parameter (repeatable)
   --dynamic-smem BYTES  dynamic shared memory of every launch
   --run-args "ARGS"     run main() as if given these arguments (default: none)
@@ -63,8 +65,11 @@ the others.
                         (default: one of --arch; h100-sxm for sm_90)
   --time-limit SECONDS  when recording: stop the program after this long
                         (default 120)
-  --launch-count N      when recording: stop the program after N launches
-                        (as Nsight Compute's --launch-count)
+  --launch-skip N       leave out the first N launches (of --kernel's
+                        kernels when given), as Nsight Compute does
+  --launch-count N      analyse N launches after those (of --kernel's
+                        kernels); without --kernel, recording stops the
+                        program there
   --nvcc-flags "FLAGS"  when recording: more flags for nvcc's build
                         (libraries, -Xcompiler -fopenmp)
   --help                this text
@@ -112,7 +117,7 @@ static bool parseUnsigned(const std::string &S, uint64_t &V) {
 }
 
 std::optional<Options> parseOptions(const std::vector<std::string> &Args,
-                                    std::string &Error) {
+                                    std::string &Error, bool FilesOptional) {
   Options O;
   for (size_t I = 0; I < Args.size(); ++I) {
     const std::string &A = Args[I];
@@ -270,6 +275,16 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
         return std::nullopt;
       }
       O.TimeLimit = unsigned(S);
+    } else if (A == "--launch-skip") {
+      const std::string *V = Value("--launch-skip");
+      if (!V)
+        return std::nullopt;
+      uint64_t N = 0;
+      if (!parseUnsigned(*V, N)) {
+        Error = "--launch-skip '" + *V + "': give a whole number of launches";
+        return std::nullopt;
+      }
+      O.LaunchSkip = N;
     } else if (A == "--launch-count") {
       const std::string *V = Value("--launch-count");
       if (!V)
@@ -312,7 +327,8 @@ std::optional<Options> parseOptions(const std::vector<std::string> &Args,
             "; give one of them";
     return std::nullopt;
   }
-  if (O.File.empty() && O.Model.empty() && !O.Help && !O.Version) {
+  if (O.File.empty() && O.Model.empty() && !O.Help && !O.Version &&
+      !FilesOptional) {
     Error = "no input file; usage: gmem-analyze FILE.cu [options]";
     return std::nullopt;
   }

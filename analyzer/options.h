@@ -32,16 +32,20 @@ struct Options {
   std::string Host = "auto"; ///< --host auto|record|interpret.
   std::string Gpu;           ///< --gpu: the board recording answers for.
   unsigned TimeLimit = 120;  ///< --time-limit: seconds a recorded run.
-  uint64_t LaunchCount = 0;  ///< --launch-count: stop after N (0: never).
+  uint64_t LaunchCount = 0;  ///< --launch-count: N launches (0: all).
+  uint64_t LaunchSkip = 0;   ///< --launch-skip: leave out the first N.
   std::vector<std::string> NvccFlags; ///< --nvcc-flags: for the build.
   std::vector<std::string> ClangArgs; ///< After "--".
   bool Help = false;
   bool Version = false; ///< --version
+  bool Quiet = false;   ///< The gate's --quiet: no notes on stderr.
 };
 
 /// Parses argv; on a usage error returns nullopt with the message in Error.
+/// FilesOptional: no input file is no error (-p BUILD_DIR names them).
 std::optional<Options> parseOptions(const std::vector<std::string> &Args,
-                                    std::string &Error);
+                                    std::string &Error,
+                                    bool FilesOptional = false);
 
 /// "32", "32,16" or "32,16,1" -> Dim3; nullopt if malformed.
 std::optional<Dim3> parseDim3(const std::string &S);

@@ -1,8 +1,10 @@
 //===- checks.cpp - Glob lists and NOLINT comments ------------------------===//
 #include "checks.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <iterator>
 
 namespace gmem {
 
@@ -60,23 +62,36 @@ bool GlobList::contains(const std::string &Name) const {
   return In;
 }
 
-bool nolintSuppresses(const std::string &Line, const std::string &Marker,
-                      const std::string &Rule) {
+std::vector<std::string> nolintLists(const std::string &Line,
+                                     const std::string &Marker) {
+  std::vector<std::string> Lists;
   size_t Pos = 0;
   while ((Pos = Line.find(Marker, Pos)) != std::string::npos) {
     size_t After = Pos + Marker.size();
     Pos = After;
-    // "NOLINT" must not be the prefix of "NOLINTNEXTLINE".
+    // "NOLINT" must not be the prefix of "NOLINTNEXTLINE" or "NOLINTBEGIN".
     if (After < Line.size() && std::isalpha((unsigned char)Line[After]))
       continue;
-    if (After >= Line.size() || Line[After] != '(')
-      return true; // Every rule.
-    size_t Close = Line.find(')', After);
-    if (Close == std::string::npos)
-      return true; // clang-tidy treats an unclosed list as "all".
-    if (GlobList(Line.substr(After + 1, Close - After - 1)).contains(Rule))
-      return true;
+    size_t Close = After < Line.size() && Line[After] == '('
+                       ? Line.find(')', After)
+                       : std::string::npos;
+    // A bare marker, or an unclosed list (clang-tidy takes it as "all").
+    Lists.push_back(Close == std::string::npos
+                        ? std::string()
+                        : Line.substr(After + 1, Close - After - 1));
   }
+  return Lists;
+}
+
+static bool names(const std::string &List, const std::string &Rule) {
+  return List.empty() || GlobList(List).contains(Rule);
+}
+
+bool nolintSuppresses(const std::string &Line, const std::string &Marker,
+                      const std::string &Rule) {
+  for (const std::string &List : nolintLists(Line, Marker))
+    if (names(List, Rule))
+      return true;
   return false;
 }
 
@@ -98,8 +113,25 @@ bool NolintFilter::suppressed(const Diagnostic &D) {
   if (D.Loc.Line <= Ls.size() &&
       nolintSuppresses(Ls[D.Loc.Line - 1], "NOLINT", D.Rule))
     return true;
-  return D.Loc.Line >= 2 && D.Loc.Line - 1 <= Ls.size() &&
-         nolintSuppresses(Ls[D.Loc.Line - 2], "NOLINTNEXTLINE", D.Rule);
+  if (D.Loc.Line >= 2 && D.Loc.Line - 1 <= Ls.size() &&
+      nolintSuppresses(Ls[D.Loc.Line - 2], "NOLINTNEXTLINE", D.Rule))
+    return true;
+  // The blocks open at the finding's line: BEGINs up to it, ENDs before it.
+  std::vector<std::string> Open;
+  for (size_t I = 0; I < D.Loc.Line && I < Ls.size(); ++I) {
+    for (std::string &L : nolintLists(Ls[I], "NOLINTBEGIN"))
+      Open.push_back(std::move(L));
+    if (I + 1 < D.Loc.Line)
+      for (const std::string &L : nolintLists(Ls[I], "NOLINTEND")) {
+        auto It = std::find(Open.rbegin(), Open.rend(), L);
+        if (It != Open.rend())
+          Open.erase(std::next(It).base());
+      }
+  }
+  for (const std::string &L : Open)
+    if (names(L, D.Rule))
+      return true;
+  return false;
 }
 
 } // namespace gmem

@@ -37,13 +37,21 @@ bool globMatch(const std::string &Pattern, const std::string &Name);
 class NolintFilter {
 public:
   /// True when the finding's line (or the one before, with NOLINTNEXTLINE)
-  /// carries a NOLINT comment naming its rule or none.
+  /// carries a NOLINT comment naming its rule or none, or the line lies in
+  /// a NOLINTBEGIN ... NOLINTEND block that does (clang-tidy's rules: an
+  /// END closes the latest BEGIN with the same list; both lines belong to
+  /// the block; a BEGIN never closed reaches the end of the file).
   bool suppressed(const Diagnostic &D);
 
 private:
   const std::vector<std::string> &lines(const std::string &File);
   std::map<std::string, std::vector<std::string>> Files;
 };
+
+/// The rule lists of Marker's occurrences on Line ("" for a bare marker,
+/// which names every rule; the text in its parentheses otherwise).
+std::vector<std::string> nolintLists(const std::string &Line,
+                                     const std::string &Marker);
 
 /// Whether Comment ("... NOLINT(a,b) ...") suppresses Rule; Marker is
 /// "NOLINT" or "NOLINTNEXTLINE".

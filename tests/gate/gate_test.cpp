@@ -5,6 +5,7 @@
 #include "gate_tool.h"
 
 #include <fstream>
+#include <map>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -81,6 +82,55 @@ TEST(Gate, NolintSuppressesOneRule) {
   EXPECT_EQ(findings(runGate(temp("other.cu", Other) + Json)).size(), 1u);
   EXPECT_EQ(findings(runGate(temp("own.cu", Own) + Json)).size(), 0u);
   EXPECT_EQ(findings(runGate(temp("next.cu", Next) + Json)).size(), 0u);
+}
+
+TEST(Gate, NolintBeginEndBlocks) {
+  // uncoalesced_load.cu's strided load, inside blocks of several kinds.
+  std::string Src =
+      readFile(sourcePath("tests/data/rules/uncoalesced_load.cu"));
+  size_t At = Src.find("  out[i] = in[i * n];");
+  ASSERT_NE(At, std::string::npos);
+  auto Around = [&](const std::string &Begin, const std::string &End) {
+    std::string S = Src;
+    size_t LineEnd = S.find('\n', At);
+    if (!End.empty())
+      S.insert(LineEnd + 1, "  // " + End + "\n");
+    S.insert(At, "  // " + Begin + "\n");
+    return S;
+  };
+  const std::string Json = " --format json --checks=*";
+  auto Count = [&](const std::string &Name, const std::string &Text) {
+    return findings(runGate(temp(Name, Text) + Json)).size();
+  };
+  EXPECT_EQ(Count("b1.cu", Around("NOLINTBEGIN(gmem-uncoalesced-load)",
+                                  "NOLINTEND(gmem-uncoalesced-load)")),
+            0u);
+  EXPECT_EQ(Count("b2.cu", Around("NOLINTBEGIN", "NOLINTEND")), 0u);
+  // A block of another rule, and a block closed before the line.
+  EXPECT_EQ(Count("b3.cu", Around("NOLINTBEGIN(gmem-bank-conflict)",
+                                  "NOLINTEND(gmem-bank-conflict)")),
+            1u);
+  std::string Closed = Src;
+  Closed.insert(At, "  // NOLINTBEGIN\n  // NOLINTEND\n");
+  EXPECT_EQ(Count("b4.cu", Closed), 1u);
+  // A BEGIN never closed reaches the end of the file.
+  EXPECT_EQ(Count("b5.cu", Around("NOLINTBEGIN(gmem-uncoalesced-*)", "")), 0u);
+}
+
+TEST(Gate, QuietLeavesOutTheSummary) {
+  std::string F = "tests/data/rules/uncoalesced_load.cu --format diagnostics "
+                  "-fno-color-diagnostics";
+  GateRun Loud = runGate(F);
+  EXPECT_NE(Loud.Err.find("gmem-analyze: 1 file(s), 0 error(s), 1 "
+                          "warning(s)"),
+            std::string::npos)
+      << Loud.Err;
+  GateRun Quiet = runGate(F + " --quiet");
+  EXPECT_EQ(Quiet.Exit, 0);
+  EXPECT_EQ(Quiet.Err.find("file(s)"), std::string::npos) << Quiet.Err;
+  EXPECT_EQ(Quiet.Err.find("note:"), std::string::npos) << Quiet.Err;
+  // The findings themselves are still printed.
+  EXPECT_EQ(Quiet.Out, Loud.Out);
 }
 
 TEST(Gate, PoliciesDecideTheExitCode) {
@@ -373,6 +423,53 @@ TEST(CompileDb, DashPReadsTheDatabase) {
   EXPECT_NE(R.Err.find("no entry in"), std::string::npos) << R.Err;
 }
 
+TEST(CompileDb, DashPAloneAnalysesEveryCudaFile) {
+  // Two CUDA files of one database, strides 2 and 4 (8 and 16 sectors per
+  // request), and a C++ file, which is not analysed: as clang-tidy -p runs
+  // every file of the database.
+  std::string Dir = ::testing::TempDir() + "/dball";
+  std::system(("mkdir -p " + Dir).c_str());
+  json Db = json::array();
+  for (int Stride : {2, 4}) {
+    std::string Src = Dir + "/k" + std::to_string(Stride) + ".cu";
+    std::ofstream(Src) << "#include <cuda_runtime.h>\n"
+                          "__global__ void k(const float *in, float *out) {\n"
+                          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          "  out[i] = in[i * STRIDE];\n"
+                          "}\n"
+                          "int main() {\n"
+                          "  float *in, *out;\n"
+                          "  cudaMalloc(&in, 16384 * sizeof(float));\n"
+                          "  cudaMalloc(&out, 4096 * sizeof(float));\n"
+                          "  k<<<32, 128>>>(in, out);\n"
+                          "}\n";
+    Db.push_back({{"directory", Dir},
+                  {"command", "/usr/local/cuda/bin/nvcc -DSTRIDE=" +
+                                  std::to_string(Stride) + " -x cu -c " + Src +
+                                  " -o k.o"},
+                  {"file", Src}});
+  }
+  std::ofstream(Dir + "/host.cpp") << "int main() { return 0; }\n";
+  Db.push_back({{"directory", Dir},
+                {"command", "c++ -c " + Dir + "/host.cpp -o host.o"},
+                {"file", Dir + "/host.cpp"}});
+  std::ofstream(Dir + "/compile_commands.json") << Db.dump();
+  GateRun R = runGate("-p " + Dir + " --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  std::map<std::string, double> PerRequest;
+  for (const json &F : findings(R))
+    PerRequest[F["file"].get<std::string>()] = F["figures"]["per_request"];
+  ASSERT_EQ(PerRequest.size(), 2u) << R.Out;
+  for (const auto &[File, V] : PerRequest)
+    EXPECT_EQ(V, File.find("k2.cu") != std::string::npos ? 8.0 : 16.0) << File;
+
+  // A database without a CUDA file: exit 2, saying so.
+  std::ofstream(Dir + "/compile_commands.json") << json::array({Db[2]}).dump();
+  R = runGate("-p " + Dir);
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("compiles no .cu file"), std::string::npos) << R.Err;
+}
+
 TEST(LaunchFile, NamesKernelsNoMainLaunches) {
   std::string Src =
       temp("nomain.cu", "#include <cuda_runtime.h>\n"
@@ -418,6 +515,13 @@ TEST(RulesLibrary, NolintComments) {
   EXPECT_FALSE(nolintSuppresses("// NOLINTNEXTLINE", "NOLINT", "gmem-a"));
   EXPECT_TRUE(
       nolintSuppresses("// NOLINTNEXTLINE", "NOLINTNEXTLINE", "gmem-a"));
+  // Neither is NOLINTBEGIN; its lists are read as NOLINT's are.
+  EXPECT_FALSE(nolintSuppresses("// NOLINTBEGIN", "NOLINT", "gmem-a"));
+  EXPECT_EQ(
+      gmem::nolintLists("// NOLINTBEGIN(gmem-a) NOLINTBEGIN", "NOLINTBEGIN"),
+      (std::vector<std::string>{"gmem-a", ""}));
+  EXPECT_EQ(gmem::nolintLists("// NOLINTEND(gmem-a", "NOLINTEND"),
+            (std::vector<std::string>{""})); // Unclosed: every rule.
 }
 
 TEST(RulesLibrary, ExpressionShapeIgnoresLocalNames) {

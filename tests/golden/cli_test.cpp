@@ -4,6 +4,8 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 using namespace gmem::test;
 
@@ -28,6 +30,52 @@ TEST(Cli, VersionNamesTheReleaseAndItsClang) {
   EXPECT_EQ(R.Out.rfind("gmem-analyze 0.1.0 (Clang 19.", 0), 0u) << R.Out;
   EXPECT_NE(R.Out.find(", recording runtime for CUDA "), std::string::npos);
   EXPECT_TRUE(R.Err.empty()) << R.Err;
+}
+
+/// The kernels of the launch headers in a text report, in order.
+std::vector<std::string> launchedKernels(const std::string &Out) {
+  std::vector<std::string> Names;
+  size_t Pos = 0;
+  while ((Pos = Out.find("<<<(", Pos)) != std::string::npos) {
+    size_t Start = Out.rfind('\n', Pos);
+    Start = Start == std::string::npos ? 0 : Start + 1;
+    if (Out.compare(Start, 2, "  ") != 0) // Not a note or a table row.
+      Names.push_back(Out.substr(Start, Pos - Start));
+    Pos += 4;
+  }
+  return Names;
+}
+
+// Nsight Compute's launch selection. transpose.cu launches naiveGmem,
+// copyGmem, copyRow, transposeSmem, transposeSmemPad and
+// transposeSmemUnrollPad, in that order.
+TEST(Cli, KernelRegexLaunchSkipAndCount) {
+  ToolRun R = runTool("examples/transpose.cu --kernel regex:^transposeSmem");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(launchedKernels(R.Out),
+            (std::vector<std::string>{"transposeSmem", "transposeSmemPad",
+                                      "transposeSmemUnrollPad"}));
+  R = runTool("examples/transpose.cu --kernel regex:Smem --launch-skip 1 "
+              "--launch-count 1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(launchedKernels(R.Out),
+            (std::vector<std::string>{"transposeSmemPad"}));
+  R = runTool("examples/transpose.cu --launch-skip 2 --launch-count 2");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(launchedKernels(R.Out),
+            (std::vector<std::string>{"copyRow", "transposeSmem"}));
+  // Bad selections say why, exit 2.
+  R = runTool("examples/transpose.cu --kernel 'regex:('");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("not a regular expression"), std::string::npos) << R.Err;
+  R = runTool("examples/transpose.cu --kernel regex:^nothing");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("matches no kernel"), std::string::npos) << R.Err;
+  R = runTool("examples/transpose.cu --launch-skip 6");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("--launch-skip 6 leaves none of the 6 launches"),
+            std::string::npos)
+      << R.Err;
 }
 
 TEST(Cli, BlockOverrideRederivesTheGrid) {
