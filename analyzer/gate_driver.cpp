@@ -1,5 +1,6 @@
 //===- gate_driver.cpp - gmem-analyze as a CI gate ------------------------===//
 #include "gate_driver.h"
+#include "gate_config.h"
 
 #include "analyze_file.h"
 #include "baseline.h"
@@ -316,34 +317,46 @@ int runGate(const Options &O, const GateOptions &G) {
   if (!InputErrors.empty())
     return Usage(InputErrors);
 
-  // Rules over every launch, then --checks, NOLINT and --fail-on.
-  GlobList Enabled(G.Checks), FailOn(G.FailOn);
-  std::vector<const RuleInfo *> Active;
-  for (const RuleInfo *R : allRules())
-    if (Enabled.contains(R->Id))
-      Active.push_back(R);
-  RulePolicy Policy;
-  Policy.MinEfficiencyPct = G.MinEfficiencyPct;
-  Policy.MaxConflictWays = G.MaxConflictWays;
+  // Rules over every launch, then each file's checks (its .gmem file and
+  // the command line), NOLINT and --fail-on.
   std::vector<Diagnostic> All;
   std::set<std::string> Seen;
   NolintFilter Nolint;
-  auto Add = [&](Diagnostic D) {
+  GateConfigs Configs(G);
+  GlobList FailOn(G.FailOn); // Baseline findings follow the command line.
+  auto Add = [&](Diagnostic D, const GlobList &Fail) {
     if (Nolint.suppressed(D) || !Seen.insert(diagKey(D)).second)
       return;
-    if (D.Level == Severity::Warning && FailOn.contains(D.Rule))
+    if (D.Level == Severity::Warning && Fail.contains(D.Rule))
       D.Level = Severity::Error;
     All.push_back(std::move(D));
   };
   std::vector<FileResults> ForBaseline;
+  std::vector<std::string> ConfigErrors;
   for (const auto &R : Runs) {
     ForBaseline.push_back({R->File, &R->Rep.Launches, &R->Rep.Compiler});
+    GateConfig Cfg;
+    std::string Why;
+    if (!Configs.forFile(R->File, Cfg, Why)) {
+      ConfigErrors.push_back(Why);
+      continue;
+    }
+    GlobList Enabled(Cfg.Checks), Fail(Cfg.FailOn);
+    std::vector<const RuleInfo *> Active;
+    for (const RuleInfo *Rule : allRules())
+      if (Enabled.contains(Rule->Id))
+        Active.push_back(Rule);
+    RulePolicy Policy;
+    Policy.MinEfficiencyPct = Cfg.MinEfficiencyPct;
+    Policy.MaxConflictWays = Cfg.MaxConflictWays;
     for (const LaunchResult &L : R->Rep.Launches) {
       RuleContext C{*L.K, L, *Arch, Policy, SimO.Threads};
       for (Diagnostic &D : runRules(C, Active))
-        Add(std::move(D));
+        Add(std::move(D), Fail);
     }
   }
+  if (!ConfigErrors.empty())
+    return Usage(ConfigErrors);
   nlohmann::json Current = buildBaseline(ForBaseline);
   if (G.UpdateBaseline) {
     // Entries of files not analysed this time are kept.
@@ -366,7 +379,7 @@ int runGate(const Options &O, const GateOptions &G) {
               << " entries to " << G.Baseline << "\n";
   } else if (!G.Baseline.empty()) {
     for (Diagnostic &D : diffBaseline(Old, Current, G.TolerancePct))
-      Add(std::move(D));
+      Add(std::move(D), FailOn);
   }
 
   // In source order, as a compiler prints them.
@@ -389,6 +402,13 @@ int runGate(const Options &O, const GateOptions &G) {
       J["files"].push_back(nlohmann::json::parse(S.str()));
     }
     std::cout << J.dump(2) << "\n";
+  }
+  if (!G.ExportFixes.empty()) {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(G.ExportFixes, EC);
+    if (EC)
+      return usage(G.ExportFixes + ": cannot write: " + EC.message());
+    printExportFixes(All, Out);
   }
   if (!G.SarifFile.empty()) {
     std::error_code EC;

@@ -29,8 +29,13 @@ The CI gate (any of these flags, several files, or --format diagnostics|sarif):
   --extra-arg-before=ARG  prepend ARG to them
   -j N                  files analysed in parallel (default: one per core)
   --sarif FILE          also write SARIF to FILE
+  --export-fixes FILE   write the findings and their checked fixes as
+                        clang-tidy does (YAML for clang-apply-replacements)
   -fno-color-diagnostics, -fcolor-diagnostics
   --quiet               no summary line and no notes on stderr
+A .gmem file (YAML: Checks, WarningsAsErrors, MinEfficiency,
+MaxConflictWays) in a file's folder or above sets its defaults, as
+.clang-tidy does; --checks and --fail-on are appended to its lists.
 A '// NOLINT(gmem-rule)' comment on a finding's line suppresses it
 ('// NOLINTNEXTLINE(...)' on the line before, '// NOLINTBEGIN(...)' and
 '// NOLINTEND(...)' around lines). Gate exit codes: 0 clean,
@@ -73,6 +78,7 @@ bool extractGateOptions(std::vector<std::string> &Args, GateOptions &G,
                                    "--extra-arg",
                                    "--extra-arg-before",
                                    "--sarif",
+                                   "--export-fixes",
                                    "--launches"};
     bool Takes = false;
     for (const char *V : Valued)
@@ -148,6 +154,8 @@ bool extractGateOptions(std::vector<std::string> &Args, GateOptions &G,
       G.ExtraArgs.push_back(Value);
     } else if (Name == "--extra-arg-before") {
       G.ExtraArgsBefore.push_back(Value);
+    } else if (Name == "--export-fixes") {
+      G.ExportFixes = Value;
     } else if (Name == "--sarif") {
       G.SarifFile = Value;
     } else if (Name == "--launches") {

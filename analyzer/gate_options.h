@@ -16,8 +16,10 @@
 namespace gmem {
 
 struct GateOptions {
-  std::string Checks = "*"; ///< Which rules run (glob list).
-  std::string FailOn;       ///< Rules whose findings are errors (globs).
+  /// --checks: which rules run, appended to a .gmem file's list (default
+  /// '*'; gate_config.h).
+  std::string Checks;
+  std::string FailOn; ///< Rules whose findings are errors (globs).
   std::optional<double> MinEfficiencyPct;
   std::optional<uint64_t> MaxConflictWays;
   std::string Baseline;
@@ -26,9 +28,10 @@ struct GateOptions {
   std::string BuildPath; ///< -p: folder with compile_commands.json.
   unsigned Jobs = 0;     ///< -j: files analysed at once (0: one per core).
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
-  std::string SarifFile;  ///< --sarif FILE: SARIF besides the text output.
-  std::string LaunchFile; ///< --launches FILE: launches for kernels no
-                          ///< main launches (launch_file.cpp).
+  std::string SarifFile;   ///< --sarif FILE: SARIF besides the text output.
+  std::string ExportFixes; ///< --export-fixes FILE: clang-tidy's YAML.
+  std::string LaunchFile;  ///< --launches FILE: launches for kernels no
+                           ///< main launches (launch_file.cpp).
   std::optional<bool> Color;
   bool ListChecks = false;
   bool Quiet = false; ///< --quiet: no summary line, no notes.

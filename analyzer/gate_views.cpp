@@ -9,6 +9,8 @@
 #include "clang/Basic/Sarif.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/Core/Diagnostic.h"
+#include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -50,6 +52,21 @@ public:
     if (Bad || L.Line > size_t(Buf.count('\n')) + 1)
       return {};
     return SM.translateLineCol(It->second, L.Line, std::max(1u, L.Col));
+  }
+
+  /// Where D's access ends when the source spells it at L as the model
+  /// wrote it (`in[i * n]`): the region a code-scanning alert underlines.
+  /// L itself otherwise.
+  clang::SourceLocation end(clang::SourceLocation L, const Diagnostic &D) {
+    const nlohmann::json &F = D.Figures;
+    if (!F.contains("access") || !F["access"].is_string())
+      return L;
+    std::string Text = F["access"];
+    bool Bad = false;
+    llvm::StringRef Buf = SM.getBufferData(SM.getFileID(L), &Bad);
+    if (Bad || !Buf.substr(SM.getFileOffset(L)).starts_with(Text))
+      return L;
+    return L.getLocWithOffset(int(Text.size()));
   }
 
   clang::FileManager FM;
@@ -163,7 +180,7 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
     llvm::SmallVector<clang::CharSourceRange, 1> Locs;
     clang::SourceLocation L = S.loc(D.Loc);
     if (L.isValid())
-      Locs.push_back(clang::CharSourceRange::getCharRange(L, L));
+      Locs.push_back(clang::CharSourceRange::getCharRange(L, S.end(L, D)));
     std::string Msg = D.Message;
     if (D.Fix)
       Msg +=
@@ -244,6 +261,39 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
       R["relatedLocations"] = Related;
   }
   OS << J.dump(2) << "\n";
+  OS.flush();
+}
+
+void printExportFixes(const std::vector<Diagnostic> &Ds,
+                      llvm::raw_ostream &OS) {
+  clang::IgnoringDiagConsumer Quiet;
+  Sources S(&Quiet, false);
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  clang::tooling::TranslationUnitDiagnostics TU;
+  for (const Diagnostic &D : Ds) {
+    clang::SourceLocation L = S.loc(D.Loc);
+    if (L.isInvalid())
+      continue; // clang-tidy's format needs a file offset.
+    using TD = clang::tooling::Diagnostic;
+    clang::tooling::DiagnosticMessage Msg(D.Message, S.SM, L);
+    if (D.Fix && D.Fix->Edit) {
+      clang::SourceLocation At = S.loc(D.Fix->Edit->At);
+      if (At.isValid()) {
+        clang::tooling::Replacement R(S.SM, At, 0, D.Fix->Edit->Insert);
+        // One edit per finding: adding it cannot conflict.
+        llvm::consumeError(Msg.Fix[R.getFilePath()].add(R));
+      }
+    }
+    TU.Diagnostics.emplace_back(
+        D.Rule, Msg, llvm::SmallVector<clang::tooling::DiagnosticMessage, 1>(),
+        D.Level == Severity::Error     ? TD::Error
+        : D.Level == Severity::Warning ? TD::Warning
+                                       : TD::Remark,
+        Cwd.str());
+  }
+  llvm::yaml::Output Out(OS);
+  Out << TU;
   OS.flush();
 }
 

@@ -28,6 +28,11 @@ void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
 
 /// Writes Ds as a SARIF 2.1.0 log with every rule described; paths relative
 /// to the current directory (uriBaseId %SRCROOT%).
+/// The findings in clang-tidy's --export-fixes YAML
+/// (clang::tooling::TranslationUnitDiagnostics), each checked fix that has
+/// a source edit as its replacement, for clang-apply-replacements.
+void printExportFixes(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS);
+
 /// Errors: why the run stopped (exit 2), written as the invocation's
 /// notifications with executionSuccessful false.
 void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,

@@ -10,6 +10,8 @@
 #include "rule.h"
 #include "views/views.h"
 
+#include <fstream>
+
 namespace gmem {
 
 static std::string shape(const SharedArray &SA) {
@@ -17,6 +19,50 @@ static std::string shape(const SharedArray &SA) {
   for (uint64_t D : SA.Dims)
     S += "[" + std::to_string(D) + "]";
   return S;
+}
+
+/// The padding as an edit: " + N" before the closing bracket of the
+/// declaration's last dimension (tile[16][32] -> tile[16][32 + 1]), found
+/// from the declared name on its line. None when the line does not spell
+/// the dimensions there (a macro, a typedef, an extern array).
+static std::optional<TextEdit> paddingEdit(const SharedArray &SA, uint64_t N) {
+  if (SA.Dynamic || !SA.Loc.Line || !SA.Loc.Col)
+    return std::nullopt;
+  std::ifstream In(SA.Loc.File);
+  std::string Line;
+  for (unsigned I = 0; I < SA.Loc.Line && std::getline(In, Line); ++I)
+    ;
+  if (!In)
+    return std::nullopt;
+  size_t P = SA.Loc.Col - 1;
+  if (Line.compare(P, SA.Name.size(), SA.Name) != 0)
+    return std::nullopt;
+  P += SA.Name.size();
+  size_t LastClose = std::string::npos;
+  size_t Groups = 0;
+  for (;;) {
+    while (P < Line.size() && Line[P] == ' ')
+      ++P;
+    if (P >= Line.size() || Line[P] != '[')
+      break;
+    int Depth = 0;
+    size_t Q = P;
+    for (; Q < Line.size(); ++Q) {
+      Depth += Line[Q] == '[' ? 1 : Line[Q] == ']' ? -1 : 0;
+      if (Depth == 0)
+        break;
+    }
+    if (Q >= Line.size())
+      return std::nullopt; // The dimensions go on past the line.
+    LastClose = Q;
+    ++Groups;
+    P = Q + 1;
+  }
+  if (Groups != SA.Dims.size() || LastClose == std::string::npos)
+    return std::nullopt;
+  SourceLoc At = SA.Loc;
+  At.Col = unsigned(LastClose + 1);
+  return TextEdit{At, " + " + std::to_string(N)};
 }
 
 static void tryPadding(const RuleContext &C, const Access &A, Diagnostic &D) {
@@ -45,7 +91,8 @@ static void tryPadding(const RuleContext &C, const Access &A, Diagnostic &D) {
         "re-simulated " + resimScope(C.R.L) + ": " + figure(New.perRequest()) +
             " wavefront(s) per request (from " + figure(Old.perRequest()) +
             "), no bank conflict; no other access to '" + A.Array +
-            "' gets more costly"};
+            "' gets more costly",
+        paddingEdit(C.K.Shared[A.SharedArray], N)};
     return;
   }
 }

@@ -24,10 +24,19 @@ struct DiagNote {
   std::string Message;
 };
 
+/// Text to insert before the character at At (1-based line and column).
+struct TextEdit {
+  SourceLoc At;
+  std::string Insert;
+};
+
 /// A remedy the tool applied to a copy of the kernel model and re-simulated.
 struct CheckedFix {
   std::string Description; ///< "pad the last dimension of 'tile' by 1".
   std::string Outcome;     ///< What the re-simulation gave.
+  /// The same remedy as an edit of the source, where the declaration
+  /// spells it plainly (--export-fixes).
+  std::optional<TextEdit> Edit;
 };
 
 struct Diagnostic {

@@ -75,6 +75,15 @@ oob = [res for res in json.loads(printed.stdout)["runs"][0]["results"]
 lines = sorted(res["locations"][0]["physicalLocation"]["region"]["startLine"]
                for res in oob)
 assert lines == [73, 78], lines
+# Regions span the access as written: uncoalesced_load.cu line 8, column
+# 12, `in[i * n]`, 9 characters (SARIF's endColumn is exclusive).
+(load,) = [res for res in log["runs"][0]["results"]
+           if res["ruleId"] == "gmem-uncoalesced-load" and
+           res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+           .endswith("uncoalesced_load.cu")]
+region = load["locations"][0]["physicalLocation"]["region"]
+assert (region["startLine"], region["startColumn"]) == (8, 12), region
+assert region.get("endLine", 8) == 8 and region["endColumn"] == 21, region
 assert log["runs"][0]["invocations"] == [{"executionSuccessful": True}]
 # Fingerprints (rule, file, kernel, access shape; no line number) tell the
 # findings apart, and the same files analysed again give the same ones.

@@ -5,8 +5,8 @@
 #include "gate_tool.h"
 
 #include <fstream>
-#include <map>
 #include <gtest/gtest.h>
+#include <map>
 #include <nlohmann/json.hpp>
 
 using namespace gmem::test;
@@ -115,6 +115,83 @@ TEST(Gate, NolintBeginEndBlocks) {
   EXPECT_EQ(Count("b4.cu", Closed), 1u);
   // A BEGIN never closed reaches the end of the file.
   EXPECT_EQ(Count("b5.cu", Around("NOLINTBEGIN(gmem-uncoalesced-*)", "")), 0u);
+}
+
+TEST(Gate, ConfigFileFoundUpwardsAsClangTidys) {
+  // root/.gmem and root/sub/.gmem around uncoalesced_load.cu, whose strided
+  // load is its one finding (a warning).
+  std::string Root = ::testing::TempDir();
+  Root = Root.substr(0, Root.find_last_not_of('/') + 1) + "/gmemcfg";
+  std::system(("rm -rf " + Root + " && mkdir -p " + Root + "/sub").c_str());
+  std::string Src = Root + "/sub/load.cu";
+  std::ofstream(Src) << readFile(
+      sourcePath("tests/data/rules/uncoalesced_load.cu"));
+  auto Run = [&](const std::string &Flags) {
+    return runGate(Src + " --format json --quiet " + Flags); // The gate.
+  };
+  ASSERT_EQ(findings(Run("")).size(), 1u);
+  // The nearest file above applies...
+  std::ofstream(Root + "/.gmem") << "Checks: '-*,gmem-bank-conflict'\n";
+  GateRun R = Run("");
+  EXPECT_EQ(R.Exit, 0);
+  EXPECT_EQ(findings(R).size(), 0u) << R.Out;
+  // ... and --checks is appended to its list, as clang-tidy appends it.
+  EXPECT_EQ(findings(Run("--checks=gmem-uncoalesced-load")).size(), 1u);
+  // A nearer file wins whole: every rule again, this one an error.
+  std::ofstream(Root + "/sub/.gmem")
+      << "# Errors for strided loads.\n"
+         "WarningsAsErrors: 'gmem-uncoalesced-load'\n";
+  R = Run("");
+  EXPECT_EQ(R.Exit, 1);
+  ASSERT_EQ(findings(R).size(), 1u);
+  EXPECT_EQ(findings(R)[0]["severity"], "error");
+  // Policies are keys too; the command line replaces their values.
+  std::ofstream(Root + "/sub/.gmem") << "MinEfficiency: 50\n";
+  EXPECT_EQ(Run("").Exit, 1);
+  EXPECT_EQ(Run("--min-efficiency 10").Exit, 0);
+  // A mistyped key: exit 2 naming the file, line and column.
+  std::ofstream(Root + "/sub/.gmem") << "Chekcs: '*'\n";
+  R = Run("");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find(Root + "/sub/.gmem:1:1: unknown key 'Chekcs'"),
+            std::string::npos)
+      << R.Err;
+}
+
+TEST(Gate, ExportedFixRemovesTheConflict) {
+  // transposeSmem's 16-way conflict on tile[BDIMY][BDIMX]; the checked fix
+  // pads by 2, exported as clang-tidy exports fixes. Applied to a copy of
+  // the file, the gate finds no conflict left.
+  std::string Yaml = ::testing::TempDir() + "/fixes.yaml";
+  GateRun R = runGate("examples/transpose.cu --block 32,16 --quiet "
+                      "--checks=-*,gmem-bank-conflict --export-fixes " +
+                      Yaml);
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  std::string Y = readFile(Yaml);
+  EXPECT_NE(Y.find("DiagnosticName:  gmem-bank-conflict"), std::string::npos)
+      << Y;
+  EXPECT_NE(Y.find("FilePath:        'examples/transpose.cu'"),
+            std::string::npos)
+      << Y;
+  auto Field = [&](const std::string &Key) {
+    size_t At = Y.find(Key + ":");
+    EXPECT_NE(At, std::string::npos) << Key << " in " << Y;
+    size_t Start = Y.find_first_not_of(' ', At + Key.size() + 1);
+    return Y.substr(Start, Y.find('\n', Start) - Start);
+  };
+  ASSERT_EQ(Field("ReplacementText"), "' + 2'");
+  EXPECT_EQ(Field("Length"), "0");
+  size_t Offset = std::stoul(Field(" Offset")); // Not FileOffset.
+  std::string Src = readFile(sourcePath("examples/transpose.cu"));
+  ASSERT_LT(Offset, Src.size());
+  // Before the closing bracket of the last dimension.
+  EXPECT_EQ(Src.substr(Offset - 23, 24), "float tile[BDIMY][BDIMX]") << Offset;
+  Src.insert(Offset, " + 2");
+  std::string Fixed = temp("transpose_fixed.cu", Src);
+  R = runGate(Fixed + " --block 32,16 --format json "
+                      "--checks=-*,gmem-bank-conflict");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(findings(R).size(), 0u) << R.Out;
 }
 
 TEST(Gate, QuietLeavesOutTheSummary) {

@@ -1,0 +1,56 @@
+//===- gate_config.h - The gate's .gmem configuration files ---------------===//
+//
+// As clang-tidy reads .clang-tidy: the gate looks for a file named .gmem in
+// each analysed file's folder and then upwards, and takes the first found.
+// It is YAML with the gate's policy flags as keys:
+//
+//   Checks: '-*,gmem-bank-conflict,gmem-uncoalesced-*'
+//   WarningsAsErrors: 'gmem-bank-conflict'
+//   MinEfficiency: 50
+//   MaxConflictWays: 2
+//
+// --checks and --warnings-as-errors (--fail-on) are appended to the file's
+// lists, as clang-tidy appends them; --min-efficiency and
+// --max-conflict-ways replace the file's values.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_GATE_CONFIG_H
+#define GMEM_ANALYZER_GATE_CONFIG_H
+
+#include "gate_options.h"
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace gmem {
+
+struct GateConfig {
+  std::string Path; ///< The .gmem file read; empty when none was found.
+  std::string Checks = "*";
+  std::string FailOn;
+  std::optional<double> MinEfficiencyPct;
+  std::optional<uint64_t> MaxConflictWays;
+};
+
+/// Parses a .gmem file's text; false with Error naming Path and what is
+/// wrong.
+bool parseGateConfig(const std::string &Text, const std::string &Path,
+                     GateConfig &C, std::string &Error);
+
+/// The configuration that applies to File: the nearest .gmem above it, then
+/// the command line's flags (G). Folders are read once (Cache).
+class GateConfigs {
+public:
+  explicit GateConfigs(const GateOptions &G) : G(G) {}
+  /// False with Error when a .gmem file cannot be read or parsed.
+  bool forFile(const std::string &File, GateConfig &C, std::string &Error);
+
+private:
+  const GateOptions &G;
+  std::map<std::string, std::optional<GateConfig>> Folders;
+};
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_GATE_CONFIG_H
