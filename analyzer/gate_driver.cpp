@@ -1,20 +1,21 @@
 //===- gate_driver.cpp - gmem-analyze as a CI gate ------------------------===//
 #include "gate_driver.h"
-#include "gate_config.h"
 
 #include "analyze_file.h"
 #include "baseline.h"
 #include "checks.h"
 #include "compile_db.h"
+#include "gate_config.h"
 #include "gate_views.h"
 #include "launch_plan.h"
 #include "rule.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <atomic>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -294,17 +295,15 @@ int runGate(const Options &O, const GateOptions &G) {
   SimO.Quiet = G.Quiet;
   if (!SimO.Threads) // Share the cores between the files in flight.
     SimO.Threads = std::max(1u, std::thread::hardware_concurrency() / Jobs);
-  std::atomic<size_t> Next{0};
-  auto Worker = [&] {
-    for (size_t I; (I = Next++) < Runs.size();)
-      analyzeOneFile(*Runs[I], O.Files[I], SimO, G, *Arch, LaunchFile);
-  };
-  std::vector<std::thread> Pool;
-  for (unsigned T = 1; T < Jobs; ++T)
-    Pool.emplace_back(Worker);
-  Worker();
-  for (std::thread &T : Pool)
-    T.join();
+  {
+    // -j files at a time; each simulation shares the cores left.
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+    for (size_t I = 0; I < Runs.size(); ++I)
+      Pool.async([&, I] {
+        analyzeOneFile(*Runs[I], O.Files[I], SimO, G, *Arch, LaunchFile);
+      });
+    Pool.wait();
+  }
 
   std::vector<std::string> InputErrors;
   for (const auto &R : Runs) {
