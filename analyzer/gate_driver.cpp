@@ -358,7 +358,7 @@ int runGate(const Options &O, const GateOptions &G) {
     return Usage(ConfigErrors);
   nlohmann::json Current = buildBaseline(ForBaseline);
   if (G.UpdateBaseline) {
-    // Entries of files not analysed this time are kept.
+    // Entries and toolchains of files not analysed this time are kept.
     std::ifstream Prev(G.Baseline);
     nlohmann::json Old = nlohmann::json::parse(Prev, nullptr, false);
     if (Prev && baselineProblem(Old).empty()) {
@@ -368,6 +368,10 @@ int runGate(const Options &O, const GateOptions &G) {
       for (const auto &[Key, E] : Old["entries"].items())
         if (!Now.count(Key.substr(0, Key.find('|'))))
           Current["entries"][Key] = E;
+      if (Old.contains("toolchains"))
+        for (const auto &[File, T] : Old["toolchains"].items())
+          if (!Now.count(File))
+            Current["toolchains"][File] = T;
     }
     Prev.close();
     std::ofstream Out(G.Baseline);

@@ -120,7 +120,8 @@ int main(int Argc, char **Argv) {
   if (!O)
     return fail(Error);
   // -p alone: every CUDA file the database compiles, as clang-tidy does.
-  if (O->Files.empty() && O->Model.empty() && !O->Help && !O->Version) {
+  if (!G.BuildPath.empty() && O->Files.empty() && O->Model.empty() &&
+      !O->Help && !O->Version) {
     if (!cudaFilesOfDatabase(G.BuildPath, O->Files, Error))
       return fail(Error);
     O->File = O->Files.front();

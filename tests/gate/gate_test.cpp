@@ -4,6 +4,7 @@
 #include "compile_db.h"
 #include "gate_tool.h"
 
+#include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
@@ -370,6 +371,17 @@ TEST(Gate, BaselineOfAnotherToolchainIsReportedNotCompared) {
                     " --fail-on=gmem-baseline-toolchain")
                 .Exit,
             1);
+}
+
+TEST(Gate, BaselineUpdateOfOneFileKeepsTheOthersToolchains) {
+  std::string Base = ::testing::TempDir() + "/two_baseline.json";
+  std::remove(Base.c_str());
+  std::string A = temp("tc_a.cu", stridedCopy(1)),
+              B = temp("tc_b.cu", stridedCopy(2));
+  ASSERT_EQ(runGate(A + " --baseline " + Base + " --update-baseline").Exit, 0);
+  ASSERT_EQ(runGate(B + " --baseline " + Base + " --update-baseline").Exit, 0);
+  json J = json::parse(readFile(Base));
+  EXPECT_EQ(J["toolchains"].size(), 2u) << J["toolchains"];
 }
 
 TEST(Gate, NewAndVanishedAccessesAreReported) {
