@@ -603,6 +603,17 @@ bool straightAfter(const Kernel &K, const std::vector<Stmt> &L, int B, int A) {
   return false;
 }
 
+/// Whether A's address is the same in every iteration of Loop: no slot it
+/// reads is assigned in the loop's body, step or condition.
+bool addressInvariantIn(const Access &A, const Stmt &Loop) {
+  std::map<int, const Expr *> Def;
+  std::map<int, int> Assigned;
+  assignments(Loop.Body, Def, Assigned);
+  assignments(Loop.Step, Def, Assigned);
+  assignments(Loop.CondPre, Def, Assigned);
+  return !usesSlots(*A.Address, Assigned);
+}
+
 /// The store whose value load A reads back in every iteration of the loops
 /// around A that do not hold B, the access A repeats from before them (an
 /// accumulator: `c[i] = 0; for (k ...) c[i] += a[k] * b[k];`): A's address
@@ -617,12 +628,7 @@ const Access *carriedStore(const Kernel &K, const Access &A, const Access &B,
   for (const Stmt *L : LoopsOfA) {
     if (std::find(LoopsOfB.begin(), LoopsOfB.end(), L) != LoopsOfB.end())
       break; // From here on B is inside as well: straight-line order.
-    std::map<int, const Expr *> Def;
-    std::map<int, int> Assigned;
-    assignments(L->Body, Def, Assigned);
-    assignments(L->Step, Def, Assigned);
-    assignments(L->CondPre, Def, Assigned);
-    if (usesSlots(*A.Address, Assigned))
+    if (!addressInvariantIn(A, *L))
       return nullptr;
     std::set<int> Inside;
     accessesIn(L->Body, Inside);
@@ -1579,11 +1585,6 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     unsigned Invariant = 0;
     if (A.Kind == AccessKind::Load && A.Address && !A.UnknownReason)
       for (const Stmt *L : Loops) {
-        std::map<int, const Expr *> Def;
-        std::map<int, int> Assigned;
-        assignments(L->Body, Def, Assigned);
-        assignments(L->Step, Def, Assigned);
-        assignments(L->CondPre, Def, Assigned);
         std::set<int> Inside;
         accessesIn(L->Body, Inside);
         bool Stored = false;
@@ -1591,7 +1592,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
           Stored = Stored ||
                    (K.Accesses[B].Kind != AccessKind::Load &&
                     K.Accesses[B].Array == A.Array && K.Accesses[B].Sp == A.Sp);
-        if (Stored || usesSlots(*A.Address, Assigned))
+        if (Stored || !addressInvariantIn(A, *L))
           break;
         ++Invariant;
       }

@@ -10,13 +10,6 @@ namespace gmem {
 
 namespace {
 
-const Kernel *kernelNamed(const Module &M, const std::string &Name) {
-  for (const Kernel &K : M.Kernels)
-    if (K.Name == Name)
-      return &K;
-  return nullptr;
-}
-
 /// (f) other code: a launch that mismatches in kernel totals alone (no
 /// per-line data to say where) whose every measured row matches what
 /// another kernel of the file, launched by the host code with the same grid
@@ -29,7 +22,7 @@ void explainOtherCode(const Module &M, const SimOptions &SO, RowNames Names,
     if (LC.V != Verdict::Mismatch || !LC.Lines.empty() || LC.Metrics.size() < 2)
       continue;
     for (const Launch &Other : M.Launches) {
-      const Kernel *K = kernelNamed(M, Other.Kernel);
+      const Kernel *K = M.findKernel(Other.Kernel);
       if (!K || K == LC.Match.K || !(Other.Grid == LC.Match.L.Grid) ||
           !(Other.Block == LC.Match.L.Block) || !Other.Unresolved.empty())
         continue;

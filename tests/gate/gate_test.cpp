@@ -21,6 +21,11 @@ std::string temp(const std::string &Name, const std::string &Text) {
   return Path;
 }
 
+/// Records Src's figures in the baseline file Base; the gate's exit code.
+int updateBaseline(const std::string &Src, const std::string &Base) {
+  return runGate(Src + " --baseline " + Base + " --update-baseline").Exit;
+}
+
 json findings(const GateRun &R) { return json::parse(R.Out)["findings"]; }
 
 // A strided copy whose stride comes from the host code: stride 1 reads a
@@ -247,8 +252,7 @@ TEST(Gate, BadInputIsExitTwo) {
 TEST(Gate, DamagedBaselinesAreNamed) {
   std::string Good = ::testing::TempDir() + "/good_baseline.json";
   std::string Src = "tests/data/rules/partial_warp.cu";
-  ASSERT_EQ(runGate(Src + " --baseline " + Good + " --update-baseline").Exit,
-            0);
+  ASSERT_EQ(updateBaseline(Src, Good), 0);
   std::ifstream In(Good);
   json B = json::parse(In);
   ASSERT_TRUE(
@@ -292,8 +296,7 @@ TEST(Gate, BaselineRegressionImprovementAndStableKeys) {
   std::string Base = ::testing::TempDir() + "/copy_baseline.json";
   std::string Src = ::testing::TempDir() + "/copy.cu";
   std::ofstream(Src) << stridedCopy(1);
-  ASSERT_EQ(runGate(Src + " --baseline " + Base + " --update-baseline").Exit,
-            0);
+  ASSERT_EQ(updateBaseline(Src, Base), 0);
   json B = json::parse(readFile(Base));
   EXPECT_EQ(B["gmem_baseline"], 1);
 
@@ -317,8 +320,7 @@ TEST(Gate, BaselineRegressionImprovementAndStableKeys) {
   EXPECT_EQ(runGate(Src + " --baseline " + Base + " --tolerance 150").Exit, 0);
 
   // Recorded at stride 2, back to 1: reported, not failed.
-  ASSERT_EQ(runGate(Src + " --baseline " + Base + " --update-baseline").Exit,
-            0);
+  ASSERT_EQ(updateBaseline(Src, Base), 0);
   std::ofstream(Src) << stridedCopy(1);
   R = runGate(Src + " --baseline " + Base + " --format json");
   EXPECT_EQ(R.Exit, 0) << R.Out;
@@ -333,8 +335,7 @@ TEST(Gate, BaselineOfAnotherToolchainIsReportedNotCompared) {
   std::string Base = ::testing::TempDir() + "/tc_baseline.json";
   std::string Src = ::testing::TempDir() + "/tc.cu";
   std::ofstream(Src) << stridedCopy(1);
-  ASSERT_EQ(runGate(Src + " --baseline " + Base + " --update-baseline").Exit,
-            0);
+  ASSERT_EQ(updateBaseline(Src, Base), 0);
   json B = json::parse(readFile(Base));
   // What the counts are of: the compiler used (nvcc where a toolkit is
   // found, the source otherwise) and the architecture.
@@ -378,8 +379,8 @@ TEST(Gate, BaselineUpdateOfOneFileKeepsTheOthersToolchains) {
   std::remove(Base.c_str());
   std::string A = temp("tc_a.cu", stridedCopy(1)),
               B = temp("tc_b.cu", stridedCopy(2));
-  ASSERT_EQ(runGate(A + " --baseline " + Base + " --update-baseline").Exit, 0);
-  ASSERT_EQ(runGate(B + " --baseline " + Base + " --update-baseline").Exit, 0);
+  ASSERT_EQ(updateBaseline(A, Base), 0);
+  ASSERT_EQ(updateBaseline(B, Base), 0);
   json J = json::parse(readFile(Base));
   EXPECT_EQ(J["toolchains"].size(), 2u) << J["toolchains"];
 }
@@ -388,8 +389,7 @@ TEST(Gate, NewAndVanishedAccessesAreReported) {
   std::string Base = ::testing::TempDir() + "/nv_baseline.json";
   std::string Src = ::testing::TempDir() + "/nv.cu";
   std::ofstream(Src) << stridedCopy(1);
-  ASSERT_EQ(runGate(Src + " --baseline " + Base + " --update-baseline").Exit,
-            0);
+  ASSERT_EQ(updateBaseline(Src, Base), 0);
   std::string Changed = stridedCopy(1);
   // The same cost, another expression shape.
   Changed.replace(Changed.find("in[i * s]"), 9, "in[i * s + 0]");

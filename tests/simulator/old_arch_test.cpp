@@ -35,6 +35,14 @@ Access access(Space Sp, AccessKind Kind) {
   return X;
 }
 
+/// One request's efficiency as the views compute it (AccessStats).
+double efficiency(const ArchRules &A, const Access &X, const RequestCost &C) {
+  AccessStats S;
+  S.Units = C.Units;
+  S.DistinctBytes = C.DistinctBytes;
+  return S.efficiencyPct(A.unitBytes(X));
+}
+
 TEST(OldArch, RowsAndNames) {
   const ArchRules *Fermi = findArch("2.1"), *Kepler = findArch("sm_35");
   const ArchRules *Wide = findArch("sm_35:8");
@@ -68,17 +76,12 @@ TEST(OldArch, FermiLoadsTakeLinesStoresSegments) {
   L = priceRequest(F, Ld, Two.A, ~0u, 4);
   EXPECT_EQ(L.Units, 2u);
   EXPECT_EQ(L.IdealUnits, 1u);
-  AccessStats S;
-  S.Units = L.Units;
-  S.DistinctBytes = L.DistinctBytes;
-  EXPECT_DOUBLE_EQ(S.efficiencyPct(F.unitBytes(Ld)), 50.0);
+  EXPECT_DOUBLE_EQ(efficiency(F, Ld, L), 50.0);
   // A transpose's column: a line per lane, 4 of its 128 bytes used.
   Lanes Column(16384);
   L = priceRequest(F, Ld, Column.A, ~0u, 4);
   EXPECT_EQ(L.Units, 32u);
-  S.Units = L.Units;
-  S.DistinctBytes = L.DistinctBytes;
-  EXPECT_DOUBLE_EQ(S.efficiencyPct(F.unitBytes(Ld)), 3.125);
+  EXPECT_DOUBLE_EQ(efficiency(F, Ld, L), 3.125);
 }
 
 TEST(OldArch, KeplerBanksDeliverSixtyFourBits) {
