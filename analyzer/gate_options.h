@@ -1,9 +1,8 @@
-//===- gate_options.h - The CI gate's command-line flags ------------------===//
+//===- gate_options.h - What the CI gate was asked to do ------------------===//
 //
-// Kept apart from options.cpp: extractGateOptions takes these flags out of
-// argv before the analyzer's own parser sees the rest. Spellings follow
-// clang-tidy (--checks=, --warnings-as-errors=, -p, --extra-arg,
-// --extra-arg-before, -fno-color-diagnostics).
+// Filled from the command line by command_line.cpp, whose gate flags are
+// spelled as clang-tidy's (--checks=, --warnings-as-errors=, -p,
+// --extra-arg, --extra-arg-before, -fno-color-diagnostics).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_ANALYZER_GATE_OPTIONS_H
@@ -37,13 +36,6 @@ struct GateOptions {
   bool Quiet = false; ///< --quiet: no summary line, no notes.
   bool Any = false;   ///< Some gate flag was given.
 };
-
-/// Removes the gate's flags from Args into G. False with Error on a bad
-/// value.
-bool extractGateOptions(std::vector<std::string> &Args, GateOptions &G,
-                        std::string &Error);
-
-extern const char *GateUsageText;
 
 } // namespace gmem
 

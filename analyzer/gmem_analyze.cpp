@@ -6,13 +6,13 @@
 //===----------------------------------------------------------------------===//
 #include "analyze_file.h"
 #include "arch.h"
+#include "command_line.h"
 #include "compare.h"
 #include "compile_db.h"
 #include "gate_driver.h"
 #include "install_paths.h"
 #include "launch_plan.h"
 #include "model_json.h"
-#include "options.h"
 #include "views/views.h"
 
 #include <fstream>
@@ -108,44 +108,33 @@ int run(const Options &O) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  std::vector<std::string> Args(Argv + 1, Argv + Argc);
-  std::string Error;
-  // The gate's flags (gate_options.cpp) are taken out first.
+  Options O;
   GateOptions G;
-  if (!extractGateOptions(Args, G, Error))
+  std::string Error;
+  // What the counts depend on besides the input: this release, the Clang
+  // that parses, and the CUDA major the recording runtime was built for.
+  auto PrintVersion = [](llvm::raw_ostream &OS) {
+    OS << "gmem-analyze " GMEM_VERSION " (Clang " GMEM_LLVM_VERSION
+          ", recording runtime for CUDA "
+       << GMEM_RECORD_CUDA_MAJOR << ")\n"
+       << "  headers: " << cudaStubDir() << "\n"
+       << "  recording runtime: "
+       << (recordRuntimeDir().empty() ? "none" : recordRuntimeDir()) << "\n";
+  };
+  if (!parseCommandLine(Argc, Argv, O, G, Error, PrintVersion))
     return fail(Error);
   if (G.ListChecks)
     return listChecks(std::cout);
-  auto O = parseOptions(Args, Error, !G.BuildPath.empty());
-  if (!O)
-    return fail(Error);
   // -p alone: every CUDA file the database compiles, as clang-tidy does.
-  if (!G.BuildPath.empty() && O->Files.empty() && O->Model.empty() &&
-      !O->Help && !O->Version) {
-    if (!cudaFilesOfDatabase(G.BuildPath, O->Files, Error))
+  if (!G.BuildPath.empty() && O.Files.empty() && O.Model.empty()) {
+    if (!cudaFilesOfDatabase(G.BuildPath, O.Files, Error))
       return fail(Error);
-    O->File = O->Files.front();
-  }
-  if (O->Help) {
-    std::cout << UsageText << GateUsageText;
-    return 0;
-  }
-  if (O->Version) {
-    // What the counts depend on besides the input: this release, the Clang
-    // that parses, and the CUDA major the recording runtime was built for.
-    std::cout << "gmem-analyze " GMEM_VERSION " (Clang " GMEM_LLVM_VERSION
-                 ", recording runtime for CUDA "
-              << GMEM_RECORD_CUDA_MAJOR << ")\n"
-              << "  headers: " << cudaStubDir() << "\n"
-              << "  recording runtime: "
-              << (recordRuntimeDir().empty() ? "none" : recordRuntimeDir())
-              << "\n";
-    return 0;
+    O.File = O.Files.front();
   }
   try {
-    if (isGateRun(*O, G))
-      return runGate(*O, G);
-    return run(*O);
+    if (isGateRun(O, G))
+      return runGate(O, G);
+    return run(O);
   } catch (const std::exception &E) {
     // Never crash on bad input; internal errors still exit with a message.
     std::cerr << "gmem-analyze: internal error: " << E.what() << "\n";

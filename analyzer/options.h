@@ -1,4 +1,8 @@
-//===- options.h - gmem-analyze's command line ----------------------------===//
+//===- options.h - What gmem-analyze was asked to do ----------------------===//
+//
+// Filled from the command line by command_line.cpp.
+//
+//===----------------------------------------------------------------------===//
 #ifndef GMEM_ANALYZER_OPTIONS_H
 #define GMEM_ANALYZER_OPTIONS_H
 
@@ -36,21 +40,8 @@ struct Options {
   uint64_t LaunchSkip = 0;   ///< --launch-skip: leave out the first N.
   std::vector<std::string> NvccFlags; ///< --nvcc-flags: for the build.
   std::vector<std::string> ClangArgs; ///< After "--".
-  bool Help = false;
-  bool Version = false; ///< --version
-  bool Quiet = false;   ///< The gate's --quiet: no notes on stderr.
+  bool Quiet = false; ///< The gate's --quiet: no notes on stderr.
 };
-
-/// Parses argv; on a usage error returns nullopt with the message in Error.
-/// FilesOptional: no input file is no error (-p BUILD_DIR names them).
-std::optional<Options> parseOptions(const std::vector<std::string> &Args,
-                                    std::string &Error,
-                                    bool FilesOptional = false);
-
-/// "32", "32,16" or "32,16,1" -> Dim3; nullopt if malformed.
-std::optional<Dim3> parseDim3(const std::string &S);
-
-extern const char *UsageText;
 
 } // namespace gmem
 

@@ -399,6 +399,40 @@ TEST(Cli, MissingFileAndBadFlags) {
   EXPECT_EQ(runTool("examples/transpose.cu --arg nosuch=3").Exit, 2);
 }
 
+// One llvm::cl parser for the analysis and the gate: "--opt value" and
+// "--opt=value" mean the same, and --help is generated from both
+// categories without LLVM's own options.
+TEST(Cli, OptionsTakeTheirValueEitherWayAndHelpIsGenerated) {
+  ToolRun Spaced = runTool("examples/transpose.cu --kernel copyRow "
+                           "--block 32,16 --format json");
+  ToolRun Joined = runTool("examples/transpose.cu --kernel=copyRow "
+                           "--block=32,16 --format=json");
+  ASSERT_EQ(Spaced.Exit, 0) << Spaced.Err;
+  ASSERT_EQ(Joined.Exit, 0) << Joined.Err;
+  EXPECT_EQ(Spaced.Out, Joined.Out);
+  nlohmann::json J = nlohmann::json::parse(Joined.Out);
+  EXPECT_EQ(J["launches"][0]["block"], nlohmann::json::array({32, 16, 1}));
+
+  ToolRun Help = runTool("--help");
+  ASSERT_EQ(Help.Exit, 0) << Help.Err;
+  for (const char *Line :
+       {"Analysis options:", "--block=<X[,Y[,Z]]>", "--threads=<N>",
+        "CI gate options", "--checks=<GLOBS>", "-p <BUILD_DIR>",
+        "--export-fixes=<FILE>", "Exit codes: 0 done"})
+    EXPECT_NE(Help.Out.find(Line), std::string::npos) << Line;
+  // LLVM's own options (its pass timers, its --threads) stay out of it.
+  EXPECT_EQ(Help.Out.find("time-passes"), std::string::npos);
+  EXPECT_EQ(Help.Out.find("=<uint>"), std::string::npos);
+
+  // A misspelt flag is bad usage, with LLVM's suggestion.
+  ToolRun Typo = runTool("examples/transpose.cu --blok 32");
+  EXPECT_EQ(Typo.Exit, 2);
+  EXPECT_NE(Typo.Err.find("Did you mean '--block'?"), std::string::npos)
+      << Typo.Err;
+  // A missing value too, whatever follows.
+  EXPECT_EQ(runTool("examples/transpose.cu --block").Exit, 2);
+}
+
 TEST(Cli, ExhaustiveIsTheSameAndMaxWarpsBoundsIt) {
   // The reference gives the table the fast path gives.
   ToolRun Fast = runTool("examples/coalescing.cu --format json");
