@@ -208,11 +208,22 @@ bool isGateRun(const Options &O, const GateOptions &G) {
   return G.Any || O.Format == "diagnostics" || O.Format == "sarif";
 }
 
-int listChecks(std::ostream &OS) {
+int listChecks(const GateOptions &G, std::ostream &OS) {
+  // The rules enabled here, as clang-tidy's --list-checks: the .gmem file of
+  // the current folder or above, then --checks.
+  GateConfigs Configs(G);
+  GateConfig C;
+  std::string Error;
+  if (!Configs.forFile("-", C, Error)) {
+    std::cerr << "gmem-analyze: error: " << Error << "\n";
+    return 2;
+  }
+  GlobList Enabled(C.Checks);
   for (const auto *List : {&allRules(), &baselineRules()})
     for (const RuleInfo *R : *List)
-      OS << R->Id << " (" << severityName(R->Default) << ")\n  " << R->Short
-         << "\n  " << R->Full << "\n  Fires: " << R->Threshold << "\n";
+      if (Enabled.contains(R->Id))
+        OS << R->Id << " (" << severityName(R->Default) << ")\n  " << R->Short
+           << "\n  " << R->Full << "\n  Fires: " << R->Threshold << "\n";
   return 0;
 }
 

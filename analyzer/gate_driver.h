@@ -22,8 +22,9 @@ bool isGateRun(const Options &O, const GateOptions &G);
 /// regressions at the policy, 2 usage, input or I/O error).
 int runGate(const Options &O, const GateOptions &G);
 
-/// --list-checks: every rule with its meaning and default threshold.
-int listChecks(std::ostream &OS);
+/// --list-checks: every rule enabled here (the .gmem file of the current
+/// folder, then --checks) with its meaning and default threshold.
+int listChecks(const GateOptions &G, std::ostream &OS);
 
 } // namespace gmem
 

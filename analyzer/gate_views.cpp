@@ -2,6 +2,7 @@
 #include "gate_views.h"
 
 #include "baseline.h"
+#include "install_paths.h"
 #include "rule.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/FileManager.h"
@@ -157,7 +158,9 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
   clang::IgnoringDiagConsumer Quiet;
   Sources S(&Quiet, false);
   clang::SarifDocumentWriter W(S.SM);
-  W.createRun("gmem-analyze", "gmem-analyze, CUDA memory-access gate", "0.1");
+  W.createRun("gmem-analyze", "gmem-analyze, CUDA memory-access gate",
+              GMEM_VERSION);
+  const std::string Docs = docsBaseUri();
   std::map<std::string, size_t> RuleIdx;
   std::vector<const RuleInfo *> Rules = allRules();
   for (const RuleInfo *R : baselineRules())
@@ -173,6 +176,7 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
             .setRuleId(R->Id)
             .setName(R->Id)
             .setDescription(R->Short)
+            .setHelpURI(Docs + "/docs/checks/" + R->Id + ".md")
             .setDefaultConfiguration(
                 clang::SarifReportingConfiguration::create().setLevel(
                     LevelOf(R->Default))));
@@ -197,15 +201,16 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
   TS << llvm::json::Value(W.createDocument());
   TS.flush();
 
-  // What the writer has no setter for: the rules' full descriptions and
-  // help, the results' figures and notes, and paths relative to the
-  // current directory, which code-scanning services resolve against the
-  // checkout.
+  // What the writer has no setter for: the tool's own page, the rules'
+  // full descriptions and help, the results' figures and notes, and paths
+  // relative to the current directory, which code-scanning services resolve
+  // against the checkout.
   nlohmann::json J = nlohmann::json::parse(Text);
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
   std::string Root = "file://" + std::string(Cwd) + "/";
   nlohmann::json &Run = J["runs"][0];
+  Run["tool"]["driver"]["informationUri"] = Docs + "/README.md";
   Run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", Root}}}};
   auto Relative = [&](nlohmann::json &ArtifactLoc) {
     if (!ArtifactLoc.contains("uri"))

@@ -124,7 +124,7 @@ int main(int Argc, char **Argv) {
   if (!parseCommandLine(Argc, Argv, O, G, Error, PrintVersion))
     return fail(Error);
   if (G.ListChecks)
-    return listChecks(std::cout);
+    return listChecks(G, std::cout);
   // -p alone: every CUDA file the database compiles, as clang-tidy does.
   if (!G.BuildPath.empty() && O.Files.empty() && O.Model.empty()) {
     if (!cudaFilesOfDatabase(G.BuildPath, O.Files, Error))

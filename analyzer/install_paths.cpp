@@ -4,8 +4,9 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
-#ifndef GMEM_CUDA_STUB_DIR
-#error "GMEM_CUDA_STUB_DIR must name analyzer/cuda_stub"
+#if !defined(GMEM_CUDA_STUB_DIR) || !defined(GMEM_SOURCE_ROOT) ||              \
+    !defined(GMEM_DOCS_URL)
+#error "GMEM_CUDA_STUB_DIR, GMEM_SOURCE_ROOT and GMEM_DOCS_URL must be set"
 #endif
 
 namespace gmem {
@@ -28,6 +29,14 @@ std::string cudaStubDir() {
   static const std::string Dir =
       installedOr("share/gmem/cuda_stub", GMEM_CUDA_STUB_DIR);
   return Dir;
+}
+
+std::string docsBaseUri() {
+  if (*GMEM_DOCS_URL)
+    return llvm::StringRef(GMEM_DOCS_URL).rtrim('/').str();
+  static const std::string Dir =
+      installedOr("share/doc/gmem", GMEM_SOURCE_ROOT);
+  return "file://" + Dir;
 }
 
 } // namespace gmem

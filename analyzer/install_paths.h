@@ -4,7 +4,8 @@
 // (analyzer/cuda_stub) and the recording runtime (libcudart.so.N). An
 // installed binary finds them beside it, <prefix>/share/gmem/cuda_stub and
 // <prefix>/lib/gmem-record; a binary in its build tree finds them in the
-// source and build trees it was built from. So an installation keeps
+// source and build trees it was built from. The documentation the SARIF
+// log links to is found the same way. So an installation keeps
 // working once the source is gone.
 //
 //===----------------------------------------------------------------------===//
@@ -22,6 +23,12 @@ std::string installedOr(const std::string &Relative,
 
 /// The stand-in CUDA headers in use.
 std::string cudaStubDir();
+
+/// Where gmem's documentation is, as a URI the README.md and docs/ are
+/// under: GMEM_DOCS_URL when the build was configured with one (a hosted
+/// copy), else the installed <prefix>/share/doc/gmem or the source tree,
+/// as file:// URIs. SARIF's informationUri and helpUri point there.
+std::string docsBaseUri();
 
 } // namespace gmem
 

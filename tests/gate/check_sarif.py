@@ -7,7 +7,8 @@ Runs the gate over every rule's verify file and the printed
 transposeSmemUnrollPad (block 32x16), validates the log against the schema
 with jsonschema (Debian's python3-jsonschema), and checks what code-scanning
 services rely on: every result names a rule of the run (ruleId and
-ruleIndex agree), rules carry descriptions and help, locations are relative
+ruleIndex agree), rules carry descriptions, help and a helpUri naming
+their page in docs/checks, locations are relative
 to the checkout, and every rule fires at least once.
 """
 import json
@@ -46,9 +47,17 @@ for doc in (log, json.loads(printed.stdout)):
     rules = r["tool"]["driver"]["rules"]
     ids = [x["id"] for x in rules]
     assert len(ids) == len(set(ids)), ids
+    # The tool's page and each rule's page exist (this build has no
+    # GMEM_DOCS_URL: file:// links into the source tree).
+    driver = r["tool"]["driver"]
+    assert driver["informationUri"] == "file://" + os.path.join(src, "README.md")
     for x in rules:
         for key in ("shortDescription", "fullDescription", "help"):
             assert x[key]["text"], (x["id"], key)
+        page = os.path.join(src, "docs", "checks", x["id"] + ".md")
+        assert x["helpUri"] == "file://" + page, x["helpUri"]
+        with open(page) as f:
+            assert f.readline() == "# %s\n" % x["id"], page
     assert r["results"], "no results"
     for res in r["results"]:
         assert res["ruleId"] in ids, res["ruleId"]

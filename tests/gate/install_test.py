@@ -10,6 +10,7 @@ the prefix (--version says which it uses), not from the source or build
 tree, and print the seeds' launch of naiveGmem. find_package(gmem 0.1)
 against the prefix must succeed, and find_package(gmem 0.2) fail.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -45,6 +46,15 @@ shutil.copy(os.path.join(src, "examples", "transpose.cu"), example)
 out = run([exe, "transpose.cu", "--block", "32,16"], example).stdout
 assert "naiveGmem<<<(128,256,1), (32,16,1)>>>" in out, out
 assert "gld_transactions_per_request" in out, out
+# The SARIF log links to the installed pages.
+sarif = json.loads(run([exe, "transpose.cu", "--block", "32,16", "--format",
+                        "sarif"], example, ok=(0, 1)).stdout)
+driver = sarif["runs"][0]["tool"]["driver"]
+docs = os.path.join(prefix, "share/doc/gmem")
+assert driver["informationUri"] == "file://" + docs + "/README.md", driver
+for rule in driver["rules"]:
+    page = rule["helpUri"][len("file://"):]
+    assert page.startswith(docs + "/docs/checks/") and os.path.isfile(page), page
 
 project = os.path.join(work, "project")
 os.makedirs(project)
