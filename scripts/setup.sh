@@ -3,14 +3,21 @@
 # then configures and builds it in build/. Safe to run again.
 # --fuzz: also libFuzzer's runtime, for fuzz/run.sh (clang-19's own package
 # does not ship it).
+# --runtime: only what an installed gmem-analyze needs to run (Clang's and
+# LLVM's libraries, Clang's CUDA headers, a host compiler for recorded
+# builds, nvdisasm), and no build: for a CI job that restores an installed
+# prefix from its cache (docs/gmem-gate-workflow.yml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libclang-19-dev llvm-19-dev clang-19 libclang-cpp19-dev
-          nlohmann-json3-dev libgtest-dev python3 python3-jsonschema)
-if [ "${1:-}" = --fuzz ]; then
-  packages+=(libclang-rt-19-dev)
-fi
+          nlohmann-json3-dev libgtest-dev python3 python3-jsonschema
+          python3-yaml)
+case "${1:-}" in
+--fuzz) packages+=(libclang-rt-19-dev) ;;
+--runtime) packages=(g++ libclang-cpp19 libllvm19 libclang-common-19-dev
+                     python3) ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -45,5 +52,6 @@ if ! command -v nvdisasm >/dev/null &&
     echo "gmem: warning: nvdisasm not installed; compiler merging will not be checked" >&2
 fi
 
+[ "${1:-}" = --runtime ] && exit 0
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j "$(nproc)"
