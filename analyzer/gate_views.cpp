@@ -14,6 +14,7 @@
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
@@ -196,76 +197,83 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
                        .setDiagnosticLevel(LevelOf(D.Level)));
   }
   W.endRun();
-  std::string Text;
-  llvm::raw_string_ostream TS(Text);
-  TS << llvm::json::Value(W.createDocument());
-  TS.flush();
+  llvm::json::Object Doc = W.createDocument();
 
-  // What the writer has no setter for: the tool's own page, the rules'
-  // full descriptions and help, the results' figures and notes, and paths
-  // relative to the current directory, which code-scanning services resolve
-  // against the checkout.
-  nlohmann::json J = nlohmann::json::parse(Text);
+  // What the writer has no setter for, set in its document: the tool's own
+  // page, the rules' full descriptions and help, the results' figures and
+  // notes, and paths relative to the current directory, which
+  // code-scanning services resolve against the checkout.
+  using llvm::json::Array;
+  using llvm::json::Object;
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
   std::string Root = "file://" + std::string(Cwd) + "/";
-  nlohmann::json &Run = J["runs"][0];
-  Run["tool"]["driver"]["informationUri"] = Docs + "/README.md";
-  Run["originalUriBaseIds"] = {{"%SRCROOT%", {{"uri", Root}}}};
-  auto Relative = [&](nlohmann::json &ArtifactLoc) {
-    if (!ArtifactLoc.contains("uri"))
+  Object &Run = *Doc.getArray("runs")->front().getAsObject();
+  Run["originalUriBaseIds"] = Object{{"%SRCROOT%", Object{{"uri", Root}}}};
+  auto Relative = [&](Object *ArtifactLoc) {
+    std::optional<llvm::StringRef> Uri =
+        ArtifactLoc ? ArtifactLoc->getString("uri") : std::nullopt;
+    if (!Uri)
       return;
-    std::string R = relativeUri(ArtifactLoc["uri"], Root);
-    if (R != ArtifactLoc["uri"]) {
-      ArtifactLoc["uri"] = R;
-      ArtifactLoc["uriBaseId"] = "%SRCROOT%";
+    std::string R = relativeUri(Uri->str(), Root);
+    if (R != *Uri) {
+      (*ArtifactLoc)["uri"] = R;
+      (*ArtifactLoc)["uriBaseId"] = "%SRCROOT%";
     }
   };
-  for (nlohmann::json &A : Run["artifacts"])
-    Relative(A["location"]);
-  for (nlohmann::json &R : Run["tool"]["driver"]["rules"]) {
-    const RuleInfo *Info = nullptr;
-    for (const RuleInfo *X : Rules)
-      if (R["id"] == X->Id)
-        Info = X;
-    R["shortDescription"] = {{"text", Info->Short}};
-    R["fullDescription"] = {{"text", Info->Full}};
+  if (Array *Artifacts = Run.getArray("artifacts"))
+    for (llvm::json::Value &A : *Artifacts)
+      Relative(A.getAsObject()->getObject("location"));
+  Object &Driver = *Run.getObject("tool")->getObject("driver");
+  Driver["informationUri"] = Docs + "/README.md";
+  for (llvm::json::Value &RV : *Driver.getArray("rules")) {
+    Object &R = *RV.getAsObject();
+    const RuleInfo *Info = Rules[RuleIdx.at(R.getString("id")->str())];
+    R["shortDescription"] = Object{{"text", Info->Short}};
+    R["fullDescription"] = Object{{"text", Info->Full}};
     std::string Help = std::string(Info->Full) + " Fires: " + Info->Threshold +
                        ". Suppress one finding with // NOLINT(" + Info->Id +
                        ") on its line; switch the rule off with --checks=-" +
                        Info->Id + ".";
-    R["help"] = {{"text", Help}};
+    R["help"] = Object{{"text", Help}};
   }
   // Whether the run finished, and if not why: what a code-scanning upload
   // shows when the gate stopped on bad input.
-  nlohmann::json Invocation = {{"executionSuccessful", Errors.empty()}};
-  for (const std::string &E : Errors)
-    Invocation["toolExecutionNotifications"].push_back(
-        {{"level", "error"}, {"message", {{"text", E}}}});
-  Run["invocations"] = nlohmann::json::array({Invocation});
-  nlohmann::json &Results = Run["results"];
+  Object Invocation{{"executionSuccessful", Errors.empty()}};
+  if (!Errors.empty()) {
+    Array Notes;
+    for (const std::string &E : Errors)
+      Notes.push_back(
+          Object{{"level", "error"}, {"message", Object{{"text", E}}}});
+    Invocation["toolExecutionNotifications"] = std::move(Notes);
+  }
+  Run["invocations"] = Array{std::move(Invocation)};
+  Array &Results = *Run.getArray("results");
   for (size_t I = 0; I < Ds.size() && I < Results.size(); ++I) {
-    nlohmann::json &R = Results[I];
-    for (nlohmann::json &L : R["locations"])
-      Relative(L["physicalLocation"]["artifactLocation"]);
-    R["properties"] = Ds[I].Figures;
-    R["partialFingerprints"] = {{"gmemFinding/v1", fingerprint(Ds[I])}};
-    nlohmann::json Related = nlohmann::json::array();
+    Object &R = *Results[I].getAsObject();
+    for (llvm::json::Value &L : *R.getArray("locations"))
+      Relative(L.getAsObject()
+                   ->getObject("physicalLocation")
+                   ->getObject("artifactLocation"));
+    // The figures are nlohmann's (rules/diagnostic.h): always valid JSON.
+    R["properties"] = llvm::cantFail(llvm::json::parse(Ds[I].Figures.dump()));
+    R["partialFingerprints"] = Object{{"gmemFinding/v1", fingerprint(Ds[I])}};
+    Array Related;
     for (const DiagNote &N : Ds[I].Notes) {
-      nlohmann::json Rel = {{"id", Related.size()},
-                            {"message", {{"text", N.Message}}}};
+      Object Rel{{"id", int64_t(Related.size())},
+                 {"message", Object{{"text", N.Message}}}};
       if (N.Loc.Line)
-        Rel["physicalLocation"] = {
-            {"artifactLocation", {{"uri", N.Loc.File}}},
-            {"region",
-             {{"startLine", N.Loc.Line},
-              {"startColumn", std::max(1u, N.Loc.Col)}}}};
-      Related.push_back(Rel);
+        Rel["physicalLocation"] =
+            Object{{"artifactLocation", Object{{"uri", N.Loc.File}}},
+                   {"region",
+                    Object{{"startLine", int64_t(N.Loc.Line)},
+                           {"startColumn", int64_t(std::max(1u, N.Loc.Col))}}}};
+      Related.push_back(std::move(Rel));
     }
     if (!Related.empty())
-      R["relatedLocations"] = Related;
+      R["relatedLocations"] = std::move(Related);
   }
-  OS << J.dump(2) << "\n";
+  OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Doc))) << "\n";
   OS.flush();
 }
 

@@ -8,7 +8,8 @@ a folder of its own, and runs the README's first command with the installed
 binary: it must read its stand-in headers and its recording runtime from
 the prefix (--version says which it uses), not from the source or build
 tree, and print the seeds' launch of naiveGmem. find_package(gmem 0.1)
-against the prefix must succeed, and find_package(gmem 0.2) fail.
+against the prefix must succeed, and find_package(gmem 0.2) fail. The
+Debian package CPack builds, unpacked, must run the same command.
 """
 import json
 import os
@@ -68,5 +69,23 @@ for want, ok in (("0.1", 0), ("0.2", 1)):
                         "-DCMAKE_PREFIX_PATH=" + prefix],
                        capture_output=True, text=True)
     assert (p.returncode == 0) == (ok == 0), (want, p.stdout, p.stderr)
+
+# The Debian package (CPack) holds the same installation: unpacked, its
+# gmem-analyze runs from it.
+if shutil.which("cpack") and shutil.which("dpkg-deb"):
+    debs = os.path.join(work, "debs")
+    run(["cpack", "-G", "DEB", "-B", debs, "--config",
+         os.path.join(build, "CPackConfig.cmake")], work)
+    (deb,) = [f for f in os.listdir(debs) if f.endswith(".deb")]
+    info = run(["dpkg-deb", "--info", os.path.join(debs, deb)], work).stdout
+    assert "Depends: libclang-cpp19, libllvm19" in info, info
+    root = os.path.join(work, "deb-root")
+    run(["dpkg-deb", "-x", os.path.join(debs, deb), root], work)
+    exe = os.path.join(root, "usr", "bin", "gmem-analyze")
+    version = run([exe, "--version"], work).stdout
+    assert "headers: " + os.path.join(root, "usr/share/gmem/cuda_stub") in version, version
+    out = run([exe, "transpose.cu", "--block", "32,16"], example).stdout
+    assert "naiveGmem<<<(128,256,1), (32,16,1)>>>" in out, out
+    print("the Debian package", deb, "runs unpacked")
 shutil.rmtree(work)
 print("installed gmem-analyze runs from", prefix)
