@@ -248,13 +248,16 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
     Invocation["toolExecutionNotifications"] = std::move(Notes);
   }
   Run["invocations"] = Array{std::move(Invocation)};
-  Array &Results = *Run.getArray("results");
+  Array NoResults;
+  Array &Results =
+      Run.getArray("results") ? *Run.getArray("results") : NoResults;
   for (size_t I = 0; I < Ds.size() && I < Results.size(); ++I) {
     Object &R = *Results[I].getAsObject();
-    for (llvm::json::Value &L : *R.getArray("locations"))
-      Relative(L.getAsObject()
-                   ->getObject("physicalLocation")
-                   ->getObject("artifactLocation"));
+    // A finding with no place in a file has no locations.
+    if (Array *Locs = R.getArray("locations"))
+      for (llvm::json::Value &L : *Locs)
+        if (Object *Physical = L.getAsObject()->getObject("physicalLocation"))
+          Relative(Physical->getObject("artifactLocation"));
     // The figures are nlohmann's (rules/diagnostic.h): always valid JSON.
     R["properties"] = llvm::cantFail(llvm::json::parse(Ds[I].Figures.dump()));
     R["partialFingerprints"] = Object{{"gmemFinding/v1", fingerprint(Ds[I])}};

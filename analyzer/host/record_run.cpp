@@ -129,10 +129,13 @@ static std::vector<std::string> keptUnits(const RecordRequest &R) {
 llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
   // The binary's key: what nvcc sees and how it is called (the files'
   // order is the link order), and the nvdisasm that read its cubins.
-  std::vector<std::string> Fields = {"gmem-record-2", R.Nvcc, R.NvccVersion,
+  std::vector<std::string> Fields = {"gmem-record-3", R.Nvcc, R.NvccVersion,
                                      R.Nvdisasm, R.Arch};
   Fields.insert(Fields.end(), R.Flags.begin(), R.Flags.end());
-  Fields.insert(Fields.end(), R.Files.begin(), R.Files.end());
+  // Where the files are, not only how they were named: the binary's line
+  // tables hold their absolute paths, which name the launches' lines.
+  for (const std::string &F : R.Files)
+    Fields.push_back(realPath(F));
   std::vector<std::string> Inputs = R.KeyInputs;
   Inputs.insert(Inputs.end(), R.Files.begin(), R.Files.end());
   const std::string Key = contentKey(Fields, Inputs);

@@ -372,6 +372,17 @@ TEST(Gate, BaselineOfAnotherToolchainIsReportedNotCompared) {
                     " --fail-on=gmem-baseline-toolchain")
                 .Exit,
             1);
+  // In SARIF the finding names the file only: a result with no location.
+  GateRun S = runGate(Src + " --baseline " + Base + " --format sarif");
+  ASSERT_EQ(S.Exit, 0) << S.Err;
+  bool Found = false;
+  const json Log = json::parse(S.Out);
+  for (const json &X : Log["runs"][0]["results"])
+    if (X["ruleId"] == "gmem-baseline-toolchain") {
+      Found = true;
+      EXPECT_FALSE(X.contains("locations")) << X;
+    }
+  EXPECT_TRUE(Found) << S.Out;
 }
 
 TEST(Gate, BaselineUpdateOfOneFileKeepsTheOthersToolchains) {

@@ -1,6 +1,7 @@
 //===- cli_test.cpp - gmem-analyze as a user runs it ----------------------===//
 #include "analysis.h"
 
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -431,6 +432,39 @@ TEST(Cli, OptionsTakeTheirValueEitherWayAndHelpIsGenerated) {
       << Typo.Err;
   // A missing value too, whatever follows.
   EXPECT_EQ(runTool("examples/transpose.cu --block").Exit, 2);
+}
+
+// The same program in two folders, each analysed from its own folder by
+// the same relative name: the second run must not take the first one's
+// cached build, whose line tables name the first folder's file.
+TEST(Cli, RecordedLaunchesNameTheFileAnalysedNotACachedCopy) {
+  const std::string Root = ::testing::TempDir() + "/same_program";
+  const std::string Cache = Root + "/cache";
+  std::filesystem::remove_all(Root);
+  for (const char *Copy : {"a", "b"}) {
+    SCOPED_TRACE(Copy);
+    const std::string Dir = Root + "/" + Copy;
+    std::filesystem::create_directories(Dir);
+    std::ofstream(Dir + "/prog.cu") << R"(#include <cuda_runtime.h>
+__global__ void scale(float *x) { x[threadIdx.x] *= 2.f; }
+int main() {
+  float *x;
+  cudaMalloc(&x, 128 * sizeof(float));
+  scale<<<1, 128>>>(x);
+  return 0;
+}
+)";
+    const std::string Out = Dir + "/out.json";
+    std::string Cmd = "cd " + Dir + " && " + GMEM_ANALYZE_EXE +
+                      " prog.cu --format json --cache-dir " + Cache + " >" +
+                      Out + " 2>/dev/null";
+    ASSERT_EQ(std::system(Cmd.c_str()), 0);
+    std::ifstream In(Out);
+    nlohmann::json J = nlohmann::json::parse(In);
+    ASSERT_EQ(J["launches"].size(), 1u) << J;
+    EXPECT_EQ(J["launches"][0]["loc"]["file"], "prog.cu") << J;
+    EXPECT_EQ(J["launches"][0]["loc"]["line"], 6) << J;
+  }
 }
 
 TEST(Cli, ExhaustiveIsTheSameAndMaxWarpsBoundsIt) {
