@@ -61,7 +61,8 @@ import json, sys
 def counts(path):
     d = json.load(open(path))
     for l in d["launches"]:
-        for key in ("time", "evaluated", "derived"):
+        # How the warps were run, not what they count.
+        for key in ("time", "warps_evaluated", "warps_derived"):
             l.pop(key, None)
     return d["launches"]
 print("yes" if counts(sys.argv[1]) == counts(sys.argv[2]) else "NO")

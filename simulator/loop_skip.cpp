@@ -2,6 +2,7 @@
 #include "loop_skip.h"
 #include "pointer_arith.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -166,9 +167,54 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
   if (C.Kind != Op::Lt && C.Kind != Op::Le && C.Kind != Op::Gt &&
       C.Kind != Op::Ge)
     return Sh;
+  // Second order: slots the top level assigns, before any statement reads
+  // them, from the increments and invariants (an inner loop's start). They
+  // move steadily with the iterations, as the increments do.
+  std::set<int> Mentioned, Derived;
+  size_t FirstIncrement = Loop.Body.size();
+  for (const LoopShape::Increment &I : Sh.Increments)
+    FirstIncrement = std::min(FirstIncrement, I.Pos);
+  for (size_t At = 0; At < Loop.Body.size(); ++At) {
+    const Stmt &S = Loop.Body[At];
+    if (At < FirstIncrement && S.Kind == StmtKind::Assign && S.Value &&
+        !Inc.count(S.Slot) && !Mentioned.count(S.Slot) &&
+        usesAny(*S.Value, Inc) && !readsMemory(*S.Value) &&
+        steadyIn(*S.Value, Inc, Assigned)) {
+      std::set<int> Others = Assigned;
+      for (int I : Inc)
+        Others.erase(I);
+      if (!usesAny(*S.Value, Others)) {
+        Derived.insert(S.Slot);
+        Sh.Derived.push_back({S.Slot, S.Value.get()});
+      }
+    }
+    std::function<void(const Stmt &)> Mention = [&](const Stmt &X) {
+      if (X.Kind == StmtKind::Assign)
+        Mentioned.insert(X.Slot);
+      for (const Expr *E : {X.Value.get(), X.Cond.get()}) {
+        std::function<void(const Expr &)> Reads = [&](const Expr &Y) {
+          if (Y.Kind == Op::Var)
+            Mentioned.insert(Y.Index);
+          for (const ExprPtr &O : Y.Ops)
+            Reads(*O);
+        };
+        if (E)
+          Reads(*E);
+      }
+      for (const auto *Sub : {&X.Then, &X.Else, &X.CondPre, &X.Body, &X.Step})
+        for (const Stmt &Y : *Sub)
+          Mention(Y);
+    };
+    Mention(S);
+  }
+  for (int D : Derived)
+    Sh.Carried.erase(std::find(Sh.Carried.begin(), Sh.Carried.end(), D));
+  std::set<int> IncD = Inc;
+  IncD.insert(Derived.begin(), Derived.end());
   const std::set<int> Carried(Sh.Carried.begin(), Sh.Carried.end());
   for (const ExprPtr &Side : C.Ops)
-    if (!steadyIn(*Side, Inc, Assigned) || usesAny(*Side, Carried))
+    if (!steadyIn(*Side, Inc, Assigned) || usesAny(*Side, Carried) ||
+        usesAny(*Side, Derived))
       return Sh;
   // Everything else in the body: control flow and carried values free of
   // the increments and of loaded data, addresses that move steadily.
@@ -179,8 +225,10 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
           const Stmt &S = L[I];
           const size_t At = Depth == 0 && !InCall && &L == &Loop.Body ? I : Top;
           auto Free = [&](const Expr *E) {
-            return !E || (!usesAny(*E, Inc) && !readsMemory(*E));
+            return !E || (!usesAny(*E, IncD) && !readsMemory(*E));
           };
+          const bool InInner = Sh.Inner && Depth == 1 && !InCall &&
+                               (&L == &Sh.Inner->Body || &L == &Sh.Inner->Step);
           switch (S.Kind) {
           case StmtKind::Access: {
             if (S.AccessId < 0 || size_t(S.AccessId) >= K.Accesses.size()) {
@@ -191,7 +239,7 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
             if (A.UnknownReason || !A.Address ||
                 !formInside(A.Compiled, Depth) ||
                 (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) ||
-                !steadyIn(*A.Address, Inc, Assigned)) {
+                !steadyIn(*A.Address, IncD, Assigned)) {
               Ok = false;
               break;
             }
@@ -201,6 +249,23 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
           case StmtKind::Assign:
             if (Inc.count(S.Slot) && Depth == 0 && !InCall)
               break; // The increment itself.
+            if (Derived.count(S.Slot) && Depth == 0 && !InCall &&
+                &L == &Loop.Body && Count[S.Slot] <= 2) {
+              // Its derivation, assigned once at the top level.
+              bool First = true;
+              for (const auto &[Slot, V] : Sh.Derived)
+                First &= Slot != S.Slot || V == S.Value.get();
+              Ok = First;
+              break;
+            }
+            if (Derived.count(S.Slot)) {
+              // The inner loop's own increment of it: Slot +- invariant.
+              const Expr *V = S.Value.get();
+              Ok = InInner && V && (V->Kind == Op::Add || V->Kind == Op::Sub) &&
+                   V->Ops[0]->Kind == Op::Var && V->Ops[0]->Index == S.Slot &&
+                   Free(V->Ops[1].get()) && !usesAny(*V->Ops[1], Assigned);
+              break;
+            }
             Ok = Free(S.Value.get());
             break;
           case StmtKind::If:
@@ -210,6 +275,18 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
             break;
           case StmtKind::Loop:
             Ok = Free(S.Cond.get());
+            if (!Ok && !Sh.Inner && Depth == 0 && !InCall && &L == &Loop.Body &&
+                S.CondPre.empty() && S.Cond && S.TestFirst &&
+                (S.Cond->Kind == Op::Lt || S.Cond->Kind == Op::Le ||
+                 S.Cond->Kind == Op::Gt || S.Cond->Kind == Op::Ge) &&
+                !readsMemory(*S.Cond) &&
+                steadyIn(*S.Cond->Ops[0], IncD, Assigned) &&
+                steadyIn(*S.Cond->Ops[1], IncD, Assigned)) {
+              // The triangle's inner loop: its bounds move with the
+              // iterations (second order, loop_skip.h).
+              Sh.Inner = &S;
+              Ok = true;
+            }
             Walk(S.CondPre, Depth + 1, InCall, At);
             Walk(S.Body, Depth + 1, InCall, At);
             Walk(S.Step, Depth + 1, InCall, At);
@@ -230,6 +307,14 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
   Walk(Loop.Body, 0, false, 0);
   if (!Ok)
     return Sh;
+  if (Sh.Inner) {
+    std::map<int, int> InInner;
+    countAssigned(Sh.Inner->Body, InInner);
+    countAssigned(Sh.Inner->Step, InInner);
+    for (int Slot : Sh.Carried)
+      if (InInner.count(Slot))
+        Sh.InnerCarried.push_back(Slot);
+  }
   // The step holds only increments.
   for (const Stmt &S : Loop.Step)
     if (S.Kind != StmtKind::Assign || !Inc.count(S.Slot))

@@ -25,6 +25,22 @@
 // that fits its type at the corners of the iteration ranges fits it in
 // between, so no wrap-around hides there.
 //
+// Second order (a triangle: for (k = i; k < n; ++k) inside the loop over
+// i). The inner loop's start and condition are linear in the outer
+// iteration i, so lane L's inner trip count is n_L(i) = ceil(-F_L(i) / G_L)
+// (the condition F_L(i) + G_L t < 0, F_L linear in i). Over P outer
+// iterations where G_L divides F_L's change, n_L(i + P) = n_L(i) - m, the
+// same m for every lane; and when every access moves by a multiple of the
+// period both over P outer iterations at a fixed inner iteration and over m
+// inner ones, inner iteration t of outer iteration i + P makes the requests
+// of inner iteration t + m of outer iteration i, moved by whole periods:
+// same lanes, same cost. So f(i + P) - f(i) = -(cost of the first m inner
+// iterations of i) (+ for m < 0, those of i + P), which repeats with period
+// P once those first |m| iterations have every lane active: the period's
+// cost is an arithmetic series. Two periods are run, and the rest counted
+// as T C1 + (C1 - C0) T (T + 1) / 2. Corners of the (i, t) trapezoid are
+// checked as above.
+//
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_SIMULATOR_LOOP_SKIP_H
 #define GMEM_SIMULATOR_LOOP_SKIP_H
@@ -57,6 +73,19 @@ struct LoopShape {
   /// Slots assigned by the body other than the increments: their values
   /// must repeat for a period to count.
   std::vector<int> Carried;
+  /// Second order: slots the body's top level assigns, before anything
+  /// reads them, from values linear in the increments (Slot = Value; an
+  /// inner loop's start), and the one loop of the top level whose start or
+  /// condition reads them or the increments. Its trip count moves with the
+  /// iterations; the cost of a period then grows by the same amount from
+  /// one period to the next (see below).
+  std::vector<std::pair<int, const Expr *>> Derived;
+  const Stmt *Inner = nullptr;
+  /// Carried slots the inner loop assigns: their evolution may follow its
+  /// trip count, so a second-order period counts only while they are
+  /// unknown (loaded data).
+  std::vector<int> InnerCarried;
+  bool secondOrder() const { return !Derived.empty() || Inner; }
 };
 
 LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K);

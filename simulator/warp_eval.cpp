@@ -606,6 +606,8 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     if (Plan.Set && Iter + Plan.Period == Plan.ApplyAt + 1 &&
         Iter < Plan.ApplyAt && !carriedSame(S, Plan))
       Plan.EveryIteration = true; // Carried values change within the period.
+    if (Plan.Set && Plan.SecondOrder && Iter == Plan.ApplyAt - Plan.Step)
+      Plan.Mid = Stats; // Between the two periods run.
     if (Plan.Set && Iter == Plan.ApplyAt && !applySkip(S, Plan, Iter)) {
       Planned = 0; // The period did not repeat: look again, over more.
       Periods = std::min<uint64_t>(Periods * 2, 64);
@@ -760,11 +762,33 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
   const uint64_t Period = Arch.addressPeriod();
   if (Period & (Period - 1))
     return false;
+  // Second order: how far each derived slot moves per iteration (it is
+  // assigned from the increments and invariants), per lane.
+  WithIncs = false;
+  std::vector<int> DerivedOf(K.Slots.size(), -1);
+  std::vector<std::vector<i128>> DInc(Sh.Derived.size(),
+                                      std::vector<i128>(32, 0));
+  auto OuterIncOf = [&](int Slot) -> std::optional<i128> {
+    int I = Assigned[size_t(Slot)];
+    if (I >= 0)
+      return Inc[size_t(I)][Lane];
+    int D = DerivedOf[size_t(Slot)];
+    return D < 0 ? 0 : DInc[size_t(D)][Lane];
+  };
+  for (size_t D = 0; D < Sh.Derived.size(); ++D) {
+    for (uint32_t M = Active; M; M &= M - 1) {
+      Lane = __builtin_ctz(M);
+      std::optional<i128> V = slope(*Sh.Derived[D].second, OuterIncOf, Leaf);
+      if (!V)
+        return false;
+      DInc[D][Lane] = *V;
+    }
+    DerivedOf[size_t(Sh.Derived[D].first)] = int(D);
+  }
   // Each access moves every lane alike; its cost repeats with the address
   // modulo Period. Whether its values fit is checked where it runs
   // (checkPlans), as nested statements give it values only then.
   uint64_t Reps = 1;
-  WithIncs = false;
   std::set<int> Seen;
   for (const auto &[Id, APos] : Sh.Accesses) {
     if (!Seen.insert(Id).second)
@@ -773,13 +797,7 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
     std::optional<i128> Delta;
     for (uint32_t M = Active; M; M &= M - 1) {
       Lane = __builtin_ctz(M);
-      std::optional<i128> D = slope(
-          *A.Address,
-          [&](int Slot) -> std::optional<i128> {
-            int I = Assigned[size_t(Slot)];
-            return I < 0 ? 0 : Inc[size_t(I)][Lane];
-          },
-          Leaf);
+      std::optional<i128> D = slope(*A.Address, OuterIncOf, Leaf);
       if (!D || (Delta && *D != *Delta))
         return false;
       Delta = D;
@@ -792,9 +810,16 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
     Reps = std::max<uint64_t>(Reps, D ? Period / (D & (~D + 1)) : 1);
   }
   Reps *= Periods;
-  if (N < i128(3 * Reps))
+  SecondOrderPlan Second;
+  if (Sh.secondOrder() && !planSecondOrder(Sh, Active, N, Reps, Period,
+                                           OuterIncOf, Leaf, Lane, Second))
     return false;
-  const uint64_t Q = uint64_t((N - Reps) / Reps) * Reps;
+  if (Sh.secondOrder())
+    Reps = 2 * Second.Step;
+  else if (N < i128(3 * Reps))
+    return false;
+  const uint64_t Q =
+      Sh.secondOrder() ? Second.Count : uint64_t((N - Reps) / Reps) * Reps;
   // The slots where the plan resumes must hold their values without wrap.
   for (uint32_t M = Active; M; M &= M - 1) {
     Lane = __builtin_ctz(M);
@@ -822,6 +847,33 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
   P.Incs.clear();
   for (size_t I = 0; I < Sh.Increments.size(); ++I)
     P.Incs.push_back({Sh.Increments[I].Slot, Inc[I]});
+  // The executions checked where the range ends: every slot moved by Q
+  // iterations (and, for a growing triangle, its inner counters by the
+  // iterations it gained too).
+  SkipPlan::Moves End;
+  for (const auto &[Slot, PerLane] : P.Incs) {
+    std::vector<i128> Moved(32);
+    for (unsigned L = 0; L < 32; ++L)
+      Moved[L] = PerLane[L] * i128(Q);
+    End.push_back({Slot, Moved});
+  }
+  for (size_t D = 0; D < Sh.Derived.size(); ++D) {
+    std::vector<i128> Moved(32);
+    for (unsigned L = 0; L < 32; ++L)
+      Moved[L] = DInc[D][L] * i128(Q);
+    End.push_back({Sh.Derived[D].first, Moved});
+  }
+  P.EndMoves = {End};
+  if (!Second.Extra.empty()) {
+    for (auto &[Slot, Moved] : End)
+      for (const auto &[XSlot, X] : Second.Extra)
+        if (XSlot == Slot)
+          for (unsigned L = 0; L < 32; ++L)
+            Moved[L] += X[L];
+    P.EndMoves.push_back(End);
+  }
+  P.SecondOrder = Sh.secondOrder();
+  P.Step = Second.Step;
   P.Carried.clear();
   P.CarriedUnknown.clear();
   for (int Slot : Sh.Carried) {
@@ -834,6 +886,205 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
   }
   P.UnknownMark = UnknownEvents;
   Pending.push_back(&P);
+  return true;
+}
+
+namespace {
+
+bool conditionHolds(Op Cmp, i128 F) {
+  return Cmp == Op::Lt   ? F < 0
+         : Cmp == Op::Le ? F <= 0
+         : Cmp == Op::Gt ? F > 0
+                         : F >= 0;
+}
+
+/// A 128-bit value as a leaf holds it: the type's bit pattern.
+std::optional<int64_t> asLeaf(std::optional<i128> X) {
+  if (!X || *X < INT64_MIN || *X > i128(UINT64_MAX))
+    return std::nullopt;
+  return *X < 0 ? int64_t(*X) : int64_t(uint64_t(*X));
+}
+
+void accessesIn(const std::vector<Stmt> &L, std::set<int> &Ids) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Access)
+      Ids.insert(S.AccessId);
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      accessesIn(*Sub, Ids);
+  }
+}
+
+} // namespace
+
+// The second order of loop_skip.h: the period Step (a multiple of Reps)
+// over which every lane's inner trip count moves by the same m and every
+// inner access by whole periods, and how many iterations to count.
+bool WarpEvaluator::planSecondOrder(
+    const LoopShape &Sh, uint32_t Active, i128 N, uint64_t Reps,
+    uint64_t Period, const std::function<std::optional<i128>(int)> &OuterIncOf,
+    const std::function<std::optional<int64_t>(const Expr &)> &Leaf,
+    unsigned &Lane, SecondOrderPlan &Out) {
+  // What the inner loop carries may follow its trip count: only unknown
+  // (loaded) values, whose value nothing reads, are let through.
+  for (int Slot : Sh.InnerCarried)
+    if ((SlotUnknown[size_t(Slot)] & Active) != Active)
+      return false;
+  if (!Sh.Inner) { // No trip count moves: m = 0.
+    Out.Step = Reps;
+    if (N < i128(3 * Reps))
+      return false;
+    Out.Count = uint64_t((N - 2 * i128(Reps)) / Reps) * Reps;
+    return true;
+  }
+  auto It = Shapes.find(Sh.Inner);
+  if (It == Shapes.end())
+    It = Shapes.emplace(Sh.Inner, analyzeLoop(*Sh.Inner, K)).first;
+  const LoopShape &In = It->second;
+  if (!In.Skippable || In.secondOrder())
+    return false;
+  // The inner increments per lane, the same in every outer iteration.
+  std::vector<int> InnerOf(K.Slots.size(), -1);
+  std::vector<std::vector<i128>> InInc(In.Increments.size(),
+                                       std::vector<i128>(32, 0));
+  for (size_t I = 0; I < In.Increments.size(); ++I) {
+    InnerOf[size_t(In.Increments[I].Slot)] = int(I);
+    for (uint32_t M = Active; M; M &= M - 1) {
+      Lane = __builtin_ctz(M);
+      std::optional<i128> V = exactValue(*In.Increments[I].Inc, Leaf);
+      std::optional<i128> Moves =
+          slope(*In.Increments[I].Inc, OuterIncOf, Leaf);
+      if (!V || !Moves || *Moves != 0)
+        return false;
+      InInc[I][Lane] = In.Increments[I].Negate ? -*V : *V;
+    }
+  }
+  auto InnerIncOf = [&](int Slot) -> std::optional<i128> {
+    int I = InnerOf[size_t(Slot)];
+    return I < 0 ? 0 : InInc[size_t(I)][Lane];
+  };
+  // Values E outer iterations on, at inner iteration T: the increments
+  // moved, the derived slots (the inner counters) from their values there.
+  i128 AtE = 0, AtT = 0;
+  std::function<std::optional<int64_t>(const Expr &)> Moved =
+      [&](const Expr &E) -> std::optional<int64_t> {
+    if (E.Kind != Op::Var)
+      return Leaf(E);
+    std::optional<i128> D = OuterIncOf(E.Index);
+    for (const auto &[Slot, Value] : Sh.Derived)
+      if (Slot == E.Index) {
+        const i128 E0 = AtE, T0 = AtT;
+        AtT = 0;
+        std::optional<i128> X = exactValue(*Value, Moved);
+        AtE = E0;
+        AtT = T0;
+        std::optional<i128> Step = InnerIncOf(E.Index);
+        if (!X || !Step)
+          return std::nullopt;
+        return asLeaf(*X + *Step * AtT);
+      }
+    return D ? leafValue(E, Lane, *D * AtE) : std::nullopt;
+  };
+  auto Side = [&](const Expr &E, i128 OuterE, i128 InnerT) {
+    AtE = OuterE;
+    AtT = InnerT;
+    return exactValue(E, Moved);
+  };
+  // Per lane: the condition F + G t (Cmp) 0 at this iteration's inner
+  // entry, and how F moves per outer iteration (Phi).
+  i128 F0[32] = {}, G[32] = {}, Phi[32] = {};
+  i128 NMin = -1;
+  for (uint32_t M = Active; M; M &= M - 1) {
+    Lane = __builtin_ctz(M);
+    std::optional<i128> L = Side(*In.Left, 0, 0), R = Side(*In.Right, 0, 0);
+    std::optional<i128> LP = slope(*In.Left, OuterIncOf, Leaf),
+                        RP = slope(*In.Right, OuterIncOf, Leaf);
+    std::optional<i128> LG = slope(*In.Left, InnerIncOf, Leaf),
+                        RG = slope(*In.Right, InnerIncOf, Leaf);
+    if (!L || !R || !LP || !RP || !LG || !RG || *LG == *RG)
+      return false;
+    F0[Lane] = *L - *R;
+    Phi[Lane] = *LP - *RP;
+    G[Lane] = *LG - *RG;
+    if (!conditionHolds(In.Cmp, F0[Lane]))
+      return false;
+    std::optional<i128> Trips = iterationsLeft(In.Cmp, F0[Lane], G[Lane]);
+    if (!Trips)
+      return false;
+    NMin = NMin < 0 ? *Trips : std::min(NMin, *Trips);
+  }
+  // Each inner access's move per inner iteration, alike on every lane.
+  std::set<int> InnerAccesses;
+  accessesIn(Sh.Inner->Body, InnerAccesses);
+  std::vector<i128> Gamma;
+  for (int Id : InnerAccesses) {
+    std::optional<i128> Same;
+    for (uint32_t M = Active; M; M &= M - 1) {
+      Lane = __builtin_ctz(M);
+      std::optional<i128> D =
+          slope(*K.Accesses[size_t(Id)].Address, InnerIncOf, Leaf);
+      if (!D || (Same && *D != *Same))
+        return false;
+      Same = D;
+    }
+    Gamma.push_back(*Same);
+  }
+  // The shortest period of outer iterations over which the trip counts
+  // move by the same whole m and the inner accesses by whole periods.
+  uint64_t Step = 0;
+  i128 Mv = 0;
+  for (uint64_t Mult = 1; Mult <= 64 && !Step; ++Mult) {
+    const i128 P = i128(Reps) * Mult;
+    std::optional<i128> Same;
+    bool Ok = true;
+    for (uint32_t M = Active; M && Ok; M &= M - 1) {
+      Lane = __builtin_ctz(M);
+      Ok = (Phi[Lane] * P) % G[Lane] == 0 &&
+           (!Same || Phi[Lane] * P / G[Lane] == *Same);
+      Same = Phi[Lane] * P / G[Lane];
+    }
+    for (i128 Gm : Gamma)
+      Ok = Ok && Same && (Gm * *Same) % i128(Period) == 0;
+    if (Ok) {
+      Step = uint64_t(P);
+      Mv = *Same;
+    }
+  }
+  const i128 Abs = Mv < 0 ? -Mv : Mv;
+  if (!Step || NMin < Abs + 1)
+    return false;
+  // Periods counted: the outer loop's, and while trips shrink, only as
+  // long as each keeps its first |m| iterations with every lane.
+  i128 T = N / i128(Step) - 2;
+  if (Mv > 0)
+    T = std::min(T, (NMin - Abs - 1) / Mv - 2);
+  if (T < 1)
+    return false;
+  // Checked exactly where the range ends: every lane's trip count, and
+  // the condition's sides at both ends of that last inner loop.
+  const i128 E = 2 * i128(Step) + T * i128(Step) - 1;
+  for (uint32_t M = Active; M; M &= M - 1) {
+    Lane = __builtin_ctz(M);
+    const i128 F = F0[Lane] + Phi[Lane] * E;
+    std::optional<i128> Trips = conditionHolds(In.Cmp, F)
+                                    ? iterationsLeft(In.Cmp, F, G[Lane])
+                                    : std::optional<i128>(0);
+    if (!Trips || *Trips < Abs + 1)
+      return false;
+    for (i128 At : {i128(0), *Trips - 1})
+      if (!Side(*In.Left, E, At) || !Side(*In.Right, E, At))
+        return false;
+  }
+  Out.Step = Step;
+  Out.Count = uint64_t(T) * Step;
+  // A growing triangle's last inner loops run past the inner iterations
+  // seen: its inner counters are checked moved that far as well.
+  if (Mv < 0)
+    for (size_t I = 0; I < In.Increments.size(); ++I) {
+      std::vector<i128> X(32, 0);
+      for (unsigned L = 0; L < 32; ++L)
+        X[L] = InInc[I][L] * Abs * T;
+      Out.Extra.push_back({In.Increments[I].Slot, X});
+    }
   return true;
 }
 
@@ -884,20 +1135,20 @@ void WarpEvaluator::checkPlans(const Access &A, uint32_t Mask) {
     if (!Here && !There)
       continue;
     unsigned Lane = 0;
-    i128 Times = 0;
+    const SkipPlan::Moves *Shift = nullptr; // None: where the period began.
     std::function<std::optional<int64_t>(const Expr &)> Leaf =
         [&](const Expr &E) -> std::optional<int64_t> {
       i128 Moved = 0;
-      if (E.Kind == Op::Var)
-        for (const auto &[Slot, Inc] : P->Incs)
+      if (E.Kind == Op::Var && Shift)
+        for (const auto &[Slot, By] : *Shift)
           if (Slot == E.Index)
-            Moved += Inc[Lane] * Times;
+            Moved += By[Lane];
       return leafValue(E, Lane, Moved);
     };
-    for (i128 Shift : {i128(0), i128(P->Count)}) {
-      if (!(Shift == 0 ? Here : There))
+    for (size_t At = 0; At <= P->EndMoves.size(); ++At) {
+      if (!(At == 0 ? Here : There))
         continue;
-      Times = Shift;
+      Shift = At == 0 ? nullptr : &P->EndMoves[At - 1];
       for (uint32_t M = Mask; M && P->Valid; M &= M - 1) {
         Lane = __builtin_ctz(M);
         std::optional<i128> X = exactValue(*A.Address, Leaf);
@@ -938,26 +1189,46 @@ bool WarpEvaluator::applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter) {
   if (!P.Valid || P.UnknownMark != UnknownEvents || !Groups.empty() ||
       (P.Mask & Unc.All) || !carriedSame(S, P))
     return false;
-  const uint64_t Times = P.Count / P.Period;
-  for (size_t I = 0; I < Stats.size(); ++I) {
-    AccessStats &Now = Stats[I];
-    const AccessStats &B = P.Before[I];
-    auto Add = [&](uint64_t &F, uint64_t Was) { F += (F - Was) * Times; };
-    Add(Now.Requests, B.Requests);
-    Add(Now.ActiveLanes, B.ActiveLanes);
-    Add(Now.Units, B.Units);
-    Add(Now.SassUnits, B.SassUnits);
-    Add(Now.IdealUnits, B.IdealUnits);
-    Add(Now.DistinctBytes, B.DistinctBytes);
-    Add(Now.MisalignedLanes, B.MisalignedLanes);
-    Add(Now.UnknownRequests, B.UnknownRequests);
-    Add(Now.UncountedRequests, B.UncountedRequests);
-    Add(Now.OutOfBoundsLanes, B.OutOfBoundsLanes);
-    Add(Now.OverflowRequests, B.OverflowRequests);
-    Add(Now.UnmergedGroups, B.UnmergedGroups);
-    Add(Now.BoundedRequests, B.BoundedRequests);
-    Add(Now.MinUnits, B.MinUnits);
-    Add(Now.MaxUnits, B.MaxUnits);
+  // The counts that add up over requests.
+  static constexpr uint64_t AccessStats::*Counts[] = {
+      &AccessStats::Requests,
+      &AccessStats::ActiveLanes,
+      &AccessStats::Units,
+      &AccessStats::SassUnits,
+      &AccessStats::IdealUnits,
+      &AccessStats::DistinctBytes,
+      &AccessStats::MisalignedLanes,
+      &AccessStats::UnknownRequests,
+      &AccessStats::UncountedRequests,
+      &AccessStats::OutOfBoundsLanes,
+      &AccessStats::OverflowRequests,
+      &AccessStats::UnmergedGroups,
+      &AccessStats::BoundedRequests,
+      &AccessStats::MinUnits,
+      &AccessStats::MaxUnits};
+  if (P.SecondOrder) {
+    // Periods of Step iterations whose costs grow by C1 - C0 each: the
+    // T after the two run add T C1 + (C1 - C0) T (T + 1) / 2.
+    const i128 T = P.Count / P.Step;
+    std::vector<std::vector<uint64_t>> Sums(Stats.size());
+    for (size_t I = 0; I < Stats.size(); ++I)
+      for (auto F : Counts) {
+        const i128 C0 = i128(P.Mid[I].*F) - i128(P.Before[I].*F);
+        const i128 C1 = i128(Stats[I].*F) - i128(P.Mid[I].*F);
+        const i128 Sum =
+            i128(Stats[I].*F) + T * C1 + (C1 - C0) * (T * (T + 1) / 2);
+        if (C0 < 0 || C1 < 0 || Sum < 0 || Sum > i128(UINT64_MAX))
+          return false;
+        Sums[I].push_back(uint64_t(Sum));
+      }
+    for (size_t I = 0; I < Stats.size(); ++I)
+      for (size_t F = 0; F < std::size(Counts); ++F)
+        Stats[I].*Counts[F] = Sums[I][F];
+  } else {
+    const uint64_t Times = P.Count / P.Period;
+    for (size_t I = 0; I < Stats.size(); ++I)
+      for (auto F : Counts)
+        Stats[I].*F += (Stats[I].*F - P.Before[I].*F) * Times;
   }
   for (const auto &[Slot, Inc] : P.Incs) {
     int64_t *V = &SlotVals[size_t(Slot) * 32];
@@ -972,6 +1243,7 @@ bool WarpEvaluator::applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter) {
   }
   Iter += P.Count;
   SkippedIterations += P.Count;
+  SkippedSecondOrder += P.SecondOrder ? P.Count : 0;
   return true;
 }
 

@@ -61,8 +61,9 @@ public:
   /// From this iteration on, a loop of loop_skip.h's shape is counted by
   /// periods (tests raise it to run every iteration).
   uint64_t LoopSkipFrom = 16;
-  /// Loop iterations counted by periods rather than run.
-  uint64_t SkippedIterations = 0;
+  /// Loop iterations counted by periods rather than run, and of those,
+  /// iterations of triangles' outer loops (second order, loop_skip.h).
+  uint64_t SkippedIterations = 0, SkippedSecondOrder = 0;
 
 private:
   using Lanes = int64_t[32];
@@ -111,6 +112,15 @@ private:
     size_t Frame = 0; ///< The loop's entry in LoopStack.
     std::vector<AccessStats> Before;
     std::vector<std::pair<int, std::vector<i128>>> Incs; ///< Per lane.
+    /// Where the skipped range ends, the slots' moves per lane from where
+    /// the period began: the executions checked there (checkPlans).
+    using Moves = std::vector<std::pair<int, std::vector<i128>>>;
+    std::vector<Moves> EndMoves;
+    /// Second order (loop_skip.h): Period is two periods of Step
+    /// iterations, and Mid the statistics between them.
+    bool SecondOrder = false;
+    uint64_t Step = 0;
+    std::vector<AccessStats> Mid;
     /// The carried slots' lanes and unknown lanes where the period began:
     /// they must be the same where it ends.
     std::vector<std::vector<int64_t>> Carried;
@@ -119,6 +129,17 @@ private:
   };
   bool planSkip(const Stmt &S, uint32_t Active, uint64_t Iter, uint64_t Periods,
                 SkipPlan &P);
+  struct SecondOrderPlan {
+    uint64_t Step = 0, Count = 0;
+    /// Inner counters' further moves at the range's end (m < 0).
+    std::vector<std::pair<int, std::vector<i128>>> Extra;
+  };
+  bool planSecondOrder(
+      const LoopShape &Sh, uint32_t Active, i128 N, uint64_t Reps,
+      uint64_t Period,
+      const std::function<std::optional<i128>(int)> &OuterIncOf,
+      const std::function<std::optional<int64_t>(const Expr &)> &Leaf,
+      unsigned &Lane, SecondOrderPlan &Out);
   /// Counts the period's repetitions; false (nothing counted) when the
   /// period did not repeat.
   bool applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter);

@@ -22,8 +22,8 @@ using namespace gmem::test;
 namespace {
 
 std::vector<AccessStats> runAll(const Kernel &K, const Launch &L,
-                                uint64_t SkipFrom,
-                                uint64_t *Skipped = nullptr) {
+                                uint64_t SkipFrom, uint64_t *Skipped = nullptr,
+                                uint64_t *SecondOrder = nullptr) {
   LaunchEnv Env = makeLaunchEnv(K, L);
   std::vector<AccessStats> Stats(K.Accesses.size());
   WarpEvaluator E(K, *findArch("sm_90"), Env, Stats);
@@ -33,6 +33,8 @@ std::vector<AccessStats> runAll(const Kernel &K, const Launch &L,
       ;
   if (Skipped)
     *Skipped += E.SkippedIterations;
+  if (SecondOrder)
+    *SecondOrder += E.SkippedSecondOrder;
   return Stats;
 }
 
@@ -185,6 +187,75 @@ TEST(LoopSkip, NestsCountLikeEveryIteration) {
     expectSameCounts(K, Fast, Slow);
   }
   EXPECT_GT(Skipped, 0u);
+}
+
+// Triangles counted to the second order (loop_skip.h): the outer loop over
+// j runs an inner loop over k whose start or end moves with j, shrinking
+// (k = j * a + b; k < n) or growing (k = b; k < j * a + n0), up or down,
+// with steps, lanes that start at different rows, a store per outer
+// iteration, and accesses a[k * Rows + j * Cols + tx * X]. Both ways must
+// count alike, and the outer loops must have been counted, not run.
+TEST(LoopSkip, TrianglesCountLikeEveryIteration) {
+  std::mt19937_64 R(20261125);
+  auto Pick = [&](int N) { return int(R() % unsigned(N)); };
+  uint64_t Second = 0;
+  for (int Case = 0; Case < 40; ++Case) {
+    SCOPED_TRACE("case " + std::to_string(Case));
+    Kernel K;
+    K.Name = "k";
+    static const unsigned Sizes[] = {1, 2, 4, 8, 16};
+    unsigned Size = Sizes[Pick(5)];
+    K.Params = {pointerParam("a", Size), intParam("n", I64)};
+    K.Slots = {{"j", I64}, {"k", I64}};
+    auto J = makeVar(0, I64), Kv = makeVar(1, I64);
+    auto Tx = cast(tx(), I64);
+    const bool Grows = Pick(2), Down = Pick(3) == 0;
+    const int64_t A = 1 + Pick(2), B = Pick(4), Step = 1 + Pick(2);
+    const int64_t Rows = (1 + Pick(4)) * (Pick(2) ? 32 : 1), Cols = Pick(3);
+    ExprPtr Index = add(add(mul(Kv, c(Rows, I64)), mul(J, c(Cols, I64))),
+                        mul(Tx, c(1 + Pick(2), I64)));
+    std::vector<Stmt> Inner = {addAccess(
+        K, Space::Global, Pick(2) ? AccessKind::Load : AccessKind::Store, Size,
+        elem(0, Index, Size), "a[...]")};
+    ExprPtr Start, Cond;
+    Stmt InnerStep = assign(1, bin(Down ? Op::Sub : Op::Add, Kv, c(1, I64)));
+    auto N = makeParam(1, I64);
+    if (!Grows && !Down) { // k = j * A + B; k < n
+      Start = add(mul(J, c(A, I64)), c(B, I64));
+      Cond = bin(Op::Lt, Kv, N);
+    } else if (!Grows) { // k = n - 1 - j * A; k >= B
+      Start = bin(Op::Sub, bin(Op::Sub, N, c(1, I64)), mul(J, c(A, I64)));
+      Cond = bin(Op::Ge, Kv, c(B, I64));
+    } else if (!Down) { // k = B; k < j * A + 8
+      Start = c(B, I64);
+      Cond = bin(Op::Lt, Kv, add(mul(J, c(A, I64)), c(8, I64)));
+    } else { // k = j * A + 8; k > B
+      Start = add(mul(J, c(A, I64)), c(8, I64));
+      Cond = bin(Op::Gt, Kv, c(B, I64));
+    }
+    std::vector<Stmt> Outer = {
+        assign(1, Start), loop(Cond, Inner, {InnerStep}),
+        addAccess(K, Space::Global, AccessKind::Store, 4,
+                  elem(0, add(mul(J, c(64, I64)), Tx), 4), "a[j * 64 + tx]")};
+    // The lanes' first rows: all alike, or a few apart.
+    ExprPtr First = Pick(2) ? c(Pick(3), I64) : mul(Tx, c(Pick(2), I64));
+    const int64_t Rows_ = 300 + Pick(400);
+    ExprPtr OuterCond =
+        Grows ? bin(Op::Lt, J, c(Rows_, I64))
+              : bin(Op::Lt, mul(J, c(A, I64)), bin(Op::Sub, N, c(40, I64)));
+    K.Body = {assign(0, First),
+              loop(OuterCond, Outer, {assign(0, add(J, c(Step, I64)))})};
+    Launch L;
+    L.Kernel = "k";
+    L.Grid = {uint64_t(1 + Pick(2)), 1, 1};
+    L.Block = {uint64_t(20 + Pick(60)), 1, 1};
+    L.Args = {ptrArg("a", Pick(4) ? 0 : 4 * Pick(8)),
+              intArg(Rows_ * A + 40 + Pick(100))};
+    std::vector<AccessStats> Fast = runAll(K, L, 16, nullptr, &Second);
+    std::vector<AccessStats> Slow = runAll(K, L, UINT64_MAX);
+    expectSameCounts(K, Fast, Slow);
+  }
+  EXPECT_GT(Second, 0u);
 }
 
 // The outer loop of a rectangular nest is counted by periods too: 64 rows
