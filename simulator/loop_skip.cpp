@@ -108,6 +108,28 @@ bool formInside(const CompiledForm &C, unsigned Depth) {
   return false;
 }
 
+/// The expressions S itself reads: its value or condition, or the address
+/// of the access it makes.
+std::vector<const Expr *> readBy(const Stmt &S, const Kernel &K) {
+  std::vector<const Expr *> R = {S.Value.get(), S.Cond.get()};
+  if (S.Kind == StmtKind::Access && S.AccessId >= 0 &&
+      size_t(S.AccessId) < K.Accesses.size())
+    R.push_back(K.Accesses[size_t(S.AccessId)].Address.get());
+  return R;
+}
+
+/// Whether S or a statement in it reads one of Slots.
+bool readsAny(const Stmt &S, const std::set<int> &Slots, const Kernel &K) {
+  for (const Expr *E : readBy(S, K))
+    if (E && usesAny(*E, Slots))
+      return true;
+  for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+    for (const Stmt &X : *Sub)
+      if (readsAny(X, Slots, K))
+        return true;
+  return false;
+}
+
 /// Collects the slots assigned anywhere in L and how often.
 void countAssigned(const std::vector<Stmt> &L, std::map<int, int> &Count) {
   for (const Stmt &S : L) {
@@ -178,8 +200,7 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
     const Stmt &S = Loop.Body[At];
     if (At < FirstIncrement && S.Kind == StmtKind::Assign && S.Value &&
         !Inc.count(S.Slot) && !Mentioned.count(S.Slot) &&
-        usesAny(*S.Value, Inc) && !readsMemory(*S.Value) &&
-        steadyIn(*S.Value, Inc, Assigned)) {
+        !readsMemory(*S.Value) && steadyIn(*S.Value, Inc, Assigned)) {
       std::set<int> Others = Assigned;
       for (int I : Inc)
         Others.erase(I);
@@ -191,7 +212,7 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
     std::function<void(const Stmt &)> Mention = [&](const Stmt &X) {
       if (X.Kind == StmtKind::Assign)
         Mentioned.insert(X.Slot);
-      for (const Expr *E : {X.Value.get(), X.Cond.get()}) {
+      for (const Expr *E : readBy(X, K)) {
         std::function<void(const Expr &)> Reads = [&](const Expr &Y) {
           if (Y.Kind == Op::Var)
             Mentioned.insert(Y.Index);
@@ -206,6 +227,25 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
           Mention(Y);
     };
     Mention(S);
+  }
+  // A start that does not read the increments (k = 0) is derived only in a
+  // triangle, where a loop's bound reads them or a start that does; a
+  // rectangular nest stays first order.
+  std::set<int> Moving = Inc;
+  for (const auto &[Slot, V] : Sh.Derived)
+    if (usesAny(*V, Inc))
+      Moving.insert(Slot);
+  bool Triangle = false;
+  for (const Stmt &S : Loop.Body)
+    Triangle |= S.Kind == StmtKind::Loop && S.Cond && usesAny(*S.Cond, Moving);
+  if (!Triangle) {
+    Sh.Derived.erase(
+        std::remove_if(Sh.Derived.begin(), Sh.Derived.end(),
+                       [&](const auto &D) { return !usesAny(*D.second, Inc); }),
+        Sh.Derived.end());
+    Derived.clear();
+    for (const auto &D : Sh.Derived)
+      Derived.insert(D.first);
   }
   for (int D : Derived)
     Sh.Carried.erase(std::find(Sh.Carried.begin(), Sh.Carried.end(), D));
@@ -314,6 +354,18 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
     for (int Slot : Sh.Carried)
       if (InInner.count(Slot))
         Sh.InnerCarried.push_back(Slot);
+    // After the inner loop its counters hold where it stopped, not their
+    // start moved: nothing after it may read them.
+    std::set<int> Counters;
+    for (int D : Derived)
+      if (InInner.count(D))
+        Counters.insert(D);
+    bool After = false;
+    for (const Stmt &S : Loop.Body) {
+      if (After && readsAny(S, Counters, K))
+        return Sh;
+      After |= &S == Sh.Inner;
+    }
   }
   // The step holds only increments.
   for (const Stmt &S : Loop.Step)

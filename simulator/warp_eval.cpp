@@ -599,6 +599,7 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   LoopStack.push_back({Instance, 0});
   SkipPlan Plan;
   uint32_t Planned = 0; // The lanes a skip was last looked for.
+  uint64_t RetryAt = 0;
   // Carried values that did not repeat within a period may within a few
   // (a pointer swapped every iteration repeats every second one).
   uint64_t Periods = 1;
@@ -648,9 +649,13 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
                          " iterations for one warp");
       break;
     }
-    if (Iter >= LoopSkipFrom && !Plan.Set && Active != Planned) {
+    if (Iter >= LoopSkipFrom && !Plan.Set &&
+        (Active != Planned || Iter == RetryAt)) {
       Planned = Active;
-      planSkip(S, Active, Iter, Periods, Plan);
+      // A triangle's inner loops may grow long enough later: look again
+      // at twice the iterations.
+      if (!planSkip(S, Active, Iter, Periods, Plan))
+        RetryAt = 2 * Iter;
     }
     Dead = Broken = Continued = 0;
     execList(S.Body, Active);
@@ -1038,12 +1043,16 @@ bool WarpEvaluator::planSecondOrder(
     bool Ok = true;
     for (uint32_t M = Active; M && Ok; M &= M - 1) {
       Lane = __builtin_ctz(M);
-      Ok = (Phi[Lane] * P) % G[Lane] == 0 &&
-           (!Same || Phi[Lane] * P / G[Lane] == *Same);
-      Same = Phi[Lane] * P / G[Lane];
+      i128 Moves;
+      Ok = !__builtin_mul_overflow(Phi[Lane], P, &Moves) &&
+           Moves % G[Lane] == 0 && (!Same || Moves / G[Lane] == *Same);
+      Same = Ok ? std::optional<i128>(Moves / G[Lane]) : std::nullopt;
     }
-    for (i128 Gm : Gamma)
-      Ok = Ok && Same && (Gm * *Same) % i128(Period) == 0;
+    for (i128 Gm : Gamma) {
+      i128 Moves;
+      Ok = Ok && Same && !__builtin_mul_overflow(Gm, *Same, &Moves) &&
+           Moves % i128(Period) == 0;
+    }
     if (Ok) {
       Step = uint64_t(P);
       Mv = *Same;
@@ -1064,7 +1073,10 @@ bool WarpEvaluator::planSecondOrder(
   const i128 E = 2 * i128(Step) + T * i128(Step) - 1;
   for (uint32_t M = Active; M; M &= M - 1) {
     Lane = __builtin_ctz(M);
-    const i128 F = F0[Lane] + Phi[Lane] * E;
+    i128 F;
+    if (__builtin_mul_overflow(Phi[Lane], E, &F) ||
+        __builtin_add_overflow(F, F0[Lane], &F))
+      return false;
     std::optional<i128> Trips = conditionHolds(In.Cmp, F)
                                     ? iterationsLeft(In.Cmp, F, G[Lane])
                                     : std::optional<i128>(0);
@@ -1078,11 +1090,15 @@ bool WarpEvaluator::planSecondOrder(
   Out.Count = uint64_t(T) * Step;
   // A growing triangle's last inner loops run past the inner iterations
   // seen: its inner counters are checked moved that far as well.
+  i128 Gained;
+  if (Mv < 0 && __builtin_mul_overflow(Abs, T, &Gained))
+    return false;
   if (Mv < 0)
     for (size_t I = 0; I < In.Increments.size(); ++I) {
       std::vector<i128> X(32, 0);
       for (unsigned L = 0; L < 32; ++L)
-        X[L] = InInc[I][L] * Abs * T;
+        if (__builtin_mul_overflow(InInc[I][L], Gained, &X[L]))
+          return false;
       Out.Extra.push_back({In.Increments[I].Slot, X});
     }
   return true;
@@ -1215,9 +1231,14 @@ bool WarpEvaluator::applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter) {
       for (auto F : Counts) {
         const i128 C0 = i128(P.Mid[I].*F) - i128(P.Before[I].*F);
         const i128 C1 = i128(Stats[I].*F) - i128(P.Mid[I].*F);
-        const i128 Sum =
-            i128(Stats[I].*F) + T * C1 + (C1 - C0) * (T * (T + 1) / 2);
-        if (C0 < 0 || C1 < 0 || Sum < 0 || Sum > i128(UINT64_MAX))
+        // A product past 128 bits would not fit the count anyway.
+        i128 Linear, Pairs, Growth;
+        if (C0 < 0 || C1 < 0 || __builtin_mul_overflow(T, C1, &Linear) ||
+            __builtin_mul_overflow(T, T + 1, &Pairs) ||
+            __builtin_mul_overflow(C1 - C0, Pairs / 2, &Growth))
+          return false;
+        const i128 Sum = i128(Stats[I].*F) + Linear + Growth;
+        if (Sum < 0 || Sum > i128(UINT64_MAX))
           return false;
         Sums[I].push_back(uint64_t(Sum));
       }

@@ -467,6 +467,43 @@ int main() {
   }
 }
 
+// Triangles (tests/data/programs/triangles.cu, n = 512, 16 warps of one
+// column each): counted to the second order, the same as every iteration,
+// and as worked out by hand. prefixSums' row i reads i + 1 rows: 512 * 513
+// / 2 loads per warp, 4 sectors each (a warp's 32 floats of one row).
+// backSubstitution's row i reads the 511 - i rows below: 512 * 511 / 2 per
+// warp; u[i * n + k] is one float for the whole warp, 1 sector.
+TEST(Cli, TrianglesCountAsEveryIterationAndByHand) {
+  const std::string File = "tests/data/programs/triangles.cu --format json";
+  ToolRun Fast = runTool(File);
+  ToolRun Slow = runTool(File + " --every-iteration");
+  ASSERT_EQ(Fast.Exit, 0) << Fast.Err;
+  ASSERT_EQ(Slow.Exit, 0) << Slow.Err;
+  nlohmann::json F = nlohmann::json::parse(Fast.Out)["launches"];
+  nlohmann::json S = nlohmann::json::parse(Slow.Out)["launches"];
+  ASSERT_EQ(F.size(), 2u) << Fast.Out;
+  for (nlohmann::json *L : {&F, &S})
+    for (nlohmann::json &X : *L)
+      for (const char *How : {"time", "warps_evaluated", "warps_derived"})
+        X.erase(How);
+  EXPECT_EQ(F, S);
+  auto Access = [&](size_t Launch, const std::string &Text) {
+    for (const nlohmann::json &A : F[Launch]["accesses"])
+      if (A["text"] == Text)
+        return A;
+    return nlohmann::json();
+  };
+  const uint64_t Warps = 16;
+  nlohmann::json A = Access(0, "a[k * n + col]");
+  EXPECT_EQ(A["requests"], Warps * 512 * 513 / 2) << A;
+  EXPECT_EQ(A["sectors"], 4 * Warps * 512 * 513 / 2) << A;
+  nlohmann::json U = Access(1, "u[i * n + k]");
+  EXPECT_EQ(U["requests"], Warps * 512 * 511 / 2) << U;
+  EXPECT_EQ(U["sectors"], Warps * 512 * 511 / 2) << U;
+  nlohmann::json X = Access(1, "x[k * n + col]");
+  EXPECT_EQ(X["sectors"], 4 * Warps * 512 * 511 / 2) << X;
+}
+
 TEST(Cli, ExhaustiveIsTheSameAndMaxWarpsBoundsIt) {
   // The reference gives the table the fast path gives.
   ToolRun Fast = runTool("examples/coalescing.cu --format json");

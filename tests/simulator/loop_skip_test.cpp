@@ -193,8 +193,9 @@ TEST(LoopSkip, NestsCountLikeEveryIteration) {
 // j runs an inner loop over k whose start or end moves with j, shrinking
 // (k = j * a + b; k < n) or growing (k = b; k < j * a + n0), up or down,
 // with steps, lanes that start at different rows, a store per outer
-// iteration, and accesses a[k * Rows + j * Cols + tx * X]. Both ways must
-// count alike, and the outer loops must have been counted, not run.
+// iteration, accesses a[k * Rows + j * Cols + tx * X], and sometimes k read
+// after the inner loop or before it is set (not second order then). Both
+// ways must count alike, and outer loops must have been counted, not run.
 TEST(LoopSkip, TrianglesCountLikeEveryIteration) {
   std::mt19937_64 R(20261125);
   auto Pick = [&](int N) { return int(R() % unsigned(N)); };
@@ -237,6 +238,15 @@ TEST(LoopSkip, TrianglesCountLikeEveryIteration) {
         assign(1, Start), loop(Cond, Inner, {InnerStep}),
         addAccess(K, Space::Global, AccessKind::Store, 4,
                   elem(0, add(mul(J, c(64, I64)), Tx), 4), "a[j * 64 + tx]")};
+    // Sometimes k is read where it does not move with j: after the inner
+    // loop (where it stopped) or before its start is set (last row's end).
+    if (Pick(4) == 0)
+      Outer.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                                elem(0, add(Kv, Tx), 4), "a[k + tx]"));
+    if (Pick(4) == 0)
+      Outer.insert(Outer.begin(),
+                   addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, add(Kv, Tx), 4), "a[k + tx]"));
     // The lanes' first rows: all alike, or a few apart.
     ExprPtr First = Pick(2) ? c(Pick(3), I64) : mul(Tx, c(Pick(2), I64));
     const int64_t Rows_ = 300 + Pick(400);
@@ -256,6 +266,43 @@ TEST(LoopSkip, TrianglesCountLikeEveryIteration) {
     expectSameCounts(K, Fast, Slow);
   }
   EXPECT_GT(Second, 0u);
+}
+
+// After a growing triangle's inner loop, k holds where it stopped (j + 8),
+// which moves with j unlike its start: a[k + tx] costs 4 or 5 sectors as k
+// moves. The outer loop is then not counted to the second order, and the
+// counts stay the reference's.
+TEST(LoopSkip, InnerCounterReadAfterTheTriangleIsNotMoved) {
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("a", 4), intParam("n", I64)};
+  K.Slots = {{"j", I64}, {"k", I64}};
+  auto J = makeVar(0, I64), Kv = makeVar(1, I64);
+  auto Tx = cast(tx(), I64);
+  std::vector<Stmt> Inner = {
+      addAccess(K, Space::Global, AccessKind::Load, 4,
+                elem(0, add(mul(Kv, c(256, I64)), Tx), 4), "a[k * 256 + tx]")};
+  std::vector<Stmt> Outer = {
+      assign(1, c(0, I64)),
+      loop(bin(Op::Lt, Kv, add(J, c(8, I64))), Inner,
+           {assign(1, add(Kv, c(1, I64)))}),
+      addAccess(K, Space::Global, AccessKind::Store, 4,
+                elem(0, add(Kv, Tx), 4), "a[k + tx]")};
+  K.Body = {assign(0, c(0, I64)),
+            loop(bin(Op::Lt, J, makeParam(1, I64)), Outer,
+                 {assign(0, add(J, c(1, I64)))})};
+  Launch L;
+  L.Kernel = "k";
+  L.Grid = {1, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("a"), intArg(600)};
+  uint64_t Second = 0;
+  std::vector<AccessStats> Fast = runAll(K, L, 16, nullptr, &Second);
+  std::vector<AccessStats> Slow = runAll(K, L, UINT64_MAX);
+  expectSameCounts(K, Fast, Slow);
+  // 600 stores, 4 sectors when k is a multiple of 8, else 5.
+  EXPECT_EQ(Slow[1].Units, 75u * 4 + 525u * 5);
+  EXPECT_EQ(Second, 0u);
 }
 
 // The outer loop of a rectangular nest is counted by periods too: 64 rows
