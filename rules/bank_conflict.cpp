@@ -117,7 +117,7 @@ static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
       D.Message += ", above --max-conflict-ways " +
                    std::to_string(*C.Policy.MaxConflictWays);
     D.Message += " in " + C.K.Name;
-    std::string Why = causeOnly(explainAccess(A, S));
+    std::string Why = explainCause(A, S);
     if (!Why.empty())
       D.Notes.push_back({A.Loc, Why});
     if (!S.OutOfBoundsLanes) // Padding cannot be judged on stray lanes.

@@ -82,7 +82,7 @@ void checkUncoalesced(const RuleContext &C, std::vector<Diagnostic> &Out,
       D.Message += ", below --min-efficiency " +
                    figure(*C.Policy.MinEfficiencyPct) + "%";
     D.Message += " in " + C.K.Name;
-    std::string Why = causeOnly(explainAccess(A, S));
+    std::string Why = explainCause(A, S);
     if (!Why.empty())
       D.Notes.push_back({A.Loc, Why});
     if (Excess)

@@ -58,9 +58,6 @@ std::vector<Diagnostic> runRules(const RuleContext &C,
 /// Helpers shared by rules (rule_util.cpp).
 std::string figure(double V);        ///< "32", "2.5", "12.5".
 std::string opText(const Access &A); ///< "load", "store", "atomic".
-/// An explanation (views' explainAccess) without its advice, which is
-/// unchecked: rules offer only remedies they re-simulated.
-std::string causeOnly(const std::string &Explanation);
 Diagnostic accessDiagnostic(const RuleContext &C, const Access &A,
                             const char *Rule, Severity Level);
 

@@ -54,14 +54,6 @@ std::string opText(const Access &A) {
   return "";
 }
 
-std::string causeOnly(const std::string &Explanation) {
-  std::string S = Explanation;
-  for (const char *Advice : {"; make ", "; padding "})
-    if (size_t P = S.find(Advice); P != std::string::npos)
-      S.resize(P);
-  return S;
-}
-
 Diagnostic accessDiagnostic(const RuleContext &C, const Access &A,
                             const char *Rule, Severity Level) {
   Diagnostic D;

@@ -19,16 +19,18 @@ static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
                 "' out of bounds: " + std::to_string(S.OutOfBoundsLanes) +
                 " lane accesses fall outside its " + std::to_string(Bytes) +
                 " bytes in " + C.K.Name;
-    // The simulator names the first faulting lane in its message.
-    std::string Prefix = locText(A.Loc) + ": " + A.Text + " is out of bounds";
-    for (const std::string &Msg : C.R.Diagnostics)
-      if (Msg.rfind(Prefix, 0) == 0)
-        if (size_t E = Msg.find("(e.g. "); E != std::string::npos)
-          D.Notes.push_back(
-              {A.Loc, "for example " + Msg.substr(E + 6, Msg.size() - E - 7) +
-                          " with block " + std::to_string(C.R.L.Block.X) + "x" +
-                          std::to_string(C.R.L.Block.Y) + "x" +
-                          std::to_string(C.R.L.Block.Z)});
+    // The launch's first faulting lane, as the simulator found it.
+    if (A.Id < C.R.FirstOutOfBounds.size())
+      if (const std::optional<FaultExample> &X = C.R.FirstOutOfBounds[A.Id])
+        D.Notes.push_back(
+            {A.Loc, "for example block (" + std::to_string(X->Block.X) + "," +
+                        std::to_string(X->Block.Y) + "," +
+                        std::to_string(X->Block.Z) + "), thread " +
+                        std::to_string(X->Thread) + ", byte offset " +
+                        std::to_string(int64_t(X->Address - SA.Offset)) +
+                        " with block " + std::to_string(C.R.L.Block.X) + "x" +
+                        std::to_string(C.R.L.Block.Y) + "x" +
+                        std::to_string(C.R.L.Block.Z)});
     std::string Dims;
     for (uint64_t X : SA.Dims)
       Dims += "[" + std::to_string(X) + "]";

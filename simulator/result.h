@@ -93,6 +93,14 @@ struct Metric {
   uint64_t ExcludedRequests = 0;
 };
 
+/// A lane that faults, the launch's first (in block and warp order): what a
+/// finding names as its example.
+struct FaultExample {
+  Dim3 Block;
+  uint64_t Thread = 0;  ///< Linear index of the thread in its block.
+  uint64_t Address = 0; ///< Shared: offset in shared memory; else address.
+};
+
 struct LaunchResult {
   Launch L;
   const Kernel *K = nullptr;
@@ -109,6 +117,9 @@ struct LaunchResult {
   /// Nsight Compute and nvprof names (metrics.cpp computes them).
   std::map<std::string, Metric> Metrics;
   std::vector<std::string> Diagnostics; ///< E.g. out-of-bounds shared access.
+  /// Per access (Access::Id): the first lane outside its shared array and
+  /// the first misaligned lane, where there is one.
+  std::vector<std::optional<FaultExample>> FirstOutOfBounds, FirstMisaligned;
   /// How many times the host code makes this same launch (same place,
   /// configuration and arguments: a timing loop); the figures are per launch.
   uint64_t Count = 1;

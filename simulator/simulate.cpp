@@ -263,6 +263,14 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
     const OrderedExample &X = (Misaligned ? C.Misaligned : C.OutOfBounds)[I];
     return X.Order == ~uint64_t(0) ? nullptr : &X.Where;
   };
+  auto Typed = [](const OutOfBounds *B) -> std::optional<FaultExample> {
+    if (!B)
+      return std::nullopt;
+    return FaultExample{B->BlockIdx, uint64_t(B->Warp) * 32 + B->Lane,
+                        B->Address};
+  };
+  R.FirstOutOfBounds.resize(K.Accesses.size());
+  R.FirstMisaligned.resize(K.Accesses.size());
   for (size_t I = 0; I < K.Accesses.size(); ++I) {
     const Access &Acc = K.Accesses[I];
     std::string Where = Acc.Loc.File + ":" + std::to_string(Acc.Loc.Line) +
@@ -271,6 +279,8 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
       return "block (" + dimText(B.BlockIdx) + "), thread " +
              std::to_string(B.Warp * 32 + B.Lane);
     };
+    R.FirstOutOfBounds[I] = Typed(Example(I, false));
+    R.FirstMisaligned[I] = Typed(Example(I, true));
     if (const OutOfBounds *B = Example(I, false)) {
       const SharedArray &Arr = K.Shared[Acc.SharedArray];
       uint64_t Size = Arr.Dynamic ? L.DynamicSmem : Arr.Bytes;
@@ -303,6 +313,8 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
   computeMetrics(R);
   if (!R.Incomplete.empty()) {
     R.Diagnostics.clear();
+    R.FirstOutOfBounds.assign(K.Accesses.size(), std::nullopt);
+    R.FirstMisaligned.assign(K.Accesses.size(), std::nullopt);
     for (AccessStats &S : R.PerAccess) { // Partial counts are not the answer.
       S = AccessStats();
       S.UnknownRequests = 1;

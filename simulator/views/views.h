@@ -19,7 +19,7 @@ struct Report {
   std::string File;
   std::vector<LaunchResult> Launches;
   std::vector<std::string> Warnings; ///< What the analyzer could not model.
-  CompilerInfo Compiler; ///< Whose instructions the counts are of.
+  CompilerInfo Compiler;             ///< Whose instructions the counts are of.
 };
 
 using ViewFn = void (*)(const Report &, std::ostream &);
@@ -34,9 +34,23 @@ void printJsonView(const Report &R, std::ostream &OS);
 /// The JSON of one launch (json_view.cpp); the comparison view reuses it.
 nlohmann::json launchJson(const LaunchResult &R);
 
-/// Why an access costs more than it needs to, in one sentence, or "" when it
-/// is as cheap as its bytes allow (explain.cpp).
+/// Why an access costs more than it needs to: the cause, and general
+/// advice on what would change it (empty when none applies); both empty
+/// when it is as cheap as its bytes allow (explain.cpp).
+struct CostExplanation {
+  std::string Cause, Advice;
+  /// "Cause; Advice", as the text and JSON views print it.
+  std::string sentence() const;
+};
+CostExplanation explainCost(const Access &A, const AccessStats &S);
+
+/// The whole explanation in one sentence: the cost's, why it is not
+/// modelled, or what an async copy counts; "" when there is nothing to say.
 std::string explainAccess(const Access &A, const AccessStats &S);
+
+/// The cause alone (or why it is not modelled), for findings that carry
+/// a checked fix of their own instead of general advice.
+std::string explainCause(const Access &A, const AccessStats &S);
 
 /// What the compiler made of the access (Access::Compiled), in one
 /// sentence, or "" when it is as written or was not checked.
