@@ -840,6 +840,24 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
         return false;
     }
   }
+  // The executions checked where the range ends: every slot moved by Q
+  // iterations (and, for a growing triangle, its inner counters by the
+  // iterations it gained too).
+  SkipPlan::Moves End;
+  auto MovedBy = [&](int Slot, const std::vector<i128> &PerLane) {
+    std::vector<i128> Moved(32);
+    for (unsigned L = 0; L < 32; ++L)
+      if (__builtin_mul_overflow(PerLane[L], i128(Q), &Moved[L]))
+        return false;
+    End.push_back({Slot, Moved});
+    return true;
+  };
+  for (size_t I = 0; I < Sh.Increments.size(); ++I)
+    if (!MovedBy(Sh.Increments[I].Slot, Inc[I]))
+      return false;
+  for (size_t D = 0; D < Sh.Derived.size(); ++D)
+    if (!MovedBy(Sh.Derived[D].first, DInc[D]))
+      return false;
   P.Set = true;
   P.Valid = true;
   P.EveryIteration = false;
@@ -852,22 +870,6 @@ bool WarpEvaluator::planSkip(const Stmt &S, uint32_t Active, uint64_t Iter,
   P.Incs.clear();
   for (size_t I = 0; I < Sh.Increments.size(); ++I)
     P.Incs.push_back({Sh.Increments[I].Slot, Inc[I]});
-  // The executions checked where the range ends: every slot moved by Q
-  // iterations (and, for a growing triangle, its inner counters by the
-  // iterations it gained too).
-  SkipPlan::Moves End;
-  for (const auto &[Slot, PerLane] : P.Incs) {
-    std::vector<i128> Moved(32);
-    for (unsigned L = 0; L < 32; ++L)
-      Moved[L] = PerLane[L] * i128(Q);
-    End.push_back({Slot, Moved});
-  }
-  for (size_t D = 0; D < Sh.Derived.size(); ++D) {
-    std::vector<i128> Moved(32);
-    for (unsigned L = 0; L < 32; ++L)
-      Moved[L] = DInc[D][L] * i128(Q);
-    End.push_back({Sh.Derived[D].first, Moved});
-  }
   P.EndMoves = {End};
   if (!Second.Extra.empty()) {
     for (auto &[Slot, Moved] : End)
@@ -983,11 +985,15 @@ bool WarpEvaluator::planSecondOrder(
         AtE = E0;
         AtT = T0;
         std::optional<i128> Step = InnerIncOf(E.Index);
-        if (!X || !Step)
+        i128 By;
+        if (!X || !Step || __builtin_mul_overflow(*Step, AtT, &By))
           return std::nullopt;
-        return asLeaf(*X + *Step * AtT);
+        return asLeaf(*X + By);
       }
-    return D ? leafValue(E, Lane, *D * AtE) : std::nullopt;
+    i128 By;
+    if (!D || __builtin_mul_overflow(*D, AtE, &By))
+      return std::nullopt;
+    return leafValue(E, Lane, By);
   };
   auto Side = [&](const Expr &E, i128 OuterE, i128 InnerT) {
     AtE = OuterE;
