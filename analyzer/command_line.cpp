@@ -1,9 +1,10 @@
 //===- command_line.cpp - gmem-analyze's options through llvm::cl ---------===//
 //
-// The options are llvm::cl globals of this executable only (the libraries
-// and tests never see them). Values that need a message of their own (a
-// block's shape, a range) are read as strings and checked after parsing, so
-// a mistake names the flag, the value and what is expected.
+// The options are llvm::cl options of this executable only (the libraries
+// and tests never see them), built when parsing starts rather than at
+// static initialisation (see Flags). Values that need a message of their
+// own (a block's shape, a range) are read as strings and checked after
+// parsing, so a mistake names the flag, the value and what is expected.
 //
 //===----------------------------------------------------------------------===//
 #include "command_line.h"
