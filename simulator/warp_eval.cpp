@@ -2,6 +2,7 @@
 #include "warp_eval.h"
 #include "memory_units.h"
 #include "pointer_arith.h"
+#include "stmt_walk.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -910,15 +911,6 @@ std::optional<int64_t> asLeaf(std::optional<i128> X) {
   if (!X || *X < INT64_MIN || *X > i128(UINT64_MAX))
     return std::nullopt;
   return *X < 0 ? int64_t(*X) : int64_t(uint64_t(*X));
-}
-
-void accessesIn(const std::vector<Stmt> &L, std::set<int> &Ids) {
-  for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Access)
-      Ids.insert(S.AccessId);
-    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      accessesIn(*Sub, Ids);
-  }
 }
 
 } // namespace

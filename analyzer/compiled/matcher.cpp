@@ -1,6 +1,7 @@
 //===- matcher.cpp - Which SASS instructions each source access became ----===//
 #include "matcher.h"
 #include "select_merge.h"
+#include "stmt_walk.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -50,15 +51,6 @@ void assignments(const std::vector<Stmt> &L, std::map<int, const Expr *> &Def,
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
       assignments(*Sub, Def, Count);
-  }
-}
-
-void accessesIn(const std::vector<Stmt> &L, std::set<int> &Out) {
-  for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Access)
-      Out.insert(S.AccessId);
-    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      accessesIn(*Sub, Out);
   }
 }
 

@@ -25,6 +25,8 @@ import subprocess
 import sys
 import tempfile
 
+from gate_project import swap_thread_roles
+
 build, src = sys.argv[1], sys.argv[2]
 nvcc = os.environ.get("CUDACXX") or shutil.which("nvcc")
 if not nvcc and os.path.exists("/usr/local/cuda/bin/nvcc"):
@@ -58,12 +60,7 @@ code, out = run(ctest, work)
 print("unchanged: exit", code)
 
 source = os.path.join(proj, "transpose.cu")
-original = open(source).read()
-swapped = (original.replace("blockDim.x + threadIdx.x", "blockDim.x + threadIdx.@")
-           .replace("blockDim.y + threadIdx.y", "blockDim.y + threadIdx.x")
-           .replace("threadIdx.@", "threadIdx.y"))
-assert swapped != original
-open(source, "w").write(swapped)
+original = swap_thread_roles(source)
 code, out = run(ctest, work, ok=(8,))  # CTest's exit code for a failed test.
 regression = re.search(r"transpose\.cu:8:22: error: global load in\[r \* n \+ c\]"
                        r" in transposeNaive got worse than the baseline: "

@@ -34,6 +34,8 @@ import time
 
 import yaml
 
+from gate_project import swap_thread_roles
+
 build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 if not shutil.which("nvcc") and not os.path.exists("/usr/local/cuda/bin/nvcc"):
     print("SKIPPED: no CUDA toolkit (nvcc) for CMake's CUDA language")
@@ -195,12 +197,7 @@ rules = {r["ruleId"] for r in sarif["runs"][0]["results"]}
 assert "gmem-baseline-regression" not in rules, rules
 
 source = os.path.join(project, "transpose.cu")
-original = open(source).read()
-swapped = (original.replace("blockDim.x + threadIdx.x", "blockDim.x + threadIdx.@")
-           .replace("blockDim.y + threadIdx.y", "blockDim.y + threadIdx.x")
-           .replace("threadIdx.@", "threadIdx.y"))
-assert swapped != original
-open(source, "w").write(swapped)
+swap_thread_roles(source)
 sh(git + ["commit", "-qam", "swap the thread roles"], project)
 ok, sarif = run_job("regression")
 assert not ok, "the gate passed a regression"
