@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -40,6 +41,17 @@ struct FileRun {
 int usage(const std::string &Message) {
   std::cerr << "gmem-analyze: error: " << Message << "\n";
   return 2;
+}
+
+/// Writes Path with Print; "" when done, else what went wrong.
+std::string writeFile(const std::string &Path,
+                      const std::function<void(llvm::raw_ostream &)> &Print) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Path, EC);
+  if (EC)
+    return Path + ": cannot write: " + EC.message();
+  Print(Out);
+  return "";
 }
 
 /// Path relative to the current directory when it lies under it.
@@ -232,15 +244,13 @@ int runGate(const Options &O, const GateOptions &G) {
   // the invocation's notifications: a CI upload step finds its file.
   auto Usage = [&](const std::vector<std::string> &Errors) {
     for (const std::string &E : Errors)
-      std::cerr << "gmem-analyze: error: " << E << "\n";
+      usage(E);
     if (!G.SarifFile.empty()) {
-      std::error_code EC;
-      llvm::raw_fd_ostream Out(G.SarifFile, EC);
-      if (EC)
-        std::cerr << "gmem-analyze: error: " << G.SarifFile
-                  << ": cannot write: " << EC.message() << "\n";
-      else
-        printSarif({}, Out, Errors);
+      std::string Failed = writeFile(G.SarifFile, [&](llvm::raw_ostream &OS) {
+        printSarif({}, OS, Errors);
+      });
+      if (!Failed.empty())
+        usage(Failed);
     }
     if (O.Format == "sarif")
       printSarif({}, llvm::outs(), Errors);
@@ -418,18 +428,17 @@ int runGate(const Options &O, const GateOptions &G) {
     std::cout << J.dump(2) << "\n";
   }
   if (!G.ExportFixes.empty()) {
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(G.ExportFixes, EC);
-    if (EC)
-      return usage(G.ExportFixes + ": cannot write: " + EC.message());
-    printExportFixes(All, Out);
+    std::string Failed = writeFile(G.ExportFixes, [&](llvm::raw_ostream &OS) {
+      printExportFixes(All, OS);
+    });
+    if (!Failed.empty())
+      return usage(Failed);
   }
   if (!G.SarifFile.empty()) {
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(G.SarifFile, EC);
-    if (EC)
-      return usage(G.SarifFile + ": cannot write: " + EC.message());
-    printSarif(All, Out);
+    std::string Failed = writeFile(
+        G.SarifFile, [&](llvm::raw_ostream &OS) { printSarif(All, OS); });
+    if (!Failed.empty())
+      return usage(Failed);
   }
   unsigned Errors = 0, Warnings = 0;
   for (const Diagnostic &D : All)

@@ -108,26 +108,28 @@ bool formInside(const CompiledForm &C, unsigned Depth) {
   return false;
 }
 
-/// The expressions S itself reads: its value or condition, or the address
-/// of the access it makes.
-std::vector<const Expr *> readBy(const Stmt &S, const Kernel &K) {
-  std::vector<const Expr *> R = {S.Value.get(), S.Cond.get()};
+/// Adds the slots S reads, anywhere in it (values, conditions, access
+/// addresses), to Reads, and those it assigns to Writes.
+void slotsOf(const Stmt &S, const Kernel &K, std::set<int> &Reads,
+             std::set<int> &Writes) {
+  std::function<void(const Expr &)> Read = [&](const Expr &E) {
+    if (E.Kind == Op::Var)
+      Reads.insert(E.Index);
+    for (const ExprPtr &O : E.Ops)
+      Read(*O);
+  };
+  if (S.Kind == StmtKind::Assign)
+    Writes.insert(S.Slot);
+  for (const Expr *E : {S.Value.get(), S.Cond.get()})
+    if (E)
+      Read(*E);
   if (S.Kind == StmtKind::Access && S.AccessId >= 0 &&
-      size_t(S.AccessId) < K.Accesses.size())
-    R.push_back(K.Accesses[size_t(S.AccessId)].Address.get());
-  return R;
-}
-
-/// Whether S or a statement in it reads one of Slots.
-bool readsAny(const Stmt &S, const std::set<int> &Slots, const Kernel &K) {
-  for (const Expr *E : readBy(S, K))
-    if (E && usesAny(*E, Slots))
-      return true;
+      size_t(S.AccessId) < K.Accesses.size() &&
+      K.Accesses[size_t(S.AccessId)].Address)
+    Read(*K.Accesses[size_t(S.AccessId)].Address);
   for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
     for (const Stmt &X : *Sub)
-      if (readsAny(X, Slots, K))
-        return true;
-  return false;
+      slotsOf(X, K, Reads, Writes);
 }
 
 /// Collects the slots assigned anywhere in L and how often.
@@ -209,24 +211,7 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
         Sh.Derived.push_back({S.Slot, S.Value.get()});
       }
     }
-    std::function<void(const Stmt &)> Mention = [&](const Stmt &X) {
-      if (X.Kind == StmtKind::Assign)
-        Mentioned.insert(X.Slot);
-      for (const Expr *E : readBy(X, K)) {
-        std::function<void(const Expr &)> Reads = [&](const Expr &Y) {
-          if (Y.Kind == Op::Var)
-            Mentioned.insert(Y.Index);
-          for (const ExprPtr &O : Y.Ops)
-            Reads(*O);
-        };
-        if (E)
-          Reads(*E);
-      }
-      for (const auto *Sub : {&X.Then, &X.Else, &X.CondPre, &X.Body, &X.Step})
-        for (const Stmt &Y : *Sub)
-          Mention(Y);
-    };
-    Mention(S);
+    slotsOf(S, K, Mentioned, Mentioned);
   }
   // A start that does not read the increments (k = 0) is derived only in a
   // triangle, where a loop's bound reads them or a start that does; a
@@ -362,8 +347,12 @@ LoopShape analyzeLoop(const Stmt &Loop, const Kernel &K) {
         Counters.insert(D);
     bool After = false;
     for (const Stmt &S : Loop.Body) {
-      if (After && readsAny(S, Counters, K))
-        return Sh;
+      std::set<int> Reads, Writes;
+      if (After)
+        slotsOf(S, K, Reads, Writes);
+      for (int C : Counters)
+        if (Reads.count(C))
+          return Sh;
       After |= &S == Sh.Inner;
     }
   }

@@ -971,11 +971,8 @@ bool WarpEvaluator::planSecondOrder(
     std::optional<i128> D = OuterIncOf(E.Index);
     for (const auto &[Slot, Value] : Sh.Derived)
       if (Slot == E.Index) {
-        const i128 E0 = AtE, T0 = AtT;
-        AtT = 0;
+        // Its value reads only the increments and invariants (loop_skip).
         std::optional<i128> X = exactValue(*Value, Moved);
-        AtE = E0;
-        AtT = T0;
         std::optional<i128> Step = InnerIncOf(E.Index);
         i128 By;
         if (!X || !Step || __builtin_mul_overflow(*Step, AtT, &By))

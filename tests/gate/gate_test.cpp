@@ -32,6 +32,24 @@ json findings(const GateRun &R) { return json::parse(R.Out)["findings"]; }
 // warp's 128 bytes in 4 sectors, stride 2 spreads them over 256 bytes, 8
 // sectors. Extra blank lines and the local's name vary to check that
 // baseline keys survive such edits.
+/// A copy whose stride is the macro STRIDE (from a compile database),
+/// reading from InFloats floats.
+std::string stridedByMacro(int InFloats) {
+  return "#include <cuda_runtime.h>\n"
+         "__global__ void k(const float *in, float *out) {\n"
+         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  out[i] = in[i * STRIDE];\n"
+         "}\n"
+         "int main() {\n"
+         "  float *in, *out;\n"
+         "  cudaMalloc(&in, " +
+         std::to_string(InFloats) +
+         " * sizeof(float));\n"
+         "  cudaMalloc(&out, 4096 * sizeof(float));\n"
+         "  k<<<32, 128>>>(in, out);\n"
+         "}\n";
+}
+
 std::string stridedCopy(int Stride, const std::string &Local = "i",
                         const std::string &Blank = "") {
   return "#include <cuda_runtime.h>\n" + Blank +
@@ -493,17 +511,7 @@ TEST(CompileDb, DashPReadsTheDatabase) {
   std::string Dir = ::testing::TempDir() + "/db";
   std::system(("mkdir -p " + Dir).c_str());
   std::string Src = Dir + "/k.cu";
-  std::ofstream(Src) << "#include <cuda_runtime.h>\n"
-                        "__global__ void k(const float *in, float *out) {\n"
-                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                        "  out[i] = in[i * STRIDE];\n"
-                        "}\n"
-                        "int main() {\n"
-                        "  float *in, *out;\n"
-                        "  cudaMalloc(&in, 8192 * sizeof(float));\n"
-                        "  cudaMalloc(&out, 4096 * sizeof(float));\n"
-                        "  k<<<32, 128>>>(in, out);\n"
-                        "}\n";
+  std::ofstream(Src) << stridedByMacro(8192);
   json Db = json::array({{{"directory", Dir},
                           {"command", "/usr/local/cuda/bin/nvcc -DSTRIDE=2 "
                                       "-gencode arch=compute_90,code=sm_90 "
@@ -532,17 +540,7 @@ TEST(CompileDb, DashPAloneAnalysesEveryCudaFile) {
   json Db = json::array();
   for (int Stride : {2, 4}) {
     std::string Src = Dir + "/k" + std::to_string(Stride) + ".cu";
-    std::ofstream(Src) << "#include <cuda_runtime.h>\n"
-                          "__global__ void k(const float *in, float *out) {\n"
-                          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                          "  out[i] = in[i * STRIDE];\n"
-                          "}\n"
-                          "int main() {\n"
-                          "  float *in, *out;\n"
-                          "  cudaMalloc(&in, 16384 * sizeof(float));\n"
-                          "  cudaMalloc(&out, 4096 * sizeof(float));\n"
-                          "  k<<<32, 128>>>(in, out);\n"
-                          "}\n";
+    std::ofstream(Src) << stridedByMacro(16384);
     Db.push_back({{"directory", Dir},
                   {"command", "/usr/local/cuda/bin/nvcc -DSTRIDE=" +
                                   std::to_string(Stride) + " -x cu -c " + Src +
