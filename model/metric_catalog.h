@@ -42,7 +42,7 @@ enum class MetricQuantity : uint8_t {
 };
 
 /// How closely a measurement must agree with a prediction
-/// (gpu/compare/tolerances.h has the numbers).
+/// (views/compare/tolerances.h has the numbers).
 enum class MetricTolerance : uint8_t {
   Exact,            ///< A count.
   Printed,          ///< Nsight Compute's 2 decimals.

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "resim.h"
 #include "rule.h"
-#include "views/views.h"
+#include "views.h"
 
 #include <fstream>
 

@@ -10,7 +10,7 @@
 
 #include "resim.h"
 #include "simulate.h"
-#include "views/views.h"
+#include "views.h"
 
 namespace gmem {
 

@@ -2,7 +2,7 @@
 //
 // Rules produce Diagnostics; views (clang-style text, JSON, SARIF, baseline
 // diff) print them. Nothing here depends on Clang: the text and SARIF views
-// that use Clang's engine live in analyzer/gate_*.cpp.
+// that use Clang's engine live in views/diagnostic_views.*.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_RULES_DIAGNOSTIC_H

@@ -189,7 +189,7 @@ def render(results):
            "`scripts/measure_examples.sh`) and `gmem-analyze EXAMPLE.cu "
            "--compare MEASUREMENT --format json`. Do not edit: run the script "
            "again.", "",
-           "Tolerances (`gpu/compare/compare.h`): counts exact; global "
+           "Tolerances (`views/compare/compare.h`): counts exact; global "
            "sectors per request and efficiencies exact up to the printed "
            "precision (0.005); shared wavefronts per request within max(3 %, "
            "0.15), the counter noise of large grids that "

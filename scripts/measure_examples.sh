@@ -39,11 +39,8 @@ if ! cmake -S "$root" -B "$build" "${cfg[@]}" >"$work/cmake.log" 2>&1; then
 fi
 grep -h "gmem:" "$work/cmake.log" || true
 cmake --build "$build" -j "$(nproc)" --target gmem-verify gmem_inject || exit 2
-verify=
-for v in "$build/bin/gmem-verify" "$build/gmem-verify" "$build/gpu/gmem-verify"; do
-  [ -x "$v" ] && { verify=$v; break; }
-done
-[ -n "$verify" ] || { echo "measure_examples: gmem-verify was not built" >&2; exit 2; }
+verify=$build/bin/gmem-verify
+[ -x "$verify" ] || { echo "measure_examples: gmem-verify was not built" >&2; exit 2; }
 
 status=0
 sources=("$root"/examples/*.cu "$@")

@@ -1,6 +1,6 @@
 //===- compare_groundtruth_test.cpp - Predictions beside real measurements ===//
 //
-// The analyzer's predictions compared (gpu/compare) with measurements taken
+// The analyzer's predictions compared (views/compare) with measurements taken
 // on an H200: Nsight Compute's export for the seeds' program
 // (tests/data/groundtruth/h200_ncu_seeds.csv) and gmem-verify's recordings
 // of every example (tests/data/measured, scripts/measure_examples.sh). The

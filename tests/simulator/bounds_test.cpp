@@ -179,7 +179,7 @@ TEST(RequestBounds, GlobalAtomicGatherSerialisesPerLane) {
 
 namespace {
 
-// PTX shfl.sync's source lanes (see simulator/model.cpp).
+// PTX shfl.sync's source lanes (see model/model.cpp).
 TEST(Shuffle, SourceLanesFollowThePtxRules) {
   using M = ShuffleMode;
   EXPECT_EQ(shuffleSource(M::Idx, 5, 3, 32), 3);

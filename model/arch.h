@@ -8,8 +8,8 @@
 // docs/ARCHITECTURES.md says which rows were checked on a GPU.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_SIMULATOR_ARCH_H
-#define GMEM_SIMULATOR_ARCH_H
+#ifndef GMEM_MODEL_ARCH_H
+#define GMEM_MODEL_ARCH_H
 
 #include "model.h"
 
@@ -100,4 +100,4 @@ std::vector<std::string> archNames();
 
 } // namespace gmem
 
-#endif // GMEM_SIMULATOR_ARCH_H
+#endif // GMEM_MODEL_ARCH_H

@@ -13,7 +13,7 @@
 #include "install_paths.h"
 #include "launch_plan.h"
 #include "model_json.h"
-#include "views/views.h"
+#include "views.h"
 
 #include <fstream>
 #include <iostream>
@@ -66,7 +66,7 @@ int run(const Options &O) {
   }
 
   if (!O.Compare.empty()) {
-    // The measured launches decide what is simulated (gpu/compare).
+    // The measured launches decide what is simulated (run_comparison.cpp).
     ComparisonOptions CO;
     CO.Arch = O.Arch;
     CO.Threads = O.Threads;

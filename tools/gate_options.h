@@ -5,8 +5,8 @@
 // --extra-arg, --extra-arg-before, -fno-color-diagnostics).
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_GATE_OPTIONS_H
-#define GMEM_ANALYZER_GATE_OPTIONS_H
+#ifndef GMEM_TOOLS_GATE_OPTIONS_H
+#define GMEM_TOOLS_GATE_OPTIONS_H
 
 #include <optional>
 #include <string>
@@ -39,4 +39,4 @@ struct GateOptions {
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_GATE_OPTIONS_H
+#endif // GMEM_TOOLS_GATE_OPTIONS_H

@@ -10,8 +10,8 @@
 // integer semantics of the expression's type.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_SIMULATOR_MODEL_H
-#define GMEM_SIMULATOR_MODEL_H
+#ifndef GMEM_MODEL_MODEL_H
+#define GMEM_MODEL_MODEL_H
 
 #include <cstdint>
 #include <map>
@@ -450,4 +450,4 @@ struct Module {
 
 } // namespace gmem
 
-#endif // GMEM_SIMULATOR_MODEL_H
+#endif // GMEM_MODEL_MODEL_H

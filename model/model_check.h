@@ -7,8 +7,8 @@
 // runs it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_SIMULATOR_MODEL_CHECK_H
-#define GMEM_SIMULATOR_MODEL_CHECK_H
+#ifndef GMEM_MODEL_MODEL_CHECK_H
+#define GMEM_MODEL_MODEL_CHECK_H
 
 #include "model.h"
 #include <optional>
@@ -34,4 +34,4 @@ std::optional<std::string> checkModule(const Module &M);
 
 } // namespace gmem
 
-#endif // GMEM_SIMULATOR_MODEL_CHECK_H
+#endif // GMEM_MODEL_MODEL_CHECK_H

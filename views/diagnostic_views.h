@@ -1,4 +1,4 @@
-//===- gate_views.h - Findings printed through Clang ----------------------===//
+//===- diagnostic_views.h - Findings printed through Clang ----------------===//
 //
 // The clang-style text view goes through Clang's own DiagnosticsEngine and
 // TextDiagnosticPrinter (source line, caret, colours on a terminal); the
@@ -13,8 +13,8 @@
 //   transpose.cu:40:25: note: neighbouring lanes are 16384 bytes apart...
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_GATE_VIEWS_H
-#define GMEM_ANALYZER_GATE_VIEWS_H
+#ifndef GMEM_VIEWS_DIAGNOSTIC_VIEWS_H
+#define GMEM_VIEWS_DIAGNOSTIC_VIEWS_H
 
 #include "diagnostic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -40,4 +40,4 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_GATE_VIEWS_H
+#endif // GMEM_VIEWS_DIAGNOSTIC_VIEWS_H

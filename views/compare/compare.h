@@ -62,8 +62,8 @@
 // computed from.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_GPU_COMPARE_COMPARE_H
-#define GMEM_GPU_COMPARE_COMPARE_H
+#ifndef GMEM_VIEWS_COMPARE_COMPARE_H
+#define GMEM_VIEWS_COMPARE_COMPARE_H
 
 #include "measurement.h"
 #include "model.h"
@@ -241,4 +241,4 @@ int runComparison(const Module &M, const std::string &MeasurementPath,
 
 } // namespace gmem
 
-#endif // GMEM_GPU_COMPARE_COMPARE_H
+#endif // GMEM_VIEWS_COMPARE_COMPARE_H

@@ -3,8 +3,8 @@
 // Filled from the command line by command_line.cpp.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_OPTIONS_H
-#define GMEM_ANALYZER_OPTIONS_H
+#ifndef GMEM_TOOLS_OPTIONS_H
+#define GMEM_TOOLS_OPTIONS_H
 
 #include "translate.h"
 #include <optional>
@@ -45,4 +45,4 @@ struct Options {
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_OPTIONS_H
+#endif // GMEM_TOOLS_OPTIONS_H

@@ -4,8 +4,8 @@
 // view is one file plus one line in the table in views.cpp.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_SIMULATOR_VIEWS_VIEWS_H
-#define GMEM_SIMULATOR_VIEWS_VIEWS_H
+#ifndef GMEM_VIEWS_VIEWS_H
+#define GMEM_VIEWS_VIEWS_H
 
 #include "result.h"
 #include <nlohmann/json.hpp>
@@ -65,4 +65,4 @@ std::string locText(const SourceLoc &L);
 
 } // namespace gmem
 
-#endif // GMEM_SIMULATOR_VIEWS_VIEWS_H
+#endif // GMEM_VIEWS_VIEWS_H

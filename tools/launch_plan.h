@@ -5,8 +5,8 @@
 // launch built from --grid, --block and --arg.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_LAUNCH_PLAN_H
-#define GMEM_ANALYZER_LAUNCH_PLAN_H
+#ifndef GMEM_TOOLS_LAUNCH_PLAN_H
+#define GMEM_TOOLS_LAUNCH_PLAN_H
 
 #include "model.h"
 #include "options.h"
@@ -54,4 +54,4 @@ std::vector<std::string> unusedArgWarnings(const Module &M,
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_LAUNCH_PLAN_H
+#endif // GMEM_TOOLS_LAUNCH_PLAN_H

@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compare.h"
-#include "views/views.h"
+#include "views.h"
 
 #include <cmath>
 #include <cstdio>

@@ -7,8 +7,8 @@
 // reading the host code gives it (the <<< of a launch).
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_LAUNCH_COLUMNS_H
-#define GMEM_ANALYZER_LAUNCH_COLUMNS_H
+#ifndef GMEM_TOOLS_LAUNCH_COLUMNS_H
+#define GMEM_TOOLS_LAUNCH_COLUMNS_H
 
 #include "model.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -25,4 +25,4 @@ void placeLaunchColumns(
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_LAUNCH_COLUMNS_H
+#endif // GMEM_TOOLS_LAUNCH_COLUMNS_H

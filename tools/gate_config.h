@@ -14,8 +14,8 @@
 // --max-conflict-ways replace the file's values.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_GATE_CONFIG_H
-#define GMEM_ANALYZER_GATE_CONFIG_H
+#ifndef GMEM_TOOLS_GATE_CONFIG_H
+#define GMEM_TOOLS_GATE_CONFIG_H
 
 #include "gate_options.h"
 
@@ -53,4 +53,4 @@ private:
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_GATE_CONFIG_H
+#endif // GMEM_TOOLS_GATE_CONFIG_H

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compare.h"
-#include "views/views.h"
+#include "views.h"
 
 namespace gmem {
 

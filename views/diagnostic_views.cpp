@@ -1,5 +1,5 @@
-//===- gate_views.cpp - Findings printed through Clang --------------------===//
-#include "gate_views.h"
+//===- diagnostic_views.cpp - Findings printed through Clang --------------===//
+#include "diagnostic_views.h"
 
 #include "baseline.h"
 #include "install_paths.h"

@@ -1,6 +1,6 @@
 //===- tolerances.h - How close a measurement must be (see compare.h) -----===//
-#ifndef GMEM_GPU_COMPARE_TOLERANCES_H
-#define GMEM_GPU_COMPARE_TOLERANCES_H
+#ifndef GMEM_VIEWS_COMPARE_TOLERANCES_H
+#define GMEM_VIEWS_COMPARE_TOLERANCES_H
 
 #include <algorithm>
 #include <cstdint>
@@ -39,4 +39,4 @@ inline bool sameCount(double A, double B) { return A - B < 0.5 && B - A < 0.5; }
 } // namespace tolerance
 } // namespace gmem
 
-#endif // GMEM_GPU_COMPARE_TOLERANCES_H
+#endif // GMEM_VIEWS_COMPARE_TOLERANCES_H

@@ -4,8 +4,8 @@
 // written as lower-case words, types as "u32"/"i64"/"bool".
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_SIMULATOR_MODEL_JSON_H
-#define GMEM_SIMULATOR_MODEL_JSON_H
+#ifndef GMEM_MODEL_MODEL_JSON_H
+#define GMEM_MODEL_MODEL_JSON_H
 
 #include "model.h"
 #include <nlohmann/json.hpp>
@@ -30,4 +30,4 @@ bool readModelFile(const std::string &Path, Module &M, std::string &Error);
 
 } // namespace gmem
 
-#endif // GMEM_SIMULATOR_MODEL_JSON_H
+#endif // GMEM_MODEL_MODEL_JSON_H

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compare.h"
-#include "views/views.h"
+#include "views.h"
 
 #include <algorithm>
 #include <map>

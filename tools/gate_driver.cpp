@@ -6,7 +6,7 @@
 #include "checks.h"
 #include "compile_db.h"
 #include "gate_config.h"
-#include "gate_views.h"
+#include "diagnostic_views.h"
 #include "launch_plan.h"
 #include "rule.h"
 #include "llvm/Support/FileSystem.h"

@@ -6,8 +6,8 @@
 // policies and the baseline decide the exit code, and a view prints them.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_GATE_DRIVER_H
-#define GMEM_ANALYZER_GATE_DRIVER_H
+#ifndef GMEM_TOOLS_GATE_DRIVER_H
+#define GMEM_TOOLS_GATE_DRIVER_H
 
 #include "gate_options.h"
 #include "options.h"
@@ -28,4 +28,4 @@ int listChecks(const GateOptions &G, std::ostream &OS);
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_GATE_DRIVER_H
+#endif // GMEM_TOOLS_GATE_DRIVER_H

@@ -4,8 +4,8 @@
 // JSON, comparison) read these structures and nothing else.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_SIMULATOR_RESULT_H
-#define GMEM_SIMULATOR_RESULT_H
+#ifndef GMEM_MODEL_RESULT_H
+#define GMEM_MODEL_RESULT_H
 
 #include "model.h"
 #include <cstdint>
@@ -127,4 +127,4 @@ struct LaunchResult {
 
 } // namespace gmem
 
-#endif // GMEM_SIMULATOR_RESULT_H
+#endif // GMEM_MODEL_RESULT_H

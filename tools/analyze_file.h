@@ -5,12 +5,12 @@
 // command and the gate's loop over files (gate_driver.cpp) both call them.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_ANALYZE_FILE_H
-#define GMEM_ANALYZER_ANALYZE_FILE_H
+#ifndef GMEM_TOOLS_ANALYZE_FILE_H
+#define GMEM_TOOLS_ANALYZE_FILE_H
 
 #include "arch.h"
 #include "options.h"
-#include "views/views.h"
+#include "views.h"
 #include <string>
 #include <vector>
 
@@ -41,4 +41,4 @@ bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_ANALYZE_FILE_H
+#endif // GMEM_TOOLS_ANALYZE_FILE_H

@@ -5,8 +5,8 @@
 // and the gate's flags spelled as clang-tidy's.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_COMMAND_LINE_H
-#define GMEM_ANALYZER_COMMAND_LINE_H
+#ifndef GMEM_TOOLS_COMMAND_LINE_H
+#define GMEM_TOOLS_COMMAND_LINE_H
 
 #include "gate_options.h"
 #include "options.h"
@@ -27,4 +27,4 @@ bool parseCommandLine(int Argc, const char *const *Argv, Options &O,
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_COMMAND_LINE_H
+#endif // GMEM_TOOLS_COMMAND_LINE_H
