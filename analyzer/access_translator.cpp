@@ -145,7 +145,8 @@ Value BodyTranslator::pointerAdd(const Value &P, const Value &Index,
     __int128 I = Signed ? __int128(Off->Value) : __int128(uint64_t(Off->Value));
     __int128 Bytes = I * __int128(Size);
     if (Bytes < INT64_MIN || Bytes > INT64_MAX) {
-      R.E = makeUnknown(PointerOverflowReason, AddrT);
+      R.E = makeUnknown(PointerOverflowReason, AddrT,
+                        UnknownCause::PointerOverflow);
       return R;
     }
     Off = makeConst(static_cast<int64_t>(Bytes), AddrT);
@@ -683,15 +684,17 @@ int BodyTranslator::addAccess(AccessKind Kind, const LValue &L, unsigned Size,
   } else {
     A.Sp = Space::Global;
   }
-  std::string Reason;
-  if (hasUnknown(A.Address, &Reason))
-    A.UnknownReason = Reason;
-  else if (L.Where.Kind == PtrOrigin::Unknown)
+  Why Reason;
+  if (hasUnknown(A.Address, &Reason)) {
+    A.UnknownReason = Reason.Text;
+    A.ReasonCause = Reason.Cause;
+  } else if (L.Where.Kind == PtrOrigin::Unknown)
     A.UnknownReason = L.Where.Reason.empty()
                           ? "cannot tell which memory the pointer points to"
                           : L.Where.Reason;
   A.DataDependent = A.UnknownReason && L.Where.Kind != PtrOrigin::Unknown &&
-                    !inGotoFunction() && isLoadedReason(*A.UnknownReason);
+                    !inGotoFunction() &&
+                    A.ReasonCause == UnknownCause::LoadedData;
   if (A.UnknownReason)
     warn(L.Site,
          "address of '" + A.Text + "' is not modelled: " + *A.UnknownReason);

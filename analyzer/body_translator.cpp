@@ -132,11 +132,10 @@ void collectAssigns(const StmtList &L,
 /// Is E unknown whatever the lanes' values, given the slots in Never? Sets
 /// Why to a reason when one is known.
 bool neverComputable(const Expr &E, const std::vector<bool> &Never,
-                     const std::vector<std::string> &Reasons,
-                     std::string &Why) {
+                     const std::vector<Why> &Reasons, Why &Why) {
   switch (E.Kind) {
   case Op::Unknown:
-    Why = E.Reason;
+    Why = {E.Cause, E.Reason};
     return true;
   case Op::Var:
     if (E.Index < 0 || E.Index >= static_cast<int>(Never.size()) ||
@@ -175,7 +174,7 @@ void BodyTranslator::markNeverComputable() {
   // Greatest fixed point: a slot is never computable when every value
   // assigned to it is never computable (j = idx[i]; j = j + 1; ...).
   std::vector<bool> Never(N);
-  std::vector<std::string> Reasons(N);
+  std::vector<Why> Reasons(N);
   for (size_t S = 0; S < N; ++S)
     Never[S] = !Assigns[S].empty();
   for (bool Changed = true; Changed;) {
@@ -184,7 +183,7 @@ void BodyTranslator::markNeverComputable() {
       if (!Never[S])
         continue;
       for (const Expr *V : Assigns[S]) {
-        std::string Why;
+        Why Why;
         if (!neverComputable(*V, Never, Reasons, Why)) {
           Never[S] = false;
           Changed = true;
@@ -198,11 +197,12 @@ void BodyTranslator::markNeverComputable() {
     }
   }
   for (Access &A : K.Accesses) {
-    std::string Why;
+    Why Why;
     if (A.UnknownReason || !neverComputable(*A.Address, Never, Reasons, Why))
       continue;
-    A.UnknownReason = Why.empty() ? "its value is never computable" : Why;
-    A.DataDependent = isLoadedReason(Why);
+    A.UnknownReason = Why.empty() ? "its value is never computable" : Why.Text;
+    A.ReasonCause = Why.Cause;
+    A.DataDependent = Why.Cause == UnknownCause::LoadedData;
     std::string W = A.Loc.File + ":" + std::to_string(A.Loc.Line) +
                     ": address of '" + A.Text +
                     "' is not modelled: " + *A.UnknownReason;
@@ -236,15 +236,19 @@ std::optional<IntType> BodyTranslator::intTypeOf(QualType T) const {
 }
 
 ExprPtr BodyTranslator::unknown(const std::string &Reason, QualType T) const {
-  return makeUnknown(Reason, intTypeOf(T).value_or(IntType{}));
+  // The one place the analyzer's own sentences (loadedReason) become the
+  // model's typed cause.
+  return makeUnknown(Reason, intTypeOf(T).value_or(IntType{}),
+                     isLoadedReason(Reason) ? UnknownCause::LoadedData
+                                            : UnknownCause::Unmodelled);
 }
 
-bool BodyTranslator::hasUnknown(const ExprPtr &E, std::string *Reason) {
+bool BodyTranslator::hasUnknown(const ExprPtr &E, Why *Reason) {
   if (!E)
     return false;
   if (E->Kind == Op::Unknown) {
     if (Reason)
-      *Reason = E->Reason;
+      *Reason = {E->Cause, E->Reason};
     return true;
   }
   for (const ExprPtr &O : E->Ops)
@@ -276,7 +280,7 @@ ExprPtr BodyTranslator::binary(Op K, ExprPtr L, ExprPtr R, IntType T) const {
     return E->Kind == Op::Unknown && E->Ops.empty();
   };
   if (Compare && (Plain(L) || Plain(R)))
-    return makeUnknown((Plain(L) ? L : R)->Reason, T);
+    return makeUnknown((Plain(L) ? L : R)->Reason, T, (Plain(L) ? L : R)->Cause);
   return makeBinary(K, L, R, T);
 }
 
@@ -289,7 +293,7 @@ ExprPtr BodyTranslator::toBool(ExprPtr E) const {
   if (E->Type == Bool)
     return E;
   if (E->Kind == Op::Unknown && E->Ops.empty())
-    return makeUnknown(E->Reason, Bool);
+    return makeUnknown(E->Reason, Bool, E->Cause);
   if (E->Kind == Op::Const)
     return makeConst(E->Value != 0, Bool);
   return makeBinary(Op::Ne, E, makeConst(0, E->Type), Bool);
@@ -446,9 +450,9 @@ void BodyTranslator::warnAt(SourceLocation L, const std::string &Msg) {
 
 void BodyTranslator::warnIfUnknown(const ExprPtr &E, const clang::Stmt *S,
                                    const std::string &What) {
-  std::string Reason;
+  Why Reason;
   if (hasUnknown(E, &Reason))
-    warn(S, What + " '" + textOf(S) + "' is not modelled: " + Reason);
+    warn(S, What + " '" + textOf(S) + "' is not modelled: " + Reason.Text);
 }
 
 } // namespace gmem

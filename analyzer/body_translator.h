@@ -87,7 +87,7 @@ public:
   // ---- Types and values (body_translator.cpp).
   std::optional<IntType> intTypeOf(clang::QualType T) const;
   ExprPtr unknown(const std::string &Reason, clang::QualType T) const;
-  static bool hasUnknown(const ExprPtr &E, std::string *Reason = nullptr);
+  static bool hasUnknown(const ExprPtr &E, Why *Reason = nullptr);
   ExprPtr castTo(ExprPtr E, IntType T) const;
   ExprPtr binary(Op K, ExprPtr L, ExprPtr R, IntType T) const;
   ExprPtr unary(Op K, ExprPtr E, IntType T) const;

@@ -39,15 +39,40 @@ ExprPtr makeBuiltin(Builtin B) {
   return E;
 }
 
-ExprPtr makeUnknown(std::string Reason, IntType T) {
+ExprPtr makeUnknown(std::string Reason, IntType T, UnknownCause C) {
   auto E = make(Op::Unknown, T);
   E->Reason = std::move(Reason);
+  E->Cause = C;
   return E;
+}
+
+ExprPtr makeUnknown(const Why &W, IntType T) {
+  return makeUnknown(W.Text, T, W.Cause);
+}
+
+const char *causeName(UnknownCause C) {
+  switch (C) {
+  case UnknownCause::LoadedData:
+    return "loaded_data";
+  case UnknownCause::PointerOverflow:
+    return "pointer_overflow";
+  default:
+    return "unmodelled";
+  }
+}
+
+std::optional<UnknownCause> causeNamed(const std::string &Name) {
+  for (UnknownCause C : {UnknownCause::Unmodelled, UnknownCause::LoadedData,
+                         UnknownCause::PointerOverflow})
+    if (Name == causeName(C))
+      return C;
+  return std::nullopt;
 }
 
 ExprPtr makeLoaded(std::string Reason, ExprPtr Addr, IntType T, bool Pointer) {
   auto E = make(Op::Unknown, T, {std::move(Addr)});
   E->Reason = std::move(Reason);
+  E->Cause = UnknownCause::LoadedData;
   E->Index = Pointer ? 1 : -1;
   return E;
 }

@@ -27,8 +27,40 @@ namespace gmem {
 /// and which compiler was read (Module::Compiler); version 3 the accounting
 /// of every SASS memory instruction (Kernel::Sass), reductions and async
 /// copies (Access::Reduction, Access::AsyncPartner); version 4 the address
-/// a loaded value came from (makeLoaded, Access::DataDependent).
+/// a loaded value came from (makeLoaded, Access::DataDependent). Fields
+/// with a default may be added without a new version (an unknown's cause,
+/// Expr::Cause and Access::ReasonCause, reads as Unmodelled when absent).
 constexpr int ModelSchemaVersion = 4;
+
+/// Why something is unknown, as code tells causes apart: rules and views
+/// read the cause, never the sentence that says it to people.
+enum class UnknownCause : uint8_t {
+  Unmodelled,      ///< What the sentence says: a construct, an input, ...
+  LoadedData,      ///< Depends on values the kernel loads from memory.
+  PointerOverflow, ///< Its own pointer arithmetic leaves the address space.
+};
+const char *causeName(UnknownCause C); ///< "loaded_data", as JSON spells it.
+std::optional<UnknownCause> causeNamed(const std::string &Name);
+
+/// An unknown's cause and its sentence.
+struct Why {
+  UnknownCause Cause = UnknownCause::Unmodelled;
+  std::string Text;
+
+  bool empty() const { return Text.empty(); }
+  /// The same cause, said after Prefix ("its address cannot be computed: ").
+  Why after(const std::string &Prefix) const { return {Cause, Prefix + Text}; }
+  /// What code run under such a value (a condition, a loop bound) gets:
+  /// data it depends on stays its cause; an overflow is not its own.
+  Why under(const std::string &Prefix) const {
+    return {Cause == UnknownCause::LoadedData ? Cause
+                                              : UnknownCause::Unmodelled,
+            Prefix + Text};
+  }
+};
+inline Why unmodelled(std::string Text) {
+  return {UnknownCause::Unmodelled, std::move(Text)};
+}
 
 struct SourceLoc {
   std::string File; ///< As given on the command line or as Clang names it.
@@ -124,6 +156,7 @@ struct Expr {
   int64_t Value = 0;  ///< Const only.
   int Index = -1;     ///< Param, Var, Builtin.
   std::string Reason; ///< Unknown only.
+  UnknownCause Cause = UnknownCause::Unmodelled; ///< Unknown only.
   /// Add, Sub, Mul: pointer arithmetic (pointer + index x element size).
   /// Mul: Ops[0] the index, Ops[1] the size; Add and Sub: Ops[0] the
   /// pointer, Ops[1] the offset. C++ leaves an overflow of it undefined, so
@@ -154,8 +187,11 @@ ExprPtr makeConst(int64_t V, IntType T = {});
 ExprPtr makeParam(int Index, IntType T);
 ExprPtr makeVar(int Index, IntType T);
 ExprPtr makeBuiltin(Builtin B);
-ExprPtr makeUnknown(std::string Reason, IntType T = {});
-/// A value of type T loaded from global memory at Addr (see Op::Unknown).
+ExprPtr makeUnknown(std::string Reason, IntType T = {},
+                    UnknownCause C = UnknownCause::Unmodelled);
+ExprPtr makeUnknown(const Why &W, IntType T = {});
+/// A value of type T loaded from global memory at Addr (see Op::Unknown;
+/// its cause is LoadedData).
 ExprPtr makeLoaded(std::string Reason, ExprPtr Addr, IntType T, bool Pointer);
 ExprPtr makeCast(ExprPtr E, IntType T);
 ExprPtr makeUnary(Op K, ExprPtr E, IntType T);
@@ -254,6 +290,7 @@ struct Access {
   /// Set when the address cannot be modelled; the access still counts as
   /// executed but its sectors/wavefronts are unknown.
   std::optional<std::string> UnknownReason;
+  UnknownCause ReasonCause = UnknownCause::Unmodelled; ///< UnknownReason's.
   /// The address is unknown only through values loaded from memory: where
   /// a launch carries the memory's contents, it is evaluated after all.
   bool DataDependent = false;

@@ -51,6 +51,8 @@ json exprJson(const Expr &E) {
     break;
   case Op::Unknown:
     J["reason"] = E.Reason;
+    if (E.Cause != UnknownCause::Unmodelled)
+      J["cause"] = causeName(E.Cause);
     if (E.Index >= 0)
       J["index"] = E.Index;
     break;
@@ -338,6 +340,19 @@ private:
          "unknown value " + quoted(S) + " (one of " + Known + ")");
   }
 
+  /// An unknown's cause; Unmodelled when absent.
+  static UnknownCause cause(const json &J, const std::string &Path,
+                            const char *Key) {
+    if (!find(J, Key))
+      return UnknownCause::Unmodelled;
+    std::string S = str(J, Path, Key);
+    if (std::optional<UnknownCause> C = causeNamed(S))
+      return *C;
+    fail(child(Path, Key), "unknown value " + quoted(S) +
+                               " (one of unmodelled, loaded_data, "
+                               "pointer_overflow)");
+  }
+
   static IntType type(const json &J, const std::string &Path, const char *Key,
                       const char *Default = nullptr) {
     std::string S = Default && !find(J, Key) ? Default : str(J, Path, Key);
@@ -382,6 +397,7 @@ private:
     if (const json *V = find(J, "index"))
       E->Index = int(integer(*V, child(Path, "index"), INT32_MIN, INT32_MAX));
     E->Reason = optString(J, Path, "reason");
+    E->Cause = cause(J, Path, "cause");
     E->PointerArith = optBool(J, Path, "pointer_arith", false);
     forEach(
         J, Path, "ops",
@@ -498,6 +514,7 @@ private:
             int(integer(*V, child(P, "shared_array"), INT32_MIN, INT32_MAX));
       if (find(A, "unknown_reason"))
         X.UnknownReason = optString(A, P, "unknown_reason");
+      X.ReasonCause = cause(A, P, "unknown_cause");
       X.DataDependent = optBool(A, P, "data_dependent", false);
       X.Reduction = optBool(A, P, "reduction", false);
       if (const json *V = find(A, "async_partner"))
@@ -623,6 +640,8 @@ json toJson(const Kernel &K) {
               {"shared_array", A.SharedArray}};
     if (A.UnknownReason)
       X["unknown_reason"] = *A.UnknownReason;
+    if (A.ReasonCause != UnknownCause::Unmodelled)
+      X["unknown_cause"] = causeName(A.ReasonCause);
     if (A.DataDependent)
       X["data_dependent"] = true;
     if (A.Reduction)

@@ -40,6 +40,7 @@ struct AccessStats {
   /// Unknown requests whose pointer arithmetic left the address space.
   uint64_t OverflowRequests = 0;
   std::string UnknownReason; ///< First reason seen.
+  UnknownCause ReasonCause = UnknownCause::Unmodelled; ///< Its cause.
   /// Groups the compiler merged (Access::Compiled) whose lanes' bytes were
   /// not one aligned run in the simulation: issued one request per part.
   uint64_t UnmergedGroups = 0;

@@ -9,8 +9,7 @@ static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
     // Recorded launches price such an access where the data is known; the
     // requests left unknown are those whose data is not.
     if (!S.UnknownRequests ||
-        !(A.DataDependent ||
-          S.UnknownReason.find("depends on data loaded") != std::string::npos))
+        !(A.DataDependent || S.ReasonCause == UnknownCause::LoadedData))
       continue;
     Diagnostic D =
         accessDiagnostic(C, A, "gmem-data-dependent-access", Severity::Warning);

@@ -67,7 +67,7 @@ void WarpEvaluator::boundRequest(const Access &A, uint32_t Mask,
   // could not compute: not for unknown control flow or unknown memory, nor
   // for shared atomics (lanes on one word serialise).
   // The analyzer's reason must be the unknown value the evaluation met.
-  if (!U || (A.UnknownReason && *A.UnknownReason != LastUnknownReason))
+  if (!U || (A.UnknownReason && *A.UnknownReason != LastUnknownReason.Text))
     return;
   if (A.Sp == Space::Global ? !fromPointerParam(*A.Address, K)
                             : A.Kind == AccessKind::Atomic)

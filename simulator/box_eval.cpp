@@ -83,7 +83,7 @@ BoxEvaluator::BoxEvaluator(const Kernel &K, const ArchRules &A,
   SlotCoef.assign(K.Slots.size() * 96, 0);
   SlotDep.assign(K.Slots.size(), 0);
   SlotUnknown.assign(K.Slots.size(), 0);
-  SlotReason.assign(K.Slots.size(), "");
+  SlotReason.assign(K.Slots.size(), Why{});
   Seen.assign(K.Accesses.size(), {~uint64_t(0), {}});
 }
 
@@ -113,8 +113,8 @@ bool BoxEvaluator::run(const BlockBox &B, unsigned W,
   std::fill(SlotVals.begin(), SlotVals.end(), 0);
   std::fill(SlotDep.begin(), SlotDep.end(), 0);
   std::fill(SlotUnknown.begin(), SlotUnknown.end(), 0xffffffffu);
-  for (std::string &R : SlotReason)
-    R.clear();
+  for (Why &R : SlotReason)
+    R = {};
   FirstOutOfBounds.assign(K.Accesses.size(), OrderedExample());
   FirstMisaligned = FirstOutOfBounds;
   WarpLanes = Mask;
@@ -273,8 +273,8 @@ uint32_t BoxEvaluator::eval(const Expr &E, uint32_t Mask, Val &Out) {
     if (E.Index < 0 || E.Index >= (int)Env.ParamValues.size() ||
         !Env.ParamUnknown[E.Index].empty()) {
       LastUnknownReason = E.Index >= 0 && E.Index < (int)Env.ParamUnknown.size()
-                              ? Env.ParamUnknown[E.Index]
-                              : "unknown parameter";
+                              ? unmodelled(Env.ParamUnknown[E.Index])
+                              : unmodelled("unknown parameter");
       std::fill(Out.V, Out.V + 32, 0);
       return Mask;
     }
@@ -291,7 +291,8 @@ uint32_t BoxEvaluator::eval(const Expr &E, uint32_t Mask, Val &Out) {
     if (U)
       LastUnknownReason =
           SlotReason[E.Index].empty()
-              ? "'" + K.Slots[E.Index].Name + "' is used before it is assigned"
+              ? unmodelled("'" + K.Slots[E.Index].Name +
+                           "' is used before it is assigned")
               : SlotReason[E.Index];
     return U;
   }
@@ -318,7 +319,7 @@ uint32_t BoxEvaluator::eval(const Expr &E, uint32_t Mask, Val &Out) {
     return 0;
   }
   case Op::Unknown:
-    LastUnknownReason = E.Reason;
+    LastUnknownReason = {E.Cause, E.Reason};
     std::fill(Out.V, Out.V + 32, 0);
     return Mask;
   default:
@@ -414,7 +415,8 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
   // The operation is undefined in lane L (division by zero, shift out of
   // range): the lane's value is unknown. Lanes already unknown keep their
   // reason.
-  auto Bad = [&](unsigned L, const char *Why) {
+  auto Bad = [&](unsigned L, const char *Why,
+                 UnknownCause C = UnknownCause::Unmodelled) {
     uint32_t Lanes = Mask & ~U & (1u << L);
     Out.V[L] = 0;
     if (AnyDep)
@@ -422,7 +424,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         Out.C[D][L] = 0;
     if (Lanes) {
       U |= Lanes;
-      LastUnknownReason = Why;
+      LastUnknownReason = {C, Why};
     }
   };
   if (E.PointerArith && !pointerCannotLeave(E)) {
@@ -431,7 +433,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
     for (uint32_t M = Mask & ~U; M; M &= M - 1) {
       unsigned L = __builtin_ctz(M);
       if (!O.pointerFits(E, Out, R, L, Signed, Can))
-        Bad(L, PointerOverflowReason);
+        Bad(L, PointerOverflowReason, UnknownCause::PointerOverflow);
     }
   }
   // Comparisons of the difference of the two sides with zero.
@@ -669,7 +671,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
     break;
   }
   default:
-    LastUnknownReason = "unsupported operator in the kernel model";
+    LastUnknownReason = unmodelled("unsupported operator in the kernel model");
     return Mask;
   }
   return U & Mask;
@@ -712,8 +714,8 @@ void BoxEvaluator::exec(const Stmt &S, uint32_t Mask) {
     uint32_t U = eval(*S.Cond, Mask, C);
     uint32_t True = truthMask(C, S.Cond->Type, Mask & ~U);
     if (U) {
-      std::string Why = "it runs under a condition that cannot be computed: " +
-                        LastUnknownReason;
+      const Why Why = LastUnknownReason.under(
+          "it runs under a condition that cannot be computed: ");
       poison(S.Then, Why);
       poison(S.Else, Why);
       forgetAssigned(S.Then, U, Why);
@@ -767,8 +769,8 @@ void BoxEvaluator::exec(const Stmt &S, uint32_t Mask) {
 void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   if (S.Cond->Kind == Op::Const && S.Cond->Value != 0 &&
       !canLeaveLoop(S.Body) && !canLeaveLoop(S.Step)) {
-    poison(S.Body, "its loop never ends (the condition is always true and "
-                   "nothing leaves the loop)");
+    poison(S.Body, unmodelled("its loop never ends (the condition is always "
+                              "true and nothing leaves the loop)"));
     return;
   }
   uint32_t SavedDead = Dead, SavedBroken = Broken, SavedContinued = Continued;
@@ -786,9 +788,8 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       uint32_t U = eval(*S.Cond, Active, C);
       uint32_t True = truthMask(C, S.Cond->Type, Active & ~U);
       if (U) {
-        std::string Why = "it runs in a loop whose condition cannot be "
-                          "computed: " +
-                          LastUnknownReason;
+        const Why Why = LastUnknownReason.under(
+            "it runs in a loop whose condition cannot be computed: ");
         poison(S.Body, Why);
         poison(S.Step, Why);
         forgetAssigned(S.Body, U, Why);
@@ -819,9 +820,9 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       }
     }
     if (Iter >= MaxLoopIterations) {
-      poison(S.Body, "its loop did not finish after " +
-                         std::to_string(MaxLoopIterations) +
-                         " iterations for one warp");
+      poison(S.Body, unmodelled("its loop did not finish after " +
+                                std::to_string(MaxLoopIterations) +
+                                " iterations for one warp"));
       break;
     }
     Dead = Broken = Continued = 0;
@@ -841,30 +842,32 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   Unc.endLoop(UncBefore);
 }
 
-void BoxEvaluator::markUnknown(int AccessId, const std::string &Why) {
+void BoxEvaluator::markUnknown(int AccessId, const Why &Why) {
   AccessStats &St = (*Stats)[AccessId];
   St.UnknownRequests += Blocks;
-  if (isPointerOverflow(Why))
+  if (Why.Cause == UnknownCause::PointerOverflow)
     St.OverflowRequests += Blocks;
   if (St.UnknownReason.empty()) {
-    St.UnknownReason = Why;
+    St.UnknownReason = Why.Text;
+    St.ReasonCause = Why.Cause;
     St.ReasonOrder = order();
   }
 }
 
 void BoxEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
-                                  const std::string &Why) {
+                                  const Why &Why) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Assign) {
       SlotUnknown[S.Slot] |= Lanes;
-      SlotReason[S.Slot] = "it is assigned in code that " + Why.substr(3);
+      SlotReason[S.Slot] = {Why.Cause,
+                            "it is assigned in code that " + Why.Text.substr(3)};
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
       forgetAssigned(*Sub, Lanes, Why);
   }
 }
 
-void BoxEvaluator::poison(const std::vector<Stmt> &L, const std::string &Why) {
+void BoxEvaluator::poison(const std::vector<Stmt> &L, const Why &Why) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Access) {
       markUnknown(S.AccessId, Why);
@@ -938,19 +941,19 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
   const uint64_t N = Blocks;
   const uint64_t Lanes = __builtin_popcount(Mask);
   // A request whose cost is not modelled: counted, and the reason kept.
-  auto Unknown = [&](const std::string &Why) {
+  auto Unknown = [&](const Why &Why) {
     St.Requests += N;
     St.ActiveLanes += Lanes * N;
     markUnknown(A.Id, Why);
   };
   if (A.UnknownReason)
-    return Unknown(*A.UnknownReason);
+    return Unknown({A.ReasonCause, *A.UnknownReason});
   if (Mask & Unc.All)
-    return Unknown("some lanes may have returned or left a loop under " +
-                   Unc.Reason);
+    return Unknown(
+        Unc.Reason.under("some lanes may have returned or left a loop under "));
   Val V;
   if (eval(*A.Address, Mask, V))
-    return Unknown("its address cannot be computed: " + LastUnknownReason);
+    return Unknown(LastUnknownReason.after("its address cannot be computed: "));
   // As in warp_eval.cpp: bytes past 2^64 belong to no device address. The
   // box is cut where that differs between blocks.
   const i128 Top = i128(UINT64_MAX) - (A.Size - 1);
@@ -958,12 +961,13 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
     Affine Past = V.aff(__builtin_ctz(M), {64, false});
     Past.C0 -= Top;
     if (decide(Box, Past, Pred::Gt0))
-      return Unknown("its address runs past the end of the 64-bit address "
-                     "space (a negative or out-of-range index)");
+      return Unknown(
+          unmodelled("its address runs past the end of the 64-bit address "
+                     "space (a negative or out-of-range index)"));
   }
   if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic)
-    return Unknown("shared-memory atomics are not modelled (lanes that hit "
-                   "the same word are serialised)");
+    return Unknown(unmodelled("shared-memory atomics are not modelled (lanes "
+                              "that hit the same word are serialised)"));
   // Every active lane must move by the same amount from block to block.
   const unsigned First = __builtin_ctz(Mask);
   int64_t C[3] = {V.c(0, First), V.c(1, First), V.c(2, First)};

@@ -97,10 +97,10 @@ private:
   void issue(const Access &A, const Val &V, uint32_t Mask, unsigned Size);
   void priceTranslated(const Access &A, const Val &Addr, uint32_t Mask,
                        unsigned Size);
-  void poison(const std::vector<Stmt> &L, const std::string &Why);
+  void poison(const std::vector<Stmt> &L, const Why &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
-                      const std::string &Why);
-  void markUnknown(int AccessId, const std::string &Why);
+                      const Why &Why);
+  void markUnknown(int AccessId, const Why &Why);
   uint64_t order() const;
   /// Counts of t(u) mod Period over the box, for translation C per u step.
   const std::vector<std::pair<unsigned, uint64_t>> &
@@ -118,12 +118,12 @@ private:
   std::vector<int64_t> SlotCoef; ///< Slots x 3 x 32.
   std::vector<char> SlotDep;     ///< Whether SlotCoef may be non-zero.
   std::vector<uint32_t> SlotUnknown;
-  std::vector<std::string> SlotReason;
+  std::vector<Why> SlotReason;
   uint32_t WarpLanes = 0;
   int64_t ThreadVals[3][32];
   uint32_t Dead = 0, Returned = 0, Broken = 0, Continued = 0;
   UncertainLanes Unc;
-  std::string LastUnknownReason;
+  Why LastUnknownReason;
   std::map<std::vector<int64_t>, std::vector<std::pair<unsigned, uint64_t>>>
       ResidueCache;
   // Loops being run (innermost last), for the compiled forms that depend on

@@ -41,16 +41,18 @@ inline void exitsOf(const std::vector<Stmt> &L, Exits &E, bool InLoop = false) {
 struct UncertainLanes {
   uint32_t All = 0;  ///< Every uncertain lane.
   uint32_t Left = 0; ///< Of those, the ones that may only have left a loop.
-  std::string Reason;
+  Why Reason;
 
   /// Lanes that skipped code with exits E under a condition that cannot be
-  /// computed (Why).
-  void mark(uint32_t Lanes, const Exits &E, const std::string &Why) {
+  /// computed (W).
+  void mark(uint32_t Lanes, const Exits &E, const Why &W) {
     if (!E.Return && !E.Leave)
       return;
-    size_t At = Why.find("condition");
+    size_t At = W.Text.find("condition");
     if (!All)
-      Reason = At == std::string::npos ? Why : "an earlier " + Why.substr(At);
+      Reason = At == std::string::npos
+                   ? W
+                   : Why{W.Cause, "an earlier " + W.Text.substr(At)};
     const uint32_t MayHaveReturned = All & ~Left;
     All |= Lanes;
     if (E.Return)

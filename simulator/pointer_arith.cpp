@@ -7,14 +7,6 @@ const char *const PointerOverflowReason =
     "its pointer arithmetic leaves the address space (below 0, past 2^64 or "
     "2^63 bytes or more from the pointer; undefined in C++)";
 
-bool isPointerOverflow(const std::string &Why) {
-  // The address's own arithmetic, directly or through a pointer variable;
-  // not a guard or loop that read such a pointer.
-  static const std::string Address =
-      std::string("its address cannot be computed: ") + PointerOverflowReason;
-  return Why == PointerOverflowReason || Why == Address;
-}
-
 static bool castFromSigned(const Expr &X) {
   return X.Kind == Op::Cast && X.Ops.size() == 1 && X.Ops[0]->Type.Signed;
 }

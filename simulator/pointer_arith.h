@@ -4,8 +4,9 @@
 // the exact value leaves the address space and the 64-bit result wraps: an
 // index of 2^62 floats lands back on p itself. C++ leaves such arithmetic
 // undefined and no allocation can be reached by it, so the evaluators make
-// the lane unknown with PointerOverflowReason instead of pricing the
-// wrapped address. Values are exact in 128 bits from the operands' 64 bits.
+// the lane unknown (UnknownCause::PointerOverflow, PointerOverflowReason)
+// instead of pricing the wrapped address. Values are exact in 128 bits from
+// the operands' 64 bits.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_SIMULATOR_POINTER_ARITH_H
@@ -16,10 +17,6 @@
 namespace gmem {
 
 extern const char *const PointerOverflowReason;
-
-/// Whether an access is unknown (Why) because its own address arithmetic
-/// left the address space.
-bool isPointerOverflow(const std::string &Why);
 
 /// Whether operand Which of pointer arithmetic E holds a signed value in its
 /// 64 bits: a signed index, and an offset that is a constant (folded from a

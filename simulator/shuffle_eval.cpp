@@ -36,14 +36,14 @@ uint32_t WarpEvaluator::evalShuffle(const Expr &E, uint32_t Mask, int64_t *Out,
     int S = shuffleSource(M, L, B[L], W[L]);
     if (S < 0) {
       U |= 1u << L;
-      LastUnknownReason = "shuffle width " + std::to_string(W[L]) +
-                          " is not a power of two up to 32";
+      LastUnknownReason = unmodelled("shuffle width " + std::to_string(W[L]) +
+                                     " is not a power of two up to 32");
       continue;
     }
     if (!(Mask >> S & 1)) {
       U |= 1u << L;
-      LastUnknownReason = "shuffle reads lane " + std::to_string(S) +
-                          ", which is not active there (undefined)";
+      LastUnknownReason = unmodelled("shuffle reads lane " + std::to_string(S) +
+                                     ", which is not active there (undefined)");
       continue;
     }
     Out[L] = V[S];

@@ -32,6 +32,7 @@ void AccessStats::add(const AccessStats &O) {
   if (!O.UnknownReason.empty() &&
       (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
     UnknownReason = O.UnknownReason;
+    ReasonCause = O.ReasonCause;
     ReasonOrder = O.ReasonOrder;
   }
   if (O.HasStride && (!HasStride || O.StrideOrder < StrideOrder)) {

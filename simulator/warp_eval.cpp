@@ -70,7 +70,7 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
     : K(K), Arch(A), Env(Env), Stats(Stats), Groups(K.Accesses.size()) {
   SlotVals.assign(K.Slots.size() * 32, 0);
   SlotUnknown.assign(K.Slots.size(), 0);
-  SlotReason.assign(K.Slots.size(), "");
+  SlotReason.assign(K.Slots.size(), Why{});
   SlotUniform.assign(K.Slots.size(), false);
   SlotRange.assign(K.Slots.size() * 32, ValueRange{});
   SlotRanged.assign(K.Slots.size(), 0);
@@ -110,8 +110,8 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
   // the reasons given, depend on the order warps run in.
   std::fill(SlotVals.begin(), SlotVals.end(), 0);
   std::fill(SlotUnknown.begin(), SlotUnknown.end(), 0xffffffffu);
-  for (std::string &R : SlotReason)
-    R.clear();
+  for (Why &R : SlotReason)
+    R = {};
   std::fill(SlotUniform.begin(), SlotUniform.end(), false);
   std::fill(SlotRanged.begin(), SlotRanged.end(), 0);
   WarpLanes = Mask;
@@ -193,8 +193,8 @@ inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
     if (E.Index < 0 || E.Index >= (int)Env.ParamValues.size() ||
         !Env.ParamUnknown[E.Index].empty()) {
       LastUnknownReason = E.Index >= 0 && E.Index < (int)Env.ParamUnknown.size()
-                              ? Env.ParamUnknown[E.Index]
-                              : "unknown parameter";
+                              ? unmodelled(Env.ParamUnknown[E.Index])
+                              : unmodelled("unknown parameter");
       Out[0] = 0;
       return Mask;
     }
@@ -213,7 +213,8 @@ inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
     if (U)
       LastUnknownReason =
           SlotReason[E.Index].empty()
-              ? "'" + K.Slots[E.Index].Name + "' is used before it is assigned"
+              ? unmodelled("'" + K.Slots[E.Index].Name +
+                           "' is used before it is assigned")
               : SlotReason[E.Index];
     return U;
   }
@@ -228,7 +229,7 @@ inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
   case Op::Unknown:
     if (E.Ops.size() == 1 && Env.Memory)
       return evalLoaded(E, Mask, Out, Depth, Uni);
-    LastUnknownReason = E.Reason;
+    LastUnknownReason = {E.Cause, E.Reason};
     Out[0] = 0;
     return Mask;
   default:
@@ -263,7 +264,7 @@ uint32_t WarpEvaluator::evalLoaded(const Expr &E, uint32_t Mask, int64_t *Out,
   if (Uni && Missed)
     Missed = Mask;
   if (Missed)
-    LastUnknownReason = Why.empty() ? E.Reason : Why;
+    LastUnknownReason = {UnknownCause::LoadedData, Why.empty() ? E.Reason : Why};
   return U | Missed;
 }
 
@@ -369,11 +370,12 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
   const bool S = OT.Signed;
   // Lanes (all of Mask when uniform) whose operation is undefined; lanes
   // already unknown keep their reason.
-  auto Bad = [&](unsigned L, const char *Why) {
+  auto Bad = [&](unsigned L, const char *Why,
+                 UnknownCause C = UnknownCause::Unmodelled) {
     uint32_t Lanes = (Uni ? Mask : (Mask & (1u << L))) & ~U;
     if (Lanes) {
       U |= Lanes;
-      LastUnknownReason = Why;
+      LastUnknownReason = {C, Why};
     }
   };
   if (E.PointerArith && !pointerCannotLeave(E)) {
@@ -381,7 +383,7 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
     if (!pointerFitsAll(E, SA, SB, Out, R, N))
       for (unsigned L = 0; L < N; ++L)
         if (!pointerFits(E, SA, SB, Out[L], R[L]))
-          Bad(L, PointerOverflowReason);
+          Bad(L, PointerOverflowReason, UnknownCause::PointerOverflow);
   }
   switch (E.Kind) {
   case Op::Add:
@@ -477,7 +479,7 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
     break;
   }
   default:
-    LastUnknownReason = "unsupported operator in the kernel model";
+    LastUnknownReason = unmodelled("unsupported operator in the kernel model");
     return Mask;
   }
   return U & Mask;
@@ -529,8 +531,8 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
     for (int L = 0; L < 32; ++L)
       True |= uint32_t(C[L] != 0) << L;
     if (U) {
-      std::string Why = "it runs under a condition that cannot be computed: " +
-                        LastUnknownReason;
+      const Why Why = LastUnknownReason.under(
+          "it runs under a condition that cannot be computed: ");
       poison(S.Then, Why);
       poison(S.Else, Why);
       forgetAssigned(S.Then, U, Why);
@@ -587,8 +589,8 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   if (S.Cond->Kind == Op::Const && S.Cond->Value != 0 &&
       !canLeaveLoop(S.Body) && !canLeaveLoop(S.Step)) {
     // while (true) without break or return: the kernel never finishes.
-    poison(S.Body, "its loop never ends (the condition is always true and "
-                   "nothing leaves the loop)");
+    poison(S.Body, unmodelled("its loop never ends (the condition is always "
+                              "true and nothing leaves the loop)"));
     return;
   }
   uint32_t SavedDead = Dead, SavedBroken = Broken, SavedContinued = Continued;
@@ -621,9 +623,8 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       int64_t C[32];
       uint32_t U = evalLanes(*S.Cond, Active, C);
       if (U) {
-        std::string Why = "it runs in a loop whose condition cannot be "
-                          "computed: " +
-                          LastUnknownReason;
+        const Why Why = LastUnknownReason.under(
+            "it runs in a loop whose condition cannot be computed: ");
         poison(S.Body, Why);
         poison(S.Step, Why);
         forgetAssigned(S.Body, U, Why);
@@ -645,9 +646,9 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     if (!Active)
       break;
     if (Iter >= MaxLoopIterations) {
-      poison(S.Body, "its loop did not finish after " +
-                         std::to_string(MaxLoopIterations) +
-                         " iterations for one warp");
+      poison(S.Body, unmodelled("its loop did not finish after " +
+                                std::to_string(MaxLoopIterations) +
+                                " iterations for one warp"));
       break;
     }
     if (Iter >= LoopSkipFrom && !Plan.Set &&
@@ -1263,13 +1264,14 @@ bool WarpEvaluator::applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter) {
   return true;
 }
 
-void WarpEvaluator::markUnknown(int AccessId, const std::string &Why) {
+void WarpEvaluator::markUnknown(int AccessId, const Why &Why) {
   ++UnknownEvents;
   AccessStats &St = Stats[AccessId];
   St.UnknownRequests += 1;
-  St.OverflowRequests += isPointerOverflow(Why);
+  St.OverflowRequests += Why.Cause == UnknownCause::PointerOverflow;
   if (St.UnknownReason.empty()) {
-    St.UnknownReason = Why;
+    St.UnknownReason = Why.Text;
+    St.ReasonCause = Why.Cause;
     St.ReasonOrder = Order;
   }
 }
@@ -1277,7 +1279,7 @@ void WarpEvaluator::markUnknown(int AccessId, const std::string &Why) {
 // Lanes that skip code they might have run (its condition is unknown) hold
 // unknown values in every slot that code assigns.
 void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
-                                   const std::string &Why) {
+                                   const Why &Why) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Assign) {
       if (SlotUniform[S.Slot]) {
@@ -1286,14 +1288,15 @@ void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
       }
       SlotUnknown[S.Slot] |= Lanes;
       SlotRanged[S.Slot] &= ~Lanes;
-      SlotReason[S.Slot] = "it is assigned in code that " + Why.substr(3);
+      SlotReason[S.Slot] = {Why.Cause,
+                            "it is assigned in code that " + Why.Text.substr(3)};
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
       forgetAssigned(*Sub, Lanes, Why);
   }
 }
 
-void WarpEvaluator::poison(const std::vector<Stmt> &L, const std::string &Why) {
+void WarpEvaluator::poison(const std::vector<Stmt> &L, const Why &Why) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Access) {
       markUnknown(S.AccessId, Why);
@@ -1314,7 +1317,7 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   if (A.UnknownReason && !(A.DataDependent && Env.Memory)) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(A.Id, *A.UnknownReason);
+    markUnknown(A.Id, {A.ReasonCause, *A.UnknownReason});
     if (!(Mask & Unc.All)) {
       int64_t V[32];
       uint32_t U = evalLanes(*A.Address, Mask, V);
@@ -1325,8 +1328,8 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   if (Mask & Unc.All) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(A.Id, "some lanes may have returned or left a loop under " +
-                          Unc.Reason);
+    markUnknown(A.Id, Unc.Reason.under(
+                          "some lanes may have returned or left a loop under "));
     return;
   }
   int64_t V[32];
@@ -1334,10 +1337,10 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   if (U) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(A.Id, "its address cannot be computed: " + LastUnknownReason);
+    markUnknown(A.Id, LastUnknownReason.after("its address cannot be computed: "));
     // A wrapped address is no address: no cost range from it (the box
     // evaluator gives none either).
-    if (!isPointerOverflow(LastUnknownReason))
+    if (LastUnknownReason.Cause != UnknownCause::PointerOverflow)
       boundRequest(A, Mask, V, U);
     return;
   }
@@ -1352,8 +1355,9 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   if (Wraps) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(A.Id, "its address runs past the end of the 64-bit address "
-                      "space (a negative or out-of-range index)");
+    markUnknown(A.Id,
+                unmodelled("its address runs past the end of the 64-bit "
+                           "address space (a negative or out-of-range index)"));
     return;
   }
   if (!Pending.empty())
@@ -1363,8 +1367,9 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     St.ActiveLanes += __builtin_popcount(Mask);
     // Lanes on the same word serialise instead of sharing a broadcast; how
     // the hardware schedules that is not modelled.
-    markUnknown(A.Id, "shared-memory atomics are not modelled (lanes that "
-                      "hit the same word are serialised)");
+    markUnknown(A.Id, unmodelled("shared-memory atomics are not modelled "
+                                 "(lanes that hit the same word are "
+                                 "serialised)"));
     return;
   }
   if (C.State == CompiledForm::Merged && C.Width > A.Size) {

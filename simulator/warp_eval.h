@@ -167,10 +167,10 @@ private:
   /// Whether a request of A with these lanes and addresses was made before
   /// in this run of its loops (and remembers it if not).
   bool seenBefore(const Access &A, const uint64_t *Addr, uint32_t Mask);
-  void poison(const std::vector<Stmt> &L, const std::string &Why);
+  void poison(const std::vector<Stmt> &L, const Why &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
-                      const std::string &Why);
-  void markUnknown(int AccessId, const std::string &Why);
+                      const Why &Why);
+  void markUnknown(int AccessId, const Why &Why);
   // Bounds for unknown values (access_bounds.cpp).
   ValueRange laneRange(const Expr &E, unsigned Lane);
   uint32_t rememberRanges(const Stmt &S, uint32_t Lanes);
@@ -186,7 +186,7 @@ private:
   uint64_t Order = 0; ///< Linear block index * warps per block + warp.
   std::vector<int64_t> SlotVals;       ///< Slots x 32.
   std::vector<uint32_t> SlotUnknown;   ///< Lanes whose value is unknown.
-  std::vector<std::string> SlotReason; ///< Why, when some lane is unknown.
+  std::vector<Why> SlotReason; ///< Why, when some lane is unknown.
   /// Per slot and lane, a proven range of an unknown value; valid for the
   /// lanes in SlotRanged (others: the whole range of the slot's type).
   std::vector<ValueRange> SlotRange;
@@ -204,7 +204,7 @@ private:
   /// condition that could have returned or left a loop): their later
   /// accesses are unknown.
   UncertainLanes Unc;
-  std::string LastUnknownReason;
+  Why LastUnknownReason;
 };
 
 } // namespace gmem

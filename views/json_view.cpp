@@ -67,6 +67,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
     if (!Known)
       X["unknown_reason"] =
           S.UnknownRequests ? S.UnknownReason : std::string(AsyncSharedSide);
+    if (S.UnknownRequests)
+      X["unknown_cause"] = causeName(S.ReasonCause);
     if (A.Kind == AccessKind::Atomic)
       X["reduction"] = A.Reduction;
     if (A.AsyncPartner >= 0)

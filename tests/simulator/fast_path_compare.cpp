@@ -28,6 +28,9 @@ std::string compareResults(const LaunchResult &F, const LaunchResult &E) {
     GMEM_FIELD(OutOfBoundsLanes)
     GMEM_FIELD(OverflowRequests)
     GMEM_FIELD(UnknownReason)
+    if (A.ReasonCause != B.ReasonCause)
+      OS << "access " << I << ": cause fast " << causeName(A.ReasonCause)
+         << ", every warp " << causeName(B.ReasonCause) << "\n";
     GMEM_FIELD(HasStride)
     if (A.HasStride && B.HasStride) {
       GMEM_FIELD(Stride)

@@ -59,7 +59,7 @@ TEST(PointerArith, IndexThatWrapsOntoTheAllocationIsUnknown) {
   EXPECT_EQ(R.PerAccess[0].UnknownRequests, 1u);
   EXPECT_EQ(R.PerAccess[0].OverflowRequests, 1u);
   EXPECT_EQ(R.PerAccess[0].Units, 0u);
-  EXPECT_TRUE(isPointerOverflow(R.PerAccess[0].UnknownReason));
+  EXPECT_EQ(R.PerAccess[0].ReasonCause, UnknownCause::PointerOverflow);
   // A wrapped address is no address: no cost range is given for it.
   EXPECT_EQ(R.PerAccess[0].BoundedRequests, 0u);
   EXPECT_TRUE(overflowDiagnostic(R)) << ::testing::PrintToString(R.Diagnostics);

@@ -1,0 +1,116 @@
+//===- unknown_cause_test.cpp - Why an access is unknown, typed -----------===//
+//
+// Rules tell an address that depends on loaded data, or whose pointer
+// arithmetic leaves the address space, from the cause the evaluators carry
+// (UnknownCause), never from the sentence. These kernels reach each cause
+// the ways a real kernel does: directly, through a local variable, and
+// under a condition; both warp sources must agree.
+//
+//===----------------------------------------------------------------------===//
+#include "build_model.h"
+#include "fast_path_compare.h"
+#include "model_json.h"
+#include "simulate.h"
+
+#include <gtest/gtest.h>
+
+using namespace gmem;
+using namespace gmem::test;
+
+namespace {
+
+/// idx[tx], as the analyzer writes a loaded int (makeLoaded).
+ExprPtr loadedIndex() {
+  return makeLoaded("depends on data loaded by idx[threadIdx.x] at k.cu:3",
+                    elem(0, tx(), 4), I32, false);
+}
+
+/// Params idx (int *) and a (float *); slot j.
+Kernel withSlot() {
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("idx", 4), pointerParam("a", 4)};
+  K.Slots = {{"j", I32}};
+  return K;
+}
+
+Launch twoBlocks() {
+  Launch L;
+  L.Kernel = "k";
+  L.Grid = {2, 1, 1};
+  L.Block = {64, 1, 1};
+  L.Args = {ptrArg("idx"), ptrArg("a")};
+  return L;
+}
+
+UnknownCause causeOf(const Kernel &K) {
+  LaunchResult R;
+  EXPECT_EQ(compareFastPath(K, twoBlocks(), &R), "");
+  const AccessStats &S = R.PerAccess.back();
+  EXPECT_EQ(S.UnknownRequests, 4u); // 2 blocks x 2 warps.
+  return S.ReasonCause;
+}
+
+TEST(UnknownCause, LoadedIndexThroughALocalVariable) {
+  // int j = idx[tx]; a[j] = ...
+  Kernel K = withSlot();
+  K.Body = {assign(0, loadedIndex())};
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Store, 4,
+                             elem(1, makeVar(0, I32), 4), "a[j]"));
+  EXPECT_EQ(causeOf(K), UnknownCause::LoadedData);
+}
+
+TEST(UnknownCause, LoadedDataDecidesTheCondition) {
+  // if (idx[tx] > 0) a[tx] = ...: the condition's cause is the access's.
+  Kernel K = withSlot();
+  K.Body = {ifStmt(bin(Op::Gt, loadedIndex(), c(0)),
+                   {addAccess(K, Space::Global, AccessKind::Store, 4,
+                              elem(1, tx(), 4), "a[tx]")})};
+  EXPECT_EQ(causeOf(K), UnknownCause::LoadedData);
+}
+
+TEST(UnknownCause, AnythingElseIsUnmodelled) {
+  // j = <inline asm>; a[j]: not modelled, and not data.
+  Kernel K = withSlot();
+  K.Body = {assign(0, makeUnknown("value set by inline asm", I32))};
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Store, 4,
+                             elem(1, makeVar(0, I32), 4), "a[j]"));
+  EXPECT_EQ(causeOf(K), UnknownCause::Unmodelled);
+}
+
+TEST(UnknownCause, AnalyzersCauseOfAnAccessIsKept) {
+  // An address the analyzer already found unknown, with its cause.
+  Kernel K = withSlot();
+  K.Body = {addAccess(K, Space::Global, AccessKind::Store, 4,
+                      elem(1, tx(), 4), "a[p]")};
+  K.Accesses[0].UnknownReason = "pointer arithmetic leaves the address space";
+  K.Accesses[0].ReasonCause = UnknownCause::PointerOverflow;
+  EXPECT_EQ(causeOf(K), UnknownCause::PointerOverflow);
+  LaunchResult R = simulate(K, twoBlocks(), SimOptions());
+  EXPECT_EQ(R.PerAccess[0].OverflowRequests, 4u);
+}
+
+TEST(UnknownCause, CausesRoundTripThroughJson) {
+  Module M;
+  M.File = "k.cu";
+  Kernel K = withSlot();
+  K.Body = {assign(0, loadedIndex())};
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Store, 4,
+                             elem(1, makeVar(0, I32), 4), "a[j]"));
+  K.Accesses[0].UnknownReason = "depends on data loaded by idx[threadIdx.x]";
+  K.Accesses[0].ReasonCause = UnknownCause::LoadedData;
+  M.Kernels.push_back(K);
+  nlohmann::json J = toJson(M);
+  Module Back;
+  std::string Error;
+  ASSERT_TRUE(fromJson(J, Back, Error)) << Error;
+  EXPECT_EQ(Back.Kernels[0].Body[0].Value->Cause, UnknownCause::LoadedData);
+  EXPECT_EQ(Back.Kernels[0].Accesses[0].ReasonCause, UnknownCause::LoadedData);
+  // A cause gmem does not know is an error naming the field.
+  J["kernels"][0]["accesses"][0]["unknown_cause"] = "cosmic_rays";
+  EXPECT_FALSE(fromJson(J, Back, Error));
+  EXPECT_NE(Error.find("unknown_cause"), std::string::npos) << Error;
+  EXPECT_NE(Error.find("loaded_data"), std::string::npos) << Error;
+}
+
+} // namespace
