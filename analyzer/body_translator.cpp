@@ -280,7 +280,8 @@ ExprPtr BodyTranslator::binary(Op K, ExprPtr L, ExprPtr R, IntType T) const {
     return E->Kind == Op::Unknown && E->Ops.empty();
   };
   if (Compare && (Plain(L) || Plain(R)))
-    return makeUnknown((Plain(L) ? L : R)->Reason, T, (Plain(L) ? L : R)->Cause);
+    return makeUnknown((Plain(L) ? L : R)->Reason, T,
+                       (Plain(L) ? L : R)->Cause);
   return makeBinary(K, L, R, T);
 }
 

@@ -153,9 +153,9 @@ using ExprPtr = std::shared_ptr<const Expr>;
 struct Expr {
   Op Kind = Op::Const;
   IntType Type;
-  int64_t Value = 0;  ///< Const only.
-  int Index = -1;     ///< Param, Var, Builtin.
-  std::string Reason; ///< Unknown only.
+  int64_t Value = 0;                             ///< Const only.
+  int Index = -1;                                ///< Param, Var, Builtin.
+  std::string Reason;                            ///< Unknown only.
   UnknownCause Cause = UnknownCause::Unmodelled; ///< Unknown only.
   /// Add, Sub, Mul: pointer arithmetic (pointer + index x element size).
   /// Mul: Ops[0] the index, Ops[1] the size; Add and Sub: Ops[0] the

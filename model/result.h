@@ -16,6 +16,26 @@
 
 namespace gmem {
 
+/// One request of an access as its lanes made it, for pictures of lanes,
+/// sectors and banks (views/svg_view.cpp). Addresses keep what prices a
+/// request (their offsets within the architecture's address period), not
+/// always the launch's real addresses: the fast path prices classes of
+/// alike blocks at one representative offset.
+struct WarpSample {
+  uint32_t Mask = 0;      ///< Active lanes.
+  uint64_t Addr[32] = {}; ///< Each active lane's first byte.
+  unsigned Size = 0;      ///< Bytes per lane.
+  uint64_t Units = 0;     ///< The request's sectors or wavefronts.
+  uint64_t IdealUnits = 0;
+  /// Where it was seen, as StrideOrder: the launch's first request of the
+  /// most units is kept, whatever order blocks ran in.
+  uint64_t Order = ~uint64_t(0);
+  /// Whether O should replace this one.
+  bool worseThan(const WarpSample &O) const {
+    return O.Units > Units || (O.Units == Units && O.Order < Order);
+  }
+};
+
 /// Totals for one access over the whole launch.
 struct AccessStats {
   uint64_t Requests = 0;    ///< Warp instructions with at least one lane.
@@ -39,7 +59,7 @@ struct AccessStats {
   uint64_t OutOfBoundsLanes = 0; ///< Shared: lanes outside the array.
   /// Unknown requests whose pointer arithmetic left the address space.
   uint64_t OverflowRequests = 0;
-  std::string UnknownReason; ///< First reason seen.
+  std::string UnknownReason;                           ///< First reason seen.
   UnknownCause ReasonCause = UnknownCause::Unmodelled; ///< Its cause.
   /// Groups the compiler merged (Access::Compiled) whose lanes' bytes were
   /// not one aligned run in the simulation: issued one request per part.
@@ -58,6 +78,8 @@ struct AccessStats {
   /// whatever order blocks were run in.
   uint64_t StrideOrder = ~uint64_t(0);
   uint64_t ReasonOrder = ~uint64_t(0);
+  /// The costliest request (the first of them), when any was priced.
+  std::optional<WarpSample> Costliest;
 
   /// Every unknown request is bounded: Units + [MinUnits, MaxUnits] holds.
   bool bounded() const { return UnknownRequests == BoundedRequests; }

@@ -92,7 +92,7 @@ static void tryPadding(const RuleContext &C, const Access &A, Diagnostic &D) {
             " wavefront(s) per request (from " + figure(Old.perRequest()) +
             "), no bank conflict; no other access to '" + A.Array +
             "' gets more costly",
-        paddingEdit(C.K.Shared[A.SharedArray], N)};
+        paddingEdit(C.K.Shared[A.SharedArray], N), New.Costliest};
     return;
   }
 }

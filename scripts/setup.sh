@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what gmem needs from Debian 12's packages (only what is missing),
-# then configures and builds it in build/. Safe to run again.
+# then configures and builds it in build/. Safe to run again. (Chromium
+# renders the HTML report in the tests.)
 # --fuzz: also libFuzzer's runtime, for fuzz/run.sh (clang-19's own package
 # does not ship it).
 # --runtime: only what an installed gmem-analyze needs to run (Clang's and
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libclang-19-dev llvm-19-dev clang-19 libclang-cpp19-dev
           nlohmann-json3-dev libgtest-dev python3 python3-jsonschema
-          python3-yaml)
+          python3-yaml chromium fonts-dejavu-core)
 case "${1:-}" in
 --fuzz) packages+=(libclang-rt-19-dev) ;;
 --runtime) packages=(g++ libclang-cpp19 libllvm19 libclang-common-19-dev

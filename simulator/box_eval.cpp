@@ -11,6 +11,7 @@
 #include "loop_skip.h"
 #include "memory_units.h"
 #include "pointer_arith.h"
+#include "request_stats.h"
 
 #include <algorithm>
 #include <cstring>
@@ -76,8 +77,7 @@ struct BoxEvaluator::Val {
 
 BoxEvaluator::BoxEvaluator(const Kernel &K, const ArchRules &A,
                            const LaunchEnv &Env)
-    : K(K), Arch(A), Env(Env),
-      Period(A.addressPeriod()),
+    : K(K), Arch(A), Env(Env), Period(A.addressPeriod()),
       Groups(K.Accesses.size()) {
   SlotVals.assign(K.Slots.size() * 32, 0);
   SlotCoef.assign(K.Slots.size() * 96, 0);
@@ -289,11 +289,10 @@ uint32_t BoxEvaluator::eval(const Expr &E, uint32_t Mask, Val &Out) {
     }
     uint32_t U = SlotUnknown[E.Index] & Mask;
     if (U)
-      LastUnknownReason =
-          SlotReason[E.Index].empty()
-              ? unmodelled("'" + K.Slots[E.Index].Name +
-                           "' is used before it is assigned")
-              : SlotReason[E.Index];
+      LastUnknownReason = SlotReason[E.Index].empty()
+                              ? unmodelled("'" + K.Slots[E.Index].Name +
+                                           "' is used before it is assigned")
+                              : SlotReason[E.Index];
     return U;
   }
   case Op::Builtin: {
@@ -859,8 +858,8 @@ void BoxEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Assign) {
       SlotUnknown[S.Slot] |= Lanes;
-      SlotReason[S.Slot] = {Why.Cause,
-                            "it is assigned in code that " + Why.Text.substr(3)};
+      SlotReason[S.Slot] = {Why.Cause, "it is assigned in code that " +
+                                           Why.Text.substr(3)};
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
       forgetAssigned(*Sub, Lanes, Why);
@@ -1164,13 +1163,8 @@ void BoxEvaluator::priceTranslated(const Access &A, const Val &V, uint32_t Mask,
         Bad[R / 64] |= uint64_t(1) << (R % 64);
       }
     }
-    RequestCost Cost = priceRequest(Arch, A, Addr, Mask, Size);
-    St.Units += Cost.Units * N;
-    St.IdealUnits += Cost.IdealUnits * N;
-    St.SassUnits += Cost.SassUnits * N;
-    St.DistinctBytes += Cost.DistinctBytes * N;
-    St.MaxUnitsPerRequest = std::max(St.MaxUnitsPerRequest, Cost.Units);
-    St.MaxWays = std::max(St.MaxWays, Cost.Ways);
+    addPricedRequest(St, priceRequest(Arch, A, Addr, Mask, Size), N, Addr, Mask,
+                     Size, order());
   }
   if (!(Bad[0] | Bad[1] | Bad[2] | Bad[3]))
     return;

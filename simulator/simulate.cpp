@@ -41,6 +41,8 @@ void AccessStats::add(const AccessStats &O) {
     FirstAddress = O.FirstAddress;
     StrideOrder = O.StrideOrder;
   }
+  if (O.Costliest && (!Costliest || Costliest->worseThan(*O.Costliest)))
+    Costliest = O.Costliest;
 }
 
 static std::string dimText(const Dim3 &D) {

@@ -2,6 +2,7 @@
 #include "warp_eval.h"
 #include "memory_units.h"
 #include "pointer_arith.h"
+#include "request_stats.h"
 #include "stmt_walk.h"
 
 #include <algorithm>
@@ -211,11 +212,10 @@ inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
     }
     uint32_t U = SlotUnknown[E.Index] & Mask;
     if (U)
-      LastUnknownReason =
-          SlotReason[E.Index].empty()
-              ? unmodelled("'" + K.Slots[E.Index].Name +
-                           "' is used before it is assigned")
-              : SlotReason[E.Index];
+      LastUnknownReason = SlotReason[E.Index].empty()
+                              ? unmodelled("'" + K.Slots[E.Index].Name +
+                                           "' is used before it is assigned")
+                              : SlotReason[E.Index];
     return U;
   }
   case Op::Builtin:
@@ -264,7 +264,8 @@ uint32_t WarpEvaluator::evalLoaded(const Expr &E, uint32_t Mask, int64_t *Out,
   if (Uni && Missed)
     Missed = Mask;
   if (Missed)
-    LastUnknownReason = {UnknownCause::LoadedData, Why.empty() ? E.Reason : Why};
+    LastUnknownReason = {UnknownCause::LoadedData,
+                         Why.empty() ? E.Reason : Why};
   return U | Missed;
 }
 
@@ -1288,8 +1289,8 @@ void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
       }
       SlotUnknown[S.Slot] |= Lanes;
       SlotRanged[S.Slot] &= ~Lanes;
-      SlotReason[S.Slot] = {Why.Cause,
-                            "it is assigned in code that " + Why.Text.substr(3)};
+      SlotReason[S.Slot] = {Why.Cause, "it is assigned in code that " +
+                                           Why.Text.substr(3)};
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
       forgetAssigned(*Sub, Lanes, Why);
@@ -1328,8 +1329,9 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   if (Mask & Unc.All) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(A.Id, Unc.Reason.under(
-                          "some lanes may have returned or left a loop under "));
+    markUnknown(
+        A.Id,
+        Unc.Reason.under("some lanes may have returned or left a loop under "));
     return;
   }
   int64_t V[32];
@@ -1337,7 +1339,8 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   if (U) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(A.Id, LastUnknownReason.after("its address cannot be computed: "));
+    markUnknown(A.Id,
+                LastUnknownReason.after("its address cannot be computed: "));
     // A wrapped address is no address: no cost range from it (the box
     // evaluator gives none either).
     if (LastUnknownReason.Cause != UnknownCause::PointerOverflow)
@@ -1505,12 +1508,7 @@ void WarpEvaluator::issue(const Access &A, const uint64_t *Addr, uint32_t Mask,
       }
     }
   }
-  St.Units += C.Units;
-  St.SassUnits += C.SassUnits;
-  St.IdealUnits += C.IdealUnits;
-  St.DistinctBytes += C.DistinctBytes;
-  St.MaxUnitsPerRequest = std::max(St.MaxUnitsPerRequest, C.Units);
-  St.MaxWays = std::max(St.MaxWays, C.Ways);
+  addPricedRequest(St, C, 1, Addr, Mask, Size, Order);
 }
 
 } // namespace gmem

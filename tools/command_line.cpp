@@ -145,8 +145,13 @@ struct Flags {
                             cl::cat(AnalysisCat)};
   cl::opt<std::string> Format{
       "format", cl::value_desc("FORMAT"),
-      cl::desc("text or json; the gate's diagnostics (its default) or "
-               "sarif"),
+      cl::desc("text, json, html (a report with pictures) or svg (one\n"
+               "access's picture, with --access); the gate's diagnostics\n"
+               "(its default) or sarif"),
+      cl::cat(AnalysisCat)};
+  cl::opt<std::string> AccessLine{
+      "access", cl::value_desc("LINE"),
+      cl::desc("--format svg: draw the access on this source line"),
       cl::cat(AnalysisCat)};
   cl::opt<bool> EmitModel{"emit-model",
                           cl::desc("print the kernel model as JSON and stop"),
@@ -393,6 +398,16 @@ input or I/O.
     O.Arch = Arch;
     if (Format.getNumOccurrences())
       O.Format = Format;
+    if (!readNumber(AccessLine, 1, UINT32_MAX, "expected a line number",
+                    O.AccessLine, Error))
+      return false;
+    if ((O.Format == "svg") != (O.AccessLine != 0)) {
+      Error = O.AccessLine ? "--access draws a picture: give --format svg"
+                           : "--format svg draws one access: give --access "
+                             "LINE (and --kernel NAME where several kernels "
+                             "have an access there)";
+      return false;
+    }
     O.EmitModel = EmitModel;
     O.Model = Model;
     O.Compare = Compare;

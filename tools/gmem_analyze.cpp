@@ -13,6 +13,7 @@
 #include "install_paths.h"
 #include "launch_plan.h"
 #include "model_json.h"
+#include "rule.h"
 #include "views.h"
 
 #include <fstream>
@@ -27,6 +28,20 @@ int fail(const std::string &Message) {
   return 2;
 }
 
+/// Every rule's findings for each launch, as the gate's default ('*')
+/// finds them: the HTML report draws the fixes they checked.
+std::vector<std::vector<Diagnostic>>
+findingsOf(const Report &Rep, const ArchRules &Arch, unsigned Threads) {
+  std::vector<std::vector<Diagnostic>> All;
+  const RulePolicy Policy;
+  for (const LaunchResult &L : Rep.Launches) {
+    RuleContext C{*L.K, L, Arch, Policy, Threads};
+    All.push_back(L.Incomplete.empty() ? runRules(C, allRules())
+                                       : std::vector<Diagnostic>{});
+  }
+  return All;
+}
+
 int run(const Options &O) {
   const ArchRules *Arch = findArch(O.Arch);
   if (!Arch) {
@@ -37,7 +52,8 @@ int run(const Options &O) {
   }
   ViewFn View = findView(O.Format);
   if (!View)
-    return fail("unknown --format '" + O.Format + "'; use text or json");
+    return fail("unknown --format '" + O.Format +
+                "'; use text, json, html or svg");
   Module M;
   std::vector<std::string> HostWarnings;
   std::string Error;
@@ -96,6 +112,14 @@ int run(const Options &O) {
     return Code;
   }
 
+  if (O.Format == "html")
+    Rep.Findings = findingsOf(Rep, *Arch, O.Threads);
+  Rep.AccessLine = O.AccessLine;
+  const LaunchResult *In = nullptr;
+  if (O.AccessLine && !pictureAccess(Rep, In))
+    return fail("no access on line " + std::to_string(O.AccessLine) +
+                " of the analysed launches has a known cost to draw; the "
+                "text view lists each access's line");
   View(Rep, std::cout);
   if (!Stopped.empty())
     return fail(Stopped);

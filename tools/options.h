@@ -21,6 +21,7 @@ struct Options {
   std::string Kernel; ///< --kernel: only this kernel ("name" or "name<32>").
   std::string Arch = "sm_90";
   std::string Format = "text";
+  unsigned AccessLine = 0; ///< --access: the line --format svg draws.
   bool EmitModel = false;
   std::string Model;   ///< --model FILE: a kernel model instead of a .cu file.
   std::string Compare; ///< --compare FILE

@@ -11,6 +11,8 @@ struct Entry {
 const Entry Views[] = {
     {"text", printTableView},
     {"json", printJsonView},
+    {"html", printHtmlView},
+    {"svg", printSvgView},
 };
 } // namespace
 

@@ -7,6 +7,8 @@
 #ifndef GMEM_VIEWS_VIEWS_H
 #define GMEM_VIEWS_VIEWS_H
 
+#include "arch.h"
+#include "diagnostic.h"
 #include "result.h"
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -20,6 +22,10 @@ struct Report {
   std::vector<LaunchResult> Launches;
   std::vector<std::string> Warnings; ///< What the analyzer could not model.
   CompilerInfo Compiler;             ///< Whose instructions the counts are of.
+  /// Per launch, the findings of the rules where they ran (--format html
+  /// draws a checked fix's picture).
+  std::vector<std::vector<Diagnostic>> Findings;
+  unsigned AccessLine = 0; ///< --format svg: the line whose access to draw.
 };
 
 using ViewFn = void (*)(const Report &, std::ostream &);
@@ -30,6 +36,18 @@ std::vector<std::string> viewNames();
 
 void printTableView(const Report &R, std::ostream &OS);
 void printJsonView(const Report &R, std::ostream &OS);
+/// One self-contained page: tables, annotated source, pictures.
+void printHtmlView(const Report &R, std::ostream &OS);
+/// The picture of the access on line R.AccessLine alone.
+void printSvgView(const Report &R, std::ostream &OS);
+
+/// An SVG of request W of access A (svg_view.cpp): lanes, and the sectors
+/// or banks they touch, with Title on top and the figures below.
+std::string requestSvg(const Access &A, const WarpSample &W,
+                       const ArchRules &Arch, const std::string &Title);
+/// The access printSvgView draws (the first on R.AccessLine with a known
+/// cost and a sample) and its launch, or null.
+const Access *pictureAccess(const Report &R, const LaunchResult *&In);
 
 /// The JSON of one launch (json_view.cpp); the comparison view reuses it.
 nlohmann::json launchJson(const LaunchResult &R);

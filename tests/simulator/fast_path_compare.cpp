@@ -28,6 +28,11 @@ std::string compareResults(const LaunchResult &F, const LaunchResult &E) {
     GMEM_FIELD(OutOfBoundsLanes)
     GMEM_FIELD(OverflowRequests)
     GMEM_FIELD(UnknownReason)
+    // The costliest request's units; which of equally costly patterns is
+    // kept may differ (the fast path prices a class at one offset).
+    if (A.Costliest.has_value() != B.Costliest.has_value() ||
+        (A.Costliest && A.Costliest->Units != B.Costliest->Units))
+      OS << "access " << I << ": costliest request differs\n";
     if (A.ReasonCause != B.ReasonCause)
       OS << "access " << I << ": cause fast " << causeName(A.ReasonCause)
          << ", every warp " << causeName(B.ReasonCause) << "\n";

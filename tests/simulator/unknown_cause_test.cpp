@@ -81,8 +81,8 @@ TEST(UnknownCause, AnythingElseIsUnmodelled) {
 TEST(UnknownCause, AnalyzersCauseOfAnAccessIsKept) {
   // An address the analyzer already found unknown, with its cause.
   Kernel K = withSlot();
-  K.Body = {addAccess(K, Space::Global, AccessKind::Store, 4,
-                      elem(1, tx(), 4), "a[p]")};
+  K.Body = {addAccess(K, Space::Global, AccessKind::Store, 4, elem(1, tx(), 4),
+                      "a[p]")};
   K.Accesses[0].UnknownReason = "pointer arithmetic leaves the address space";
   K.Accesses[0].ReasonCause = UnknownCause::PointerOverflow;
   EXPECT_EQ(causeOf(K), UnknownCause::PointerOverflow);

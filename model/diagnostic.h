@@ -1,14 +1,15 @@
 //===- diagnostic.h - A finding as an object ------------------------------===//
 //
-// Rules produce Diagnostics; views (clang-style text, JSON, SARIF, baseline
-// diff) print them. Nothing here depends on Clang: the text and SARIF views
+// Rules (rules/) produce Diagnostics; views (clang-style text, JSON, SARIF,
+// HTML, baseline diff) print them. Nothing here depends on Clang: the text and SARIF views
 // that use Clang's engine live in views/diagnostic_views.*.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_RULES_DIAGNOSTIC_H
-#define GMEM_RULES_DIAGNOSTIC_H
+#ifndef GMEM_MODEL_DIAGNOSTIC_H
+#define GMEM_MODEL_DIAGNOSTIC_H
 
 #include "model.h"
+#include "result.h"
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -37,6 +38,9 @@ struct CheckedFix {
   /// The same remedy as an edit of the source, where the declaration
   /// spells it plainly (--export-fixes).
   std::optional<TextEdit> Edit;
+  /// The access's costliest request once the fix is applied, for the
+  /// picture of it beside the one before.
+  std::optional<WarpSample> After;
 };
 
 struct Diagnostic {
@@ -57,4 +61,4 @@ nlohmann::json diagnosticsJson(const std::vector<Diagnostic> &Ds);
 
 } // namespace gmem
 
-#endif // GMEM_RULES_DIAGNOSTIC_H
+#endif // GMEM_MODEL_DIAGNOSTIC_H

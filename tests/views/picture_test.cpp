@@ -1,0 +1,114 @@
+//===- picture_test.cpp - Pictures of one warp's request ------------------===//
+//
+// The pictures are drawn from the request the simulator kept for an access
+// (AccessStats::Costliest). Worked out by hand for one warp of 32 lanes:
+//   - shared tile[lane % 16][lane / 16] of a float[16][32]: lanes 0-15 in
+//     bank 0, 16-31 in bank 1, 16 distinct words each: 16 wavefronts, one
+//     cell per lane, 16 rows;
+//   - global a[lane * 32] of floats: 128 bytes apart, 32 sectors, 4 of
+//     their 32 bytes used each (12.5 %).
+//
+//===----------------------------------------------------------------------===//
+#include "build_model.h"
+#include "simulate.h"
+#include "views.h"
+
+#include <gtest/gtest.h>
+#include <regex>
+#include <sstream>
+
+using namespace gmem;
+using namespace gmem::test;
+
+namespace {
+
+size_t count(const std::string &S, const std::string &Pattern) {
+  std::regex R(Pattern);
+  return std::distance(std::sregex_iterator(S.begin(), S.end(), R),
+                       std::sregex_iterator());
+}
+
+Launch oneWarp(std::vector<ArgValue> Args = {}) {
+  Launch L;
+  L.Kernel = "k";
+  L.Grid = {4, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = std::move(Args);
+  return L;
+}
+
+TEST(Picture, TransposedTileIsASixteenWayConflictInTwoBanks) {
+  Kernel K;
+  K.Name = "k";
+  SharedArray S;
+  S.Name = "tile";
+  S.Bytes = 16 * 32 * 4;
+  S.Dims = {16, 32};
+  K.Shared.push_back(S);
+  ExprPtr Row = bin(Op::Rem, tx(), c(16, U32)),
+          Col = bin(Op::Div, tx(), c(16, U32));
+  ExprPtr Word = add(mul(Row, c(32, U32)), Col);
+  K.Body = {addAccess(K, Space::Shared, AccessKind::Load, 4,
+                      cast(mul(Word, c(4, U32)), U64), "tile[icol][irow]", 0)};
+  LaunchResult R = simulate(K, oneWarp(), SimOptions());
+  const AccessStats &St = R.PerAccess[0];
+  ASSERT_TRUE(St.Costliest);
+  EXPECT_EQ(St.Costliest->Units, 16u);
+  EXPECT_EQ(St.Costliest->Mask, 0xffffffffu);
+  std::string Svg =
+      requestSvg(K.Accesses[0], *St.Costliest, *findArch("sm_90"), "t");
+  EXPECT_EQ(count(Svg, "class=\"word\" data-bank=\"0\""), 16u);
+  EXPECT_EQ(count(Svg, "class=\"word\" data-bank=\"1\""), 16u);
+  EXPECT_EQ(count(Svg, "class=\"word\""), 32u);
+  EXPECT_EQ(count(Svg, "data-row=\"15\""), 2u);
+  EXPECT_NE(Svg.find("16 wavefronts (ideal 1): 16-way bank conflict"),
+            std::string::npos)
+      << Svg;
+
+  // The report draws it, with the same figures as its table.
+  Report Rep;
+  Rep.File = "test.cu";
+  Rep.Launches.push_back(R);
+  std::ostringstream Html;
+  printHtmlView(Rep, Html);
+  EXPECT_EQ(count(Html.str(), "<figure class=\"picture\" data-access=\"0\">"),
+            1u);
+  EXPECT_NE(Html.str().find("data-per-request=\"16.00\""), std::string::npos);
+}
+
+TEST(Picture, StridedLanesTakeASectorEach) {
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("a", 4)};
+  K.Body = {addAccess(K, Space::Global, AccessKind::Load, 4,
+                      elem(0, mul(tx(), c(32, U32)), 4), "a[lane * 32]")};
+  LaunchResult R = simulate(K, oneWarp({ptrArg("a")}), SimOptions());
+  const AccessStats &St = R.PerAccess[0];
+  ASSERT_TRUE(St.Costliest);
+  EXPECT_EQ(St.Costliest->Units, 32u);
+  std::string Svg =
+      requestSvg(K.Accesses[0], *St.Costliest, *findArch("sm_90"), "t");
+  EXPECT_EQ(count(Svg, "class=\"unit\""), 32u);
+  EXPECT_EQ(count(Svg, "<line "), 32u);
+  EXPECT_NE(Svg.find("32 sectors of 32 bytes for 32 lanes of 4 bytes (ideal "
+                     "4): 12.5% of the bytes moved are used"),
+            std::string::npos)
+      << Svg;
+}
+
+TEST(Picture, CheapAccessesAreNotDrawn) {
+  // a[lane]: 4 sectors, as cheap as its bytes: no picture.
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("a", 4)};
+  K.Body = {addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, tx(), 4),
+                      "a[lane]")};
+  Report Rep;
+  Rep.Launches.push_back(simulate(K, oneWarp({ptrArg("a")}), SimOptions()));
+  std::ostringstream Html;
+  printHtmlView(Rep, Html);
+  EXPECT_EQ(count(Html.str(), "<svg"), 0u);
+  EXPECT_EQ(count(Html.str(), "<tr class=\"access good\""), 1u);
+}
+
+} // namespace

@@ -1,0 +1,233 @@
+//===- html_view.cpp - One self-contained HTML report ---------------------===//
+//
+// For each launch: the table of accesses (the text view's figures), the
+// kernel's source with each access line annotated and coloured by cost, and
+// for each access that costs more than its bytes need, a picture of its
+// costliest request (svg_view.cpp), beside the picture after the fix a
+// finding checked (CheckedFix::After). No script and no external file: the
+// page opens anywhere, and a browser's print or screenshot is the report.
+//
+//===----------------------------------------------------------------------===//
+#include "arch.h"
+#include "views.h"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+namespace gmem {
+
+namespace {
+
+std::string esc(const std::string &S) {
+  std::string R;
+  for (char C : S)
+    R += C == '<'   ? "&lt;"
+         : C == '>' ? "&gt;"
+         : C == '&' ? "&amp;"
+         : C == '"' ? "&quot;"
+                    : std::string(1, C);
+  return R;
+}
+
+std::string fixed(double V, const char *F = "%.2f") {
+  char B[32];
+  snprintf(B, sizeof B, F, V);
+  return B;
+}
+
+std::string dim(const Dim3 &D) {
+  return "(" + std::to_string(D.X) + "," + std::to_string(D.Y) + "," +
+         std::to_string(D.Z) + ")";
+}
+
+bool known(const Access &A, const AccessStats &S) {
+  return !S.UnknownRequests && !asyncWavefrontsUnknown(A);
+}
+
+/// "good" as cheap as the bytes allow, "warn" up to twice that, "bad" more.
+const char *costClass(const Access &A, const AccessStats &S) {
+  if (!known(A, S))
+    return "unknown";
+  if (S.Units <= S.IdealUnits)
+    return "good";
+  return S.Units <= 2 * S.IdealUnits ? "warn" : "bad";
+}
+
+bool costly(const Access &A, const AccessStats &S) {
+  return known(A, S) && S.Units > S.IdealUnits && S.Costliest;
+}
+
+/// The figures of one access, as the table view prints them.
+struct Figures {
+  std::string PerRequest, Efficiency, Ways, Units;
+};
+Figures figuresOf(const Access &A, const AccessStats &S,
+                  const ArchRules &Rules) {
+  if (!known(A, S))
+    return {"unknown", "unknown", "-", "unknown"};
+  bool Shared = A.Sp == Space::Shared;
+  return {fixed(S.perRequest()),
+          S.Units ? fixed(S.efficiencyPct(Rules.unitBytes(A)), "%.1f") + "%"
+                  : "-",
+          Shared ? std::to_string(S.MaxWays) : "-", std::to_string(S.Units)};
+}
+
+const char *opName(const Access &A) {
+  return A.Kind == AccessKind::Load    ? "load"
+         : A.Kind == AccessKind::Store ? "store"
+                                       : "atomic";
+}
+
+void accessTable(const LaunchResult &R, std::ostream &OS) {
+  const ArchRules &Rules = archOrDefault(R.Arch);
+  OS << "<table class=\"accesses\"><tr><th>Location</th><th>Access</th>"
+        "<th>Op</th><th>Space</th><th>Size</th><th>Requests</th>"
+        "<th>Sectors / wavefronts</th><th>Per request</th><th>Ideal</th>"
+        "<th>Efficiency</th><th>Ways</th><th>Why</th></tr>\n";
+  for (const Access &A : R.K->Accesses) {
+    const AccessStats &S = R.PerAccess[A.Id];
+    Figures F = figuresOf(A, S, Rules);
+    OS << "<tr class=\"access " << costClass(A, S) << "\" data-access=\""
+       << A.Id << "\" data-line=\"" << A.Loc.Line << "\" data-per-request=\""
+       << F.PerRequest << "\"><td>" << esc(locText(A.Loc)) << "</td><td><code>"
+       << esc(A.Text) << "</code></td><td>" << opName(A) << "</td><td>"
+       << (A.Sp == Space::Shared ? "shared" : "global") << "</td><td>" << A.Size
+       << "</td><td>"
+       << (S.UncountedRequests ? "unknown" : std::to_string(S.Requests))
+       << "</td><td>" << F.Units << "</td><td>" << F.PerRequest << "</td><td>"
+       << (known(A, S) && S.Requests
+               ? fixed(double(S.IdealUnits) / double(S.Requests))
+               : "-")
+       << "</td><td>" << F.Efficiency << "</td><td>" << F.Ways << "</td><td>"
+       << esc(explainAccess(A, S)) << "</td></tr>\n";
+  }
+  OS << "</table>\n";
+}
+
+/// The kernel's lines of File, each access line with its figures.
+void annotatedSource(const LaunchResult &R, std::ostream &OS) {
+  const ArchRules &Rules = archOrDefault(R.Arch);
+  std::map<unsigned, std::vector<const Access *>> OnLine;
+  std::string File;
+  for (const Access &A : R.K->Accesses)
+    if (A.Loc.Line && (File.empty() || A.Loc.File == File)) {
+      File = A.Loc.File;
+      OnLine[A.Loc.Line].push_back(&A);
+    }
+  std::ifstream In(File);
+  if (OnLine.empty() || !In) {
+    if (!OnLine.empty())
+      OS << "<p class=\"note\">" << esc(File)
+         << " could not be read: the source is not shown.</p>\n";
+    return;
+  }
+  const unsigned First =
+      OnLine.begin()->first > 3 ? OnLine.begin()->first - 3 : 1;
+  const unsigned Last = OnLine.rbegin()->first + 3;
+  OS << "<table class=\"source\">\n";
+  std::string Line;
+  for (unsigned N = 1; std::getline(In, Line) && N <= Last; ++N) {
+    if (N < First)
+      continue;
+    auto It = OnLine.find(N);
+    OS << "<tr" << (It != OnLine.end() ? " class=\"hit\"" : "")
+       << "><td class=\"ln\">" << N << "</td><td><pre>" << esc(Line)
+       << "</pre></td><td>";
+    if (It != OnLine.end())
+      for (const Access *A : It->second) {
+        const AccessStats &S = R.PerAccess[A->Id];
+        Figures F = figuresOf(*A, S, Rules);
+        OS << "<span class=\"badge " << costClass(*A, S) << "\">"
+           << esc(A->Text) << ": " << opName(*A) << ", " << F.PerRequest
+           << (A->Sp == Space::Shared ? " wavefronts" : " sectors")
+           << "/request, " << F.Efficiency << "</span> ";
+      }
+    OS << "</td></tr>\n";
+  }
+  OS << "</table>\n";
+}
+
+void pictures(const Report &Rep, size_t I, std::ostream &OS) {
+  const LaunchResult &R = Rep.Launches[I];
+  const ArchRules &Rules = archOrDefault(R.Arch);
+  for (const Access &A : R.K->Accesses) {
+    const AccessStats &S = R.PerAccess[A.Id];
+    if (!costly(A, S))
+      continue;
+    OS << "<figure class=\"picture\" data-access=\"" << A.Id << "\">\n"
+       << requestSvg(A, *S.Costliest, Rules,
+                     locText(A.Loc) + "  " + A.Text + " (" + opName(A) + ")");
+    if (I < Rep.Findings.size())
+      for (const Diagnostic &D : Rep.Findings[I])
+        if (D.AccessId == A.Id && D.Fix && D.Fix->After)
+          OS << "<div class=\"after\">"
+             << requestSvg(A, *D.Fix->After, Rules,
+                           "after the checked fix: " + D.Fix->Description)
+             << "</div>\n";
+    OS << "<figcaption>" << esc(explainAccess(A, S))
+       << "</figcaption></figure>\n";
+  }
+}
+
+const char *const Style =
+    "body{font-family:sans-serif;margin:24px;color:#212121}"
+    "h2{font-size:17px;margin-top:32px}"
+    "table{border-collapse:collapse;font-size:13px;margin:8px 0}"
+    "td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top}"
+    "tr.good td:first-child,span.good{border-left:6px solid #43a047}"
+    "tr.warn td:first-child,span.warn{border-left:6px solid #fb8c00}"
+    "tr.bad td:first-child,span.bad{border-left:6px solid #e53935}"
+    "tr.unknown td:first-child,span.unknown{border-left:6px solid #9e9e9e}"
+    ".source td{border:none;padding:0 6px}.source pre{margin:0}"
+    ".source tr.hit{background:#fff8e1}.ln{color:#9e9e9e;text-align:right}"
+    ".badge{font-size:12px;padding:0 6px;margin-right:6px;background:#f5f5f5}"
+    "figure{margin:16px 0;border-top:1px solid #eee;padding-top:8px}"
+    "figcaption{font-size:13px;max-width:880px}";
+
+} // namespace
+
+void printHtmlView(const Report &Rep, std::ostream &OS) {
+  OS << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+     << "<title>gmem: " << esc(Rep.File) << "</title><style>" << Style
+     << "</style></head><body>\n<h1>gmem: " << esc(Rep.File) << "</h1>\n";
+  for (const std::string &W : Rep.Warnings)
+    OS << "<p class=\"note\">" << esc(W) << "</p>\n";
+  for (size_t I = 0; I < Rep.Launches.size(); ++I) {
+    const LaunchResult &R = Rep.Launches[I];
+    OS << "<section class=\"launch\" id=\"launch-" << I << "\"><h2>"
+       << esc(R.K->Name) << "&lt;&lt;&lt;" << dim(R.L.Grid) << ", "
+       << dim(R.L.Block) << "&gt;&gt;&gt; at " << esc(locText(R.L.Loc)) << " ["
+       << esc(R.Arch) << "]</h2>\n";
+    if (!R.Incomplete.empty()) {
+      OS << "<p class=\"note\">" << esc(R.Incomplete) << "</p></section>\n";
+      continue;
+    }
+    accessTable(R, OS);
+    annotatedSource(R, OS);
+    pictures(Rep, I, OS);
+    OS << "</section>\n";
+  }
+  OS << "</body></html>\n";
+}
+
+const Access *pictureAccess(const Report &Rep, const LaunchResult *&In) {
+  for (const LaunchResult &R : Rep.Launches)
+    for (const Access &A : R.K->Accesses)
+      if (A.Loc.Line == Rep.AccessLine && R.PerAccess[A.Id].Costliest &&
+          known(A, R.PerAccess[A.Id])) {
+        In = &R;
+        return &A;
+      }
+  return nullptr;
+}
+
+void printSvgView(const Report &Rep, std::ostream &OS) {
+  const LaunchResult *R = nullptr;
+  if (const Access *A = pictureAccess(Rep, R))
+    OS << requestSvg(*A, *R->PerAccess[A->Id].Costliest, archOrDefault(R->Arch),
+                     locText(A->Loc) + "  " + A->Text + " (" + opName(*A) +
+                         ")");
+}
+
+} // namespace gmem
