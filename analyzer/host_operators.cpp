@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "host_interpreter.h"
+#include "int_semantics.h"
 #include <limits>
 
 using namespace clang;
@@ -151,6 +152,57 @@ HostValue HostInterpreter::evalUnary(const UnaryOperator *UO) {
   }
 }
 
+/// The model's operator for a host binary operator (compound assignments
+/// too), where int_semantics.h computes it.
+static std::optional<gmem::Op> modelOp(BinaryOperatorKind Op) {
+  switch (Op) {
+  case BO_Mul:
+  case BO_MulAssign:
+    return gmem::Op::Mul;
+  case BO_Add:
+  case BO_AddAssign:
+    return gmem::Op::Add;
+  case BO_Sub:
+  case BO_SubAssign:
+    return gmem::Op::Sub;
+  case BO_Div:
+  case BO_DivAssign:
+    return gmem::Op::Div;
+  case BO_Rem:
+  case BO_RemAssign:
+    return gmem::Op::Rem;
+  case BO_Shl:
+  case BO_ShlAssign:
+    return gmem::Op::Shl;
+  case BO_Shr:
+  case BO_ShrAssign:
+    return gmem::Op::Shr;
+  case BO_And:
+  case BO_AndAssign:
+    return gmem::Op::And;
+  case BO_Or:
+  case BO_OrAssign:
+    return gmem::Op::Or;
+  case BO_Xor:
+  case BO_XorAssign:
+    return gmem::Op::Xor;
+  case BO_LT:
+    return gmem::Op::Lt;
+  case BO_GT:
+    return gmem::Op::Gt;
+  case BO_LE:
+    return gmem::Op::Le;
+  case BO_GE:
+    return gmem::Op::Ge;
+  case BO_EQ:
+    return gmem::Op::Eq;
+  case BO_NE:
+    return gmem::Op::Ne;
+  default:
+    return std::nullopt;
+  }
+}
+
 HostValue HostInterpreter::evalArith(BinaryOperatorKind Op, const HostValue &L,
                                      const HostValue &R, QualType ResTy,
                                      QualType OpndTy, const clang::Expr *E) {
@@ -204,84 +256,19 @@ HostValue HostInterpreter::evalArith(BinaryOperatorKind Op, const HostValue &L,
   std::optional<IntType> OT = intTypeOf(OpndTy);
   if (!L.isInt() || !R.isInt() || !RT || !OT)
     return HostValue::unknown("not computable" + At());
-  bool S = OT->Signed;
-  int64_t SA = L.I, SB = R.I;
-  uint64_t UA = uint64_t(L.I), UB = uint64_t(R.I);
-  uint64_t Z = 0;
-  switch (Op) {
-  case BO_Mul:
-  case BO_MulAssign:
-    Z = UA * UB;
-    break;
-  case BO_Add:
-  case BO_AddAssign:
-    Z = UA + UB;
-    break;
-  case BO_Sub:
-  case BO_SubAssign:
-    Z = UA - UB;
-    break;
-  case BO_Div:
-  case BO_DivAssign:
-  case BO_Rem:
-  case BO_RemAssign: {
-    bool Div = Op == BO_Div || Op == BO_DivAssign;
-    if (UB == 0)
-      return HostValue::unknown("division by zero" + At());
-    if (S) {
-      if (SA == std::numeric_limits<int64_t>::min() && SB == -1)
-        return HostValue::unknown("division overflows" + At());
-      Z = uint64_t(Div ? SA / SB : SA % SB);
-    } else {
-      Z = Div ? UA / UB : UA % UB;
-    }
-    break;
-  }
-  case BO_Shl:
-  case BO_ShlAssign:
-  case BO_Shr:
-  case BO_ShrAssign: {
-    int64_t Amount = R.Ty.Signed ? SB : int64_t(UB);
-    if (Amount < 0 || Amount >= OT->Bits)
-      return HostValue::unknown("shift by " + std::to_string(Amount) + At());
-    bool Left = Op == BO_Shl || Op == BO_ShlAssign;
-    Z = Left ? UA << Amount : S ? uint64_t(SA >> Amount) : UA >> Amount;
-    break;
-  }
-  case BO_And:
-  case BO_AndAssign:
-    Z = UA & UB;
-    break;
-  case BO_Or:
-  case BO_OrAssign:
-    Z = UA | UB;
-    break;
-  case BO_Xor:
-  case BO_XorAssign:
-    Z = UA ^ UB;
-    break;
-  case BO_LT:
-    Z = S ? SA < SB : UA < UB;
-    break;
-  case BO_GT:
-    Z = S ? SA > SB : UA > UB;
-    break;
-  case BO_LE:
-    Z = S ? SA <= SB : UA <= UB;
-    break;
-  case BO_GE:
-    Z = S ? SA >= SB : UA >= UB;
-    break;
-  case BO_EQ:
-    Z = UA == UB;
-    break;
-  case BO_NE:
-    Z = UA != UB;
-    break;
-  default:
+  std::optional<gmem::Op> K = modelOp(Op);
+  if (!K)
     return HostValue::unknown("not computable" + At());
-  }
-  return HostValue::integer(int64_t(Z), *RT);
+  // The operands in the type the usual conversions give them (a shift's
+  // amount keeps its own), then C++'s operator (int_semantics.h).
+  const bool Shift = *K == gmem::Op::Shl || *K == gmem::Op::Shr;
+  int64_t Z;
+  if (IntFault F = intBinary(*K, *OT, normalize(uint64_t(L.I), *OT),
+                             Shift ? R.I : normalize(uint64_t(R.I), *OT), Z,
+                             R.Ty.Signed);
+      F != IntFault::None)
+    return HostValue::unknown(intFaultText(F) + At());
+  return HostValue::integer(Z, *RT);
 }
 
 HostValue HostInterpreter::evalLogical(const BinaryOperator *BO) {

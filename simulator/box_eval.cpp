@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "box_eval.h"
 #include "affine.h"
+#include "int_semantics.h"
 #include "loop_skip.h"
 #include "memory_units.h"
 #include "pointer_arith.h"
@@ -519,8 +520,19 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
       bool Live = IsLive(L);
       if (Live && AnyDep)
         O.needConstant(R, L);
-      if (R.V[L] == 0 || (S && R.V[L] == -1 && Out.V[L] == INT64_MIN)) {
-        Bad(L, "division by zero");
+      if (Live && Out.dep(L) && S && R.V[L] == -1) {
+        // The type's minimum divided by -1 is undefined: a box of its own,
+        // so that each box's lanes fault alike.
+        const i128 Min = -(i128(1) << (OT.Bits - 1));
+        Affine A = Out.aff(L, OT);
+        Range Rg = rangeOver(Box, A);
+        if (Rg.Lo <= Min && Rg.Hi > Min)
+          splitAt(Box, A, Min + 1);
+      }
+      int64_t Q;
+      if (IntFault F = intBinary(E.Kind, OT, Out.V[L], R.V[L], Q);
+          F != IntFault::None) {
+        Bad(L, intFaultText(F));
         continue;
       }
       if (Live && Out.dep(L)) {
@@ -531,8 +543,6 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
           Range Rg = rangeOver(Box, A);
           if (Rg.Lo < 0 && Rg.Hi > 0)
             splitAt(Box, A, 0);
-          if (Rg.Lo <= INT64_MIN && R.V[L] == -1)
-            splitAt(Box, A, i128(INT64_MIN) + 1);
         }
         for (int D = 0; D < 3; ++D)
           Out.C[D][L] = IsDiv ? int64_t(i128(Out.C[D][L]) / Dv) : 0;
@@ -540,13 +550,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         for (int D = 0; D < 3; ++D)
           Out.C[D][L] = 0;
       }
-      if (S)
-        Out.V[L] =
-            norm(uint64_t(IsDiv ? Out.V[L] / R.V[L] : Out.V[L] % R.V[L]), T);
-      else
-        Out.V[L] = norm(IsDiv ? uint64_t(Out.V[L]) / uint64_t(R.V[L])
-                              : uint64_t(Out.V[L]) % uint64_t(R.V[L]),
-                        T);
+      Out.V[L] = norm(uint64_t(Q), T);
       if (Live && AnyDep)
         O.checkRange(Out, L, T);
     }
@@ -558,21 +562,22 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
       bool Live = IsLive(L);
       if (Live && AnyDep)
         O.needConstant(R, L);
-      uint64_t Amount = uint64_t(R.V[L]);
-      if (Amount >= T.Bits || (E.Ops[1]->Type.Signed && R.V[L] < 0)) {
-        Bad(L, "shift by an amount out of range");
+      const uint64_t Amount = uint64_t(R.V[L]);
+      int64_t Shifted;
+      if (IntFault F = intBinary(E.Kind, T, Out.V[L], R.V[L], Shifted,
+                                 E.Ops[1]->Type.Signed);
+          F != IntFault::None) {
+        Bad(L, intFaultText(F));
         continue;
       }
+      Out.V[L] = Shifted;
       if (E.Kind == Op::Shl) {
-        Out.V[L] = norm(uint64_t(Out.V[L]) << Amount, T);
         if (AnyDep)
           for (int D = 0; D < 3; ++D)
             Out.C[D][L] = int64_t(uint64_t(Out.C[D][L]) << Amount);
       } else {
         if (Live && Out.dep(L))
           O.needMultiple(Out, L, i128(1) << Amount);
-        Out.V[L] = T.Signed ? norm(uint64_t(Out.V[L] >> Amount), T)
-                            : norm(uint64_t(Out.V[L]) >> Amount, T);
         if (AnyDep)
           for (int D = 0; D < 3; ++D)
             Out.C[D][L] = Out.dep(L) ? Out.C[D][L] >> Amount : 0;

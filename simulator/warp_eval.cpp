@@ -1,5 +1,6 @@
 //===- warp_eval.cpp - Run one warp of a kernel over the model ------------===//
 #include "warp_eval.h"
+#include "int_semantics.h"
 #include "memory_units.h"
 #include "pointer_arith.h"
 #include "request_stats.h"
@@ -397,46 +398,20 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
     apply(Out, R, N, T, [](uint64_t A, uint64_t B) { return A * B; });
     break;
   case Op::Div:
-  case Op::Rem: {
-    bool IsDiv = E.Kind == Op::Div;
-    // The most negative value of the operands' type divided by -1 overflows:
-    // undefined in C++ at every width, not only 64 bits.
-    const int64_t Min =
-        OT.Bits >= 64 ? INT64_MIN : -(int64_t(1) << (OT.Bits - 1));
-    for (unsigned L = 0; L < N; ++L) {
-      if (R[L] == 0) {
-        Bad(L, "division by zero");
-        Out[L] = 0;
-        continue;
-      }
-      if (S && R[L] == -1 && Out[L] == Min) {
-        Bad(L, "division overflows (the type's minimum divided by -1)");
-        Out[L] = 0;
-        continue;
-      }
-      if (S)
-        Out[L] = normalize(uint64_t(IsDiv ? Out[L] / R[L] : Out[L] % R[L]), T);
-      else
-        Out[L] = normalize(IsDiv ? uint64_t(Out[L]) / uint64_t(R[L])
-                                 : uint64_t(Out[L]) % uint64_t(R[L]),
-                           T);
-    }
-    break;
-  }
+  case Op::Rem:
   case Op::Shl:
   case Op::Shr: {
+    // Division in the operands' type, shifts in the promoted left operand's
+    // (int_semantics.h); both are the result's type as the analyzer writes.
+    const bool Shift = E.Kind == Op::Shl || E.Kind == Op::Shr;
+    const bool AmountSigned = E.Ops[1]->Type.Signed;
     for (unsigned L = 0; L < N; ++L) {
-      uint64_t Amount = uint64_t(R[L]);
-      if (Amount >= T.Bits || (E.Ops[1]->Type.Signed && R[L] < 0)) {
-        Bad(L, "shift by an amount out of range");
-        Out[L] = 0;
-        continue;
-      }
-      if (E.Kind == Op::Shl)
-        Out[L] = normalize(uint64_t(Out[L]) << Amount, T);
-      else
-        Out[L] = T.Signed ? normalize(uint64_t(Out[L] >> Amount), T)
-                          : normalize(uint64_t(Out[L]) >> Amount, T);
+      int64_t V;
+      if (IntFault F =
+              intBinary(E.Kind, Shift ? T : OT, Out[L], R[L], V, AmountSigned);
+          F != IntFault::None)
+        Bad(L, intFaultText(F));
+      Out[L] = normalize(uint64_t(V), T);
     }
     break;
   }

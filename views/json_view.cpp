@@ -39,7 +39,7 @@ nlohmann::json launchJson(const LaunchResult &R) {
     const AccessStats &S = R.PerAccess[A.Id];
     bool Shared = A.Sp == Space::Shared;
     bool Known = S.UnknownRequests == 0 && !asyncWavefrontsUnknown(A);
-    const double Unit = Rules.unitBytes(A);
+    const unsigned Unit = Rules.unitBytes(A);
     json X = {
         {"id", A.Id},
         {"file", A.Loc.File},
@@ -59,8 +59,7 @@ nlohmann::json launchJson(const LaunchResult &R) {
          Known ? json(S.IdealUnits) : json()},
         {"per_request", Known ? json(S.perRequest()) : json()},
         {"efficiency_pct",
-         Known && S.Units ? json(100.0 * S.DistinctBytes / (Unit * S.Units))
-                          : json()},
+         Known && S.Units ? json(S.efficiencyPct(Unit)) : json()},
         {"conflict_ways", Shared && Known ? json(S.MaxWays) : json()},
         {"explanation", explainAccess(A, S)},
     };

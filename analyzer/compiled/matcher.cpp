@@ -1,5 +1,6 @@
 //===- matcher.cpp - Which SASS instructions each source access became ----===//
 #include "matcher.h"
+#include "int_semantics.h"
 #include "select_merge.h"
 #include "stmt_walk.h"
 
@@ -154,7 +155,13 @@ struct ScalarEval {
     for (size_t I = 0; I < E.Ops.size(); ++I)
       if (!eval(*E.Ops[I], V[I]))
         return false;
-    const bool S = E.Ops[0]->Type.Signed;
+    if (isIntBinary(E.Kind)) {
+      // C++'s operators (int_semantics.h): a comparison in its operands'
+      // type, the rest in the result's; undefined ones have no value.
+      return intBinary(E.Kind, isComparison(E.Kind) ? E.Ops[0]->Type : E.Type,
+                       V[0], V[1], Out,
+                       E.Ops[1]->Type.Signed) == IntFault::None;
+    }
     auto U = [](int64_t X) { return uint64_t(X); };
     switch (E.Kind) {
     case Op::Cast:
@@ -169,72 +176,12 @@ struct ScalarEval {
     case Op::LNot:
       Out = V[0] == 0;
       return true;
-    case Op::Add:
-      Out = int64_t(U(V[0]) + U(V[1]));
-      return true;
-    case Op::Sub:
-      Out = int64_t(U(V[0]) - U(V[1]));
-      return true;
-    case Op::Mul:
-      Out = int64_t(U(V[0]) * U(V[1]));
-      return true;
-    case Op::Div:
-    case Op::Rem:
-      if (V[1] == 0 || (S && V[1] == -1))
-        return false;
-      if (S)
-        Out = E.Kind == Op::Div ? V[0] / V[1] : V[0] % V[1];
-      else
-        Out =
-            int64_t(E.Kind == Op::Div ? U(V[0]) / U(V[1]) : U(V[0]) % U(V[1]));
-      return true;
-    case Op::Shl:
-    case Op::Shr:
-      if (V[1] < 0 || V[1] >= E.Type.Bits)
-        return false;
-      Out = E.Kind == Op::Shl ? int64_t(U(V[0]) << V[1])
-            : S               ? V[0] >> V[1]
-                              : int64_t(U(V[0]) >> V[1]);
-      return true;
-    case Op::And:
-      Out = V[0] & V[1];
-      return true;
-    case Op::Or:
-      Out = V[0] | V[1];
-      return true;
-    case Op::Xor:
-      Out = V[0] ^ V[1];
-      return true;
-    case Op::Lt:
-      Out = S ? V[0] < V[1] : U(V[0]) < U(V[1]);
-      return true;
-    case Op::Le:
-      Out = S ? V[0] <= V[1] : U(V[0]) <= U(V[1]);
-      return true;
-    case Op::Gt:
-      Out = S ? V[0] > V[1] : U(V[0]) > U(V[1]);
-      return true;
-    case Op::Ge:
-      Out = S ? V[0] >= V[1] : U(V[0]) >= U(V[1]);
-      return true;
-    case Op::Eq:
-      Out = V[0] == V[1];
-      return true;
-    case Op::Ne:
-      Out = V[0] != V[1];
-      return true;
     case Op::LAnd:
       Out = V[0] && V[1];
       return true;
     case Op::LOr:
       Out = V[0] || V[1];
       return true;
-    case Op::Min:
-    case Op::Max: {
-      bool Less = S ? V[0] < V[1] : U(V[0]) < U(V[1]);
-      Out = (Less == (E.Kind == Op::Min)) ? V[0] : V[1];
-      return true;
-    }
     case Op::Select:
       Out = V[0] ? V[1] : V[2];
       return true;

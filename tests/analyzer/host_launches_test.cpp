@@ -308,6 +308,30 @@ TEST(HostLaunches, NoArgumentsTakeTheDefaults) {
   expectInt(L.Args[3], 2048);
 }
 
+// The host's integer arithmetic is C++'s at the operands' width
+// (model/int_semantics.h): INT_MIN / -1 is undefined at 32 bits, an int
+// compared with an unsigned converts to unsigned, -7 / 2 truncates.
+TEST(HostLaunches, IntegerOperatorsFollowCpp) {
+  Result R = analyze(std::string(Kernels) + R"(
+#include <climits>
+int main() {
+  float *p;
+  cudaMalloc(&p, 4096);
+  int m = INT_MIN, neg = -1;
+  unsigned big = 4000000000u;
+  k1<<<1, 32>>>(p, m / neg);
+  k1<<<1, 32>>>(p, neg < big ? 1 : 2);
+  k1<<<1, 32>>>(p, -7 / 2 + (m + m));
+  return 0;
+}
+)");
+  ASSERT_EQ(R.H.Launches.size(), 3u);
+  const std::vector<Launch> &L = R.H.Launches;
+  expectUnknown(L[0].Args[1], "division overflows");
+  expectInt(L[1].Args[1], 2);  // -1 converts to 4294967295u.
+  expectInt(L[2].Args[1], -3); // INT_MIN + INT_MIN wraps to 0, as GPUs do.
+}
+
 // --run-args "32 8" is "./prog 32 8": block 32 x 8, grid (64, 256).
 TEST(HostLaunches, RunArgsAreTheCommandLine) {
   LaunchOverrides O;
