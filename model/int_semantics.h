@@ -74,6 +74,36 @@ inline bool isIntBinary(Op K) {
   }
 }
 
+/// A / B (Div) or A % B in T: C++'s truncating division.
+inline IntFault intDivide(bool Div, IntType T, int64_t A, int64_t B,
+                          int64_t &Out) {
+  Out = 0;
+  if (B == 0)
+    return IntFault::DivisionByZero;
+  const int64_t Min = T.Bits >= 64 ? INT64_MIN : -(int64_t(1) << (T.Bits - 1));
+  if (T.Signed && B == -1 && A == Min)
+    return IntFault::DivisionOverflow;
+  Out = T.Signed ? normalize(uint64_t(Div ? A / B : A % B), T)
+                 : normalize(Div ? uint64_t(A) / uint64_t(B)
+                                 : uint64_t(A) % uint64_t(B),
+                             T);
+  return IntFault::None;
+}
+
+/// A << B (Left) or A >> B in T; the amount B is read signed where its own
+/// type is (AmountSigned).
+inline IntFault intShift(bool Left, IntType T, int64_t A, int64_t B,
+                         bool AmountSigned, int64_t &Out) {
+  Out = 0;
+  const uint64_t UB = uint64_t(B);
+  if (UB >= T.Bits || (AmountSigned && B < 0))
+    return IntFault::ShiftOutOfRange;
+  Out = Left       ? normalize(uint64_t(A) << UB, T)
+        : T.Signed ? normalize(uint64_t(A >> UB), T)
+                   : normalize(uint64_t(A) >> UB, T);
+  return IntFault::None;
+}
+
 /// A K B, both normalised to T (the type the usual arithmetic conversions
 /// give both operands; a shift's T is its promoted left operand, and
 /// AmountSigned says whether its right operand's type is signed). The
@@ -95,26 +125,11 @@ inline IntFault intBinary(Op K, IntType T, int64_t A, int64_t B, int64_t &Out,
     Out = normalize(UA * UB, T);
     break;
   case Op::Div:
-  case Op::Rem: {
-    if (B == 0)
-      return IntFault::DivisionByZero;
-    const int64_t Min =
-        T.Bits >= 64 ? INT64_MIN : -(int64_t(1) << (T.Bits - 1));
-    if (S && B == -1 && A == Min)
-      return IntFault::DivisionOverflow;
-    const bool Div = K == Op::Div;
-    Out = S ? normalize(uint64_t(Div ? A / B : A % B), T)
-            : normalize(Div ? UA / UB : UA % UB, T);
-    break;
-  }
+  case Op::Rem:
+    return intDivide(K == Op::Div, T, A, B, Out);
   case Op::Shl:
   case Op::Shr:
-    if (UB >= T.Bits || (AmountSigned && B < 0))
-      return IntFault::ShiftOutOfRange;
-    Out = K == Op::Shl ? normalize(UA << UB, T)
-          : S          ? normalize(uint64_t(A >> UB), T)
-                       : normalize(UA >> UB, T);
-    break;
+    return intShift(K == Op::Shl, T, A, B, AmountSigned, Out);
   case Op::And:
     Out = normalize(UA & UB, T);
     break;

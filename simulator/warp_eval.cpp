@@ -404,12 +404,13 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
     // Division in the operands' type, shifts in the promoted left operand's
     // (int_semantics.h); both are the result's type as the analyzer writes.
     const bool Shift = E.Kind == Op::Shl || E.Kind == Op::Shr;
+    const bool First = E.Kind == Op::Shl || E.Kind == Op::Div;
     const bool AmountSigned = E.Ops[1]->Type.Signed;
     for (unsigned L = 0; L < N; ++L) {
       int64_t V;
-      if (IntFault F =
-              intBinary(E.Kind, Shift ? T : OT, Out[L], R[L], V, AmountSigned);
-          F != IntFault::None)
+      IntFault F = Shift ? intShift(First, T, Out[L], R[L], AmountSigned, V)
+                         : intDivide(First, OT, Out[L], R[L], V);
+      if (F != IntFault::None)
         Bad(L, intFaultText(F));
       Out[L] = normalize(uint64_t(V), T);
     }
