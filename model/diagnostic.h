@@ -1,8 +1,8 @@
 //===- diagnostic.h - A finding as an object ------------------------------===//
 //
 // Rules (rules/) produce Diagnostics; views (clang-style text, JSON, SARIF,
-// HTML, baseline diff) print them. Nothing here depends on Clang: the text and SARIF views
-// that use Clang's engine live in views/diagnostic_views.*.
+// HTML, baseline diff) print them. Nothing here depends on Clang: the text
+// and SARIF views that use Clang's engine live in views/diagnostic_views.*.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_MODEL_DIAGNOSTIC_H

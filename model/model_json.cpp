@@ -32,6 +32,16 @@ std::string typeName(IntType T) {
   return (T.Signed ? "i" : "u") + std::to_string(T.Bits);
 }
 
+// A cause the JSON leaves out is the one a model written before causes
+// were implies: a loaded value's (or a data-dependent access's) is loaded
+// data, any other's is unmodelled.
+UnknownCause defaultCause(const Expr &E) {
+  return E.Ops.empty() ? UnknownCause::Unmodelled : UnknownCause::LoadedData;
+}
+UnknownCause defaultCause(const Access &A) {
+  return A.DataDependent ? UnknownCause::LoadedData : UnknownCause::Unmodelled;
+}
+
 json locJson(const SourceLoc &L) {
   return {{"file", L.File}, {"line", L.Line}, {"col", L.Col}};
 }
@@ -51,7 +61,7 @@ json exprJson(const Expr &E) {
     break;
   case Op::Unknown:
     J["reason"] = E.Reason;
-    if (E.Cause != UnknownCause::Unmodelled)
+    if (E.Cause != defaultCause(E))
       J["cause"] = causeName(E.Cause);
     if (E.Index >= 0)
       J["index"] = E.Index;
@@ -340,11 +350,11 @@ private:
          "unknown value " + quoted(S) + " (one of " + Known + ")");
   }
 
-  /// An unknown's cause; Unmodelled when absent.
+  /// An unknown's cause; Default when absent.
   static UnknownCause cause(const json &J, const std::string &Path,
-                            const char *Key) {
+                            const char *Key, UnknownCause Default) {
     if (!find(J, Key))
-      return UnknownCause::Unmodelled;
+      return Default;
     std::string S = str(J, Path, Key);
     if (std::optional<UnknownCause> C = causeNamed(S))
       return *C;
@@ -397,7 +407,6 @@ private:
     if (const json *V = find(J, "index"))
       E->Index = int(integer(*V, child(Path, "index"), INT32_MIN, INT32_MAX));
     E->Reason = optString(J, Path, "reason");
-    E->Cause = cause(J, Path, "cause");
     E->PointerArith = optBool(J, Path, "pointer_arith", false);
     forEach(
         J, Path, "ops",
@@ -405,6 +414,8 @@ private:
           E->Ops.push_back(expr(O, P, Depth + 1));
         },
         false);
+    if (E->Kind == Op::Unknown)
+      E->Cause = cause(J, Path, "cause", defaultCause(*E));
     return E;
   }
 
@@ -514,8 +525,8 @@ private:
             int(integer(*V, child(P, "shared_array"), INT32_MIN, INT32_MAX));
       if (find(A, "unknown_reason"))
         X.UnknownReason = optString(A, P, "unknown_reason");
-      X.ReasonCause = cause(A, P, "unknown_cause");
       X.DataDependent = optBool(A, P, "data_dependent", false);
+      X.ReasonCause = cause(A, P, "unknown_cause", defaultCause(X));
       X.Reduction = optBool(A, P, "reduction", false);
       if (const json *V = find(A, "async_partner"))
         X.AsyncPartner =
@@ -640,7 +651,7 @@ json toJson(const Kernel &K) {
               {"shared_array", A.SharedArray}};
     if (A.UnknownReason)
       X["unknown_reason"] = *A.UnknownReason;
-    if (A.ReasonCause != UnknownCause::Unmodelled)
+    if (A.ReasonCause != defaultCause(A))
       X["unknown_cause"] = causeName(A.ReasonCause);
     if (A.DataDependent)
       X["data_dependent"] = true;

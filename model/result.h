@@ -27,8 +27,9 @@ struct WarpSample {
   unsigned Size = 0;      ///< Bytes per lane.
   uint64_t Units = 0;     ///< The request's sectors or wavefronts.
   uint64_t IdealUnits = 0;
-  /// Where it was seen, as StrideOrder: the launch's first request of the
-  /// most units is kept, whatever order blocks ran in.
+  /// Where it was seen, as StrideOrder: of the requests with the most
+  /// units, the one seen first is kept, whatever order blocks ran in (on
+  /// the fast path a class of alike blocks is seen at its first block).
   uint64_t Order = ~uint64_t(0);
   /// Whether O should replace this one.
   bool worseThan(const WarpSample &O) const {

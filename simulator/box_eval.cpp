@@ -13,6 +13,7 @@
 #include "memory_units.h"
 #include "pointer_arith.h"
 #include "request_stats.h"
+#include "unknowns.h"
 
 #include <algorithm>
 #include <cstring>
@@ -275,7 +276,7 @@ uint32_t BoxEvaluator::eval(const Expr &E, uint32_t Mask, Val &Out) {
         !Env.ParamUnknown[E.Index].empty()) {
       LastUnknownReason = E.Index >= 0 && E.Index < (int)Env.ParamUnknown.size()
                               ? unmodelled(Env.ParamUnknown[E.Index])
-                              : unmodelled("unknown parameter");
+                              : unknownParameter();
       std::fill(Out.V, Out.V + 32, 0);
       return Mask;
     }
@@ -291,8 +292,7 @@ uint32_t BoxEvaluator::eval(const Expr &E, uint32_t Mask, Val &Out) {
     uint32_t U = SlotUnknown[E.Index] & Mask;
     if (U)
       LastUnknownReason = SlotReason[E.Index].empty()
-                              ? unmodelled("'" + K.Slots[E.Index].Name +
-                                           "' is used before it is assigned")
+                              ? usedBeforeAssigned(K.Slots[E.Index].Name)
                               : SlotReason[E.Index];
     return U;
   }
@@ -415,7 +415,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
   // The operation is undefined in lane L (division by zero, shift out of
   // range): the lane's value is unknown. Lanes already unknown keep their
   // reason.
-  auto Bad = [&](unsigned L, const char *Why,
+  auto Bad = [&](unsigned L, const char *Text,
                  UnknownCause C = UnknownCause::Unmodelled) {
     uint32_t Lanes = Mask & ~U & (1u << L);
     Out.V[L] = 0;
@@ -424,7 +424,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         Out.C[D][L] = 0;
     if (Lanes) {
       U |= Lanes;
-      LastUnknownReason = {C, Why};
+      LastUnknownReason = {C, Text};
     }
   };
   if (E.PointerArith && !pointerCannotLeave(E)) {
@@ -530,7 +530,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
           splitAt(Box, A, Min + 1);
       }
       int64_t Q;
-      if (IntFault F = intBinary(E.Kind, OT, Out.V[L], R.V[L], Q);
+      if (IntFault F = intDivide(IsDiv, OT, Out.V[L], R.V[L], Q);
           F != IntFault::None) {
         Bad(L, intFaultText(F));
         continue;
@@ -564,8 +564,8 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         O.needConstant(R, L);
       const uint64_t Amount = uint64_t(R.V[L]);
       int64_t Shifted;
-      if (IntFault F = intBinary(E.Kind, T, Out.V[L], R.V[L], Shifted,
-                                 E.Ops[1]->Type.Signed);
+      if (IntFault F = intShift(E.Kind == Op::Shl, T, Out.V[L], R.V[L],
+                                E.Ops[1]->Type.Signed, Shifted);
           F != IntFault::None) {
         Bad(L, intFaultText(F));
         continue;
@@ -675,7 +675,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
     break;
   }
   default:
-    LastUnknownReason = unmodelled("unsupported operator in the kernel model");
+    LastUnknownReason = unsupportedOperator();
     return Mask;
   }
   return U & Mask;
@@ -718,16 +718,16 @@ void BoxEvaluator::exec(const Stmt &S, uint32_t Mask) {
     uint32_t U = eval(*S.Cond, Mask, C);
     uint32_t True = truthMask(C, S.Cond->Type, Mask & ~U);
     if (U) {
-      const Why Why = LastUnknownReason.under(
+      const Why W = LastUnknownReason.under(
           "it runs under a condition that cannot be computed: ");
-      poison(S.Then, Why);
-      poison(S.Else, Why);
-      forgetAssigned(S.Then, U, Why);
-      forgetAssigned(S.Else, U, Why);
+      poison(S.Then, W);
+      poison(S.Else, W);
+      forgetAssigned(S.Then, U, W);
+      forgetAssigned(S.Else, U, W);
       Exits E;
       exitsOf(S.Then, E);
       exitsOf(S.Else, E);
-      Unc.mark(U, E, Why);
+      Unc.mark(U, E, W);
     }
     Mask &= ~U;
     if (Mask & True)
@@ -773,8 +773,7 @@ void BoxEvaluator::exec(const Stmt &S, uint32_t Mask) {
 void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   if (S.Cond->Kind == Op::Const && S.Cond->Value != 0 &&
       !canLeaveLoop(S.Body) && !canLeaveLoop(S.Step)) {
-    poison(S.Body, unmodelled("its loop never ends (the condition is always "
-                              "true and nothing leaves the loop)"));
+    poison(S.Body, endlessLoop());
     return;
   }
   uint32_t SavedDead = Dead, SavedBroken = Broken, SavedContinued = Continued;
@@ -792,18 +791,18 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       uint32_t U = eval(*S.Cond, Active, C);
       uint32_t True = truthMask(C, S.Cond->Type, Active & ~U);
       if (U) {
-        const Why Why = LastUnknownReason.under(
+        const Why W = LastUnknownReason.under(
             "it runs in a loop whose condition cannot be computed: ");
-        poison(S.Body, Why);
-        poison(S.Step, Why);
-        forgetAssigned(S.Body, U, Why);
-        forgetAssigned(S.Step, U, Why);
+        poison(S.Body, W);
+        poison(S.Step, W);
+        forgetAssigned(S.Body, U, W);
+        forgetAssigned(S.Step, U, W);
         // Lanes that stop here are past the loop when it ends, unless its
         // body could have returned.
         Exits E;
         exitsOf(S.Body, E);
         E.Leave = false;
-        Unc.mark(U, E, Why);
+        Unc.mark(U, E, W);
         Active &= ~U;
       }
       Active &= True;
@@ -824,9 +823,7 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       }
     }
     if (Iter >= MaxLoopIterations) {
-      poison(S.Body, unmodelled("its loop did not finish after " +
-                                std::to_string(MaxLoopIterations) +
-                                " iterations for one warp"));
+      poison(S.Body, unfinishedLoop(MaxLoopIterations));
       break;
     }
     Dead = Broken = Continued = 0;
@@ -846,39 +843,30 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   Unc.endLoop(UncBefore);
 }
 
-void BoxEvaluator::markUnknown(int AccessId, const Why &Why) {
-  AccessStats &St = (*Stats)[AccessId];
-  St.UnknownRequests += Blocks;
-  if (Why.Cause == UnknownCause::PointerOverflow)
-    St.OverflowRequests += Blocks;
-  if (St.UnknownReason.empty()) {
-    St.UnknownReason = Why.Text;
-    St.ReasonCause = Why.Cause;
-    St.ReasonOrder = order();
-  }
+void BoxEvaluator::markUnknown(int AccessId, const Why &W) {
+  addUnknownRequests((*Stats)[AccessId], W, Blocks, order());
 }
 
 void BoxEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
-                                  const Why &Why) {
+                                  const Why &W) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Assign) {
       SlotUnknown[S.Slot] |= Lanes;
-      SlotReason[S.Slot] = {Why.Cause, "it is assigned in code that " +
-                                           Why.Text.substr(3)};
+      SlotReason[S.Slot] = assignedUnder(W);
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      forgetAssigned(*Sub, Lanes, Why);
+      forgetAssigned(*Sub, Lanes, W);
   }
 }
 
-void BoxEvaluator::poison(const std::vector<Stmt> &L, const Why &Why) {
+void BoxEvaluator::poison(const std::vector<Stmt> &L, const Why &W) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Access) {
-      markUnknown(S.AccessId, Why);
+      markUnknown(S.AccessId, W);
       (*Stats)[S.AccessId].UncountedRequests += Blocks;
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      poison(*Sub, Why);
+      poison(*Sub, W);
   }
 }
 
@@ -945,10 +933,10 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
   const uint64_t N = Blocks;
   const uint64_t Lanes = __builtin_popcount(Mask);
   // A request whose cost is not modelled: counted, and the reason kept.
-  auto Unknown = [&](const Why &Why) {
+  auto Unknown = [&](const Why &W) {
     St.Requests += N;
     St.ActiveLanes += Lanes * N;
-    markUnknown(A.Id, Why);
+    markUnknown(A.Id, W);
   };
   if (A.UnknownReason)
     return Unknown({A.ReasonCause, *A.UnknownReason});
@@ -965,13 +953,10 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
     Affine Past = V.aff(__builtin_ctz(M), {64, false});
     Past.C0 -= Top;
     if (decide(Box, Past, Pred::Gt0))
-      return Unknown(
-          unmodelled("its address runs past the end of the 64-bit address "
-                     "space (a negative or out-of-range index)"));
+      return Unknown(pastAddressSpace());
   }
   if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic)
-    return Unknown(unmodelled("shared-memory atomics are not modelled (lanes "
-                              "that hit the same word are serialised)"));
+    return Unknown(sharedAtomics());
   // Every active lane must move by the same amount from block to block.
   const unsigned First = __builtin_ctz(Mask);
   int64_t C[3] = {V.c(0, First), V.c(1, First), V.c(2, First)};

@@ -5,6 +5,7 @@
 #include "pointer_arith.h"
 #include "request_stats.h"
 #include "stmt_walk.h"
+#include "unknowns.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -196,7 +197,7 @@ inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
         !Env.ParamUnknown[E.Index].empty()) {
       LastUnknownReason = E.Index >= 0 && E.Index < (int)Env.ParamUnknown.size()
                               ? unmodelled(Env.ParamUnknown[E.Index])
-                              : unmodelled("unknown parameter");
+                              : unknownParameter();
       Out[0] = 0;
       return Mask;
     }
@@ -214,8 +215,7 @@ inline uint32_t WarpEvaluator::eval(const Expr &E, uint32_t Mask, int64_t *Out,
     uint32_t U = SlotUnknown[E.Index] & Mask;
     if (U)
       LastUnknownReason = SlotReason[E.Index].empty()
-                              ? unmodelled("'" + K.Slots[E.Index].Name +
-                                           "' is used before it is assigned")
+                              ? usedBeforeAssigned(K.Slots[E.Index].Name)
                               : SlotReason[E.Index];
     return U;
   }
@@ -242,20 +242,20 @@ uint32_t WarpEvaluator::evalLoaded(const Expr &E, uint32_t Mask, int64_t *Out,
                                    unsigned Depth, bool &Uni) {
   uint32_t U = eval(*E.Ops[0], Mask, Out, Depth + 1, Uni);
   const unsigned Bytes = E.Type.Bits < 8 ? 1 : E.Type.Bits / 8;
-  std::string Why;
+  std::string Miss;
   // A uniform address is read once, for lane 0.
   const uint32_t Lanes = Uni ? (Mask & ~U ? 1u : 0u) : Mask & ~U;
   uint32_t Missed = 0;
   for (uint32_t M = Lanes; M; M &= M - 1) {
     const unsigned L = __builtin_ctz(M);
     int64_t V = 0;
-    bool Known = Env.Memory->read(uint64_t(Out[L]), Bytes, E.Type, V, Why);
+    bool Known = Env.Memory->read(uint64_t(Out[L]), Bytes, E.Type, V, Miss);
     uint64_t Sim = 0;
     if (Known && E.Index == 1 && V != 0) {
       Known = Env.Memory->translate(uint64_t(V), Sim);
       if (!Known)
-        Why = "a pointer loaded from memory points outside the recorded "
-              "allocations";
+        Miss = "a pointer loaded from memory points outside the recorded "
+               "allocations";
       V = int64_t(Sim);
     }
     Out[L] = V;
@@ -266,7 +266,7 @@ uint32_t WarpEvaluator::evalLoaded(const Expr &E, uint32_t Mask, int64_t *Out,
     Missed = Mask;
   if (Missed)
     LastUnknownReason = {UnknownCause::LoadedData,
-                         Why.empty() ? E.Reason : Why};
+                         Miss.empty() ? E.Reason : Miss};
   return U | Missed;
 }
 
@@ -372,12 +372,12 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
   const bool S = OT.Signed;
   // Lanes (all of Mask when uniform) whose operation is undefined; lanes
   // already unknown keep their reason.
-  auto Bad = [&](unsigned L, const char *Why,
+  auto Bad = [&](unsigned L, const char *Text,
                  UnknownCause C = UnknownCause::Unmodelled) {
     uint32_t Lanes = (Uni ? Mask : (Mask & (1u << L))) & ~U;
     if (Lanes) {
       U |= Lanes;
-      LastUnknownReason = {C, Why};
+      LastUnknownReason = {C, Text};
     }
   };
   if (E.PointerArith && !pointerCannotLeave(E)) {
@@ -404,12 +404,12 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
     // Division in the operands' type, shifts in the promoted left operand's
     // (int_semantics.h); both are the result's type as the analyzer writes.
     const bool Shift = E.Kind == Op::Shl || E.Kind == Op::Shr;
-    const bool First = E.Kind == Op::Shl || E.Kind == Op::Div;
+    const bool LeftOrDiv = E.Kind == Op::Shl || E.Kind == Op::Div;
     const bool AmountSigned = E.Ops[1]->Type.Signed;
     for (unsigned L = 0; L < N; ++L) {
       int64_t V;
-      IntFault F = Shift ? intShift(First, T, Out[L], R[L], AmountSigned, V)
-                         : intDivide(First, OT, Out[L], R[L], V);
+      IntFault F = Shift ? intShift(LeftOrDiv, T, Out[L], R[L], AmountSigned, V)
+                         : intDivide(LeftOrDiv, OT, Out[L], R[L], V);
       if (F != IntFault::None)
         Bad(L, intFaultText(F));
       Out[L] = normalize(uint64_t(V), T);
@@ -456,7 +456,7 @@ uint32_t WarpEvaluator::evalOperator(const Expr &E, uint32_t Mask, int64_t *Out,
     break;
   }
   default:
-    LastUnknownReason = unmodelled("unsupported operator in the kernel model");
+    LastUnknownReason = unsupportedOperator();
     return Mask;
   }
   return U & Mask;
@@ -508,18 +508,18 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
     for (int L = 0; L < 32; ++L)
       True |= uint32_t(C[L] != 0) << L;
     if (U) {
-      const Why Why = LastUnknownReason.under(
+      const Why W = LastUnknownReason.under(
           "it runs under a condition that cannot be computed: ");
-      poison(S.Then, Why);
-      poison(S.Else, Why);
-      forgetAssigned(S.Then, U, Why);
-      forgetAssigned(S.Else, U, Why);
+      poison(S.Then, W);
+      poison(S.Else, W);
+      forgetAssigned(S.Then, U, W);
+      forgetAssigned(S.Else, U, W);
       // If the skipped code could have returned or left a loop, where these
       // lanes go next is not known either.
       Exits E;
       exitsOf(S.Then, E);
       exitsOf(S.Else, E);
-      Unc.mark(U, E, Why);
+      Unc.mark(U, E, W);
     }
     Mask &= ~U;
     if (Mask & True)
@@ -566,8 +566,7 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   if (S.Cond->Kind == Op::Const && S.Cond->Value != 0 &&
       !canLeaveLoop(S.Body) && !canLeaveLoop(S.Step)) {
     // while (true) without break or return: the kernel never finishes.
-    poison(S.Body, unmodelled("its loop never ends (the condition is always "
-                              "true and nothing leaves the loop)"));
+    poison(S.Body, endlessLoop());
     return;
   }
   uint32_t SavedDead = Dead, SavedBroken = Broken, SavedContinued = Continued;
@@ -600,18 +599,18 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       int64_t C[32];
       uint32_t U = evalLanes(*S.Cond, Active, C);
       if (U) {
-        const Why Why = LastUnknownReason.under(
+        const Why W = LastUnknownReason.under(
             "it runs in a loop whose condition cannot be computed: ");
-        poison(S.Body, Why);
-        poison(S.Step, Why);
-        forgetAssigned(S.Body, U, Why);
-        forgetAssigned(S.Step, U, Why);
+        poison(S.Body, W);
+        poison(S.Step, W);
+        forgetAssigned(S.Body, U, W);
+        forgetAssigned(S.Step, U, W);
         // Lanes that stop here are past the loop when it ends, unless its
         // body could have returned.
         Exits E;
         exitsOf(S.Body, E);
         E.Leave = false;
-        Unc.mark(U, E, Why);
+        Unc.mark(U, E, W);
         Active &= ~U;
       }
       uint32_t True = 0;
@@ -623,9 +622,7 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
     if (!Active)
       break;
     if (Iter >= MaxLoopIterations) {
-      poison(S.Body, unmodelled("its loop did not finish after " +
-                                std::to_string(MaxLoopIterations) +
-                                " iterations for one warp"));
+      poison(S.Body, unfinishedLoop(MaxLoopIterations));
       break;
     }
     if (Iter >= LoopSkipFrom && !Plan.Set &&
@@ -1241,22 +1238,15 @@ bool WarpEvaluator::applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter) {
   return true;
 }
 
-void WarpEvaluator::markUnknown(int AccessId, const Why &Why) {
+void WarpEvaluator::markUnknown(int AccessId, const Why &W) {
   ++UnknownEvents;
-  AccessStats &St = Stats[AccessId];
-  St.UnknownRequests += 1;
-  St.OverflowRequests += Why.Cause == UnknownCause::PointerOverflow;
-  if (St.UnknownReason.empty()) {
-    St.UnknownReason = Why.Text;
-    St.ReasonCause = Why.Cause;
-    St.ReasonOrder = Order;
-  }
+  addUnknownRequests(Stats[AccessId], W, 1, Order);
 }
 
 // Lanes that skip code they might have run (its condition is unknown) hold
 // unknown values in every slot that code assigns.
 void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
-                                   const Why &Why) {
+                                   const Why &W) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Assign) {
       if (SlotUniform[S.Slot]) {
@@ -1265,22 +1255,21 @@ void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
       }
       SlotUnknown[S.Slot] |= Lanes;
       SlotRanged[S.Slot] &= ~Lanes;
-      SlotReason[S.Slot] = {Why.Cause, "it is assigned in code that " +
-                                           Why.Text.substr(3)};
+      SlotReason[S.Slot] = assignedUnder(W);
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      forgetAssigned(*Sub, Lanes, Why);
+      forgetAssigned(*Sub, Lanes, W);
   }
 }
 
-void WarpEvaluator::poison(const std::vector<Stmt> &L, const Why &Why) {
+void WarpEvaluator::poison(const std::vector<Stmt> &L, const Why &W) {
   for (const Stmt &S : L) {
     if (S.Kind == StmtKind::Access) {
-      markUnknown(S.AccessId, Why);
+      markUnknown(S.AccessId, W);
       Stats[S.AccessId].UncountedRequests += 1;
     }
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      poison(*Sub, Why);
+      poison(*Sub, W);
   }
 }
 
@@ -1334,9 +1323,7 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   if (Wraps) {
     St.Requests += 1;
     St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(A.Id,
-                unmodelled("its address runs past the end of the 64-bit "
-                           "address space (a negative or out-of-range index)"));
+    markUnknown(A.Id, pastAddressSpace());
     return;
   }
   if (!Pending.empty())
@@ -1346,9 +1333,7 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     St.ActiveLanes += __builtin_popcount(Mask);
     // Lanes on the same word serialise instead of sharing a broadcast; how
     // the hardware schedules that is not modelled.
-    markUnknown(A.Id, unmodelled("shared-memory atomics are not modelled "
-                                 "(lanes that hit the same word are "
-                                 "serialised)"));
+    markUnknown(A.Id, sharedAtomics());
     return;
   }
   if (C.State == CompiledForm::Merged && C.Width > A.Size) {

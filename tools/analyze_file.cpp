@@ -268,10 +268,29 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
   if (!Record && !WhyInterpreted.empty())
     M.Compiler.LaunchesWhy = WhyInterpreted;
   // Template instances of one source line give the same note: once each.
-  std::set<std::string> Noted;
-  for (const std::string &N : *CompiledNotes)
-    if (Noted.insert(N).second && !O.Quiet)
-      std::cerr << "gmem-analyze: note: " << N << "\n";
+  // Where the host code's launches are known and no --kernel asks for
+  // another, notes on kernels none of them reaches are counted, not shown.
+  std::set<std::string> Noted, Launched, Unreached;
+  for (const Launch &L : M.Launches)
+    Launched.insert(L.Kernel);
+  size_t Left = 0;
+  for (const CompiledNote &N : *CompiledNotes) {
+    if (!N.Kernel.empty() && !Launched.empty() && O.Kernel.empty() &&
+        !Launched.count(N.Kernel)) {
+      Left += Noted.insert(N.Text).second;
+      Unreached.insert(N.Kernel);
+      continue;
+    }
+    if (Noted.insert(N.Text).second && !O.Quiet)
+      std::cerr << "gmem-analyze: note: " << N.Text << "\n";
+  }
+  if (Left && !O.Quiet)
+    std::cerr << "gmem-analyze: note: " << Left << " note"
+              << (Left == 1 ? "" : "s") << " on the compiled code of "
+              << Unreached.size() << " kernel"
+              << (Unreached.size() == 1 ? "" : "s")
+              << " that no launch reaches left out (--kernel NAME shows "
+                 "them)\n";
   return true;
 }
 

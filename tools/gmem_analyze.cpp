@@ -7,7 +7,7 @@
 #include "analyze_file.h"
 #include "arch.h"
 #include "command_line.h"
-#include "compare.h"
+#include "run_comparison.h"
 #include "compile_db.h"
 #include "gate_driver.h"
 #include "install_paths.h"

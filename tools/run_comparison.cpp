@@ -1,6 +1,6 @@
 //===- run_comparison.cpp - gmem-analyze --compare ------------------------===//
+#include "run_comparison.h"
 #include "arch.h"
-#include "compare.h"
 #include "importers.h"
 #include "simulate.h"
 

@@ -258,7 +258,7 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
       for (llvm::json::Value &L : *Locs)
         if (Object *Physical = L.getAsObject()->getObject("physicalLocation"))
           Relative(Physical->getObject("artifactLocation"));
-    // The figures are nlohmann's (rules/diagnostic.h): always valid JSON.
+    // The figures are nlohmann's (model/diagnostic.h): always valid JSON.
     R["properties"] = llvm::cantFail(llvm::json::parse(Ds[I].Figures.dump()));
     R["partialFingerprints"] = Object{{"gmemFinding/v1", fingerprint(Ds[I])}};
     Array Related;

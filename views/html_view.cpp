@@ -19,26 +19,10 @@ namespace gmem {
 
 namespace {
 
-std::string esc(const std::string &S) {
-  std::string R;
-  for (char C : S)
-    R += C == '<'   ? "&lt;"
-         : C == '>' ? "&gt;"
-         : C == '&' ? "&amp;"
-         : C == '"' ? "&quot;"
-                    : std::string(1, C);
-  return R;
-}
-
 std::string fixed(double V, const char *F = "%.2f") {
   char B[32];
   snprintf(B, sizeof B, F, V);
   return B;
-}
-
-std::string dim(const Dim3 &D) {
-  return "(" + std::to_string(D.X) + "," + std::to_string(D.Y) + "," +
-         std::to_string(D.Z) + ")";
 }
 
 bool known(const Access &A, const AccessStats &S) {
@@ -73,12 +57,6 @@ Figures figuresOf(const Access &A, const AccessStats &S,
           Shared ? std::to_string(S.MaxWays) : "-", std::to_string(S.Units)};
 }
 
-const char *opName(const Access &A) {
-  return A.Kind == AccessKind::Load    ? "load"
-         : A.Kind == AccessKind::Store ? "store"
-                                       : "atomic";
-}
-
 void accessTable(const LaunchResult &R, std::ostream &OS) {
   const ArchRules &Rules = archOrDefault(R.Arch);
   OS << "<table class=\"accesses\"><tr><th>Location</th><th>Access</th>"
@@ -90,8 +68,9 @@ void accessTable(const LaunchResult &R, std::ostream &OS) {
     Figures F = figuresOf(A, S, Rules);
     OS << "<tr class=\"access " << costClass(A, S) << "\" data-access=\""
        << A.Id << "\" data-line=\"" << A.Loc.Line << "\" data-per-request=\""
-       << F.PerRequest << "\"><td>" << esc(locText(A.Loc)) << "</td><td><code>"
-       << esc(A.Text) << "</code></td><td>" << opName(A) << "</td><td>"
+       << F.PerRequest << "\"><td>" << xmlEscaped(locText(A.Loc))
+       << "</td><td><code>" << xmlEscaped(A.Text) << "</code></td><td>"
+       << opWord(A) << "</td><td>"
        << (A.Sp == Space::Shared ? "shared" : "global") << "</td><td>" << A.Size
        << "</td><td>"
        << (S.UncountedRequests ? "unknown" : std::to_string(S.Requests))
@@ -100,12 +79,14 @@ void accessTable(const LaunchResult &R, std::ostream &OS) {
                ? fixed(double(S.IdealUnits) / double(S.Requests))
                : "-")
        << "</td><td>" << F.Efficiency << "</td><td>" << F.Ways << "</td><td>"
-       << esc(explainAccess(A, S)) << "</td></tr>\n";
+       << xmlEscaped(explainAccess(A, S)) << "</td></tr>\n";
   }
   OS << "</table>\n";
 }
 
-/// The kernel's lines of File, each access line with its figures.
+/// The source around the kernel's accesses (those in the first access's
+/// file, from 3 lines above the first to 3 below the last), each access
+/// line with its figures.
 void annotatedSource(const LaunchResult &R, std::ostream &OS) {
   const ArchRules &Rules = archOrDefault(R.Arch);
   std::map<unsigned, std::vector<const Access *>> OnLine;
@@ -118,7 +99,7 @@ void annotatedSource(const LaunchResult &R, std::ostream &OS) {
   std::ifstream In(File);
   if (OnLine.empty() || !In) {
     if (!OnLine.empty())
-      OS << "<p class=\"note\">" << esc(File)
+      OS << "<p class=\"note\">" << xmlEscaped(File)
          << " could not be read: the source is not shown.</p>\n";
     return;
   }
@@ -132,14 +113,14 @@ void annotatedSource(const LaunchResult &R, std::ostream &OS) {
       continue;
     auto It = OnLine.find(N);
     OS << "<tr" << (It != OnLine.end() ? " class=\"hit\"" : "")
-       << "><td class=\"ln\">" << N << "</td><td><pre>" << esc(Line)
+       << "><td class=\"ln\">" << N << "</td><td><pre>" << xmlEscaped(Line)
        << "</pre></td><td>";
     if (It != OnLine.end())
       for (const Access *A : It->second) {
         const AccessStats &S = R.PerAccess[A->Id];
         Figures F = figuresOf(*A, S, Rules);
         OS << "<span class=\"badge " << costClass(*A, S) << "\">"
-           << esc(A->Text) << ": " << opName(*A) << ", " << F.PerRequest
+           << xmlEscaped(A->Text) << ": " << opWord(*A) << ", " << F.PerRequest
            << (A->Sp == Space::Shared ? " wavefronts" : " sectors")
            << "/request, " << F.Efficiency << "</span> ";
       }
@@ -157,7 +138,7 @@ void pictures(const Report &Rep, size_t I, std::ostream &OS) {
       continue;
     OS << "<figure class=\"picture\" data-access=\"" << A.Id << "\">\n"
        << requestSvg(A, *S.Costliest, Rules,
-                     locText(A.Loc) + "  " + A.Text + " (" + opName(A) + ")");
+                     locText(A.Loc) + "  " + A.Text + " (" + opWord(A) + ")");
     if (I < Rep.Findings.size())
       for (const Diagnostic &D : Rep.Findings[I])
         if (D.AccessId == A.Id && D.Fix && D.Fix->After)
@@ -165,7 +146,7 @@ void pictures(const Report &Rep, size_t I, std::ostream &OS) {
              << requestSvg(A, *D.Fix->After, Rules,
                            "after the checked fix: " + D.Fix->Description)
              << "</div>\n";
-    OS << "<figcaption>" << esc(explainAccess(A, S))
+    OS << "<figcaption>" << xmlEscaped(explainAccess(A, S))
        << "</figcaption></figure>\n";
   }
 }
@@ -189,18 +170,21 @@ const char *const Style =
 
 void printHtmlView(const Report &Rep, std::ostream &OS) {
   OS << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-     << "<title>gmem: " << esc(Rep.File) << "</title><style>" << Style
-     << "</style></head><body>\n<h1>gmem: " << esc(Rep.File) << "</h1>\n";
+     << "<title>gmem: " << xmlEscaped(Rep.File) << "</title><style>" << Style
+     << "</style></head><body>\n<h1>gmem: " << xmlEscaped(Rep.File)
+     << "</h1>\n";
   for (const std::string &W : Rep.Warnings)
-    OS << "<p class=\"note\">" << esc(W) << "</p>\n";
+    OS << "<p class=\"note\">" << xmlEscaped(W) << "</p>\n";
   for (size_t I = 0; I < Rep.Launches.size(); ++I) {
     const LaunchResult &R = Rep.Launches[I];
     OS << "<section class=\"launch\" id=\"launch-" << I << "\"><h2>"
-       << esc(R.K->Name) << "&lt;&lt;&lt;" << dim(R.L.Grid) << ", "
-       << dim(R.L.Block) << "&gt;&gt;&gt; at " << esc(locText(R.L.Loc)) << " ["
-       << esc(R.Arch) << "]</h2>\n";
+       << xmlEscaped(R.K->Name) << "&lt;&lt;&lt;" << dimText(R.L.Grid) << ", "
+       << dimText(R.L.Block) << "&gt;&gt;&gt; at "
+       << xmlEscaped(locText(R.L.Loc)) << " [" << xmlEscaped(R.Arch)
+       << "]</h2>\n";
     if (!R.Incomplete.empty()) {
-      OS << "<p class=\"note\">" << esc(R.Incomplete) << "</p></section>\n";
+      OS << "<p class=\"note\">" << xmlEscaped(R.Incomplete)
+         << "</p></section>\n";
       continue;
     }
     accessTable(R, OS);
@@ -209,25 +193,6 @@ void printHtmlView(const Report &Rep, std::ostream &OS) {
     OS << "</section>\n";
   }
   OS << "</body></html>\n";
-}
-
-const Access *pictureAccess(const Report &Rep, const LaunchResult *&In) {
-  for (const LaunchResult &R : Rep.Launches)
-    for (const Access &A : R.K->Accesses)
-      if (A.Loc.Line == Rep.AccessLine && R.PerAccess[A.Id].Costliest &&
-          known(A, R.PerAccess[A.Id])) {
-        In = &R;
-        return &A;
-      }
-  return nullptr;
-}
-
-void printSvgView(const Report &Rep, std::ostream &OS) {
-  const LaunchResult *R = nullptr;
-  if (const Access *A = pictureAccess(Rep, R))
-    OS << requestSvg(*A, *R->PerAccess[A->Id].Costliest, archOrDefault(R->Arch),
-                     locText(A->Loc) + "  " + A->Text + " (" + opName(*A) +
-                         ")");
 }
 
 } // namespace gmem

@@ -47,9 +47,7 @@ nlohmann::json launchJson(const LaunchResult &R) {
         {"col", A.Loc.Col},
         {"text", A.Text},
         {"array", A.Array},
-        {"op", A.Kind == AccessKind::Load    ? "load"
-               : A.Kind == AccessKind::Store ? "store"
-                                             : "atomic"},
+        {"op", opWord(A)},
         {"space", Shared ? "shared" : "global"},
         {"size", A.Size},
         {"requests", S.Requests},

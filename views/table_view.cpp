@@ -32,11 +32,6 @@ std::string fmt(const char *F, double V) {
   return B;
 }
 
-std::string dim(const Dim3 &D) {
-  return "(" + std::to_string(D.X) + "," + std::to_string(D.Y) + "," +
-         std::to_string(D.Z) + ")";
-}
-
 std::string pad(std::string S, size_t W, bool Right = false) {
   if (S.size() >= W)
     return S;
@@ -166,7 +161,7 @@ void printTableView(const Report &Rep, std::ostream &OS) {
     const LaunchResult &R = Rep.Launches[I];
     if (I || !Rep.Warnings.empty())
       OS << "\n";
-    OS << R.K->Name << "<<<" << dim(R.L.Grid) << ", " << dim(R.L.Block);
+    OS << R.K->Name << "<<<" << dimText(R.L.Grid) << ", " << dimText(R.L.Block);
     if (R.L.DynamicSmem)
       OS << ", " << R.L.DynamicSmem;
     OS << ">>>";

@@ -30,6 +30,28 @@ std::vector<std::string> viewNames() {
   return N;
 }
 
+std::string dimText(const Dim3 &D) {
+  return "(" + std::to_string(D.X) + "," + std::to_string(D.Y) + "," +
+         std::to_string(D.Z) + ")";
+}
+
+const char *opWord(const Access &A) {
+  return A.Kind == AccessKind::Load    ? "load"
+         : A.Kind == AccessKind::Store ? "store"
+                                       : "atomic";
+}
+
+std::string xmlEscaped(const std::string &S) {
+  std::string R;
+  for (char C : S)
+    R += C == '<'   ? "&lt;"
+         : C == '>' ? "&gt;"
+         : C == '&' ? "&amp;"
+         : C == '"' ? "&quot;"
+                    : std::string(1, C);
+  return R;
+}
+
 std::string locText(const SourceLoc &L) {
   // Recorded launches know their line, not their column.
   return L.File + ":" + std::to_string(L.Line) +

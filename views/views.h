@@ -80,6 +80,12 @@ std::string explainSass(const SassAccount &S);
 
 /// "file:line:col".
 std::string locText(const SourceLoc &L);
+/// "(x,y,z)".
+std::string dimText(const Dim3 &D);
+/// "load", "store" or "atomic".
+const char *opWord(const Access &A);
+/// S with <, >, & and " escaped, for HTML and SVG text.
+std::string xmlEscaped(const std::string &S);
 
 } // namespace gmem
 

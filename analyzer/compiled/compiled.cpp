@@ -8,10 +8,10 @@
 
 namespace gmem {
 
-llvm::Expected<std::vector<std::string>>
+llvm::Expected<std::vector<CompiledNote>>
 applyCompiled(Module &M, const CompiledOptions &O,
               const std::vector<CompiledUnit> &Units) {
-  std::vector<std::string> Notes;
+  std::vector<CompiledNote> Notes;
   M.Compiler = CompilerInfo();
   M.Compiler.Arch = O.Arch;
   if (O.Compiler == "source") {
@@ -37,7 +37,7 @@ applyCompiled(Module &M, const CompiledOptions &O,
       for (const std::string &F : Failed)
         Why += (Why.empty() ? "" : "; ") + F;
       M.Compiler.NotChecked = Why + "; compiler merging was not checked";
-      Notes.push_back(M.Compiler.NotChecked);
+      Notes.push_back({"", M.Compiler.NotChecked});
     }
     return Notes;
   };
@@ -77,7 +77,7 @@ applyCompiled(Module &M, const CompiledOptions &O,
       if (std::find(U.Kernels.begin(), U.Kernels.end(), K.Name) !=
           U.Kernels.end())
         for (std::string &N : matchCompiled(K, *Functions))
-          Notes.push_back(std::move(N));
+          Notes.push_back({K.Name, std::move(N)});
   }
   if (AnyRead) {
     M.Compiler.Used = "nvcc";

@@ -38,10 +38,17 @@ struct CompiledUnit {
   std::optional<SassText> Sass;
 };
 
+/// A note for the report, about one kernel (Kernel::Name) or, with Kernel
+/// empty, the whole program: notes on kernels no launch reaches can then be
+/// left out.
+struct CompiledNote {
+  std::string Kernel, Text;
+};
+
 /// Annotates the accesses of M's kernels, compiling each unit that defines
 /// some. Returns notes for the report (ambiguous mappings, why merging was
 /// not checked); fails only when nvcc was asked for and cannot be used.
-llvm::Expected<std::vector<std::string>>
+llvm::Expected<std::vector<CompiledNote>>
 applyCompiled(Module &M, const CompiledOptions &O,
               const std::vector<CompiledUnit> &Units);
 

@@ -529,3 +529,44 @@ TEST(Cli, ExhaustiveIsTheSameAndMaxWarpsBoundsIt) {
 }
 
 } // namespace
+
+// A note on compiled code that stands for no access (here an inline-asm
+// load) is about its kernel: where the program never launches that kernel,
+// the note is counted, not shown, unless --kernel asks for it.
+TEST(Cli, NotesOnKernelsNoLaunchReachesAreLeftOut) {
+  const std::string Dir = ::testing::TempDir() + "/unreached";
+  std::filesystem::create_directories(Dir);
+  std::ofstream(Dir + "/prog.cu") << R"(#include <cuda_runtime.h>
+__global__ void viaAsm(float *x, float *y) {
+  float v;
+  asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(x + threadIdx.x));
+  y[threadIdx.x] = v;
+}
+__global__ void scale(float *x) { x[threadIdx.x] *= 2.f; }
+int main() {
+  float *x;
+  cudaMalloc(&x, 128 * sizeof(float));
+  scale<<<1, 128>>>(x);
+  return 0;
+}
+)";
+  auto Run = [&](const std::string &Args) {
+    const std::string Err = Dir + "/err.txt";
+    std::string Cmd = "cd " + Dir + " && " + GMEM_ANALYZE_EXE + " prog.cu " +
+                      Args + " --cache-dir " + Dir + "/cache >/dev/null 2>" +
+                      Err;
+    std::system(Cmd.c_str());
+    std::ifstream In(Err);
+    return std::string(std::istreambuf_iterator<char>(In), {});
+  };
+  std::string Err = Run("");
+  if (Err.find("compiler merging was not checked") != std::string::npos)
+    GTEST_SKIP() << "no nvcc: " << Err;
+  EXPECT_EQ(Err.find("viaAsm: LDG"), std::string::npos) << Err;
+  EXPECT_NE(Err.find("1 note on the compiled code of 1 kernel that no launch "
+                     "reaches left out"),
+            std::string::npos)
+      << Err;
+  Err = Run("--kernel viaAsm --grid 1 --block 32");
+  EXPECT_NE(Err.find("viaAsm: LDG"), std::string::npos) << Err;
+}

@@ -369,7 +369,7 @@ TEST(CompiledToolkit, SeedsProgramUnchangedWithNvcc) {
   auto Notes = applyCompiled(M, O, oneUnit(M));
   ASSERT_TRUE(bool(Notes)) << llvm::toString(Notes.takeError());
   EXPECT_EQ(M.Compiler.Used, "nvcc");
-  EXPECT_TRUE(Notes->empty()) << Notes->front();
+  EXPECT_TRUE(Notes->empty()) << Notes->front().Text;
   ASSERT_EQ(M.Launches.size(), Src.Results.size());
   // A kernel whose accesses are all as written runs the simulator's very
   // path of --compiler source; simulate again only the others.

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "build_model.h"
-#include "compare.h"
+#include "run_comparison.h"
 #include "importers.h"
 
 #include <fstream>

@@ -135,6 +135,8 @@ TEST(PointerArith, PointerVariableCarriesTheOverflow) {
   LaunchResult R;
   EXPECT_EQ(compareFastPath(K, L, &R), "");
   EXPECT_EQ(R.PerAccess[0].OverflowRequests, 1u);
+  // Carried through the variable q.
+  EXPECT_EQ(R.PerAccess[0].ReasonCause, UnknownCause::PointerOverflow);
   L.Args[1] = intArg(1 << 20);
   R = simulate(K, L, SimOptions());
   EXPECT_EQ(R.PerAccess[0].UnknownRequests, 0u);
@@ -176,6 +178,8 @@ TEST(PointerArith, GuardOnAnOverflowedPointerIsNotBlamed) {
   LaunchResult R = simulate(K, oneWarp(int64_t(1) << 62), SimOptions());
   EXPECT_EQ(R.PerAccess[0].UnknownRequests, 1u);
   EXPECT_EQ(R.PerAccess[0].OverflowRequests, 0u);
+  // The guard's overflow is not the access's own: no typed cause either.
+  EXPECT_EQ(R.PerAccess[0].ReasonCause, UnknownCause::Unmodelled);
   EXPECT_TRUE(R.Diagnostics.empty()) << R.Diagnostics[0];
 }
 

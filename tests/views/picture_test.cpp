@@ -57,8 +57,8 @@ TEST(Picture, TransposedTileIsASixteenWayConflictInTwoBanks) {
   EXPECT_EQ(St.Costliest->Mask, 0xffffffffu);
   std::string Svg =
       requestSvg(K.Accesses[0], *St.Costliest, *findArch("sm_90"), "t");
-  EXPECT_EQ(count(Svg, "class=\"word\" data-bank=\"0\""), 16u);
-  EXPECT_EQ(count(Svg, "class=\"word\" data-bank=\"1\""), 16u);
+  EXPECT_EQ(count(Svg, "class=\"word\" data-group=\"0\" data-bank=\"0\""), 16u);
+  EXPECT_EQ(count(Svg, "class=\"word\" data-group=\"0\" data-bank=\"1\""), 16u);
   EXPECT_EQ(count(Svg, "class=\"word\""), 32u);
   EXPECT_EQ(count(Svg, "data-row=\"15\""), 2u);
   EXPECT_NE(Svg.find("16 wavefronts (ideal 1): 16-way bank conflict"),
@@ -92,6 +92,55 @@ TEST(Picture, StridedLanesTakeASectorEach) {
   EXPECT_EQ(count(Svg, "<line "), 32u);
   EXPECT_NE(Svg.find("32 sectors of 32 bytes for 32 lanes of 4 bytes (ideal "
                      "4): 12.5% of the bytes moved are used"),
+            std::string::npos)
+      << Svg;
+}
+
+// tile4[lane] of float4: 16 bytes a lane, served 8 lanes (128 bytes) at a
+// time, each quarter warp on all 32 banks once: 4 wavefronts, the fewest
+// 512 bytes can take. Drawn per quarter warp: 4 groups of one green row.
+TEST(Picture, WideSharedAccessesAreDrawnPerGroup) {
+  Kernel K;
+  K.Name = "k";
+  SharedArray S;
+  S.Name = "tile4";
+  S.Bytes = 32 * 16;
+  S.ElemSize = 16;
+  S.Dims = {32};
+  K.Shared.push_back(S);
+  K.Body = {addAccess(K, Space::Shared, AccessKind::Store, 16,
+                      cast(mul(tx(), c(16, U32)), U64), "tile4[lane]", 0)};
+  LaunchResult R = simulate(K, oneWarp(), SimOptions());
+  ASSERT_TRUE(R.PerAccess[0].Costliest);
+  EXPECT_EQ(R.PerAccess[0].Costliest->Units, 4u);
+  std::string Svg = requestSvg(K.Accesses[0], *R.PerAccess[0].Costliest,
+                               *findArch("sm_90"), "t");
+  EXPECT_EQ(count(Svg, "class=\"word\""), 128u); // 32 lanes x 4 banks.
+  EXPECT_EQ(count(Svg, "data-row=\"1\""), 0u);
+  EXPECT_EQ(count(Svg, "data-group=\"3\""), 32u);
+  EXPECT_NE(Svg.find("4 wavefronts (ideal 4): no bank conflict; the lanes "
+                     "are served 8 at a time"),
+            std::string::npos)
+      << Svg;
+}
+
+// atomicAdd(&a[0], ...) by 32 lanes: one sector, counted once per lane on
+// its busiest address (memory_units.h): 32. The caption says why.
+TEST(Picture, AtomicsSayTheirLanesAreServedInTurn) {
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("a", 4)};
+  K.Body = {addAccess(K, Space::Global, AccessKind::Atomic, 4, elem(0, c(0), 4),
+                      "atomicAdd(&a[0], v)")};
+  LaunchResult R = simulate(K, oneWarp({ptrArg("a")}), SimOptions());
+  ASSERT_TRUE(R.PerAccess[0].Costliest);
+  EXPECT_EQ(R.PerAccess[0].Costliest->Units, 32u);
+  std::string Svg = requestSvg(K.Accesses[0], *R.PerAccess[0].Costliest,
+                               *findArch("sm_90"), "t");
+  EXPECT_EQ(count(Svg, "class=\"unit\""), 1u);
+  EXPECT_NE(Svg.find("32 sectors of 32 bytes for 32 lanes of 4 bytes (ideal "
+                     "1): 1 drawn, each counted once per lane on its busiest "
+                     "address"),
             std::string::npos)
       << Svg;
 }
