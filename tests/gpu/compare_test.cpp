@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "build_model.h"
-#include "run_comparison.h"
 #include "importers.h"
+#include "run_comparison.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -755,8 +755,19 @@ TEST(Compare, HostLaunchesNeverMeasuredAreListed) {
   Comparison C = build(M, Ms);
   ASSERT_EQ(C.Unmeasured.size(), 1u);
   EXPECT_EQ(C.Unmeasured[0].Loc.Line, 40u);
-  EXPECT_TRUE(contains(text(C), "host launches not measured:\n  "
-                                "copy<<<(8,1,1), (32,1,1)>>> at test.cu:40:3"));
+  EXPECT_TRUE(contains(text(C),
+                       "host launches not measured (1):\n  "
+                       "copy<<<(8,1,1), (32,1,1)>>> at test.cu:40:3\n"));
+  // A loop's launches of one configuration are one line with their count.
+  Module Loop = M;
+  Loop.Launches.push_back(Loop.Launches.back());
+  Loop.Launches.push_back(Loop.Launches.back());
+  C = build(Loop, Ms);
+  ASSERT_EQ(C.Unmeasured.size(), 3u);
+  EXPECT_TRUE(contains(text(C), "host launches not measured (3):\n  "
+                                "copy<<<(8,1,1), (32,1,1)>>> at test.cu:40:3 "
+                                "x 3\n"))
+      << text(C);
   // The second measured launch of copy takes the second host launch.
   Measurement Two = nvprofMeasurement();
   Two.Launches.push_back(Two.Launches[0]);

@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "views.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -165,9 +166,21 @@ void printComparisonText(const Comparison &C, std::ostream &OS) {
     printLines(LC, OS);
   }
   if (!C.Unmeasured.empty()) {
-    OS << "\nhost launches not measured:\n";
-    for (const Launch &L : C.Unmeasured)
-      OS << "  " << launchTitle(L) << "\n";
+    // A loop's launches of one configuration and place are one line
+    // (gmem-verify --launch-count measures a few of them), in first order.
+    std::vector<std::pair<std::string, size_t>> Titles;
+    for (const Launch &L : C.Unmeasured) {
+      std::string T = launchTitle(L);
+      auto It = std::find_if(Titles.begin(), Titles.end(),
+                             [&](const auto &P) { return P.first == T; });
+      if (It == Titles.end())
+        Titles.push_back({T, 1});
+      else
+        ++It->second;
+    }
+    OS << "\nhost launches not measured (" << C.Unmeasured.size() << "):\n";
+    for (const auto &[T, N] : Titles)
+      OS << "  " << T << (N > 1 ? " x " + std::to_string(N) : "") << "\n";
   }
   OS << "\n"
      << C.Launches.size() << " launches: " << Count[0] << " match, " << Count[1]
