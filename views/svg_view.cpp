@@ -3,10 +3,11 @@
 // One request of an access (AccessStats::Costliest), drawn as the seeds draw
 // it: the 32 lanes on top; below them, for global memory, the sectors (or
 // lines) the lanes' bytes fall in, a line from each lane to its first one;
-// for shared memory, the 32 banks, each with one row per distinct word it
-// must serve, the lanes that hit that word written in it. The figures in the
-// caption are the simulator's; the drawing is worked out from the same
-// addresses. --format svg prints one such picture alone (printSvgView).
+// for shared memory, the 32 banks and, for each group of lanes served
+// together, one row per distinct word a bank must serve, the lanes that hit
+// that word written in it. The figures in the caption are the simulator's;
+// the drawing is worked out from the same addresses. --format svg prints one
+// such picture alone (printSvgView).
 //
 //===----------------------------------------------------------------------===//
 #include "arch.h"
