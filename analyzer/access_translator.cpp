@@ -182,11 +182,11 @@ LValue BodyTranslator::deref(const Value &P, QualType Pointee,
   switch (P.Ptr.Kind) {
   case PtrOrigin::Local:
     L.Kind = LValue::Register;
-    L.Reason = "value of a local array element or local object";
+    L.Reason = unmodelled("value of a local array element or local object");
     return L;
   case PtrOrigin::Constant:
     L.Kind = LValue::Constant;
-    L.Reason = "value read from __constant__ memory";
+    L.Reason = unmodelled("value read from __constant__ memory");
     return L;
   default:
     break;
@@ -227,7 +227,7 @@ LValue BodyTranslator::varRef(const ValueDecl *D, const clang::Expr *Site) {
   L.Ty = Site->getType();
   const auto *VD = dyn_cast<VarDecl>(D);
   if (!VD) {
-    L.Reason = "value of '" + D->getNameAsString() + "'";
+    L.Reason = unmodelled("value of '" + D->getNameAsString() + "'");
     return L;
   }
   std::string Name = VD->getNameAsString();
@@ -260,8 +260,9 @@ LValue BodyTranslator::varRef(const ValueDecl *D, const clang::Expr *Site) {
   if (VD->hasAttr<CUDASharedAttr>()) {
     auto It = SharedIdx.find(VD);
     if (It == SharedIdx.end()) {
-      L.Reason = "__shared__ variable '" + Name + "' missing from the layout";
-      warn(DRE, L.Reason);
+      L.Reason = unmodelled("__shared__ variable '" + Name +
+                            "' missing from the layout");
+      warn(DRE, L.Reason.Text);
       return L;
     }
     const SharedArray &SA = K.Shared[It->second];
@@ -274,7 +275,8 @@ LValue BodyTranslator::varRef(const ValueDecl *D, const clang::Expr *Site) {
   }
   if (VD->hasAttr<CUDAConstantAttr>()) {
     L.Kind = LValue::Constant;
-    L.Reason = "value read from __constant__ variable '" + Name + "'";
+    L.Reason =
+        unmodelled("value read from __constant__ variable '" + Name + "'");
     return L;
   }
   if (VD->hasLocalStorage()) {
@@ -284,10 +286,11 @@ LValue BodyTranslator::varRef(const ValueDecl *D, const clang::Expr *Site) {
       return L;
     }
     auto Loaded = F.LoadedFrom.find(VD);
-    L.Reason = VD->getType()->isRealFloatingType() ? "floating-point value"
+    L.Reason = VD->getType()->isRealFloatingType()
+                   ? unmodelled("floating-point value")
                : Loaded != F.LoadedFrom.end()
                    ? Loaded->second
-                   : "value of local variable '" + Name + "'";
+                   : unmodelled("value of local variable '" + Name + "'");
     return L;
   }
   if (VD->hasAttr<CUDADeviceAttr>() || VD->isStaticLocal()) {
@@ -299,7 +302,7 @@ LValue BodyTranslator::varRef(const ValueDecl *D, const clang::Expr *Site) {
     L.Where.Array = Name;
     return L;
   }
-  L.Reason = "value of global variable '" + Name + "'";
+  L.Reason = unmodelled("value of global variable '" + Name + "'");
   return L;
 }
 
@@ -362,23 +365,25 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
       return varRef(VD, E); // A static data member.
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!FD) {
-      L.Reason = "member function";
+      L.Reason = unmodelled("member function");
       return L;
     }
     if (Base.Kind != LValue::Memory) {
       L.Kind =
           Base.Kind == LValue::Constant ? LValue::Constant : LValue::Register;
-      L.Reason = Base.Kind == LValue::Constant        ? Base.Reason
-                 : E->getType()->isRealFloatingType() ? "floating-point value"
-                 // A copy of an object in memory: say which load.
-                 : isLoadedReason(Base.Reason) ? Base.Reason
-                                               : "member of a local object";
+      // A copy of an object in memory keeps which load it was.
+      L.Reason = Base.Kind == LValue::Constant ? Base.Reason
+                 : E->getType()->isRealFloatingType()
+                     ? unmodelled("floating-point value")
+                 : Base.Reason.Cause == UnknownCause::LoadedData
+                     ? Base.Reason
+                     : unmodelled("member of a local object");
       return L;
     }
     if (FD->isBitField()) {
       warn(E, "bit-field '" + textOf(E) +
                   "' is not modelled: its access is not counted");
-      L.Reason = "bit-field value";
+      L.Reason = unmodelled("bit-field value");
       return L;
     }
     L = Base;
@@ -473,7 +478,7 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
     If.Else = std::move(FS);
     Out.push_back(std::move(If));
     warn(E, "conditional object '" + textOf(E) + "' is not modelled");
-    L.Reason = "conditional object";
+    L.Reason = unmodelled("conditional object");
     return L;
   }
   case clang::Stmt::CallExprClass:
@@ -482,7 +487,7 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
     LValue R;
     R.Site = E;
     R.Ty = E->getType();
-    R.Reason = "object returned by a call";
+    R.Reason = unmodelled("object returned by a call");
     call(cast<CallExpr>(E), Out, &R);
     return R;
   }
@@ -493,8 +498,9 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
       L.Val = V;
       return L;
     }
-    L.Reason = E->getType()->isRealFloatingType() ? "floating-point value"
-                                                  : "temporary object";
+    L.Reason =
+        unmodelled(E->getType()->isRealFloatingType() ? "floating-point value"
+                                                      : "temporary object");
     return L;
   }
   case clang::Stmt::CXXBindTemporaryExprClass:
@@ -512,11 +518,11 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
     return lvalue(cast<SubstNonTypeTemplateParmExpr>(E)->getReplacement(), Out);
   case clang::Stmt::StringLiteralClass:
   case clang::Stmt::PredefinedExprClass:
-    L.Reason = "string literal";
+    L.Reason = unmodelled("string literal");
     return L;
   case clang::Stmt::CompoundLiteralExprClass:
     effects(cast<CompoundLiteralExpr>(E)->getInitializer(), Out);
-    L.Reason = "compound literal";
+    L.Reason = unmodelled("compound literal");
     return L;
   default:
     break;
@@ -526,7 +532,7 @@ LValue BodyTranslator::lvalue(const clang::Expr *E, StmtList &Out) {
       effects(CE, Out);
   warn(E, std::string("object named by an expression of kind ") +
               E->getStmtClassName() + " is not modelled");
-  L.Reason = "object not modelled";
+  L.Reason = unmodelled("object not modelled");
   return L;
 }
 
@@ -555,12 +561,10 @@ LValue BodyTranslator::pin(const LValue &L, StmtList &Out) {
   return P;
 }
 
-std::string BodyTranslator::loadedReason(const LValue &L) const {
-  return "depends on data loaded by " + textOf(L.Site) + " at " + where(L.Site);
-}
-
-bool isLoadedReason(const std::string &Reason) {
-  return llvm::StringRef(Reason).starts_with("depends on data loaded by");
+Why BodyTranslator::loadedReason(const LValue &L) const {
+  return {UnknownCause::LoadedData, "depends on data loaded by " +
+                                        textOf(L.Site) + " at " +
+                                        where(L.Site)};
 }
 
 Value BodyTranslator::load(const LValue &L, StmtList &Out) {
@@ -584,12 +588,12 @@ Value BodyTranslator::load(const LValue &L, StmtList &Out) {
   case LValue::Memory: {
     accessObject(AccessKind::Load, L, Out);
     Value V{
-        unknown(IT ? loadedReason(L) : std::string("floating-point value"), T),
+        unknown(IT ? loadedReason(L) : unmodelled("floating-point value"), T),
         {}};
     // An integer or pointer from global memory keeps its address: a
     // recorded launch may know the bytes there (host-built indices).
     if (IT && L.Addr && L.Where.Kind == PtrOrigin::Global)
-      V.E = makeLoaded(loadedReason(L), L.Addr, *IT, T->isPointerType());
+      V.E = makeLoaded(loadedReason(L).Text, L.Addr, *IT, T->isPointerType());
     if (!IT && !T->isRealFloatingType())
       V.E = unknown("value of a struct", T);
     if (T->isPointerType()) {
@@ -600,10 +604,10 @@ Value BodyTranslator::load(const LValue &L, StmtList &Out) {
   }
   case LValue::Register:
   case LValue::Constant: {
-    std::string Why = T->isRealFloatingType() ? "floating-point value"
-                      : L.Reason.empty()      ? "value of a local object"
-                                              : L.Reason;
-    Value V{unknown(Why, T), {}};
+    const Why W = T->isRealFloatingType() ? unmodelled("floating-point value")
+                  : L.Reason.empty() ? unmodelled("value of a local object")
+                                     : L.Reason;
+    Value V{unknown(W, T), {}};
     if (T->isPointerType()) {
       V.Ptr.Kind = PtrOrigin::Unknown;
       V.Ptr.Reason =

@@ -236,11 +236,11 @@ std::optional<IntType> BodyTranslator::intTypeOf(QualType T) const {
 }
 
 ExprPtr BodyTranslator::unknown(const std::string &Reason, QualType T) const {
-  // The one place the analyzer's own sentences (loadedReason) become the
-  // model's typed cause.
-  return makeUnknown(Reason, intTypeOf(T).value_or(IntType{}),
-                     isLoadedReason(Reason) ? UnknownCause::LoadedData
-                                            : UnknownCause::Unmodelled);
+  return unknown(unmodelled(Reason), T);
+}
+
+ExprPtr BodyTranslator::unknown(const Why &W, QualType T) const {
+  return makeUnknown(W, intTypeOf(T).value_or(IntType{}));
 }
 
 bool BodyTranslator::hasUnknown(const ExprPtr &E, Why *Reason) {

@@ -63,18 +63,15 @@ struct LValue {
     Computed, ///< A value with no storage (std::min's reference result).
     Constant, ///< __constant__ memory: reads are not modelled.
   } Kind = Register;
-  ExprPtr Addr;       ///< Memory: byte address.
-  PtrOrigin Where;    ///< Memory: space and allocation.
-  int SlotIdx = -1;   ///< Slot.
-  int ParamIdx = -1;  ///< ParamRef.
-  Value Val;          ///< Computed.
-  std::string Reason; ///< Register/Constant: what it is (for messages).
-  clang::QualType Ty; ///< The object's type.
+  ExprPtr Addr;      ///< Memory: byte address.
+  PtrOrigin Where;   ///< Memory: space and allocation.
+  int SlotIdx = -1;  ///< Slot.
+  int ParamIdx = -1; ///< ParamRef.
+  Value Val;         ///< Computed.
+  Why Reason; ///< Register/Constant: what it is, and whether it was loaded.
+  clang::QualType Ty;                ///< The object's type.
   const clang::Expr *Site = nullptr; ///< Where it is named, for messages.
 };
-
-/// Whether an unknown value's Reason says it was loaded from memory.
-bool isLoadedReason(const std::string &Reason);
 
 class BodyTranslator {
 public:
@@ -87,6 +84,7 @@ public:
   // ---- Types and values (body_translator.cpp).
   std::optional<IntType> intTypeOf(clang::QualType T) const;
   ExprPtr unknown(const std::string &Reason, clang::QualType T) const;
+  ExprPtr unknown(const Why &W, clang::QualType T) const;
   static bool hasUnknown(const ExprPtr &E, Why *Reason = nullptr);
   ExprPtr castTo(ExprPtr E, IntType T) const;
   ExprPtr binary(Op K, ExprPtr L, ExprPtr R, IntType T) const;
@@ -160,7 +158,7 @@ private:
     std::map<const clang::VarDecl *, LValue> Refs;
     /// Local objects (structs, vectors) copied from memory: the reason
     /// their members are unknown ("depends on data loaded by ...").
-    std::map<const clang::VarDecl *, std::string> LoadedFrom;
+    std::map<const clang::VarDecl *, Why> LoadedFrom;
     int ResultSlot = -1; ///< Inlined function's value (or address).
     bool ReturnsRef = false;
     std::optional<LValue> This; ///< Inlined member function's object.
@@ -232,7 +230,7 @@ private:
   int addAccess(AccessKind Kind, const LValue &L, unsigned Size, ExprPtr Addr,
                 StmtList &Out);
   void accessObject(AccessKind Kind, const LValue &L, StmtList &Out);
-  std::string loadedReason(const LValue &L) const;
+  Why loadedReason(const LValue &L) const;
 
   clang::ASTContext &Ctx;
   clang::SourceManager &SM;

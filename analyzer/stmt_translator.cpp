@@ -159,8 +159,9 @@ void BodyTranslator::declare(const VarDecl *VD, StmtList &Out) {
       (isa<UnaryOperator>(Src) &&
        cast<UnaryOperator>(Src)->getOpcode() == UO_Deref) ||
       (isa<MemberExpr>(Src) && cast<MemberExpr>(Src)->isArrow()))
-    Frames.back().LoadedFrom[VD] =
-        "depends on data loaded by " + textOf(Src) + " at " + where(Src);
+    Frames.back().LoadedFrom[VD] = {UnknownCause::LoadedData,
+                                    "depends on data loaded by " + textOf(Src) +
+                                        " at " + where(Src)};
 }
 
 void BodyTranslator::stmt(const clang::Stmt *S, StmtList &Out) {
@@ -836,7 +837,7 @@ Value BodyTranslator::inlineCall(const CallExpr *CE, const FunctionDecl *Def,
     L.Site = CE;
     if (L.Where.Kind == PtrOrigin::Local) {
       L.Kind = LValue::Register;
-      L.Reason = "object returned by reference from " + Name + "()";
+      L.Reason = unmodelled("object returned by reference from " + Name + "()");
     }
     if (RefResult) {
       *RefResult = L;
