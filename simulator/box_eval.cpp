@@ -717,18 +717,12 @@ void BoxEvaluator::exec(const Stmt &S, uint32_t Mask) {
     Val C;
     uint32_t U = eval(*S.Cond, Mask, C);
     uint32_t True = truthMask(C, S.Cond->Type, Mask & ~U);
-    if (U) {
-      const Why W = LastUnknownReason.under(
-          "it runs under a condition that cannot be computed: ");
-      poison(S.Then, W);
-      poison(S.Else, W);
-      forgetAssigned(S.Then, U, W);
-      forgetAssigned(S.Else, U, W);
-      Exits E;
-      exitsOf(S.Then, E);
-      exitsOf(S.Else, E);
-      Unc.mark(U, E, W);
-    }
+    if (U)
+      skipUnknownCode(
+          *this, U,
+          LastUnknownReason.under(
+              "it runs under a condition that cannot be computed: "),
+          S.Then, S.Else, false);
     Mask &= ~U;
     if (Mask & True)
       execList(S.Then, Mask & True);
@@ -791,18 +785,11 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       uint32_t U = eval(*S.Cond, Active, C);
       uint32_t True = truthMask(C, S.Cond->Type, Active & ~U);
       if (U) {
-        const Why W = LastUnknownReason.under(
-            "it runs in a loop whose condition cannot be computed: ");
-        poison(S.Body, W);
-        poison(S.Step, W);
-        forgetAssigned(S.Body, U, W);
-        forgetAssigned(S.Step, U, W);
-        // Lanes that stop here are past the loop when it ends, unless its
-        // body could have returned.
-        Exits E;
-        exitsOf(S.Body, E);
-        E.Leave = false;
-        Unc.mark(U, E, W);
+        skipUnknownCode(*this, U,
+                        LastUnknownReason.under("it runs in a loop whose "
+                                                "condition cannot be "
+                                                "computed: "),
+                        S.Body, S.Step, true);
         Active &= ~U;
       }
       Active &= True;

@@ -97,6 +97,10 @@ private:
   void issue(const Access &A, const Val &V, uint32_t Mask, unsigned Size);
   void priceTranslated(const Access &A, const Val &Addr, uint32_t Mask,
                        unsigned Size);
+  template <typename Evaluator>
+  friend void skipUnknownCode(Evaluator &, uint32_t, const Why &,
+                              const std::vector<Stmt> &,
+                              const std::vector<Stmt> &, bool);
   void poison(const std::vector<Stmt> &L, const Why &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
                       const Why &Why);

@@ -7,6 +7,7 @@
 #ifndef GMEM_SIMULATOR_UNKNOWNS_H
 #define GMEM_SIMULATOR_UNKNOWNS_H
 
+#include "exits.h"
 #include "result.h"
 #include <string>
 
@@ -31,6 +32,29 @@ inline void addUnknownRequests(AccessStats &St, const Why &W, uint64_t N,
 /// runs under a condition that ...".
 inline Why assignedUnder(const Why &W) {
   return {W.Cause, "it is assigned in code that " + W.Text.substr(3)};
+}
+
+/// Lanes that cannot tell whether they run code A and B, because a
+/// condition is unknown for them (W): every access there is unknown and
+/// uncounted for them, every variable assigned there unknown, and where A
+/// could return or leave a loop, their path is uncertain from here on. At a
+/// loop's condition (InLoop; A its body, B its step) lanes that stop are
+/// past the loop when it ends: leaving it does not count.
+template <typename Evaluator>
+void skipUnknownCode(Evaluator &Ev, uint32_t Lanes, const Why &W,
+                     const std::vector<Stmt> &A, const std::vector<Stmt> &B,
+                     bool InLoop) {
+  Ev.poison(A, W);
+  Ev.poison(B, W);
+  Ev.forgetAssigned(A, Lanes, W);
+  Ev.forgetAssigned(B, Lanes, W);
+  Exits E;
+  exitsOf(A, E);
+  if (InLoop)
+    E.Leave = false;
+  else
+    exitsOf(B, E);
+  Ev.Unc.mark(Lanes, E, W);
 }
 
 // The evaluators' own reasons.

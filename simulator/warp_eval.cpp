@@ -507,20 +507,12 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
     uint32_t True = 0;
     for (int L = 0; L < 32; ++L)
       True |= uint32_t(C[L] != 0) << L;
-    if (U) {
-      const Why W = LastUnknownReason.under(
-          "it runs under a condition that cannot be computed: ");
-      poison(S.Then, W);
-      poison(S.Else, W);
-      forgetAssigned(S.Then, U, W);
-      forgetAssigned(S.Else, U, W);
-      // If the skipped code could have returned or left a loop, where these
-      // lanes go next is not known either.
-      Exits E;
-      exitsOf(S.Then, E);
-      exitsOf(S.Else, E);
-      Unc.mark(U, E, W);
-    }
+    if (U)
+      skipUnknownCode(
+          *this, U,
+          LastUnknownReason.under(
+              "it runs under a condition that cannot be computed: "),
+          S.Then, S.Else, false);
     Mask &= ~U;
     if (Mask & True)
       execList(S.Then, Mask & True);
@@ -599,18 +591,11 @@ void WarpEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       int64_t C[32];
       uint32_t U = evalLanes(*S.Cond, Active, C);
       if (U) {
-        const Why W = LastUnknownReason.under(
-            "it runs in a loop whose condition cannot be computed: ");
-        poison(S.Body, W);
-        poison(S.Step, W);
-        forgetAssigned(S.Body, U, W);
-        forgetAssigned(S.Step, U, W);
-        // Lanes that stop here are past the loop when it ends, unless its
-        // body could have returned.
-        Exits E;
-        exitsOf(S.Body, E);
-        E.Leave = false;
-        Unc.mark(U, E, W);
+        skipUnknownCode(*this, U,
+                        LastUnknownReason.under("it runs in a loop whose "
+                                                "condition cannot be "
+                                                "computed: "),
+                        S.Body, S.Step, true);
         Active &= ~U;
       }
       uint32_t True = 0;

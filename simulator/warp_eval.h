@@ -167,6 +167,10 @@ private:
   /// Whether a request of A with these lanes and addresses was made before
   /// in this run of its loops (and remembers it if not).
   bool seenBefore(const Access &A, const uint64_t *Addr, uint32_t Mask);
+  template <typename Evaluator>
+  friend void skipUnknownCode(Evaluator &, uint32_t, const Why &,
+                              const std::vector<Stmt> &,
+                              const std::vector<Stmt> &, bool);
   void poison(const std::vector<Stmt> &L, const Why &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
                       const Why &Why);
@@ -184,9 +188,9 @@ private:
   Dim3 BlockIdx;
   unsigned WarpInBlock = 0;
   uint64_t Order = 0; ///< Linear block index * warps per block + warp.
-  std::vector<int64_t> SlotVals;       ///< Slots x 32.
-  std::vector<uint32_t> SlotUnknown;   ///< Lanes whose value is unknown.
-  std::vector<Why> SlotReason; ///< Why, when some lane is unknown.
+  std::vector<int64_t> SlotVals;     ///< Slots x 32.
+  std::vector<uint32_t> SlotUnknown; ///< Lanes whose value is unknown.
+  std::vector<Why> SlotReason;       ///< Why, when some lane is unknown.
   /// Per slot and lane, a proven range of an unknown value; valid for the
   /// lanes in SlotRanged (others: the whole range of the slot's type).
   std::vector<ValueRange> SlotRange;

@@ -25,13 +25,9 @@ std::string fixed(double V, const char *F = "%.2f") {
   return B;
 }
 
-bool known(const Access &A, const AccessStats &S) {
-  return !S.UnknownRequests && !asyncWavefrontsUnknown(A);
-}
-
 /// "good" as cheap as the bytes allow, "warn" up to twice that, "bad" more.
 const char *costClass(const Access &A, const AccessStats &S) {
-  if (!known(A, S))
+  if (!costKnown(A, S))
     return "unknown";
   if (S.Units <= S.IdealUnits)
     return "good";
@@ -39,7 +35,7 @@ const char *costClass(const Access &A, const AccessStats &S) {
 }
 
 bool costly(const Access &A, const AccessStats &S) {
-  return known(A, S) && S.Units > S.IdealUnits && S.Costliest;
+  return costKnown(A, S) && S.Units > S.IdealUnits && S.Costliest;
 }
 
 /// The figures of one access, as the table view prints them.
@@ -48,7 +44,7 @@ struct Figures {
 };
 Figures figuresOf(const Access &A, const AccessStats &S,
                   const ArchRules &Rules) {
-  if (!known(A, S))
+  if (!costKnown(A, S))
     return {"unknown", "unknown", "-", "unknown"};
   bool Shared = A.Sp == Space::Shared;
   return {fixed(S.perRequest()),
@@ -75,7 +71,7 @@ void accessTable(const LaunchResult &R, std::ostream &OS) {
        << "</td><td>"
        << (S.UncountedRequests ? "unknown" : std::to_string(S.Requests))
        << "</td><td>" << F.Units << "</td><td>" << F.PerRequest << "</td><td>"
-       << (known(A, S) && S.Requests
+       << (costKnown(A, S) && S.Requests
                ? fixed(double(S.IdealUnits) / double(S.Requests))
                : "-")
        << "</td><td>" << F.Efficiency << "</td><td>" << F.Ways << "</td><td>"

@@ -38,7 +38,7 @@ nlohmann::json launchJson(const LaunchResult &R) {
   for (const Access &A : R.K->Accesses) {
     const AccessStats &S = R.PerAccess[A.Id];
     bool Shared = A.Sp == Space::Shared;
-    bool Known = S.UnknownRequests == 0 && !asyncWavefrontsUnknown(A);
+    bool Known = costKnown(A, S);
     const unsigned Unit = Rules.unitBytes(A);
     json X = {
         {"id", A.Id},

@@ -234,7 +234,7 @@ const Access *pictureAccess(const Report &Rep, const LaunchResult *&In) {
         const AccessStats &S = R.PerAccess[A.Id];
         if (A.Loc.Line == Rep.AccessLine &&
             (!SameFile || A.Loc.File == Rep.File) && S.Costliest &&
-            !S.UnknownRequests && !asyncWavefrontsUnknown(A)) {
+            costKnown(A, S)) {
           In = &R;
           return &A;
         }

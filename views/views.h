@@ -80,6 +80,12 @@ std::string explainSass(const SassAccount &S);
 
 /// "file:line:col".
 std::string locText(const SourceLoc &L);
+/// Whether the access's units are predicted: every request priced, and not
+/// the shared side of an async copy.
+inline bool costKnown(const Access &A, const AccessStats &S) {
+  return !S.UnknownRequests && !asyncWavefrontsUnknown(A);
+}
+
 /// "(x,y,z)".
 std::string dimText(const Dim3 &D);
 /// "load", "store" or "atomic".

@@ -436,6 +436,18 @@ TEST(Cli, OptionsTakeTheirValueEitherWayAndHelpIsGenerated) {
 
 // The same program in two folders, each analysed from its own folder by
 // the same relative name: the second run must not take the first one's
+
+/// A program whose host code makes one launch, scale<<<1, 128>>> on line 6
+/// after an #include line.
+const char *const ScaleProgram =
+    "__global__ void scale(float *x) { x[threadIdx.x] *= 2.f; }\n"
+    "int main() {\n"
+    "  float *x;\n"
+    "  cudaMalloc(&x, 128 * sizeof(float));\n"
+    "  scale<<<1, 128>>>(x);\n"
+    "  return 0;\n"
+    "}\n";
+
 // cached build, whose line tables name the first folder's file.
 TEST(Cli, RecordedLaunchesNameTheFileAnalysedNotACachedCopy) {
   const std::string Root = ::testing::TempDir() + "/same_program";
@@ -445,15 +457,8 @@ TEST(Cli, RecordedLaunchesNameTheFileAnalysedNotACachedCopy) {
     SCOPED_TRACE(Copy);
     const std::string Dir = Root + "/" + Copy;
     std::filesystem::create_directories(Dir);
-    std::ofstream(Dir + "/prog.cu") << R"(#include <cuda_runtime.h>
-__global__ void scale(float *x) { x[threadIdx.x] *= 2.f; }
-int main() {
-  float *x;
-  cudaMalloc(&x, 128 * sizeof(float));
-  scale<<<1, 128>>>(x);
-  return 0;
-}
-)";
+    std::ofstream(Dir + "/prog.cu") << "#include <cuda_runtime.h>\n"
+                                    << ScaleProgram;
     const std::string Out = Dir + "/out.json";
     std::string Cmd = "cd " + Dir + " && " + GMEM_ANALYZE_EXE +
                       " prog.cu --format json --cache-dir " + Cache + " >" +
@@ -542,14 +547,7 @@ __global__ void viaAsm(float *x, float *y) {
   asm volatile("ld.global.f32 %0, [%1];" : "=f"(v) : "l"(x + threadIdx.x));
   y[threadIdx.x] = v;
 }
-__global__ void scale(float *x) { x[threadIdx.x] *= 2.f; }
-int main() {
-  float *x;
-  cudaMalloc(&x, 128 * sizeof(float));
-  scale<<<1, 128>>>(x);
-  return 0;
-}
-)";
+)" << ScaleProgram;
   auto Run = [&](const std::string &Args) {
     const std::string Err = Dir + "/err.txt";
     std::string Cmd = "cd " + Dir + " && " + GMEM_ANALYZE_EXE + " prog.cu " +

@@ -38,6 +38,29 @@ std::vector<AccessStats> runAll(const Kernel &K, const Launch &L,
   return Stats;
 }
 
+/// A kernel k(T *a, int64_t IntName) with its local slots; a's elements
+/// are Size bytes.
+Kernel arrayKernel(unsigned Size, const char *IntName,
+                   std::vector<Slot> Slots) {
+  Kernel K;
+  K.Name = "k";
+  K.Params = {pointerParam("a", Size), intParam(IntName, I64)};
+  K.Slots = std::move(Slots);
+  return K;
+}
+
+/// Blocks x Threads threads of k with a at Align bytes past an aligned
+/// allocation and the integer argument N.
+Launch launchOf(uint64_t Blocks, uint64_t Threads, int64_t N,
+                uint64_t Align = 0) {
+  Launch L;
+  L.Kernel = "k";
+  L.Grid = {Blocks, 1, 1};
+  L.Block = {Threads, 1, 1};
+  L.Args = {ptrArg("a", Align), intArg(N)};
+  return L;
+}
+
 void expectSameCounts(const Kernel &K, const std::vector<AccessStats> &Fast,
                       const std::vector<AccessStats> &Slow) {
   for (size_t A = 0; A < K.Accesses.size(); ++A) {
@@ -113,11 +136,10 @@ TEST(LoopSkip, PeriodsCountLikeEveryIteration) {
                                "tile[...]", 0));
     Stmt Step_ = assign(0, bin(Down ? Op::Sub : Op::Add, I, c(Step, I64)));
     K.Body = {assign(0, Init), loop(Cond, Body, {Step_})};
-    Launch L;
-    L.Kernel = "k";
-    L.Grid = {uint64_t(1 + Pick(2)), 1, 1};
-    L.Block = {uint64_t(20 + Pick(60)), 1, 1};
-    L.Args = {ptrArg("a", Pick(4) ? 0 : 4 * Pick(8)), intArg(N)};
+    // One draw after another, in the order the cases were made.
+    const uint64_t Blocks = 1 + Pick(2), Threads = 20 + Pick(60),
+                   Align = Pick(4) ? 0 : 4 * Pick(8);
+    Launch L = launchOf(Blocks, Threads, N, Align);
     std::vector<AccessStats> Fast = runAll(K, L, uint64_t(1) << 16, &Skipped);
     std::vector<AccessStats> Slow = runAll(K, L, UINT64_MAX);
     expectSameCounts(K, Fast, Slow);
@@ -266,12 +288,10 @@ TEST(LoopSkip, TrianglesCountLikeEveryIteration) {
               : bin(Op::Lt, mul(J, c(A, I64)), bin(Op::Sub, N, c(40, I64)));
     K.Body = {assign(0, First),
               loop(OuterCond, Outer, {assign(0, add(J, c(Step, I64)))})};
-    Launch L;
-    L.Kernel = "k";
-    L.Grid = {uint64_t(1 + Pick(2)), 1, 1};
-    L.Block = {uint64_t(20 + Pick(60)), 1, 1};
-    L.Args = {ptrArg("a", Pick(4) ? 0 : 4 * Pick(8)),
-              intArg(Rows_ * A + 40 + Pick(100))};
+    const uint64_t Blocks = 1 + Pick(2), Threads = 20 + Pick(60),
+                   Align = Pick(4) ? 0 : 4 * Pick(8);
+    const int64_t Extent = Rows_ * A + 40 + Pick(100);
+    Launch L = launchOf(Blocks, Threads, Extent, Align);
     countedLikeEveryIteration(K, L, Second);
   }
   EXPECT_GT(Second, 0u);
@@ -282,10 +302,7 @@ TEST(LoopSkip, TrianglesCountLikeEveryIteration) {
 // moves. The outer loop is then not counted to the second order, and the
 // counts stay the reference's.
 TEST(LoopSkip, InnerCounterReadAfterTheTriangleIsNotMoved) {
-  Kernel K;
-  K.Name = "k";
-  K.Params = {pointerParam("a", 4), intParam("n", I64)};
-  K.Slots = {{"j", I64}, {"k", I64}};
+  Kernel K = arrayKernel(4, "n", {{"j", I64}, {"k", I64}});
   auto J = makeVar(0, I64), Kv = makeVar(1, I64);
   auto Tx = cast(tx(), I64);
   std::vector<Stmt> Inner = {
@@ -298,11 +315,7 @@ TEST(LoopSkip, InnerCounterReadAfterTheTriangleIsNotMoved) {
                                        elem(0, add(Kv, Tx), 4), "a[k + tx]")};
   K.Body = {assign(0, c(0, I64)), loop(bin(Op::Lt, J, makeParam(1, I64)), Outer,
                                        {assign(0, add(J, c(1, I64)))})};
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = {1, 1, 1};
-  L.Block = {32, 1, 1};
-  L.Args = {ptrArg("a"), intArg(600)};
+  Launch L = launchOf(1, 32, 600);
   uint64_t Second = 0;
   std::vector<AccessStats> Counts = countedLikeEveryIteration(K, L, Second);
   // 600 stores, 4 sectors when k is a multiple of 8, else 5.
@@ -313,10 +326,7 @@ TEST(LoopSkip, InnerCounterReadAfterTheTriangleIsNotMoved) {
 // The outer loop of a rectangular nest is counted by periods too: 64 rows
 // of 4 sectors per request over 4096 columns, 16 of them run.
 TEST(LoopSkip, OuterLoopOfANestIsCounted) {
-  Kernel K;
-  K.Name = "k";
-  K.Params = {pointerParam("a", 4), intParam("n", I64)};
-  K.Slots = {{"j", I64}, {"i", I64}};
+  Kernel K = arrayKernel(4, "n", {{"j", I64}, {"i", I64}});
   auto J = makeVar(0, I64), I = makeVar(1, I64);
   ExprPtr Index = add(add(mul(I, c(1 << 16, I64)), J), cast(tx(), I64));
   K.Body = {assign(0, c(0, I64)),
@@ -327,11 +337,7 @@ TEST(LoopSkip, OuterLoopOfANestIsCounted) {
                                   elem(0, Index, 4), "a[i * 65536 + j]")},
                        {assign(1, add(I, c(1, I64)))})},
                  {assign(0, add(J, c(1, I64)))})};
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = {1, 1, 1};
-  L.Block = {32, 1, 1};
-  L.Args = {ptrArg("a"), intArg(4096)};
+  Launch L = launchOf(1, 32, 4096);
   uint64_t Skipped = 0;
   std::vector<AccessStats> Fast = runAll(K, L, 16, &Skipped);
   EXPECT_EQ(Fast[0].Requests, 64u * 4096);
@@ -345,21 +351,14 @@ TEST(LoopSkip, OuterLoopOfANestIsCounted) {
 // 2^40 iterations of a[threadIdx.x]: one request of 4 sectors each, counted
 // at once instead of cut at 2^26 iterations as unknown.
 TEST(LoopSkip, TwoToTheFortyIterationsAreCounted) {
-  Kernel K;
-  K.Name = "k";
-  K.Params = {pointerParam("a", 4), intParam("n", I64)};
-  K.Slots = {{"i", I64}};
+  Kernel K = arrayKernel(4, "n", {{"i", I64}});
   auto I = makeVar(0, I64);
   K.Body = {assign(0, c(0, I64)),
             loop(bin(Op::Lt, I, makeParam(1, I64)),
                  {addAccess(K, Space::Global, AccessKind::Load, 4,
                             elem(0, tx(), 4), "a[threadIdx.x]")},
                  {assign(0, add(I, c(1, I64)))})};
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = {3, 1, 1};
-  L.Block = {32, 1, 1};
-  L.Args = {ptrArg("a"), intArg(int64_t(1) << 40)};
+  Launch L = launchOf(3, 32, int64_t(1) << 40);
   for (bool Exhaustive : {false, true}) {
     SimOptions O;
     O.Exhaustive = Exhaustive;
@@ -377,10 +376,7 @@ TEST(LoopSkip, TwoToTheFortyIterationsAreCounted) {
 // with off = 2^61 - 100 000 reaches an offset of 2^63 bytes at i = 100 000,
 // so iterations 100 000 to 199 999 of each warp overflow.
 TEST(LoopSkip, PointerOverflowPartWayIsCounted) {
-  Kernel K;
-  K.Name = "k";
-  K.Params = {pointerParam("a", 4), intParam("off", I64)};
-  K.Slots = {{"i", I64}};
+  Kernel K = arrayKernel(4, "off", {{"i", I64}});
   auto I = makeVar(0, I64);
   K.Body = {
       assign(0, c(0, I64)),
@@ -388,11 +384,7 @@ TEST(LoopSkip, PointerOverflowPartWayIsCounted) {
            {addAccess(K, Space::Global, AccessKind::Load, 4,
                       elem(0, add(makeParam(1, I64), I), 4), "a[off + i]")},
            {assign(0, add(I, c(1, I64)))})};
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = {2, 1, 1};
-  L.Block = {32, 1, 1};
-  L.Args = {ptrArg("a"), intArg((int64_t(1) << 61) - 100000)};
+  Launch L = launchOf(2, 32, (int64_t(1) << 61) - 100000);
   // The range the plan would skip ends past the edge, which the exact end
   // values show: those iterations are run, not multiplied.
   std::vector<AccessStats> Fast = runAll(K, L, 65536);
@@ -410,10 +402,7 @@ TEST(LoopSkip, PointerOverflowPartWayIsCounted) {
 // leaves the address space after 100 000 steps; a skipped range must not
 // wrap over that (found by review: the end values read as unsigned).
 TEST(LoopSkip, PointerVariableBelowZeroPartWayIsCounted) {
-  Kernel K;
-  K.Name = "k";
-  K.Params = {pointerParam("a", 4), intParam("off", I64)};
-  K.Slots = {{"i", I64}, {"p", U64}};
+  Kernel K = arrayKernel(4, "off", {{"i", I64}, {"p", U64}});
   auto I = makeVar(0, I64), P = makeVar(1, U64);
   auto Step = [](ExprPtr Index) {
     return makePointerArith(Op::Mul, cast(Index, U64), c(4, U64));
@@ -425,11 +414,7 @@ TEST(LoopSkip, PointerVariableBelowZeroPartWayIsCounted) {
                  {addAccess(K, Space::Global, AccessKind::Store, 4, P, "*p"),
                   assign(1, makePointerArith(Op::Sub, P, Step(c(1, I64))))},
                  {assign(0, add(I, c(1, I64)))})};
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = {1, 1, 1};
-  L.Block = {32, 1, 1};
-  L.Args = {ptrArg("a"), intArg(100000 - (int64_t(1) << 34))};
+  Launch L = launchOf(1, 32, 100000 - (int64_t(1) << 34));
   std::vector<AccessStats> Fast = runAll(K, L, 65536);
   std::vector<AccessStats> Slow = runAll(K, L, UINT64_MAX);
   EXPECT_EQ(Slow[0].Requests, 200000u);
