@@ -173,6 +173,40 @@ ArgValue parseArgOverride(const std::string &Name, const std::string &Text,
   return A;
 }
 
+void applyOverrides(Launch &L, const std::vector<Param> &Params,
+                    const LaunchOverrides &O) {
+  auto Settled = [&](const std::string &Flag) {
+    auto &U = L.Unresolved;
+    U.erase(std::remove_if(U.begin(), U.end(),
+                           [&](const std::string &S) {
+                             return llvm::StringRef(S).ends_with(Flag);
+                           }),
+            U.end());
+  };
+  if (O.Block) {
+    L.Block = *O.Block;
+    Settled("--block");
+  }
+  if (O.Grid) {
+    L.Grid = *O.Grid;
+    Settled("--grid");
+  }
+  if (O.DynamicSmem) {
+    L.DynamicSmem = *O.DynamicSmem;
+    Settled("--dynamic-smem");
+  }
+  for (size_t I = 0; I < Params.size() && I < L.Args.size(); ++I) {
+    auto It = O.Args.find(Params[I].Name);
+    if (It == O.Args.end())
+      continue;
+    ArgValue New =
+        parseArgOverride(It->first, It->second, Params[I].Kind, Params[I].Type);
+    if (New.Kind == ArgValue::Pointer && L.Args[I].Kind == ArgValue::Pointer)
+      New.Allocation = L.Args[I].Allocation;
+    L.Args[I] = New;
+  }
+}
+
 HostLaunches findHostLaunches(ASTContext &Ctx,
                               const std::vector<Kernel> &Kernels,
                               const LaunchOverrides &Overrides,
@@ -215,40 +249,27 @@ HostLaunches findHostLaunches(ASTContext &Ctx,
       R.Warnings.push_back(Interp.where(HL.Call->getBeginLoc()) +
                            ": the kernel " + L.Kernel +
                            " launched here was not translated");
-    // The block first: passing --block often settles the grid too.
-    if (Overrides.Block)
-      L.Block = *Overrides.Block;
-    else
-      resolveDim3(HL.Block, "block", "--block", L.Block, L.Unresolved);
-    if (Overrides.Grid)
-      L.Grid = *Overrides.Grid;
-    else
-      resolveDim3(HL.Grid, "grid", "--grid", L.Grid, L.Unresolved);
-    if (Overrides.DynamicSmem) {
-      L.DynamicSmem = *Overrides.DynamicSmem;
-    } else if (HL.Smem.isInt() && !(HL.Smem.Ty.Signed && HL.Smem.I < 0)) {
+    resolveDim3(HL.Block, "block", "--block", L.Block, L.Unresolved);
+    resolveDim3(HL.Grid, "grid", "--grid", L.Grid, L.Unresolved);
+    if (HL.Smem.isInt() && !(HL.Smem.Ty.Signed && HL.Smem.I < 0))
       L.DynamicSmem = uint64_t(HL.Smem.I);
-    } else {
+    else
       L.Unresolved.push_back(
           "dynamic shared memory: " +
           (HL.Smem.isInt() ? std::to_string(HL.Smem.I) + " bytes is negative"
                            : reasonOf(HL.Smem)) +
           "; pass --dynamic-smem");
+    // A kernel that was not translated: its parameters as Clang reads them.
+    std::vector<Param> Params;
+    if (K)
+      Params = K->Params;
+    for (unsigned I = Params.size(); I < HL.Kernel->getNumParams(); ++I) {
+      Param P;
+      P.Name = HL.Kernel->getParamDecl(I)->getName().str();
+      paramKind(Ctx, HL.Kernel->getParamDecl(I), nullptr, I, P.Kind, P.Type);
+      Params.push_back(P);
     }
-    for (unsigned I = 0; I < HL.Kernel->getNumParams() && I < L.Args.size();
-         ++I) {
-      const ParmVarDecl *P = HL.Kernel->getParamDecl(I);
-      auto It = Overrides.Args.find(P->getName().str());
-      if (It == Overrides.Args.end())
-        continue;
-      ParamKind PK;
-      IntType T;
-      paramKind(Ctx, P, K, I, PK, T);
-      ArgValue New = parseArgOverride(It->first, It->second, PK, T);
-      if (New.Kind == ArgValue::Pointer && L.Args[I].Kind == ArgValue::Pointer)
-        New.Allocation = L.Args[I].Allocation;
-      L.Args[I] = New;
-    }
+    applyOverrides(L, Params, Overrides);
     R.Launches.push_back(std::move(L));
   });
   for (const std::string &W : Interp.warnings())

@@ -35,6 +35,14 @@ HostLaunches findHostLaunches(clang::ASTContext &Ctx,
 ArgValue parseArgOverride(const std::string &Name, const std::string &Text,
                           ParamKind P, IntType T);
 
+/// --block, --grid, --dynamic-smem and --arg applied to one launch, wherever
+/// it came from (host code interpreted or recorded, a model file): each
+/// replaces its value and drops what L could not compute that the flag now
+/// gives ("...; pass --grid"). Params: the launched kernel's parameters
+/// (their names, kinds and types read --arg).
+void applyOverrides(Launch &L, const std::vector<Param> &Params,
+                    const LaunchOverrides &O);
+
 } // namespace gmem
 
 #endif // GMEM_ANALYZER_HOST_LAUNCHES_H

@@ -247,11 +247,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     uint32_t Mask = 0;
     uint64_t Addr[32] = {};
   } S;
-  W.Observer = [&](int, const uint64_t *Addr, uint32_t Mask, unsigned) {
+  W.Requests.observe([&](const RequestEvent &E) {
+    const uint64_t *Addr = E.Addr;
+    const uint32_t Mask = E.Mask;
     S.Called = true;
     S.Mask = Mask;
     std::copy(Addr, Addr + 32, S.Addr);
-  };
+  });
   const uint64_t Threads = L.Block.count();
   for (uint64_t Blk = 0; Blk < L.Grid.count(); ++Blk) {
     Dim3 BI{Blk % L.Grid.X, Blk / L.Grid.X, 0};

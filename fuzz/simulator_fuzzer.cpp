@@ -384,8 +384,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::vector<AccessStats> Stats(K.Accesses.size());
   std::vector<uint64_t> Units(K.Accesses.size());
   WarpEvaluator W(K, Arch, Env, Stats);
-  W.Observer = [&](int Id, const uint64_t *Addr, uint32_t Mask,
-                   unsigned Size) {
+  W.Requests.observe([&](const RequestEvent &E) {
+    const int Id = E.A->Id;
+    const uint64_t *Addr = E.Addr;
+    const uint32_t Mask = E.Mask;
+    const unsigned Size = E.Size;
     const Access &Acc = K.Accesses[Id];
     FUZZ_CHECK(Mask != 0, "request without an active lane");
     FUZZ_CHECK(!Acc.Compiled.OneLane || __builtin_popcount(Mask) == 1,
@@ -399,7 +402,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                  (unsigned long long)C.Units, (unsigned long long)Want);
       Units[Id] += C.Units;
     } else if (Acc.Sp == Space::Global) {
-      RequestCost C = globalRequest(Arch.globalBytes(Acc.Kind), Addr, Mask, Size);
+      RequestCost C =
+          globalRequest(Arch.globalBytes(Acc.Kind), Addr, Mask, Size);
       RequestCost Want = bruteGlobal(Addr, Mask, Size);
       FUZZ_CHECK(C.Units == Want.Units && C.DistinctBytes == Want.DistinctBytes,
                  "access %d: %llu sectors and %llu bytes, brute force %llu and "
@@ -434,7 +438,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                  (unsigned long long)Addr[__builtin_ctz(Mask)]);
       Units[Id] += C.Units;
     }
-  };
+  });
   const unsigned WarpsPerBlock = unsigned((L.Block.count() + 31) / 32);
   for (uint64_t Blk = 0; Blk < L.Grid.count(); ++Blk)
     for (unsigned Wp = 0; Wp < WarpsPerBlock; ++Wp)
@@ -452,7 +456,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       Module M;
       M.Kernels = {K};
       M.Launches = {L};
-      std::fprintf(stderr, "%s\nfast: req %llu units %llu unknown %llu oob %llu\n"
+      std::fprintf(stderr,
+                   "%s\nfast: req %llu units %llu unknown %llu oob %llu\n"
                    "every warp: req %llu units %llu unknown %llu oob %llu\n",
                    toJson(M).dump(1).c_str(), (unsigned long long)St.Requests,
                    (unsigned long long)St.Units,

@@ -17,10 +17,9 @@
 namespace gmem {
 
 /// One request of an access as its lanes made it, for pictures of lanes,
-/// sectors and banks (views/svg_view.cpp). Addresses keep what prices a
-/// request (their offsets within the architecture's address period), not
-/// always the launch's real addresses: the fast path prices classes of
-/// alike blocks at one representative offset.
+/// sectors and banks (views/svg_view.cpp): of the requests with the most
+/// units, the launch's first (in block and warp order), with its real
+/// addresses, whichever warp source ran the launch.
 struct WarpSample {
   uint32_t Mask = 0;      ///< Active lanes.
   uint64_t Addr[32] = {}; ///< Each active lane's first byte.
@@ -28,8 +27,8 @@ struct WarpSample {
   uint64_t Units = 0;     ///< The request's sectors or wavefronts.
   uint64_t IdealUnits = 0;
   /// Where it was seen, as StrideOrder: of the requests with the most
-  /// units, the one seen first is kept, whatever order blocks ran in (on
-  /// the fast path a class of alike blocks is seen at its first block).
+  /// units, the one of the smallest order is kept, whatever order blocks
+  /// ran in.
   uint64_t Order = ~uint64_t(0);
   /// Whether O should replace this one.
   bool worseThan(const WarpSample &O) const {

@@ -92,10 +92,11 @@ void WarpEvaluator::boundRequest(const Access &A, uint32_t Mask,
     Lo[L] = uint64_t(R.Lo);
     Hi[L] = uint64_t(R.Hi);
   }
-  UnitBounds B = A.Sp == Space::Global
-                     ? globalBounds(Arch.globalBytes(A.Kind), Lo, Hi, Mask, A.Size)
-                     : sharedBounds(Arch, Lo, Hi, Mask, A.Size,
-                                    A.Kind == AccessKind::Load);
+  UnitBounds B =
+      A.Sp == Space::Global
+          ? globalBounds(Arch.globalBytes(A.Kind), Lo, Hi, Mask, A.Size)
+          : sharedBounds(Arch, Lo, Hi, Mask, A.Size,
+                         A.Kind == AccessKind::Load);
   AccessStats &St = Stats[A.Id];
   St.BoundedRequests += 1;
   St.MinUnits += B.Min;

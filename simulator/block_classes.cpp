@@ -33,21 +33,11 @@ void Collected::add(const Collected &O) {
     Incomplete = O.Incomplete;
 }
 
-uint64_t warpOrder(const LaunchEnv &Env, Dim3 B, unsigned W) {
-  return (B.X + Env.Grid.X * (B.Y + Env.Grid.Y * B.Z)) *
-             ((Env.Block.count() + 31) / 32) +
-         W;
-}
-
 void runEveryWarp(WarpEvaluator &E, std::vector<AccessStats> &Stats,
-                  const LaunchEnv &Env, const BlockBox &Box, unsigned W,
-                  Collected &C) {
+                  const BlockBox &Box, unsigned W, Collected &C) {
   // Fresh counts, merged below: a first stride or reason must be the box's
   // own, whatever C saw before.
   std::fill(Stats.begin(), Stats.end(), AccessStats());
-  // Blocks run in launch order, so E's first examples are the box's first.
-  E.FirstOutOfBounds.assign(C.Stats.size(), OutOfBounds{{}, ~0u, 0, 0});
-  E.FirstMisaligned = E.FirstOutOfBounds;
   uint64_t U[3];
   for (U[2] = 0; U[2] < Box.Ext[2]; ++U[2])
     for (U[1] = 0; U[1] < Box.Ext[1]; ++U[1])
@@ -57,19 +47,8 @@ void runEveryWarp(WarpEvaluator &E, std::vector<AccessStats> &Stats,
       }
   for (size_t I = 0; I < Stats.size(); ++I)
     C.Stats[I].add(Stats[I]);
-  for (size_t I = 0; I < C.Stats.size(); ++I) {
-    const OutOfBounds &O = E.FirstOutOfBounds[I], &M = E.FirstMisaligned[I];
-    if (O.Lane != ~0u) {
-      OrderedExample X{warpOrder(Env, O.BlockIdx, O.Warp), O};
-      if (X.Order < C.OutOfBounds[I].Order)
-        C.OutOfBounds[I] = X;
-    }
-    if (M.Lane != ~0u) {
-      OrderedExample X{warpOrder(Env, M.BlockIdx, M.Warp), M};
-      if (X.Order < C.Misaligned[I].Order)
-        C.Misaligned[I] = X;
-    }
-  }
+  C.keep(C.OutOfBounds, E.Faults.OutOfBounds);
+  C.keep(C.Misaligned, E.Faults.Misaligned);
 }
 
 namespace {
@@ -228,7 +207,7 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
       if (Chunk) {
         halve(It, New);
       } else if (It.EveryWarp || It.Box.count() == 1) {
-        runEveryWarp(Every, EveryStats, Env, It.Box, It.W, C);
+        runEveryWarp(Every, EveryStats, It.Box, It.W, C);
         P.Done += It.Box.count();
       } else {
         Local.assign(K.Accesses.size(), AccessStats());
@@ -236,8 +215,8 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
           E.run(It.Box, It.W, Local);
           for (size_t I = 0; I < Local.size(); ++I)
             C.Stats[I].add(Local[I]);
-          C.keep(C.OutOfBounds, E.FirstOutOfBounds);
-          C.keep(C.Misaligned, E.FirstMisaligned);
+          C.keep(C.OutOfBounds, E.Faults.OutOfBounds);
+          C.keep(C.Misaligned, E.Faults.Misaligned);
           C.Evaluated += 1;
           C.Derived += It.Box.count() - 1;
           P.Done += It.Box.count();

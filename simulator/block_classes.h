@@ -30,14 +30,10 @@ struct Collected {
             const std::vector<OrderedExample> &From);
 };
 
-/// Order of warp W of block B, as BoxEvaluator and WarpEvaluator count it.
-uint64_t warpOrder(const LaunchEnv &Env, Dim3 B, unsigned W);
-
 /// Runs warp W of every block of Box with E (which counts into Stats) and
-/// adds the counts to C.
+/// adds the counts and E's first faults to C.
 void runEveryWarp(WarpEvaluator &E, std::vector<AccessStats> &Stats,
-                  const LaunchEnv &Env, const BlockBox &Box, unsigned W,
-                  Collected &C);
+                  const BlockBox &Box, unsigned W, Collected &C);
 
 Collected simulateByClasses(const Kernel &K, const ArchRules &A,
                             const LaunchEnv &Env, const SimOptions &O,

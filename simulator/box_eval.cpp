@@ -12,7 +12,6 @@
 #include "loop_skip.h"
 #include "memory_units.h"
 #include "pointer_arith.h"
-#include "request_stats.h"
 #include "unknowns.h"
 
 #include <algorithm>
@@ -79,8 +78,10 @@ struct BoxEvaluator::Val {
 
 BoxEvaluator::BoxEvaluator(const Kernel &K, const ArchRules &A,
                            const LaunchEnv &Env)
-    : K(K), Arch(A), Env(Env), Period(A.addressPeriod()),
+    : Requests(A), K(K), Arch(A), Env(Env), Period(A.addressPeriod()),
       Groups(K.Accesses.size()) {
+  Requests.listen(Totals);
+  Requests.listen(Faults);
   SlotVals.assign(K.Slots.size() * 32, 0);
   SlotCoef.assign(K.Slots.size() * 96, 0);
   SlotDep.assign(K.Slots.size(), 0);
@@ -89,9 +90,13 @@ BoxEvaluator::BoxEvaluator(const Kernel &K, const ArchRules &A,
   Seen.assign(K.Accesses.size(), {~uint64_t(0), {}});
 }
 
-uint64_t BoxEvaluator::order() const {
-  uint64_t Lin = Box.Lo[0] + Env.Grid.X * (Box.Lo[1] + Env.Grid.Y * Box.Lo[2]);
+uint64_t BoxEvaluator::orderOf(const Dim3 &B) const {
+  uint64_t Lin = B.X + Env.Grid.X * (B.Y + Env.Grid.Y * B.Z);
   return Lin * ((Env.Block.count() + 31) / 32) + WarpInBlock;
+}
+
+uint64_t BoxEvaluator::order() const {
+  return orderOf({Box.Lo[0], Box.Lo[1], Box.Lo[2]});
 }
 
 bool BoxEvaluator::run(const BlockBox &B, unsigned W,
@@ -105,6 +110,7 @@ bool BoxEvaluator::run(const BlockBox &B, unsigned W,
   HandOverAt = LoopHandOver * std::max<uint64_t>(Blocks, 16);
   WarpInBlock = W;
   Stats = &St;
+  Totals.collectInto(St);
   ResidueCache.clear();
   for (unsigned L = 0; L < 32; ++L) {
     uint64_t T = uint64_t(W) * 32 + L;
@@ -117,8 +123,7 @@ bool BoxEvaluator::run(const BlockBox &B, unsigned W,
   std::fill(SlotUnknown.begin(), SlotUnknown.end(), 0xffffffffu);
   for (Why &R : SlotReason)
     R = {};
-  FirstOutOfBounds.assign(K.Accesses.size(), OrderedExample());
-  FirstMisaligned = FirstOutOfBounds;
+  Faults.reset(K.Accesses.size());
   WarpLanes = Mask;
   Dead = Returned = Broken = Continued = 0;
   Unc = UncertainLanes();
@@ -830,8 +835,9 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
   Unc.endLoop(UncBefore);
 }
 
-void BoxEvaluator::markUnknown(int AccessId, const Why &W) {
-  addUnknownRequests((*Stats)[AccessId], W, Blocks, order());
+void BoxEvaluator::markUnknown(int AccessId, const Why &W, uint32_t Mask,
+                               bool Issued) {
+  Requests.unknown({AccessId, Issued, Mask, &W, Blocks, order()});
 }
 
 void BoxEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
@@ -848,16 +854,14 @@ void BoxEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
 
 void BoxEvaluator::poison(const std::vector<Stmt> &L, const Why &W) {
   for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Access) {
-      markUnknown(S.AccessId, W);
-      (*Stats)[S.AccessId].UncountedRequests += Blocks;
-    }
+    if (S.Kind == StmtKind::Access)
+      markUnknown(S.AccessId, W, 0, /*Issued=*/false);
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
       poison(*Sub, W);
   }
 }
 
-const std::vector<std::pair<unsigned, uint64_t>> &
+const std::vector<BoxEvaluator::Residue> &
 BoxEvaluator::residues(const int64_t C[3]) {
   const uint64_t P = Period;
   std::vector<int64_t> Key = {int64_t(uint64_t(C[0]) & (P - 1)),
@@ -867,25 +871,38 @@ BoxEvaluator::residues(const int64_t C[3]) {
   if (It != ResidueCache.end())
     return It->second;
   // Counts of (C[0]*u0 + C[1]*u1 + C[2]*u2) mod P, one dimension at a time:
-  // c*u mod P repeats every P / gcd(c, P) steps.
-  std::vector<uint64_t> Acc(P, 0), Next(P);
-  Acc[0] = 1;
+  // c*u mod P repeats every P / gcd(c, P) steps. A residue's first block in
+  // launch order has the smallest u2, then u1, then u0: dimensions are
+  // taken x first, each more significant than the ones before, and u in
+  // increasing order, so the first u that reaches a residue is its own.
+  std::vector<Residue> Acc(P), Next(P);
+  Acc[0].Count = 1;
   for (int D = 0; D < 3; ++D) {
     uint64_t Cm = uint64_t(Key[D]), Ext = Box.Ext[D];
     uint64_t Rep = Cm == 0 ? 1 : P >> __builtin_ctzll(Cm);
-    std::fill(Next.begin(), Next.end(), 0);
+    for (Residue &X : Next)
+      X.Count = 0;
     for (uint64_t U = 0; U < std::min(Rep, Ext); ++U) {
       uint64_t N = (Ext - 1 - U) / Rep + 1, Shift = (Cm * U) & (P - 1);
-      for (uint64_t R = 0; R < P; ++R)
-        if (Acc[R])
-          Next[(R + Shift) & (P - 1)] += Acc[R] * N;
+      for (uint64_t R = 0; R < P; ++R) {
+        if (!Acc[R].Count)
+          continue;
+        Residue &To = Next[(R + Shift) & (P - 1)];
+        if (!To.Count) {
+          std::copy(Acc[R].U, Acc[R].U + 3, To.U);
+          To.U[D] = U;
+        }
+        To.Count += Acc[R].Count * N;
+      }
     }
     Acc.swap(Next);
   }
-  std::vector<std::pair<unsigned, uint64_t>> Out;
+  std::vector<Residue> Out;
   for (unsigned R = 0; R < P; ++R)
-    if (Acc[R])
-      Out.push_back({R, Acc[R]});
+    if (Acc[R].Count) {
+      Out.push_back(Acc[R]);
+      Out.back().R = R;
+    }
   return ResidueCache.emplace(Key, std::move(Out)).first->second;
 }
 
@@ -916,15 +933,8 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
   const CompiledForm &CF = A.Compiled;
   if (issuesNothing(CF, LoopStack))
     return;
-  AccessStats &St = (*Stats)[A.Id];
-  const uint64_t N = Blocks;
-  const uint64_t Lanes = __builtin_popcount(Mask);
   // A request whose cost is not modelled: counted, and the reason kept.
-  auto Unknown = [&](const Why &W) {
-    St.Requests += N;
-    St.ActiveLanes += Lanes * N;
-    markUnknown(A.Id, W);
-  };
+  auto Unknown = [&](const Why &W) { markUnknown(A.Id, W, Mask); };
   if (A.UnknownReason)
     return Unknown({A.ReasonCause, *A.UnknownReason});
   if (Mask & Unc.All)
@@ -976,44 +986,46 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
 
 void BoxEvaluator::issue(const Access &A, const Val &V, uint32_t Mask,
                          unsigned Size) {
-  Mask = issuingLanes(A, Mask);
-  AccessStats &St = (*Stats)[A.Id];
-  const uint64_t N = Blocks;
-  St.Requests += N;
-  St.ActiveLanes += uint64_t(__builtin_popcount(Mask)) * N;
-  const unsigned First = __builtin_ctz(Mask);
-  const uint64_t *Addr = reinterpret_cast<const uint64_t *>(V.V);
-  if (!St.HasStride) {
-    St.FirstAddress = Addr[First];
-    if (First < 31 && (Mask >> (First + 1) & 1)) {
-      St.HasStride = true;
-      St.Stride = int64_t(Addr[First + 1] - Addr[First]);
-      St.StrideOrder = order();
-    }
-  }
+  RequestEvent E;
+  E.A = &A;
+  E.Mask = issuingLanes(A, Mask);
+  E.Size = Size;
+  E.Warp = WarpInBlock;
   // Shared bounds: each lane in or out alike over the box.
-  if (A.Sp == Space::Shared && A.SharedArray >= 0 &&
-      A.SharedArray < (int)K.Shared.size()) {
-    const SharedArray &Arr = K.Shared[A.SharedArray];
-    uint64_t Lo = Arr.Offset,
-             Hi = Arr.Offset + (Arr.Dynamic ? Env.DynamicSmem : Arr.Bytes);
-    for (uint32_t M = Mask; M; M &= M - 1) {
+  if (const std::optional<SharedRange> B =
+          sharedArrayRange(K, A, Env.DynamicSmem))
+    for (uint32_t M = E.Mask; M; M &= M - 1) {
       unsigned L = __builtin_ctz(M);
       Affine Ad = V.aff(L, {64, false});
       Affine Below = Ad, Above = Ad;
-      Below.C0 -= Lo;
-      Above.C0 += i128(Size) - Hi;
-      bool In = decide(Box, Below, Pred::Ge0) && decide(Box, Above, Pred::Le0);
-      if (In)
-        continue;
-      St.OutOfBoundsLanes += N;
-      if (FirstOutOfBounds[A.Id].Order == ~uint64_t(0))
-        FirstOutOfBounds[A.Id] = {
-            order(),
-            {Dim3{Box.Lo[0], Box.Lo[1], Box.Lo[2]}, L, WarpInBlock, Addr[L]}};
+      Below.C0 -= B->Lo;
+      Above.C0 += i128(Size) - B->Hi;
+      if (!(decide(Box, Below, Pred::Ge0) && decide(Box, Above, Pred::Le0)))
+        E.Outside |= 1u << L;
     }
+  // Every lane moves by t(u) = C . u from the box's first block (execAccess
+  // checked it), and a request costs the same at translations that differ
+  // by a multiple of Period: one event per residue of t, at the residue's
+  // first block.
+  const unsigned First = __builtin_ctz(E.Mask);
+  const int64_t C[3] = {V.c(0, First), V.c(1, First), V.c(2, First)};
+  static const std::vector<Residue> Still(1);
+  const bool Moves = C[0] || C[1] || C[2];
+  const uint64_t *Base = reinterpret_cast<const uint64_t *>(V.V);
+  uint64_t Addr[32];
+  E.Addr = Addr;
+  for (const Residue &R : Moves ? residues(C) : Still) {
+    // The real addresses of that block: no wrap-around, as execAccess
+    // checked every block's.
+    const uint64_t T = uint64_t(C[0]) * R.U[0] + uint64_t(C[1]) * R.U[1] +
+                       uint64_t(C[2]) * R.U[2];
+    for (unsigned L = 0; L < 32; ++L)
+      Addr[L] = Base[L] + T;
+    E.Weight = Moves ? R.Count : Blocks;
+    E.Block = Box.block(R.U);
+    E.Order = orderOf(E.Block);
+    Requests.priced(E);
   }
-  priceTranslated(A, V, Mask, Size);
 }
 
 // As WarpEvaluator::completeGroup, for every block of the box: one request
@@ -1104,76 +1116,6 @@ bool BoxEvaluator::seenBefore(const Access &A, const Val &V, uint32_t Mask) {
   }
   Requests.push_back(std::move(Key));
   return false;
-}
-
-// Prices the request at every translation residue present in the box.
-void BoxEvaluator::priceTranslated(const Access &A, const Val &V, uint32_t Mask,
-                                   unsigned Size) {
-  AccessStats &St = (*Stats)[A.Id];
-  const unsigned First = __builtin_ctz(Mask);
-  const int64_t C[3] = {V.c(0, First), V.c(1, First), V.c(2, First)};
-  const bool Moves = C[0] || C[1] || C[2];
-  static const std::vector<std::pair<unsigned, uint64_t>> Still = {{0, 0}};
-  const auto &Res = Moves ? residues(C) : Still;
-  const uint64_t *Base = reinterpret_cast<const uint64_t *>(V.V);
-  uint64_t Bad[4] = {0, 0, 0, 0}; // Residues with misaligned lanes.
-  // Priced from the lowest lane's Period-aligned address down, so that
-  // adding a residue cannot wrap past 2^64 where no block's addresses do.
-  uint64_t Floor = ~uint64_t(0);
-  for (uint32_t M = Mask; M; M &= M - 1)
-    Floor = std::min(Floor, Base[__builtin_ctz(M)]);
-  Floor &= ~uint64_t(Period - 1);
-  for (const auto &[R, Count] : Res) {
-    uint64_t N = Moves ? Count : Blocks;
-    uint64_t Addr[32];
-    for (unsigned L = 0; L < 32; ++L)
-      Addr[L] = Base[L] - (Moves ? Floor : 0) + R;
-    uint64_t Low = 0;
-    for (uint32_t M = Mask; M; M &= M - 1)
-      Low |= Addr[__builtin_ctz(M)];
-    if (Low & (Size - 1)) {
-      uint64_t Mis = 0;
-      for (uint32_t M = Mask; M; M &= M - 1)
-        Mis += (Addr[__builtin_ctz(M)] & (Size - 1)) != 0;
-      if (Mis) {
-        St.MisalignedLanes += Mis * N;
-        Bad[R / 64] |= uint64_t(1) << (R % 64);
-      }
-    }
-    addPricedRequest(St, priceRequest(Arch, A, Addr, Mask, Size), N, Addr, Mask,
-                     Size, order());
-  }
-  if (!(Bad[0] | Bad[1] | Bad[2] | Bad[3]))
-    return;
-  // The first block (in launch order) of the box with a misaligned lane:
-  // residues repeat within Period steps in each dimension.
-  const uint64_t P = Period;
-  uint64_t Lim[3];
-  for (int D = 0; D < 3; ++D)
-    Lim[D] = std::min<uint64_t>(Box.Ext[D], P);
-  for (uint64_t Z = 0; Z < Lim[2]; ++Z)
-    for (uint64_t Y = 0; Y < Lim[1]; ++Y)
-      for (uint64_t X = 0; X < Lim[0]; ++X) {
-        uint64_t T =
-            uint64_t(C[0]) * X + uint64_t(C[1]) * Y + uint64_t(C[2]) * Z;
-        uint64_t R = T & (P - 1);
-        if (!(Bad[R / 64] >> (R % 64) & 1))
-          continue;
-        uint64_t U[3] = {X, Y, Z};
-        Dim3 Blk = Box.block(U);
-        uint64_t Lin = Blk.X + Env.Grid.X * (Blk.Y + Env.Grid.Y * Blk.Z);
-        uint64_t Ord = Lin * ((Env.Block.count() + 31) / 32) + WarpInBlock;
-        if (Ord >= FirstMisaligned[A.Id].Order)
-          return;
-        for (uint32_t M = Mask; M; M &= M - 1) {
-          unsigned L = __builtin_ctz(M);
-          uint64_t Ad = Base[L] + T;
-          if (Ad & (Size - 1)) {
-            FirstMisaligned[A.Id] = {Ord, {Blk, L, WarpInBlock, Ad}};
-            return;
-          }
-        }
-      }
 }
 
 } // namespace gmem

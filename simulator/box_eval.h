@@ -14,8 +14,9 @@
 // took the same path, and each request's addresses are the first block's
 // translated by the same amount t(u) in every lane: sectors, wavefronts and
 // conflicts then depend only on t modulo a small period (32-byte sectors,
-// 128-byte bank rows), so each residue is priced once and multiplied by the
-// number of blocks that have it. What the compiler made of an access
+// 128-byte bank rows), so each residue is one request event
+// (request_events.h) at the first block that has it, weighted by the number
+// of blocks that have it. What the compiler made of an access
 // (CompiledForm: merged into wider instructions, hoisted, reused, once per
 // address) is followed as WarpEvaluator follows it, deciding for the whole
 // box or cutting it. Semantics mirror WarpEvaluator exactly; the
@@ -29,6 +30,7 @@
 #include "exits.h"
 #include "merge_groups.h"
 #include "model.h"
+#include "request_listeners.h"
 #include "result.h"
 #include "warp_eval.h"
 #include <map>
@@ -63,12 +65,6 @@ struct Refine {
   unsigned Dims = 0;
 };
 
-/// An example lane with the order of the (block, warp) it came from.
-struct OrderedExample {
-  uint64_t Order = ~uint64_t(0);
-  OutOfBounds Where;
-};
-
 class BoxEvaluator {
 public:
   BoxEvaluator(const Kernel &K, const ArchRules &A, const LaunchEnv &Env);
@@ -79,8 +75,10 @@ public:
   /// Long loops go to the every-warp evaluator, which counts them by
   /// periods (off: the every-iteration reference).
   bool HandOverLoops = true;
-  /// Per access, the first out-of-bounds / misaligned lane of the last run.
-  std::vector<OrderedExample> FirstOutOfBounds, FirstMisaligned;
+  /// Where requests go: the totals into the Stats given to run(), the
+  /// first faults of the last run into Faults, and whatever else listens.
+  RequestPipeline Requests;
+  FirstFaults Faults;
 
   struct Val; ///< 32 lanes of affine values (box_eval.cpp).
 
@@ -93,10 +91,9 @@ private:
   void execLoop(const Stmt &S, uint32_t Mask);
   void execAccess(const Access &A, uint32_t Mask);
   /// One request of A's instruction, Size bytes per lane, at V in every
-  /// block of the box: its bounds, stride and cost.
+  /// block of the box, to the pipeline: one event per class of blocks that
+  /// cost the same.
   void issue(const Access &A, const Val &V, uint32_t Mask, unsigned Size);
-  void priceTranslated(const Access &A, const Val &Addr, uint32_t Mask,
-                       unsigned Size);
   template <typename Evaluator>
   friend void skipUnknownCode(Evaluator &, uint32_t, const Why &,
                               const std::vector<Stmt> &,
@@ -104,17 +101,28 @@ private:
   void poison(const std::vector<Stmt> &L, const Why &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
                       const Why &Why);
-  void markUnknown(int AccessId, const Why &Why);
+  /// A request of lanes Mask in every block (or, when !Issued, code that
+  /// may hold one) whose cost is unknown.
+  void markUnknown(int AccessId, const Why &Why, uint32_t Mask,
+                   bool Issued = true);
+  /// Launch order of this warp in block B (order(): in the box's first).
+  uint64_t orderOf(const Dim3 &B) const;
   uint64_t order() const;
-  /// Counts of t(u) mod Period over the box, for translation C per u step.
-  const std::vector<std::pair<unsigned, uint64_t>> &
-  residues(const int64_t C[3]);
+  /// The blocks of the box whose translation t(u) = C . u has residue R
+  /// modulo Period: how many, and the first in launch order.
+  struct Residue {
+    unsigned R = 0;
+    uint64_t Count = 0;
+    uint64_t U[3] = {0, 0, 0};
+  };
+  const std::vector<Residue> &residues(const int64_t C[3]);
 
   const Kernel &K;
   const ArchRules &Arch;
   const LaunchEnv &Env;
   const unsigned Period; ///< Translations by a multiple cost the same.
   std::vector<AccessStats> *Stats = nullptr;
+  AccessTotals Totals;
   BlockBox Box;
   uint64_t Blocks = 1;
   unsigned WarpInBlock = 0;
@@ -128,8 +136,7 @@ private:
   uint32_t Dead = 0, Returned = 0, Broken = 0, Continued = 0;
   UncertainLanes Unc;
   Why LastUnknownReason;
-  std::map<std::vector<int64_t>, std::vector<std::pair<unsigned, uint64_t>>>
-      ResidueCache;
+  std::map<std::vector<int64_t>, std::vector<Residue>> ResidueCache;
   // Loops being run (innermost last), for the compiled forms that depend on
   // the iteration (CompiledForm::Hoisted, OncePerAddress).
   std::vector<LoopFrame> LoopStack;

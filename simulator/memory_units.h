@@ -16,7 +16,7 @@
 namespace gmem {
 
 struct RequestCost {
-  uint64_t Units = 0;      ///< Sectors (global) or wavefronts (shared).
+  uint64_t Units = 0; ///< Sectors (global) or wavefronts (shared).
   /// The distinct sectors touched, as the SASS per-instruction counters
   /// see a request: Units, except for atomics (whose L1 count repeats a
   /// sector for each lane on its busiest address).

@@ -116,8 +116,7 @@ UnitBounds sharedBoundsInGroups(const ArchRules &A, const uint64_t *Lo,
     }
     // The known lanes alone give a floor: more lanes never take fewer.
     uint64_t KnownWays =
-        Known ? sharedRequestInGroups(A, Lo, Known, Size, GroupLanes).Units
-              : 0;
+        Known ? sharedRequestInGroups(A, Lo, Known, Size, GroupLanes).Units : 0;
     if (Unknown.empty()) {
       B.Min += KnownWays;
       B.Max += KnownWays;

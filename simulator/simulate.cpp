@@ -188,15 +188,8 @@ static Collected simulateEveryWarp(const Kernel &K, const ArchRules &A,
         C.Evaluated += E.runWarp(Idx, W);
       P.Done += WarpsPerBlock;
     }
-    // This thread ran its blocks in launch order: its first examples are
-    // its smallest.
-    for (size_t I = 0; I < K.Accesses.size(); ++I) {
-      const OutOfBounds &O = E.FirstOutOfBounds[I], &M = E.FirstMisaligned[I];
-      if (O.Lane != ~0u)
-        C.OutOfBounds[I] = {warpOrder(Env, O.BlockIdx, O.Warp), O};
-      if (M.Lane != ~0u)
-        C.Misaligned[I] = {warpOrder(Env, M.BlockIdx, M.Warp), M};
-    }
+    C.keep(C.OutOfBounds, E.Faults.OutOfBounds);
+    C.keep(C.Misaligned, E.Faults.Misaligned);
   };
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T < Threads; ++T)
@@ -262,11 +255,11 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
   R.WarpsEvaluated = C.Evaluated;
   R.WarpsDerived = C.Derived;
   R.Incomplete = C.Incomplete;
-  auto Example = [&](size_t I, bool Misaligned) -> const OutOfBounds * {
+  auto Example = [&](size_t I, bool Misaligned) -> const FaultLane * {
     const OrderedExample &X = (Misaligned ? C.Misaligned : C.OutOfBounds)[I];
     return X.Order == ~uint64_t(0) ? nullptr : &X.Where;
   };
-  auto Typed = [](const OutOfBounds *B) -> std::optional<FaultExample> {
+  auto Typed = [](const FaultLane *B) -> std::optional<FaultExample> {
     if (!B)
       return std::nullopt;
     return FaultExample{B->BlockIdx, uint64_t(B->Warp) * 32 + B->Lane,
@@ -278,13 +271,13 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
     const Access &Acc = K.Accesses[I];
     std::string Where = Acc.Loc.File + ":" + std::to_string(Acc.Loc.Line) +
                         ":" + std::to_string(Acc.Loc.Col) + ": " + Acc.Text;
-    auto Lane = [](const OutOfBounds &B) {
+    auto Lane = [](const FaultLane &B) {
       return "block (" + dimText(B.BlockIdx) + "), thread " +
              std::to_string(B.Warp * 32 + B.Lane);
     };
     R.FirstOutOfBounds[I] = Typed(Example(I, false));
     R.FirstMisaligned[I] = Typed(Example(I, true));
-    if (const OutOfBounds *B = Example(I, false)) {
+    if (const FaultLane *B = Example(I, false)) {
       const SharedArray &Arr = K.Shared[Acc.SharedArray];
       uint64_t Size = Arr.Dynamic ? L.DynamicSmem : Arr.Bytes;
       R.Diagnostics.push_back(
@@ -302,7 +295,7 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
           " (below 0, past 2^64 or 2^63 bytes or more from the pointer; "
           "undefined in C++); check the index and the launch values it "
           "comes from");
-    if (const OutOfBounds *B = Example(I, true))
+    if (const FaultLane *B = Example(I, true))
       R.Diagnostics.push_back(Where + " is misaligned: " +
                               std::to_string(R.PerAccess[I].MisalignedLanes) +
                               " lane accesses of " + std::to_string(Acc.Size) +

@@ -3,7 +3,6 @@
 #include "int_semantics.h"
 #include "memory_units.h"
 #include "pointer_arith.h"
-#include "request_stats.h"
 #include "stmt_walk.h"
 #include "unknowns.h"
 
@@ -70,7 +69,11 @@ uint32_t laneMaskFor(uint64_t Threads, unsigned Warp) {
 WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
                              const LaunchEnv &Env,
                              std::vector<AccessStats> &Stats)
-    : K(K), Arch(A), Env(Env), Stats(Stats), Groups(K.Accesses.size()) {
+    : Requests(A), K(K), Arch(A), Env(Env), Stats(Stats), Totals(&Stats),
+      Groups(K.Accesses.size()) {
+  Requests.listen(Totals);
+  Requests.listen(Faults);
+  Faults.reset(K.Accesses.size());
   SlotVals.assign(K.Slots.size() * 32, 0);
   SlotUnknown.assign(K.Slots.size(), 0);
   SlotReason.assign(K.Slots.size(), Why{});
@@ -82,8 +85,6 @@ WarpEvaluator::WarpEvaluator(const Kernel &K, const ArchRules &A,
     if (Acc.Address)
       D = std::max(D, exprDepth(*Acc.Address));
   Scratch.assign(size_t(D + 2) * TempsPerLevel * 32, 0);
-  FirstOutOfBounds.assign(K.Accesses.size(), OutOfBounds{{}, ~0u, 0, 0});
-  FirstMisaligned = FirstOutOfBounds;
   Seen.assign(K.Accesses.size(), SeenRequests());
   const uint64_t Uniform[] = {Env.Block.X, Env.Block.Y, Env.Block.Z, Env.Grid.X,
                               Env.Grid.Y,  Env.Grid.Z,  32};
@@ -1223,9 +1224,10 @@ bool WarpEvaluator::applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter) {
   return true;
 }
 
-void WarpEvaluator::markUnknown(int AccessId, const Why &W) {
+void WarpEvaluator::markUnknown(int AccessId, const Why &W, uint32_t Mask,
+                                bool Issued) {
   ++UnknownEvents;
-  addUnknownRequests(Stats[AccessId], W, 1, Order);
+  Requests.unknown({AccessId, Issued, Mask, &W, 1, Order});
 }
 
 // Lanes that skip code they might have run (its condition is unknown) hold
@@ -1249,10 +1251,8 @@ void WarpEvaluator::forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
 
 void WarpEvaluator::poison(const std::vector<Stmt> &L, const Why &W) {
   for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Access) {
-      markUnknown(S.AccessId, W);
-      Stats[S.AccessId].UncountedRequests += 1;
-    }
+    if (S.Kind == StmtKind::Access)
+      markUnknown(S.AccessId, W, 0, /*Issued=*/false);
     for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
       poison(*Sub, W);
   }
@@ -1262,13 +1262,10 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   const CompiledForm &C = A.Compiled;
   if (issuesNothing(C, LoopStack))
     return;
-  AccessStats &St = Stats[A.Id];
   // An address unknown only through loaded data is computed where the
   // launch knows the memory (a recorded run).
   if (A.UnknownReason && !(A.DataDependent && Env.Memory)) {
-    St.Requests += 1;
-    St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(A.Id, {A.ReasonCause, *A.UnknownReason});
+    markUnknown(A.Id, {A.ReasonCause, *A.UnknownReason}, Mask);
     if (!(Mask & Unc.All)) {
       int64_t V[32];
       uint32_t U = evalLanes(*A.Address, Mask, V);
@@ -1276,21 +1273,17 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
     }
     return;
   }
-  if (Mask & Unc.All) {
-    St.Requests += 1;
-    St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(
+  if (Mask & Unc.All)
+    return markUnknown(
         A.Id,
-        Unc.Reason.under("some lanes may have returned or left a loop under "));
-    return;
-  }
+        Unc.Reason.under("some lanes may have returned or left a loop under "),
+        Mask);
   int64_t V[32];
   uint32_t U = evalLanes(*A.Address, Mask, V);
   if (U) {
-    St.Requests += 1;
-    St.ActiveLanes += __builtin_popcount(Mask);
     markUnknown(A.Id,
-                LastUnknownReason.after("its address cannot be computed: "));
+                LastUnknownReason.after("its address cannot be computed: "),
+                Mask);
     // A wrapped address is no address: no cost range from it (the box
     // evaluator gives none either).
     if (LastUnknownReason.Cause != UnknownCause::PointerOverflow)
@@ -1305,22 +1298,14 @@ void WarpEvaluator::execAccess(const Access &A, uint32_t Mask) {
   const uint64_t Top = UINT64_MAX - (A.Size - 1);
   for (uint32_t M = Mask; M; M &= M - 1)
     Wraps |= Addr[__builtin_ctz(M)] > Top;
-  if (Wraps) {
-    St.Requests += 1;
-    St.ActiveLanes += __builtin_popcount(Mask);
-    markUnknown(A.Id, pastAddressSpace());
-    return;
-  }
+  if (Wraps)
+    return markUnknown(A.Id, pastAddressSpace(), Mask);
   if (!Pending.empty())
     checkPlans(A, Mask);
-  if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic) {
-    St.Requests += 1;
-    St.ActiveLanes += __builtin_popcount(Mask);
-    // Lanes on the same word serialise instead of sharing a broadcast; how
-    // the hardware schedules that is not modelled.
-    markUnknown(A.Id, sharedAtomics());
-    return;
-  }
+  // Lanes on the same word serialise instead of sharing a broadcast; how
+  // the hardware schedules that is not modelled.
+  if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic)
+    return markUnknown(A.Id, sharedAtomics(), Mask);
   if (C.State == CompiledForm::Merged && C.Width > A.Size) {
     Part P{A.Id, Mask, {}};
     std::copy(Addr, Addr + 32, P.Addr);
@@ -1408,53 +1393,24 @@ void WarpEvaluator::flushGroup(Group &G) {
 
 void WarpEvaluator::issue(const Access &A, const uint64_t *Addr, uint32_t Mask,
                           unsigned Size) {
-  Mask = issuingLanes(A, Mask);
-  AccessStats &St = Stats[A.Id];
-  St.Requests += 1;
-  St.ActiveLanes += __builtin_popcount(Mask);
-  if (Observer)
-    Observer(A.Id, Addr, Mask, Size);
-  // The GPU faults on an address that is not a multiple of the access size.
-  uint64_t Low = 0;
-  for (uint32_t M = Mask; M; M &= M - 1)
-    Low |= Addr[__builtin_ctz(M)];
-  if (Low & (Size - 1))
-    for (uint32_t M = Mask; M; M &= M - 1) {
+  RequestEvent E;
+  E.A = &A;
+  E.Addr = Addr;
+  E.Mask = issuingLanes(A, Mask);
+  E.Size = Size;
+  E.Order = Order;
+  E.Block = BlockIdx;
+  E.Warp = WarpInBlock;
+  if (const std::optional<SharedRange> B =
+          sharedArrayRange(K, A, Env.DynamicSmem))
+    for (uint32_t M = E.Mask; M; M &= M - 1) {
       unsigned L = __builtin_ctz(M);
-      if (Addr[L] & (Size - 1)) {
-        ++St.MisalignedLanes;
-        if (FirstMisaligned[A.Id].Lane == ~0u)
-          FirstMisaligned[A.Id] = {BlockIdx, L, WarpInBlock, Addr[L]};
-      }
+      // Not Addr + Size <= Hi: that wraps for an address just below 2^64
+      // (found by fuzz/simulator_fuzzer).
+      if (!(Addr[L] >= B->Lo && Addr[L] < B->Hi && B->Hi - Addr[L] >= Size))
+        E.Outside |= 1u << L;
     }
-  if (!St.HasStride) {
-    unsigned L = __builtin_ctz(Mask);
-    St.FirstAddress = Addr[L];
-    if (L < 31 && (Mask >> (L + 1) & 1)) {
-      St.HasStride = true;
-      St.Stride = int64_t(Addr[L + 1] - Addr[L]);
-      St.StrideOrder = Order;
-    }
-  }
-  RequestCost C = priceRequest(Arch, A, Addr, Mask, Size);
-  if (A.Sp == Space::Shared) {
-    if (A.SharedArray >= 0 && A.SharedArray < (int)K.Shared.size()) {
-      const SharedArray &Arr = K.Shared[A.SharedArray];
-      uint64_t Lo = Arr.Offset,
-               Hi = Arr.Offset + (Arr.Dynamic ? Env.DynamicSmem : Arr.Bytes);
-      for (uint32_t M = Mask; M; M &= M - 1) {
-        unsigned L = __builtin_ctz(M);
-        // Not Addr + Size <= Hi: that wraps for an address just below 2^64
-        // (found by fuzz/simulator_fuzzer).
-        if (Addr[L] >= Lo && Addr[L] < Hi && Hi - Addr[L] >= Size)
-          continue;
-        ++St.OutOfBoundsLanes;
-        if (FirstOutOfBounds[A.Id].Lane == ~0u)
-          FirstOutOfBounds[A.Id] = {BlockIdx, L, WarpInBlock, Addr[L]};
-      }
-    }
-  }
-  addPricedRequest(St, C, 1, Addr, Mask, Size, Order);
+  Requests.priced(E);
 }
 
 } // namespace gmem

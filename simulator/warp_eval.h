@@ -15,6 +15,7 @@
 #include "loop_skip.h"
 #include "merge_groups.h"
 #include "model.h"
+#include "request_listeners.h"
 #include "result.h"
 #include "value_range.h"
 #include <functional>
@@ -34,30 +35,16 @@ struct LaunchEnv {
   std::shared_ptr<const LaunchMemory> Memory;
 };
 
-/// Called for each executed request when set (tests and pictures use it),
-/// with the bytes per lane of the instruction (the access's size, or a
-/// merged or split form's width).
-using RequestObserver = std::function<void(int AccessId, const uint64_t *Addr,
-                                           uint32_t Mask, unsigned Size)>;
-
-/// First out-of-bounds lane seen for a shared access.
-struct OutOfBounds {
-  Dim3 BlockIdx;
-  unsigned Lane = 0, Warp = 0;
-  uint64_t Address = 0;
-};
-
 class WarpEvaluator {
 public:
   WarpEvaluator(const Kernel &K, const ArchRules &A, const LaunchEnv &Env,
                 std::vector<AccessStats> &Stats);
   /// Runs warp W of block B; returns false if it had no thread.
   bool runWarp(Dim3 B, unsigned W);
-  RequestObserver Observer;
-  /// Per access, the first out-of-bounds lane (Lane == ~0u when none).
-  std::vector<OutOfBounds> FirstOutOfBounds;
-  /// Per access, the first lane whose address is misaligned for its size.
-  std::vector<OutOfBounds> FirstMisaligned;
+  /// Where requests go: the totals into the Stats given, the first faults
+  /// into Faults, and whatever else listens.
+  RequestPipeline Requests;
+  FirstFaults Faults;
   /// From this iteration on, a loop of loop_skip.h's shape is counted by
   /// periods (tests raise it to run every iteration).
   uint64_t LoopSkipFrom = 16;
@@ -81,7 +68,8 @@ private:
   void exec(const Stmt &S, uint32_t Mask);
   void execLoop(const Stmt &S, uint32_t Mask);
   void execAccess(const Access &A, uint32_t Mask);
-  /// One request of A's instruction (Size bytes per lane) at Addr.
+  /// One request of A's instruction (Size bytes per lane) at Addr, to the
+  /// pipeline.
   void issue(const Access &A, const uint64_t *Addr, uint32_t Mask,
              unsigned Size);
   // Accesses the compiler merged into wider instructions (Access::Compiled):
@@ -174,7 +162,10 @@ private:
   void poison(const std::vector<Stmt> &L, const Why &Why);
   void forgetAssigned(const std::vector<Stmt> &L, uint32_t Lanes,
                       const Why &Why);
-  void markUnknown(int AccessId, const Why &Why);
+  /// A request of lanes Mask (or, when !Issued, code that may hold one)
+  /// whose cost is unknown.
+  void markUnknown(int AccessId, const Why &Why, uint32_t Mask,
+                   bool Issued = true);
   // Bounds for unknown values (access_bounds.cpp).
   ValueRange laneRange(const Expr &E, unsigned Lane);
   uint32_t rememberRanges(const Stmt &S, uint32_t Lanes);
@@ -185,6 +176,7 @@ private:
   const ArchRules &Arch;
   const LaunchEnv &Env;
   std::vector<AccessStats> &Stats;
+  AccessTotals Totals;
   Dim3 BlockIdx;
   unsigned WarpInBlock = 0;
   uint64_t Order = 0; ///< Linear block index * warps per block + warp.

@@ -65,46 +65,10 @@ static Launch launchFromFlags(const Kernel &K, const Options &O) {
   return L;
 }
 
-/// Drops what L could not compute that the flag now gives ("...; pass
-/// --grid").
-static void resolved(Launch &L, const std::string &Flag) {
-  auto &U = L.Unresolved;
-  U.erase(std::remove_if(U.begin(), U.end(),
-                         [&](const std::string &S) {
-                           return S.size() >= Flag.size() &&
-                                  S.compare(S.size() - Flag.size(), Flag.size(),
-                                            Flag) == 0;
-                         }),
-          U.end());
-}
-
 void applyOverrides(Module &M, const LaunchOverrides &O) {
   for (Launch &L : M.Launches) {
-    if (O.Block)
-      resolved(L, "--block");
-    if (O.Grid)
-      resolved(L, "--grid");
-    if (O.DynamicSmem)
-      resolved(L, "--dynamic-smem");
-    if (O.Block)
-      L.Block = *O.Block;
-    if (O.Grid)
-      L.Grid = *O.Grid;
-    if (O.DynamicSmem)
-      L.DynamicSmem = *O.DynamicSmem;
     const Kernel *K = M.findKernel(L.Kernel);
-    if (!K)
-      continue;
-    for (size_t I = 0; I < K->Params.size() && I < L.Args.size(); ++I) {
-      const Param &P = K->Params[I];
-      auto It = O.Args.find(P.Name);
-      if (It == O.Args.end())
-        continue;
-      ArgValue New = parseArgOverride(P.Name, It->second, P.Kind, P.Type);
-      if (New.Kind == ArgValue::Pointer && L.Args[I].Kind == ArgValue::Pointer)
-        New.Allocation = L.Args[I].Allocation;
-      L.Args[I] = New;
-    }
+    applyOverrides(L, K ? K->Params : std::vector<Param>(), O);
   }
 }
 

@@ -58,7 +58,10 @@ TEST(Examples, AnalyzedAddressesEqualTheSourceExpression) {
   Dim3 B;
   unsigned Warp = 0;
   uint64_t Checked = 0;
-  W.Observer = [&](int Id, const uint64_t *Addr, uint32_t Mask, unsigned) {
+  W.Requests.observe([&](const RequestEvent &E) {
+    const int Id = E.A->Id;
+    const uint64_t *Addr = E.Addr;
+    const uint32_t Mask = E.Mask;
     for (unsigned Lane = 0; Lane < 32; ++Lane) {
       if (!(Mask >> Lane & 1))
         continue;
@@ -75,7 +78,7 @@ TEST(Examples, AnalyzedAddressesEqualTheSourceExpression) {
       ASSERT_EQ(Addr[Lane], Base + 4 * Index) << Acc.Text;
       ++Checked;
     }
-  };
+  });
   for (B.Y = 0; B.Y < L.Grid.Y; ++B.Y)
     for (B.X = 0; B.X < L.Grid.X; ++B.X)
       for (Warp = 0; Warp * 32 < L.Block.count(); ++Warp)

@@ -267,9 +267,10 @@ TEST(ValueRangeProperty, EveryConcreteAddressLiesInItsRange) {
     LaunchEnv Env = makeLaunchEnv(K, L);
     WarpEvaluator W(K, *findArch("sm_90"), Env, Stats);
     std::vector<uint64_t> Got;
-    W.Observer = [&](int, const uint64_t *A, uint32_t, unsigned) {
+    W.Requests.observe([&](const RequestEvent &E) {
+      const uint64_t *A = E.Addr;
       Got.assign(A, A + 32);
-    };
+    });
     W.runWarp({0, 0, 0}, 0);
     if (Got.empty())
       continue; // Some lane divides by zero or shifts too far: undefined.

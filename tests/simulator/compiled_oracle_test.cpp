@@ -189,9 +189,10 @@ TEST(CompiledOracle, IntegerSemanticsMatchTheHostCompiler) {
     LaunchEnv Env = makeLaunchEnv(K, L);
     WarpEvaluator W(K, *findArch("sm_90"), Env, Stats);
     std::vector<uint64_t> Got;
-    W.Observer = [&](int, const uint64_t *A, uint32_t, unsigned) {
+    W.Requests.observe([&](const RequestEvent &E) {
+      const uint64_t *A = E.Addr;
       Got.assign(A, A + 32);
-    };
+    });
     W.runWarp({0, 0, 0}, 0);
     uint64_t Base = uint64_t(Env.ParamValues[2]);
     bool AnyUndefined = false;

@@ -28,11 +28,25 @@ std::string compareResults(const LaunchResult &F, const LaunchResult &E) {
     GMEM_FIELD(OutOfBoundsLanes)
     GMEM_FIELD(OverflowRequests)
     GMEM_FIELD(UnknownReason)
-    // The costliest request's units; which of equally costly patterns is
-    // kept may differ (the fast path prices a class at one offset).
-    if (A.Costliest.has_value() != B.Costliest.has_value() ||
-        (A.Costliest && A.Costliest->Units != B.Costliest->Units))
-      OS << "access " << I << ": costliest request differs\n";
+    // The pictures' sample: the launch's first costliest request, with its
+    // real addresses (each event of a class of alike blocks carries its
+    // first block's).
+    if (A.Costliest.has_value() != B.Costliest.has_value())
+      OS << "access " << I << ": costliest request fast "
+         << A.Costliest.has_value() << ", every warp "
+         << B.Costliest.has_value() << "\n";
+    if (A.Costliest && B.Costliest) {
+      const WarpSample &X = *A.Costliest, &Y = *B.Costliest;
+      bool Same = X.Mask == Y.Mask && X.Size == Y.Size && X.Units == Y.Units &&
+                  X.IdealUnits == Y.IdealUnits && X.Order == Y.Order;
+      for (uint32_t M = X.Mask; Same && M; M &= M - 1)
+        Same = X.Addr[__builtin_ctz(M)] == Y.Addr[__builtin_ctz(M)];
+      if (!Same)
+        OS << "access " << I << ": costliest request fast (order " << X.Order
+           << ", units " << X.Units << ", mask " << X.Mask
+           << "), every warp (order " << Y.Order << ", units " << Y.Units
+           << ", mask " << Y.Mask << ") or their addresses differ\n";
+    }
     if (A.ReasonCause != B.ReasonCause)
       OS << "access " << I << ": cause fast " << causeName(A.ReasonCause)
          << ", every warp " << causeName(B.ReasonCause) << "\n";

@@ -32,11 +32,14 @@ Trace run(const Kernel &K, const Launch &L) {
   LaunchEnv Env = makeLaunchEnv(K, L);
   WarpEvaluator W(K, *findArch("sm_90"), Env, T.Stats);
   uint64_t Block = 0;
-  W.Observer = [&](int Id, const uint64_t *A, uint32_t Mask, unsigned) {
+  W.Requests.observe([&](const RequestEvent &E) {
+    const int Id = E.A->Id;
+    const uint64_t *A = E.Addr;
+    const uint32_t Mask = E.Mask;
     for (unsigned I = 0; I < 32; ++I)
       if (Mask >> I & 1)
         T.Addr[{Id, Block, I}] = A[I];
-  };
+  });
   unsigned Warps = unsigned((L.Block.count() + 31) / 32);
   for (uint64_t B = 0; B < L.Grid.count(); ++B) {
     for (unsigned Wp = 0; Wp < Warps; ++Wp) {

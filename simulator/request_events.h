@@ -1,0 +1,119 @@
+//===- request_events.h - The seam between warp sources and listeners ----===//
+//
+// A warp source (WarpEvaluator: one warp of one block; BoxEvaluator: one
+// warp of every block of a box of alike blocks) runs the model and emits
+// one event per warp-level request. The pipeline prices each event with the
+// architecture's memory units and hands event and cost to its listeners,
+// which collect totals, faults and samples (request_listeners.h) once for
+// both sources:
+//
+//   warp source --RequestEvent--> memory units --(event, RequestCost)-->
+//   listeners (AccessTotals, FirstFaults, callbacks)
+//
+// A request whose address cannot be computed is an UnknownEvent: it is not
+// priced, only counted with its reason.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_REQUEST_EVENTS_H
+#define GMEM_SIMULATOR_REQUEST_EVENTS_H
+
+#include "arch.h"
+#include "memory_units.h"
+#include "model.h"
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gmem {
+
+/// One warp-level request with known addresses.
+struct RequestEvent {
+  const Access *A = nullptr;
+  /// 32 lanes' first bytes (active lanes only are read): the real addresses
+  /// of warp Warp of block Block.
+  const uint64_t *Addr = nullptr;
+  uint32_t Mask = 0; ///< The lanes that issue it.
+  unsigned Size = 0; ///< Bytes per lane (the instruction's width).
+  /// How many blocks' requests this one stands for: 1 from the every-warp
+  /// source; from the box source, the blocks whose addresses differ from
+  /// these by a multiple of the architecture's address period (so that they
+  /// cost the same), of which Block is the first in launch order.
+  uint64_t Weight = 1;
+  /// Launch order of (Block, Warp): linear block index x warps per block +
+  /// warp. Of equal events, listeners keep the one of smallest order.
+  uint64_t Order = 0;
+  Dim3 Block;
+  unsigned Warp = 0;
+  /// Lanes outside their shared array, in every block the event stands for.
+  uint32_t Outside = 0;
+};
+
+/// A request (or, when !Issued, code that may hold one) whose cost is not
+/// known, with why.
+struct UnknownEvent {
+  int AccessId = 0;
+  /// Issued: a request of these lanes was made. Otherwise its lanes
+  /// skipped code they might have run: whether it was made is not known.
+  bool Issued = true;
+  uint32_t Mask = 0;
+  const Why *Reason = nullptr;
+  uint64_t Weight = 1;
+  uint64_t Order = 0;
+};
+
+/// The bytes [Lo, Hi) of the shared array that A indexes, where the launch
+/// gives DynamicSmem bytes of dynamic shared memory; none for other
+/// accesses. A source marks a request's lanes outside them.
+struct SharedRange {
+  uint64_t Lo = 0, Hi = 0;
+};
+inline std::optional<SharedRange>
+sharedArrayRange(const Kernel &K, const Access &A, uint64_t DynamicSmem) {
+  if (A.Sp != Space::Shared || A.SharedArray < 0 ||
+      A.SharedArray >= int(K.Shared.size()))
+    return std::nullopt;
+  const SharedArray &Arr = K.Shared[size_t(A.SharedArray)];
+  return SharedRange{Arr.Offset,
+                     Arr.Offset + (Arr.Dynamic ? DynamicSmem : Arr.Bytes)};
+}
+
+class RequestListener {
+public:
+  virtual ~RequestListener() = default;
+  virtual void priced(const RequestEvent &E, const RequestCost &C) = 0;
+  virtual void unknown(const UnknownEvent &) {}
+};
+
+/// Prices events with the architecture's memory units and tells the
+/// listeners, in the order they were added.
+class RequestPipeline {
+public:
+  explicit RequestPipeline(const ArchRules &A) : Arch(A) {}
+  RequestPipeline(const RequestPipeline &) = delete;
+  RequestPipeline &operator=(const RequestPipeline &) = delete;
+
+  /// L must outlive the pipeline.
+  void listen(RequestListener &L) { Listeners.push_back(&L); }
+  /// Calls F for every priced request (tests, fuzzers).
+  void observe(std::function<void(const RequestEvent &)> F);
+
+  void priced(const RequestEvent &E) const {
+    const RequestCost C = priceRequest(Arch, *E.A, E.Addr, E.Mask, E.Size);
+    for (RequestListener *L : Listeners)
+      L->priced(E, C);
+  }
+  void unknown(const UnknownEvent &E) const {
+    for (RequestListener *L : Listeners)
+      L->unknown(E);
+  }
+
+private:
+  const ArchRules &Arch;
+  std::vector<RequestListener *> Listeners;
+  std::vector<std::unique_ptr<RequestListener>> Owned;
+};
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_REQUEST_EVENTS_H
