@@ -17,6 +17,11 @@
 //   store is left.
 // - pairMembers: p[i].x and p[i].y read on different lines; one 8-byte
 //   load per pair.
+// - butterflyShared: a radix-2 butterfly in shared memory (as in the
+//   cuda-samples fastWalshTransform): s[2t] and s[2t+1] are read on two
+//   lines and written on two lines; nvcc makes one LDS.64 (on the first
+//   load's line) and one STS.64 (on the last store's line), each conflict-
+//   free: 2 wavefronts per request, the fewest 8 bytes per lane allow.
 //
 // Build: nvcc -arch=sm_90 -lineinfo -o unrolled_reuse unrolled_reuse.cu
 // Analyze: gmem-analyze unrolled_reuse.cu
@@ -120,6 +125,24 @@ __global__ void pairMembers(const float2 *__restrict__ a,
   }
 }
 
+// A radix-2 butterfly over a shared row of 512 floats, 256 threads.
+__global__ void butterflyShared(float *data) {
+  __shared__ float s[512];
+  const int t = threadIdx.x;
+  float *d = data + blockIdx.x * 512;
+  s[t] = d[t];
+  s[t + 256] = d[t + 256];
+  __syncthreads();
+  const int i0 = t << 1, i1 = i0 + 1;
+  const float d0 = s[i0];
+  const float d1 = s[i1];
+  s[i0] = d0 + d1;
+  s[i1] = d0 - d1;
+  __syncthreads();
+  d[t] = s[t];
+  d[t + 256] = s[t + 256];
+}
+
 int main() {
   const int width = 1024, height = 512;
   const int n = width * height;
@@ -136,8 +159,8 @@ int main() {
   CHECK(cudaMemcpy(dIn, h, inBytes, cudaMemcpyHostToDevice));
 
   dim3 block(BX, BY);
-  stencilRows<<<dim3(width / (OUTPUTS * BX), height / BY), block>>>(
-      dIn, dOut, width);
+  stencilRows<<<dim3(width / (OUTPUTS * BX), height / BY), block>>>(dIn, dOut,
+                                                                    width);
   CHECK(cudaGetLastError());
   stencilColumns<<<dim3(width / BX, height / (OUTPUTS * BY)), block>>>(
       dIn, dOut, width);
@@ -149,6 +172,8 @@ int main() {
   const int pairs = n / 4;
   pairMembers<<<(pairs + 127) / 128, 128>>>(
       (const float2 *)dIn, (const float2 *)dIn + pairs, (float2 *)dOut, pairs);
+  CHECK(cudaGetLastError());
+  butterflyShared<<<n / 512, 256>>>(dOut);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaMemcpy(h, dOut, bytes, cudaMemcpyDeviceToHost));

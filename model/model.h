@@ -237,8 +237,10 @@ struct CompiledForm {
   unsigned Width = 0;
   /// Split: the byte offsets of the parts in the object, ascending.
   std::vector<unsigned> Parts;
-  /// Merged across accesses: the access (lowest id) whose instruction covers
-  /// the group; the group is Width / Size accesses in a row. -1 for merges
+  /// Merged across accesses: the access whose line holds the instruction
+  /// that covers the group (Width / Size accesses in a row); members before
+  /// it in the source open the group, those after it only join an open
+  /// one. -1 for merges
   /// across loop iterations (Loop >= 0). Selected: the access standing for
   /// the one instruction.
   int Leader = -1;

@@ -1034,7 +1034,8 @@ void BoxEvaluator::issue(const Access &A, const Val &V, uint32_t Mask,
 // block and by multiples of the width, so that the answer is the box's
 // first block's everywhere; otherwise the box is cut.
 void BoxEvaluator::completeGroup(Group &G) {
-  const Access &Lead = K.Accesses[G.Parts[0].AccessId];
+  const Access &Lead =
+      K.Accesses[G.Leader >= 0 ? G.Leader : G.Parts[0].AccessId];
   const unsigned Size = Lead.Size, Width = Lead.Compiled.Width;
   const uint32_t Mask = G.Parts[0].Mask;
   bool One = true;

@@ -47,7 +47,8 @@ inline bool issuesNothing(const CompiledForm &C,
 template <typename PartT> class MergeGroups {
 public:
   struct Group {
-    int Leader = -1;       ///< Merged across accesses: the leader's id.
+    int Leader = -1;       ///< Merged across accesses: the leader's id,
+                           ///< which the complete group is priced as.
     int AccessId = -1;     ///< Merged across iterations: the access.
     uint64_t Instance = 0; ///< Its loop instance, iteration / factor and
     uint64_t Block = 0;    ///< ordinal of the execution in the iteration.
@@ -74,16 +75,22 @@ public:
     const CompiledForm &C = A.Compiled;
     typename std::vector<Group>::iterator It;
     if (C.Leader >= 0) {
-      // Merged across accesses written in a row: the leader opens a group.
+      // Merged across accesses written in a row: the first of them in the
+      // source opens a group, the others join it. The leader is the one
+      // whose line holds the instruction (a merged store sits on the last
+      // store's line); accesses before it in the source may open the group.
       It = std::find_if(Groups.begin(), Groups.end(),
                         [&](const Group &G) { return G.Leader == C.Leader; });
-      if (A.Id == C.Leader && It != Groups.end()) {
+      if (It != Groups.end() &&
+          std::any_of(It->Parts.begin(), It->Parts.end(),
+                      [&](const PartT &Q) { return Q.AccessId == A.Id; })) {
+        // A member runs again before the group completed: a new group.
         Flush(*It);
         Groups.erase(It);
         It = Groups.end();
       }
       if (It == Groups.end()) {
-        if (A.Id != C.Leader)
+        if (A.Id > C.Leader)
           return Alone(P);
         Group G;
         G.Leader = C.Leader;

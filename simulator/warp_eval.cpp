@@ -1361,7 +1361,8 @@ bool WarpEvaluator::seenBefore(const Access &A, const uint64_t *Addr,
 // matching to the SASS was wrong for this launch: each part is issued on its
 // own and the access says so.
 void WarpEvaluator::completeGroup(Group &G) {
-  const Access &Lead = K.Accesses[G.Parts[0].AccessId];
+  const Access &Lead =
+      K.Accesses[G.Leader >= 0 ? G.Leader : G.Parts[0].AccessId];
   const unsigned Size = Lead.Size, Width = Lead.Compiled.Width;
   const uint32_t Mask = G.Parts[0].Mask;
   bool One = true;

@@ -590,11 +590,12 @@ const Access *carriedStore(const Kernel &K, const Access &A, const Access &B,
 }
 
 /// One wide instruction per access of Ids (a line whose W-byte instructions
-/// are as many as its accesses): each access is the first of a run whose
-/// other parts are later accesses with no instruction on their own line, at
-/// the next Size-byte addresses (p[i].x here, p[i].y on the next line).
-/// Taken only when every access finds its whole run; partners are claimed
-/// from Free.
+/// are as many as its accesses): each access is part of a run of
+/// consecutive Size-byte addresses whose other parts are accesses with no
+/// instruction on their own line (p[i].x here, p[i].y on the next line; or
+/// s[2*t] on the line before, s[2*t+1] here, a store nvcc merged). Taken
+/// only when every access finds its whole run; partners are claimed from
+/// Free.
 bool mergeAcrossLines(Kernel &K, const std::vector<int> &Ids, unsigned W,
                       const std::string &WideOp, std::set<int> &Free,
                       const std::map<int, const Expr *> &Defs) {
@@ -614,28 +615,40 @@ bool mergeAcrossLines(Kernel &K, const std::vector<int> &Ids, unsigned W,
     }
     return true;
   };
+  // Each access on the line is part Pos of a run of W / Size accesses in a
+  // row, the others with no instruction of their own: a merged load sits on
+  // the first access's line, a merged store on the last's.
   std::vector<std::vector<int>> Runs;
   std::set<int> Taken;
   for (int Id : Ids) {
     const Access &A = K.Accesses[Id];
-    std::vector<int> Run = {Id};
-    for (unsigned Part = 1; Part < W / A.Size; ++Part) {
-      int Found = -1;
-      for (int P : Free) {
-        const Access &B = K.Accesses[P];
-        int64_t D = 0;
-        if (P > Id && !Taken.count(P) && B.Sp == A.Sp && B.Kind == A.Kind &&
-            B.Size == A.Size && B.Array == A.Array && Offset(A, B, D) &&
-            D == int64_t(Part * A.Size)) {
-          Found = P;
-          break;
-        }
-      }
-      if (Found < 0)
-        return false;
-      Taken.insert(Found);
-      Run.push_back(Found);
+    const int Parts = int(W / A.Size);
+    std::map<int64_t, int> At; // Offset in accesses from A -> access.
+    for (int P : Free) {
+      const Access &B = K.Accesses[P];
+      int64_t D = 0;
+      if (!Taken.count(P) && B.Sp == A.Sp && B.Kind == A.Kind &&
+          B.Size == A.Size && B.Array == A.Array && Offset(A, B, D) &&
+          D % int64_t(A.Size) == 0 && D != 0 && D / int64_t(A.Size) > -Parts &&
+          D / int64_t(A.Size) < Parts)
+        At.emplace(D / int64_t(A.Size), P);
     }
+    std::vector<int> Run;
+    for (int Pos = 0; Pos < Parts && Run.empty(); ++Pos) {
+      Run = {Id};
+      for (int J = 0; J < Parts && !Run.empty(); ++J) {
+        auto It = At.find(J - Pos);
+        if (J == Pos)
+          continue;
+        if (It == At.end())
+          Run.clear();
+        else
+          Run.push_back(It->second);
+      }
+    }
+    if (Run.empty())
+      return false;
+    Taken.insert(Run.begin() + 1, Run.end());
     Runs.push_back(Run);
   }
   for (const std::vector<int> &Run : Runs) {

@@ -345,6 +345,39 @@ TEST(UnrolledReuse, MembersOnTwoLinesAreOneWideLoad) {
   EXPECT_EQ(metric(R, "gld_efficiency"), 100);
 }
 
+// butterflyShared (fastWalshTransform's radix-2 stage): s[i0] and s[i1]
+// (i0 = 2t) are loaded on two lines and stored on two lines. nvcc makes one
+// LDS.64 on the first load's line and one STS.64 on the last store's line,
+// so the store's leader is the second access. 8 bytes per lane are served
+// per half warp, 16 lanes x 8 contiguous bytes are 128 bytes: one wavefront
+// each, 2 per request, no conflict (stored 4 bytes 2 words apart it would
+// read as a 2-way conflict). n / 512 = 1024 blocks of 8 warps: 8192
+// requests, 16384 wavefronts, as gmem-verify measured on an H100
+// (tests/data/measured/unrolled_reuse.json, line 140: 8192 instructions,
+// 16384 wavefronts, 16384 ideal).
+TEST(UnrolledReuse, StoresOnTwoLinesAreOneSts64OnTheLast) {
+  const LaunchResult &R = launch(compiled("unrolled_reuse"), "butterflyShared");
+  const Access &First = access(R, "s[i0]", 3), &Last = access(R, "s[i1]", 3);
+  EXPECT_EQ(Last.Compiled.State, CompiledForm::Merged);
+  EXPECT_EQ(Last.Compiled.Instruction, "STS.64");
+  EXPECT_EQ(Last.Compiled.Leader, Last.Id);
+  EXPECT_EQ(First.Compiled.Leader, Last.Id);
+  const AccessStats &S = R.PerAccess[Last.Id];
+  EXPECT_EQ(S.Requests, 8192u);
+  EXPECT_EQ(S.Units, 16384u);
+  EXPECT_EQ(S.IdealUnits, 16384u);
+  EXPECT_EQ(S.MaxWays, 1u);
+  EXPECT_EQ(S.UnmergedGroups, 0u);
+  EXPECT_EQ(R.PerAccess[First.Id].Requests, 0u);
+  const Access &Load = access(R, "s[i0]", 20);
+  EXPECT_EQ(Load.Compiled.Instruction, "LDS.64");
+  EXPECT_EQ(R.PerAccess[Load.Id].Units, 16384u);
+  // With s[t] and s[t + 256]'s 2 x 8192 stores of one wavefront: 32768,
+  // as measured.
+  EXPECT_EQ(metric(R, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+            32768);
+}
+
 // The whole module as one translation unit, its file.
 std::vector<CompiledUnit> oneUnit(const Module &M) {
   CompiledUnit U;
