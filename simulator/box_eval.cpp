@@ -898,11 +898,9 @@ BoxEvaluator::residues(const int64_t C[3]) {
     Acc.swap(Next);
   }
   std::vector<Residue> Out;
-  for (unsigned R = 0; R < P; ++R)
-    if (Acc[R].Count) {
-      Out.push_back(Acc[R]);
-      Out.back().R = R;
-    }
+  for (const Residue &R : Acc)
+    if (R.Count)
+      Out.push_back(R);
   return ResidueCache.emplace(Key, std::move(Out)).first->second;
 }
 

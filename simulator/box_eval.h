@@ -108,10 +108,10 @@ private:
   /// Launch order of this warp in block B (order(): in the box's first).
   uint64_t orderOf(const Dim3 &B) const;
   uint64_t order() const;
-  /// The blocks of the box whose translation t(u) = C . u has residue R
-  /// modulo Period: how many, and the first in launch order.
+  /// Per residue modulo Period of the translation t(u) = C . u that some
+  /// block of the box has: how many blocks have it, and the first of them
+  /// in launch order (index 0: the box's first block when t is 0).
   struct Residue {
-    unsigned R = 0;
     uint64_t Count = 0;
     uint64_t U[3] = {0, 0, 0};
   };
