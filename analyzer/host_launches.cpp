@@ -277,13 +277,4 @@ HostLaunches findHostLaunches(ASTContext &Ctx,
   return R;
 }
 
-std::vector<Launch> findLaunches(ASTContext &Ctx,
-                                 const std::vector<Kernel> &Kernels,
-                                 const LaunchOverrides &Overrides) {
-  HostLaunches R = findHostLaunches(Ctx, Kernels, Overrides);
-  for (const std::string &W : R.Warnings)
-    llvm::errs() << "warning: " << W << "\n";
-  return std::move(R.Launches);
-}
-
 } // namespace gmem

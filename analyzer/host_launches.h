@@ -1,7 +1,8 @@
 //===- host_launches.h - Launches found in host code, with warnings -------===//
 //
-// findLaunches (translate.h) prints its warnings to stderr; callers that
-// want them as data (the CLI's JSON, tests) use findHostLaunches.
+// The launches in main() and the functions it calls, in execution order,
+// with grid, block, shared size and argument values computed from host code
+// where they can be, and warnings (as data: no library code prints).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_ANALYZER_HOST_LAUNCHES_H

@@ -31,13 +31,6 @@ struct LaunchOverrides {
   std::optional<unsigned> SmCount;
 };
 
-/// The launches in main() and the functions it calls, in execution order,
-/// with grid, block, shared size and argument values computed from host code
-/// where they are compile-time computable. Implemented in host_launches.cpp.
-std::vector<Launch> findLaunches(clang::ASTContext &Ctx,
-                                 const std::vector<Kernel> &Kernels,
-                                 const LaunchOverrides &Overrides);
-
 } // namespace gmem
 
 #endif // GMEM_ANALYZER_TRANSLATE_H

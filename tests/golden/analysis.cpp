@@ -1,6 +1,7 @@
 //===- analysis.cpp - Analyse and simulate a file in-process for tests ----===//
 #include "analysis.h"
 #include "frontend.h"
+#include "host_launches.h"
 #include "matcher.h"
 #include "sass.h"
 #include "simulate.h"
@@ -66,7 +67,7 @@ const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {
   clang::ASTContext &Ctx = (*AST)->getASTContext();
   Slot->M.File = Path;
   Slot->M.Kernels = translateKernels(Ctx);
-  Slot->M.Launches = findLaunches(Ctx, Slot->M.Kernels, O);
+  Slot->M.Launches = findHostLaunches(Ctx, Slot->M.Kernels, O).Launches;
   // What nvcc 13.0 emitted for the example, where recorded (tests/data/sass,
   // so that no toolkit is needed): the counts are of those instructions.
   std::string Stem = std::filesystem::path(Path).stem().string();

@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "compiled.h"
 #include "frontend.h"
+#include "host_launches.h"
 #include "matcher.h"
 #include "sass.h"
 #include "simulate.h"
@@ -52,7 +53,7 @@ const Compiled &compiled(const std::string &Name) {
   clang::ASTContext &Ctx = (*AST)->getASTContext();
   Slot->M.File = Path;
   Slot->M.Kernels = translateKernels(Ctx);
-  Slot->M.Launches = findLaunches(Ctx, Slot->M.Kernels, {});
+  Slot->M.Launches = findHostLaunches(Ctx, Slot->M.Kernels, {}).Launches;
   std::ifstream F(sourceDir() + "/tests/data/sass/" + Name + ".sass");
   std::stringstream S;
   S << F.rdbuf();
