@@ -44,24 +44,19 @@ const Kernel *findKernelByName(const Module &M, const std::string &Name,
 static Launch launchFromFlags(const Kernel &K, const Options &O) {
   Launch L;
   L.Kernel = K.Name;
-  L.Grid = *O.Overrides.Grid;
-  L.Block = *O.Overrides.Block;
-  L.DynamicSmem = O.Overrides.DynamicSmem.value_or(0);
   for (const Param &P : K.Params) {
     ArgValue A;
-    auto It = O.Overrides.Args.find(P.Name);
-    if (It != O.Overrides.Args.end()) {
-      // The same reading of --arg as for launches found in host code.
-      A = parseArgOverride(P.Name, It->second, P.Kind, P.Type);
-    } else if (P.Kind == ParamKind::Pointer) {
+    if (P.Kind == ParamKind::Pointer) {
       A.Kind = ArgValue::Pointer;
+      A.Allocation = P.Name;
     } else {
       A.Reason = "the host code does not launch " + K.Name;
     }
-    if (A.Kind == ArgValue::Pointer && A.Allocation.empty())
-      A.Allocation = P.Name;
     L.Args.push_back(A);
   }
+  // --grid and --block (both given, planLaunches checked), --dynamic-smem
+  // and --arg, read as for every other launch.
+  applyOverrides(L, K.Params, O.Overrides);
   return L;
 }
 

@@ -121,6 +121,17 @@ inline ArgValue intArg(int64_t V) {
   return A;
 }
 
+/// A launch of kernel Name (1-D grid and block unless given in full).
+inline Launch launchOf(std::string Name, Dim3 Grid, Dim3 Block,
+                       std::vector<ArgValue> Args = {}) {
+  Launch L;
+  L.Kernel = std::move(Name);
+  L.Grid = Grid;
+  L.Block = Block;
+  L.Args = std::move(Args);
+  return L;
+}
+
 } // namespace gmem::test
 
 #endif

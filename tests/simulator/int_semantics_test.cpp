@@ -74,11 +74,7 @@ TEST(IntSemantics, BothWarpSourcesFaultOnTheSameBlocks) {
   ExprPtr Q = mul(bin(Op::Div, V, c(-1)), c(0));
   K.Body = {addAccess(K, Space::Global, AccessKind::Load, 4,
                       elem(0, add(cast(tx(), I32), Q), 4), "a[...]")};
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = {4, 1, 1};
-  L.Block = {32, 1, 1};
-  L.Args = {ptrArg("a")};
+  const Launch L = launchOf("k", {4, 1, 1}, {32, 1, 1}, {ptrArg("a")});
   LaunchResult R;
   EXPECT_EQ(compareFastPath(K, L, &R), "");
   EXPECT_EQ(R.PerAccess[0].Requests, 4u);

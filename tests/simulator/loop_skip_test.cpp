@@ -53,12 +53,8 @@ Kernel arrayKernel(unsigned Size, const char *IntName,
 /// allocation and the integer argument N.
 Launch launchOf(uint64_t Blocks, uint64_t Threads, int64_t N,
                 uint64_t Align = 0) {
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = {Blocks, 1, 1};
-  L.Block = {Threads, 1, 1};
-  L.Args = {ptrArg("a", Align), intArg(N)};
-  return L;
+  return test::launchOf("k", {Blocks, 1, 1}, {Threads, 1, 1},
+                        {ptrArg("a", Align), intArg(N)});
 }
 
 void expectSameCounts(const Kernel &K, const std::vector<AccessStats> &Fast,

@@ -35,12 +35,7 @@ Kernel storeAt(ExprPtr Index, unsigned Size) {
 ExprPtr offPlusTx() { return add(makeParam(1, I64), cast(tx(), I64)); }
 
 Launch oneWarp(int64_t Off, Dim3 Grid = {1, 1, 1}) {
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = Grid;
-  L.Block = {32, 1, 1};
-  L.Args = {ptrArg("a"), intArg(Off)};
-  return L;
+  return launchOf("k", Grid, {32, 1, 1}, {ptrArg("a"), intArg(Off)});
 }
 
 bool overflowDiagnostic(const LaunchResult &R) {

@@ -35,12 +35,7 @@ Kernel withSlot() {
 }
 
 Launch twoBlocks() {
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = {2, 1, 1};
-  L.Block = {64, 1, 1};
-  L.Args = {ptrArg("idx"), ptrArg("a")};
-  return L;
+  return launchOf("k", {2, 1, 1}, {64, 1, 1}, {ptrArg("idx"), ptrArg("a")});
 }
 
 UnknownCause causeOf(const Kernel &K) {

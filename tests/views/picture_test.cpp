@@ -29,12 +29,7 @@ size_t count(const std::string &S, const std::string &Pattern) {
 }
 
 Launch oneWarp(std::vector<ArgValue> Args = {}) {
-  Launch L;
-  L.Kernel = "k";
-  L.Grid = {4, 1, 1};
-  L.Block = {32, 1, 1};
-  L.Args = std::move(Args);
-  return L;
+  return launchOf("k", {4, 1, 1}, {32, 1, 1}, std::move(Args));
 }
 
 TEST(Picture, TransposedTileIsASixteenWayConflictInTwoBanks) {

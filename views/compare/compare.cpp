@@ -354,20 +354,17 @@ private:
     return false;
   }
 
-  uint64_t groupRequests(const LineComparison &L, Group G) const {
+  /// Field F summed over the line's accesses of group G.
+  uint64_t groupSum(const LineComparison &L, Group G,
+                    uint64_t AccessStats::*F) const {
     uint64_t N = 0;
     for (int Id : L.Accesses)
       if (inGroup(R.K->Accesses[Id], G))
-        N += R.PerAccess[Id].Requests;
+        N += R.PerAccess[Id].*F;
     return N;
   }
-
-  uint64_t groupUnits(const LineComparison &L, Group G) const {
-    uint64_t N = 0;
-    for (int Id : L.Accesses)
-      if (inGroup(R.K->Accesses[Id], G))
-        N += R.PerAccess[Id].Units;
-    return N;
+  uint64_t groupRequests(const LineComparison &L, Group G) const {
+    return groupSum(L, G, &AccessStats::Requests);
   }
 
   unsigned minSize(Group G) const {
@@ -410,7 +407,7 @@ private:
     auto Of = [&](const LineComparison &L) -> double {
       if (IsRequests)
         return double(groupRequests(L, G));
-      return double(groupUnits(L, G));
+      return double(groupSum(L, G, &AccessStats::Units));
     };
     auto MeasuredOf = [&](const LineComparison &L) -> double {
       if (IsRequests)
