@@ -117,54 +117,53 @@ translateNvccCommand(const std::vector<std::string> &CommandLine,
   return Out;
 }
 
-static std::unique_ptr<clang::tooling::JSONCompilationDatabase>
-loadDatabase(const std::string &BuildDir, std::string &Error) {
+static llvm::Expected<std::unique_ptr<clang::tooling::JSONCompilationDatabase>>
+loadDatabase(const std::string &BuildDir) {
   std::string Why;
   std::string DbPath = BuildDir + "/compile_commands.json";
   auto Db = clang::tooling::JSONCompilationDatabase::loadFromFile(
       DbPath, Why, clang::tooling::JSONCommandLineSyntax::AutoDetect);
   if (!Db)
-    Error = DbPath + ": cannot read the compilation database (" + Why +
-            "); configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON";
-  return Db;
+    return llvm::createStringError(
+        DbPath + ": cannot read the compilation database (" + Why +
+        "); configure with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON");
+  return std::move(Db);
 }
 
-bool cudaFilesOfDatabase(const std::string &BuildDir,
-                         std::vector<std::string> &Files, std::string &Error) {
-  auto Db = loadDatabase(BuildDir, Error);
+llvm::Expected<std::vector<std::string>>
+cudaFilesOfDatabase(const std::string &BuildDir) {
+  auto Db = loadDatabase(BuildDir);
   if (!Db)
-    return false;
-  Files.clear();
-  for (const std::string &F : Db->getAllFiles())
+    return Db.takeError();
+  std::vector<std::string> Files;
+  for (const std::string &F : (*Db)->getAllFiles())
     if (llvm::StringRef(F).ends_with(".cu"))
       Files.push_back(F);
   std::sort(Files.begin(), Files.end());
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
-  if (Files.empty()) {
-    Error = BuildDir + "/compile_commands.json compiles no .cu file; name "
-                       "the files to analyse";
-    return false;
-  }
-  return true;
+  if (Files.empty())
+    return llvm::createStringError(BuildDir +
+                                   "/compile_commands.json compiles no .cu "
+                                   "file; name the files to analyse");
+  return Files;
 }
 
-bool argumentsFromDatabase(const std::string &BuildDir, const std::string &File,
-                           std::vector<std::string> &Args, std::string &Error) {
+llvm::Expected<std::vector<std::string>>
+argumentsFromDatabase(const std::string &BuildDir, const std::string &File) {
   std::string DbPath = BuildDir + "/compile_commands.json";
-  auto Db = loadDatabase(BuildDir, Error);
+  auto Db = loadDatabase(BuildDir);
   if (!Db)
-    return false;
+    return Db.takeError();
   llvm::SmallString<256> Abs(File);
   llvm::sys::fs::make_absolute(Abs);
   llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  auto Cmds = Db->getCompileCommands(Abs);
-  if (Cmds.empty()) {
-    Error = File + ": no entry in " + DbPath +
-            "; build it as part of the project or name it without -p";
-    return false;
-  }
-  Args = translateNvccCommand(Cmds.front().CommandLine, Cmds.front().Directory);
-  return true;
+  auto Cmds = (*Db)->getCompileCommands(Abs);
+  if (Cmds.empty())
+    return llvm::createStringError(
+        File + ": no entry in " + DbPath +
+        "; build it as part of the project or name it without -p");
+  return translateNvccCommand(Cmds.front().CommandLine,
+                              Cmds.front().Directory);
 }
 
 } // namespace gmem

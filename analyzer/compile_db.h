@@ -13,6 +13,7 @@
 #ifndef GMEM_ANALYZER_COMPILE_DB_H
 #define GMEM_ANALYZER_COMPILE_DB_H
 
+#include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
@@ -24,16 +25,17 @@ std::vector<std::string>
 translateNvccCommand(const std::vector<std::string> &CommandLine,
                      const std::string &Directory);
 
-/// Looks File up in BuildDir/compile_commands.json. False with Error (what
-/// to do) when the database cannot be read or has no entry for File.
-bool argumentsFromDatabase(const std::string &BuildDir, const std::string &File,
-                           std::vector<std::string> &Args, std::string &Error);
+/// File's Clang arguments from BuildDir/compile_commands.json; an error
+/// (saying what to do) when the database cannot be read or has no entry
+/// for File.
+llvm::Expected<std::vector<std::string>>
+argumentsFromDatabase(const std::string &BuildDir, const std::string &File);
 
 /// Every CUDA file (.cu) BuildDir/compile_commands.json compiles, sorted:
 /// what `-p BUILD_DIR` with no file name analyses, as clang-tidy does.
-/// False with Error when the database cannot be read or holds none.
-bool cudaFilesOfDatabase(const std::string &BuildDir,
-                         std::vector<std::string> &Files, std::string &Error);
+/// An error when the database cannot be read or holds none.
+llvm::Expected<std::vector<std::string>>
+cudaFilesOfDatabase(const std::string &BuildDir);
 
 } // namespace gmem
 

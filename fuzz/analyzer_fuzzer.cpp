@@ -41,18 +41,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   M.File = Path;
   M.Kernels = translateKernels(Ctx);
   M.Launches = findHostLaunches(Ctx, M.Kernels, {}).Launches;
-  auto Bad = checkModule(M);
-  FUZZ_CHECK(!Bad, "the analyzer built an invalid model: %s", Bad->c_str());
+  Expected<void> Valid = checkModule(M);
+  FUZZ_CHECK(Valid, "the analyzer built an invalid model: %s",
+             Valid.error().c_str());
   nlohmann::json J = toJson(M);
-  Module Back;
-  std::string Error;
-  FUZZ_CHECK(fromJson(J, Back, Error), "re-read: %s", Error.c_str());
-  FUZZ_CHECK(toJson(Back) == J, "round trip changed the model");
+  Expected<Module> Back = fromJson(J);
+  FUZZ_CHECK(Back, "re-read: %s", Back.error().c_str());
+  FUZZ_CHECK(toJson(*Back) == J, "round trip changed the model");
 
   const ArchRules &A = *findArch("sm_90");
   for (const Launch &L : M.Launches) {
     const Kernel *K = M.findKernel(L.Kernel);
-    if (!K || fuzz::hasLoop(K->Body) || validateLaunch(*K, L, A) ||
+    if (!K || fuzz::hasLoop(K->Body) || !validateLaunch(*K, L, A) ||
         L.Grid.count() * L.Block.count() > 4096)
       continue;
     SimOptions O;

@@ -235,8 +235,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Acc.Kind = StmtKind::Access;
   Acc.AccessId = 0;
   K.Body.push_back(Acc);
-  FUZZ_CHECK(!checkKernel(K), "built an invalid model: %s",
-             checkKernel(K)->c_str());
+  Expected<void> Valid = checkKernel(K);
+  FUZZ_CHECK(Valid, "built an invalid model: %s", Valid.error().c_str());
 
   const ArchRules &Arch = *findArch("sm_90");
   LaunchEnv Env = makeLaunchEnv(K, L);

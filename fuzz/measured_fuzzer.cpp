@@ -23,7 +23,7 @@ void check(const ImportResult &R) {
         FUZZ_CHECK(!Name.empty(), "metric without a name");
     return;
   }
-  const std::string &E = R.error().Message;
+  const std::string &E = R.error();
   FUZZ_CHECK(E.rfind("fuzz.txt", 0) == 0, "error does not name the file: %s",
              E.c_str());
   FUZZ_CHECK(E.find('\n') == std::string::npos, "error on two lines: %s",

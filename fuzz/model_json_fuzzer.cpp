@@ -21,22 +21,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
                                            /*allow_exceptions=*/false);
   if (J.is_discarded())
     return 0;
-  Module M;
-  std::string Error;
-  if (!fromJson(J, M, Error)) {
+  Expected<Module> Read = fromJson(J);
+  if (!Read) {
+    const std::string &Error = Read.error();
     FUZZ_CHECK(!Error.empty() && Error.find('\n') == std::string::npos,
                "error message '%s'", Error.c_str());
     return 0;
   }
+  const Module &M = *Read;
   nlohmann::json Out = toJson(M);
-  Module Back;
-  FUZZ_CHECK(fromJson(Out, Back, Error), "re-read: %s", Error.c_str());
-  FUZZ_CHECK(toJson(Back) == Out, "round trip changed the model");
+  Expected<Module> Back = fromJson(Out);
+  FUZZ_CHECK(Back, "re-read: %s", Back.error().c_str());
+  FUZZ_CHECK(toJson(*Back) == Out, "round trip changed the model");
 
   const ArchRules &A = *findArch("sm_90");
   for (const Launch &L : M.Launches) {
     const Kernel *K = M.findKernel(L.Kernel);
-    if (!K || hasLoop(K->Body) || validateLaunch(*K, L, A))
+    if (!K || hasLoop(K->Body) || !validateLaunch(*K, L, A))
       continue;
     if (L.Grid.count() * L.Block.count() > 1024)
       continue; // Bounded work per input.

@@ -373,10 +373,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   L.Args = {A, B, Nv};
   Builder Bld(In, K);
   K.Body = Bld.stmts(3);
-  FUZZ_CHECK(!checkKernel(K), "built an invalid model: %s",
-             checkKernel(K)->c_str());
+  Expected<void> Valid = checkKernel(K);
+  FUZZ_CHECK(Valid, "built an invalid model: %s", Valid.error().c_str());
   const ArchRules &Arch = *findArch("sm_90");
-  if (validateLaunch(K, L, Arch))
+  if (!validateLaunch(K, L, Arch))
     return 0;
 
   // Every priced request against the brute-force rules.

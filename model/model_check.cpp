@@ -259,15 +259,17 @@ private:
 
 } // namespace
 
-std::optional<std::string> checkKernel(const Kernel &K) {
-  return Checker(K).run();
+Expected<void> checkKernel(const Kernel &K) {
+  if (std::optional<std::string> Broken = Checker(K).run())
+    return Failure{*Broken};
+  return {};
 }
 
-std::optional<std::string> checkModule(const Module &M) {
+Expected<void> checkModule(const Module &M) {
   for (size_t I = 0; I < M.Kernels.size(); ++I)
-    if (auto E = checkKernel(M.Kernels[I]))
-      return "kernels[" + std::to_string(I) + "]." + *E;
-  return std::nullopt;
+    if (Expected<void> E = checkKernel(M.Kernels[I]); !E)
+      return Failure{"kernels[" + std::to_string(I) + "]." + E.error()};
+  return {};
 }
 
 } // namespace gmem

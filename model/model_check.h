@@ -10,9 +10,8 @@
 #ifndef GMEM_MODEL_MODEL_CHECK_H
 #define GMEM_MODEL_MODEL_CHECK_H
 
+#include "expected.h"
 #include "model.h"
-#include <optional>
-#include <string>
 
 namespace gmem {
 
@@ -24,13 +23,13 @@ constexpr unsigned MaxStmtDepth = 200;
 /// Operands an operator takes (0 for leaves, 3 for Select).
 unsigned operandCount(Op K);
 
-/// The first broken invariant of K as "where: what", e.g.
-/// "accesses[2].address.ops[1]: parameter index 5 is out of range (the
-/// kernel has 3 parameters)"; nullopt when K can be simulated.
-std::optional<std::string> checkKernel(const Kernel &K);
+/// Success when K can be simulated; otherwise a Failure naming its first
+/// broken invariant as "where: what", e.g. "accesses[2].address.ops[1]:
+/// parameter index 5 is out of range (the kernel has 3 parameters)".
+Expected<void> checkKernel(const Kernel &K);
 
 /// checkKernel for every kernel, paths starting with "kernels[I]".
-std::optional<std::string> checkModule(const Module &M);
+Expected<void> checkModule(const Module &M);
 
 } // namespace gmem
 

@@ -158,19 +158,17 @@ json dimJson(const Dim3 &D) { return json::array({D.X, D.Y, D.Z}); }
 /// Invariants between fields (indices in range) are model_check's.
 class ModelReader {
 public:
-  bool read(const json &J, Module &M, std::string &Error) {
+  Expected<Module> read(const json &J) {
     try {
       Module R;
       object(J, "");
       const json &Schema = field(J, "", "schema");
       int64_t V = integer(Schema, "schema", INT32_MIN, INT32_MAX);
-      if (V != ModelSchemaVersion) {
-        Error = "kernel model schema " + std::to_string(V) +
-                " is not supported (this gmem reads schema " +
-                std::to_string(ModelSchemaVersion) +
-                "); regenerate it with gmem-analyze --emit-model";
-        return false;
-      }
+      if (V != ModelSchemaVersion)
+        return Failure{"kernel model schema " + std::to_string(V) +
+                       " is not supported (this gmem reads schema " +
+                       std::to_string(ModelSchemaVersion) +
+                       "); regenerate it with gmem-analyze --emit-model"};
       R.File = optString(J, "", "file");
       if (const json *C = find(J, "compiler")) {
         object(*C, "compiler");
@@ -195,15 +193,11 @@ public:
       forEach(J, "", "launches", [&](const json &L, const std::string &P) {
         R.Launches.push_back(launch(L, P));
       });
-      if (auto Bad = checkModule(R)) {
-        Error = "invalid kernel model: " + *Bad;
-        return false;
-      }
-      M = std::move(R);
-      return true;
+      if (Expected<void> Checked = checkModule(R); !Checked)
+        return Failure{"invalid kernel model: " + Checked.error()};
+      return R;
     } catch (const ReadError &E) {
-      Error = "malformed kernel model: " + E.Path + ": " + E.What;
-      return false;
+      return Failure{"malformed kernel model: " + E.Path + ": " + E.What};
     }
   }
 
@@ -789,30 +783,22 @@ json toJson(const Module &M) {
           {"launches", Launches}};
 }
 
-bool fromJson(const json &J, Module &M, std::string &Error) {
-  return ModelReader().read(J, M, Error);
-}
+Expected<Module> fromJson(const json &J) { return ModelReader().read(J); }
 
-bool readModelFile(const std::string &Path, Module &M, std::string &Error) {
+Expected<Module> readModelFile(const std::string &Path) {
   const std::string Regenerate =
       "; regenerate it with gmem-analyze FILE.cu --emit-model";
   std::error_code EC;
-  if (std::filesystem::is_directory(Path, EC)) {
-    Error = Path + ": is a directory, not a kernel model";
-    return false;
-  }
+  if (std::filesystem::is_directory(Path, EC))
+    return Failure{Path + ": is a directory, not a kernel model"};
   std::ifstream In(Path, std::ios::binary);
   std::ostringstream Text;
   // (Copying an empty file sets failbit on Text: only In's state matters.)
-  if (!In || (Text << In.rdbuf(), In.bad())) {
-    Error = Path + ": cannot read the file; check the path";
-    return false;
-  }
+  if (!In || (Text << In.rdbuf(), In.bad()))
+    return Failure{Path + ": cannot read the file; check the path"};
   std::string S = Text.str();
-  if (S.find_first_not_of(" \t\r\n") == std::string::npos) {
-    Error = Path + ": empty file, not a kernel model" + Regenerate;
-    return false;
-  }
+  if (S.find_first_not_of(" \t\r\n") == std::string::npos)
+    return Failure{Path + ": empty file, not a kernel model" + Regenerate};
   json J;
   try {
     J = json::parse(S);
@@ -826,19 +812,19 @@ bool readModelFile(const std::string &Path, Module &M, std::string &Error) {
     std::string What = E.what();
     size_t Colon = What.find(": ");
     What = Colon == std::string::npos ? What : What.substr(Colon + 2);
-    Error = Path + ":" + std::to_string(Line) + ":" + std::to_string(Col) +
-            ": not valid JSON (" + What + ")" +
-            (E.byte >= S.size() ? "; the file looks truncated" : "") +
-            Regenerate;
-    return false;
+    return Failure{Path + ":" + std::to_string(Line) + ":" +
+                   std::to_string(Col) + ": not valid JSON (" + What + ")" +
+                   (E.byte >= S.size() ? "; the file looks truncated" : "") +
+                   Regenerate};
   }
-  if (!fromJson(J, M, Error)) {
-    Error = Path + ": " + Error;
+  Expected<Module> M = fromJson(J);
+  if (!M) {
+    std::string Error = Path + ": " + M.error();
     if (Error.find("regenerate") == std::string::npos)
       Error += Regenerate;
-    return false;
+    return Failure{Error};
   }
-  return true;
+  return M;
 }
 
 } // namespace gmem

@@ -7,6 +7,7 @@
 #ifndef GMEM_MODEL_MODEL_JSON_H
 #define GMEM_MODEL_MODEL_JSON_H
 
+#include "expected.h"
 #include "model.h"
 #include <nlohmann/json.hpp>
 #include <string>
@@ -20,13 +21,13 @@ nlohmann::json toJson(const CompiledForm &C);
 nlohmann::json toJson(const CompilerInfo &C);
 nlohmann::json toJson(const SassAccount &S);
 
-/// Reads a module and checks its invariants (model_check.h); on failure
-/// returns false with a one-line message in Error naming the JSON path.
-bool fromJson(const nlohmann::json &J, Module &M, std::string &Error);
+/// Reads a module and checks its invariants (model_check.h); a Failure is
+/// one line naming the JSON path.
+Expected<Module> fromJson(const nlohmann::json &J);
 
-/// Reads a file written by --emit-model; errors are one line starting with
-/// "Path:" (and the line and column where the JSON itself is broken).
-bool readModelFile(const std::string &Path, Module &M, std::string &Error);
+/// Reads a file written by --emit-model; a Failure is one line starting
+/// with "Path:" (and the line and column where the JSON itself is broken).
+Expected<Module> readModelFile(const std::string &Path);
 
 } // namespace gmem
 

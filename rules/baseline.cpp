@@ -112,7 +112,8 @@ nlohmann::json buildBaseline(const std::vector<FileResults> &Files) {
       {"gmem_baseline", 1}, {"toolchains", Toolchains}, {"entries", Entries}};
 }
 
-std::string baselineProblem(const nlohmann::json &J) {
+/// The first thing wrong with J's shape; empty when it is usable.
+static std::string problemOf(const nlohmann::json &J) {
   if (!J.is_object() || !J.contains("gmem_baseline") ||
       !J.contains("entries") || !J["entries"].is_object())
     return "not a gmem baseline (expected {\"gmem_baseline\": 1, "
@@ -324,5 +325,11 @@ extern const RuleInfo BaselineVanishedRule = {
     "array; never fails the gate.",
     "always",
     nullptr};
+
+Expected<void> checkBaseline(const nlohmann::json &J) {
+  if (std::string P = problemOf(J); !P.empty())
+    return Failure{P};
+  return {};
+}
 
 } // namespace gmem

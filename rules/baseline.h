@@ -28,6 +28,7 @@
 #define GMEM_RULES_BASELINE_H
 
 #include "diagnostic.h"
+#include "expected.h"
 #include "result.h"
 #include <nlohmann/json.hpp>
 #include <string>
@@ -55,8 +56,9 @@ std::vector<Diagnostic> diffBaseline(const nlohmann::json &Old,
                                      const nlohmann::json &Current,
                                      double TolerancePct);
 
-/// Checks the shape of a parsed baseline; empty when usable.
-std::string baselineProblem(const nlohmann::json &J);
+/// Success when a parsed baseline has the shape buildBaseline writes;
+/// otherwise a Failure naming the first thing wrong.
+Expected<void> checkBaseline(const nlohmann::json &J);
 
 } // namespace gmem
 

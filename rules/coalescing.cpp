@@ -25,7 +25,7 @@ static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
     return; // No y to swap with.
   Kernel SK = swapXY(C.K);
   Launch SL = swapXY(L);
-  if (validateLaunch(SK, SL, C.Arch))
+  if (!validateLaunch(SK, SL, C.Arch))
     return;
   // Both the original and the swapped kernel over the same blocks.
   LaunchResult Base = resimulate(C.K, L, C), S = resimulate(SK, SL, C);

@@ -50,58 +50,64 @@ static std::string dimText(const Dim3 &D) {
          std::to_string(D.Z);
 }
 
-std::optional<std::string> validateLaunch(const Kernel &K, const Launch &L,
-                                          const ArchRules &A) {
+Expected<void> validateLaunch(const Kernel &K, const Launch &L,
+                              const ArchRules &A) {
   if (!L.Unresolved.empty())
-    return L.Unresolved.front();
+    return Failure{L.Unresolved.front()};
   const uint64_t B[] = {L.Block.X, L.Block.Y, L.Block.Z};
   const uint64_t G[] = {L.Grid.X, L.Grid.Y, L.Grid.Z};
   const char *Axis = "xyz";
   for (int I = 0; I < 3; ++I) {
     if (B[I] == 0)
-      return std::string("block ") + dimText(L.Block) + " has a zero " +
-             Axis[I] + " dimension; pass --block with positive sizes";
+      return Failure{std::string("block ") + dimText(L.Block) +
+                     " has a zero " + Axis[I] +
+                     " dimension; pass --block with positive sizes"};
     if (G[I] == 0)
-      return std::string("grid ") + dimText(L.Grid) + " has a zero " + Axis[I] +
-             " dimension; pass --grid with positive sizes";
+      return Failure{std::string("grid ") + dimText(L.Grid) + " has a zero " +
+                     Axis[I] + " dimension; pass --grid with positive sizes"};
     if (B[I] > A.MaxBlockDim[I])
-      return std::string("block ") + dimText(L.Block) + ": " + Axis[I] +
-             " is at most " + std::to_string(A.MaxBlockDim[I]) + " on " +
-             A.Name;
+      return Failure{std::string("block ") + dimText(L.Block) + ": " +
+                     Axis[I] + " is at most " +
+                     std::to_string(A.MaxBlockDim[I]) + " on " + A.Name};
     if (G[I] > A.MaxGridDim[I])
-      return std::string("grid ") + dimText(L.Grid) + ": " + Axis[I] +
-             " is at most " + std::to_string(A.MaxGridDim[I]) + " on " + A.Name;
+      return Failure{std::string("grid ") + dimText(L.Grid) + ": " + Axis[I] +
+                     " is at most " + std::to_string(A.MaxGridDim[I]) +
+                     " on " + A.Name};
   }
   if (L.Block.count() > A.MaxThreadsPerBlock)
-    return "block " + dimText(L.Block) + " has " +
-           std::to_string(L.Block.count()) + " threads; " + A.Name +
-           " allows at most " + std::to_string(A.MaxThreadsPerBlock);
+    return Failure{"block " + dimText(L.Block) + " has " +
+                   std::to_string(L.Block.count()) + " threads; " + A.Name +
+                   " allows at most " + std::to_string(A.MaxThreadsPerBlock)};
   uint64_t Static = 0;
   for (const SharedArray &S : K.Shared)
     if (!S.Dynamic)
       Static = std::max(Static, S.Offset + S.Bytes);
   if (Static > A.MaxStaticShared)
-    return K.Name + " declares " + std::to_string(Static) +
-           " bytes of static shared memory; " + A.Name + " allows " +
-           std::to_string(A.MaxStaticShared) +
-           " (use dynamic shared memory beyond that)";
+    return Failure{K.Name + " declares " + std::to_string(Static) +
+                   " bytes of static shared memory; " + A.Name + " allows " +
+                   std::to_string(A.MaxStaticShared) +
+                   " (use dynamic shared memory beyond that)"};
   if (Static + L.DynamicSmem > A.MaxSharedOptIn)
-    return K.Name + " needs " + std::to_string(Static + L.DynamicSmem) +
-           " bytes of shared memory per block (" + std::to_string(Static) +
-           " static + " + std::to_string(L.DynamicSmem) + " dynamic); " +
-           A.Name + " allows at most " + std::to_string(A.MaxSharedOptIn);
+    return Failure{K.Name + " needs " +
+                   std::to_string(Static + L.DynamicSmem) +
+                   " bytes of shared memory per block (" +
+                   std::to_string(Static) + " static + " +
+                   std::to_string(L.DynamicSmem) + " dynamic); " + A.Name +
+                   " allows at most " + std::to_string(A.MaxSharedOptIn)};
   if (L.Args.size() != K.Params.size())
-    return "launch of " + K.Name + " passes " + std::to_string(L.Args.size()) +
-           " arguments for " + std::to_string(K.Params.size()) + " parameters";
+    return Failure{"launch of " + K.Name + " passes " +
+                   std::to_string(L.Args.size()) + " arguments for " +
+                   std::to_string(K.Params.size()) + " parameters"};
   // Only values the model reads are needed (not a texture object's).
   const std::vector<bool> Read = K.paramsRead();
   for (size_t I = 0; I < K.Params.size(); ++I)
     if (K.Params[I].Kind == ParamKind::Int && Read[I] &&
         L.Args[I].Kind == ArgValue::Unknown)
-      return "cannot compute argument '" + K.Params[I].Name + "' of " + K.Name +
-             (L.Args[I].Reason.empty() ? "" : " (" + L.Args[I].Reason + ")") +
-             "; pass --arg " + K.Params[I].Name + "=VALUE";
-  return std::nullopt;
+      return Failure{
+          "cannot compute argument '" + K.Params[I].Name + "' of " + K.Name +
+          (L.Args[I].Reason.empty() ? "" : " (" + L.Args[I].Reason + ")") +
+          "; pass --arg " + K.Params[I].Name + "=VALUE"};
+  return {};
 }
 
 LaunchEnv makeLaunchEnv(const Kernel &K, const Launch &L) {

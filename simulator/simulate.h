@@ -3,6 +3,7 @@
 #define GMEM_SIMULATOR_SIMULATE_H
 
 #include "arch.h"
+#include "expected.h"
 #include "model.h"
 #include "result.h"
 #include "warp_eval.h"
@@ -30,10 +31,10 @@ struct SimOptions {
   bool Progress = false; ///< A progress bar on a terminal's stderr.
 };
 
-/// Why the launch cannot be simulated (bad block or grid, missing argument
-/// values), or nullopt when it can. Messages say what to pass instead.
-std::optional<std::string> validateLaunch(const Kernel &K, const Launch &L,
-                                          const ArchRules &A);
+/// Success when the launch can be simulated; otherwise a Failure saying why
+/// (bad block or grid, missing argument values) and what to pass instead.
+Expected<void> validateLaunch(const Kernel &K, const Launch &L,
+                              const ArchRules &A);
 
 /// The address a pointer argument gets: each allocation its own 64 GiB
 /// region, plus the argument's offset from a 256-byte boundary.

@@ -91,16 +91,14 @@ static llvm::Expected<RecordRequest> recordRequest(const Options &O,
 
 /// Runs the built program against the recorder, its launches into M.
 /// Stopped gets how the program stopped early ("" when it ended well).
-static bool recordLaunches(const Options &O, RecordRequest &R,
-                           const BuiltProgram &Built, Module &M,
-                           std::vector<std::string> &Warnings,
-                           std::string &Stopped, std::string &Error) {
+static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
+                                  const BuiltProgram &Built, Module &M,
+                                  std::vector<std::string> &Warnings,
+                                  std::string &Stopped) {
   R.Kernels = &M.Kernels;
   auto Run = runRecorded(R, Built);
-  if (!Run) {
-    Error = llvm::toString(Run.takeError());
-    return false;
-  }
+  if (!Run)
+    return Run.takeError();
   RecordedLaunches L = launchesFromRecording(*Run, M.Kernels);
   M.Launches = std::move(L.Launches);
   M.Compiler.Launches = "recorded";
@@ -121,19 +119,18 @@ static bool recordLaunches(const Options &O, RecordRequest &R,
                                          : "") +
                      "\n";
   Warnings.insert(Warnings.end(), L.Warnings.begin(), L.Warnings.end());
-  return true;
+  return llvm::Error::success();
 }
 
-bool loadModule(const Options &O, const std::string &File,
-                const ArchRules &Arch, Module &M,
-                std::vector<std::string> &Warnings, std::string &Error) {
-  return loadModule(O, std::vector<std::string>{File}, Arch, M, Warnings,
-                    Error);
+llvm::Error loadModule(const Options &O, const std::string &File,
+                       const ArchRules &Arch, Module &M,
+                       std::vector<std::string> &Warnings) {
+  return loadModule(O, std::vector<std::string>{File}, Arch, M, Warnings);
 }
 
-bool loadModule(const Options &O, const std::vector<std::string> &Files,
-                const ArchRules &Arch, Module &M,
-                std::vector<std::string> &Warnings, std::string &Error) {
+llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
+                       const ArchRules &Arch, Module &M,
+                       std::vector<std::string> &Warnings) {
   FrontendOptions FO;
   FO.CudaPath = O.CudaPath;
   FO.Arch = Arch.Name;
@@ -144,10 +141,8 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
   const bool Auto = O.Host == "auto";
   bool Record = O.Host == "record" || (Auto && O.Compiler != "source");
   auto Prog = analyzeProgram(Files, FO, O.Overrides, /*FindLaunches=*/false);
-  if (!Prog) {
-    Error = llvm::toString(Prog.takeError());
-    return false;
-  }
+  if (!Prog)
+    return Prog.takeError();
   // Every file each translation unit read keys the caches.
   std::vector<std::vector<std::string>> UnitInputs;
   for (const auto &U : Prog->Units) {
@@ -192,10 +187,8 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
       WhyInterpreted = llvm::toString(R.takeError());
     }
     if (!Built) {
-      if (!Auto) {
-        Error = "--host record: " + WhyInterpreted;
-        return false;
-      }
+      if (!Auto)
+        return llvm::createStringError("--host record: " + WhyInterpreted);
       Record = false;
       // nvcc's words are long; the first line says what failed.
       llvm::StringRef First = llvm::StringRef(WhyInterpreted).split('\n').first;
@@ -231,14 +224,13 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
     Units.push_back(std::move(CU));
   }
   auto CompiledNotes = applyCompiled(M, CompO, Units);
-  if (!CompiledNotes) {
-    Error = llvm::toString(CompiledNotes.takeError());
-    return false;
-  }
+  if (!CompiledNotes)
+    return CompiledNotes.takeError();
   std::string Stopped;
-  if (Record &&
-      !recordLaunches(O, *Request, *Built, M, Warnings, Stopped, Error))
-    return false;
+  if (Record)
+    if (llvm::Error E = recordLaunches(O, *Request, *Built, M, Warnings,
+                                       Stopped))
+      return E;
   if (Record && Auto && !Stopped.empty() &&
       (M.Compiler.HostStopped.empty() || M.Launches.empty())) {
     // The run exited early (a check of results no kernel computed, a call
@@ -291,24 +283,22 @@ bool loadModule(const Options &O, const std::vector<std::string> &Files,
               << (Unreached.size() == 1 ? "" : "s")
               << " that no launch reaches left out (--kernel NAME shows "
                  "them)\n";
-  return true;
+  return llvm::Error::success();
 }
 
-bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
-                      const Options &O, const ArchRules &Arch, Report &Rep,
-                      std::string &Error) {
+llvm::Error simulateLaunches(const Module &M,
+                             const std::vector<Launch> &Launches,
+                             const Options &O, const ArchRules &Arch,
+                             Report &Rep) {
   std::set<std::string> Warned;
   for (const Launch &L : Launches) {
     const Kernel *K = M.findKernel(L.Kernel);
-    if (!K) {
-      Error = where(L, M.File) + "launch of '" + L.Kernel +
-              "', a kernel the analyzer could not read";
-      return false;
-    }
-    if (auto Why = validateLaunch(*K, L, Arch)) {
-      Error = where(L, M.File) + *Why;
-      return false;
-    }
+    if (!K)
+      return llvm::createStringError(where(L, M.File) + "launch of '" +
+                                     L.Kernel +
+                                     "', a kernel the analyzer could not read");
+    if (Expected<void> Valid = validateLaunch(*K, L, Arch); !Valid)
+      return llvm::createStringError(where(L, M.File) + Valid.error());
     if (Warned.insert(K->Name).second)
       for (const std::string &W : K->Warnings)
         Rep.Warnings.push_back(L.Memory.empty() ? W : recordedWarning(*K, W));
@@ -352,7 +342,7 @@ bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
       Rep.Launches.push_back(std::move(Copy));
     }
   }
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace gmem

@@ -11,6 +11,8 @@
 #include "arch.h"
 #include "options.h"
 #include "views.h"
+
+#include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 
@@ -18,15 +20,15 @@ namespace gmem {
 
 /// Parses File (with O's Clang arguments) and fills M with its kernels and
 /// the launches its host code makes; Warnings gets what the host code's
-/// interpreter could not follow. False with Error (one line) on failure.
-bool loadModule(const Options &O, const std::string &File,
-                const ArchRules &Arch, Module &M,
-                std::vector<std::string> &Warnings, std::string &Error);
+/// interpreter could not follow. An error (one line) on failure.
+llvm::Error loadModule(const Options &O, const std::string &File,
+                       const ArchRules &Arch, Module &M,
+                       std::vector<std::string> &Warnings);
 /// The same for the files of one program (program.h): main() in one of
 /// them, launch wrappers and kernels in the others.
-bool loadModule(const Options &O, const std::vector<std::string> &Files,
-                const ArchRules &Arch, Module &M,
-                std::vector<std::string> &Warnings, std::string &Error);
+llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
+                       const ArchRules &Arch, Module &M,
+                       std::vector<std::string> &Warnings);
 
 /// The recording runtime's folder: installed beside the binary, else in the
 /// build tree (install_paths.h); empty when gmem was built without one.
@@ -34,10 +36,11 @@ std::string recordRuntimeDir();
 
 /// Checks and simulates Launches of M into Rep (which must not outlive M:
 /// results point at its kernels). A launch repeated with the same
-/// configuration is simulated once. False with Error on a bad launch.
-bool simulateLaunches(const Module &M, const std::vector<Launch> &Launches,
-                      const Options &O, const ArchRules &Arch, Report &Rep,
-                      std::string &Error);
+/// configuration is simulated once. An error on a bad launch.
+llvm::Error simulateLaunches(const Module &M,
+                             const std::vector<Launch> &Launches,
+                             const Options &O, const ArchRules &Arch,
+                             Report &Rep);
 
 } // namespace gmem
 

@@ -69,21 +69,20 @@ std::optional<double> decimal(const std::string &S, double Max) {
   return V;
 }
 
-/// Reads the whole number of Flag when it was given; false with Error
-/// ("--flag 'value': Expected") when it is not one in [Min, Max].
+/// Reads the whole number of Flag when it was given; an error ("--flag
+/// 'value': Wanted") when it is not one in [Min, Max].
 template <typename T>
-bool readNumber(const cl::opt<std::string> &Flag, uint64_t Min, uint64_t Max,
-                const char *Expected, T &Into, std::string &Error) {
+llvm::Error readNumber(const cl::opt<std::string> &Flag, uint64_t Min,
+                       uint64_t Max, const char *Wanted, T &Into) {
   if (!Flag.getNumOccurrences())
-    return true;
+    return llvm::Error::success();
   std::optional<uint64_t> V = wholeNumber(Flag, Min, Max);
-  if (!V) {
-    Error = "-" + std::string(Flag.ArgStr.size() > 1 ? "-" : "") +
-            Flag.ArgStr.str() + " '" + Flag.getValue() + "': " + Expected;
-    return false;
-  }
+  if (!V)
+    return llvm::createStringError(
+        "-" + std::string(Flag.ArgStr.size() > 1 ? "-" : "") +
+        Flag.ArgStr.str() + " '" + Flag.getValue() + "': " + Wanted);
   Into = T(*V);
-  return true;
+  return llvm::Error::success();
 }
 
 /// The options, registered when parsing starts: LLVM's own --threads must
@@ -330,7 +329,7 @@ comparison, an error-level gate finding or a regression), 2 bad usage,
 input or I/O.
 )"};
 
-  bool fillOptions(Options &O, std::string &Error) {
+  llvm::Error fillOptions(Options &O) {
     for (const std::string &F : Inputs) {
       if (O.File.empty())
         O.File = F;
@@ -340,74 +339,77 @@ input or I/O.
       if (!Flag->getNumOccurrences())
         continue;
       std::optional<Dim3> D = parseDim3(*Flag);
-      if (!D) {
-        Error = "--" + Flag->ArgStr.str() + " '" + Flag->getValue() +
-                "': expected X[,Y[,Z]] with whole numbers";
-        return false;
-      }
+      if (!D)
+        return llvm::createStringError(
+            "--" + Flag->ArgStr.str() + " '" + Flag->getValue() +
+            "': expected X[,Y[,Z]] with whole numbers");
       (Flag == &Block ? O.Overrides.Block : O.Overrides.Grid) = *D;
     }
     for (const std::string &A : KernelArgs) {
       size_t Eq = A.find('=');
-      if (Eq == 0 || Eq == std::string::npos || Eq + 1 == A.size()) {
-        Error = "--arg '" + A + "': expected NAME=VALUE";
-        return false;
-      }
+      if (Eq == 0 || Eq == std::string::npos || Eq + 1 == A.size())
+        return llvm::createStringError("--arg '" + A +
+                                       "': expected NAME=VALUE");
       O.Overrides.Args[A.substr(0, Eq)] = A.substr(Eq + 1);
     }
     uint64_t Bytes = 0;
-    if (!readNumber(DynamicSmem, 0, UINT64_MAX, "expected a number of bytes",
-                    Bytes, Error))
-      return false;
+    if (llvm::Error E = readNumber(DynamicSmem, 0, UINT64_MAX,
+                                   "expected a number of bytes", Bytes))
+      return E;
     if (DynamicSmem.getNumOccurrences())
       O.Overrides.DynamicSmem = Bytes;
     unsigned Sms = 0;
-    if (!readNumber(SmCount, 1, 4096,
-                    "expected the GPU's number of SMs (e.g. 132 for an H100 "
-                    "SXM)",
-                    Sms, Error))
-      return false;
+    if (llvm::Error E = readNumber(SmCount, 1, 4096,
+                                   "expected the GPU's number of SMs (e.g. "
+                                   "132 for an H100 SXM)",
+                                   Sms))
+      return E;
     if (SmCount.getNumOccurrences())
       O.Overrides.SmCount = Sms;
     if (RunArgs.getNumOccurrences())
       O.Overrides.RunArgs = shellWords(RunArgs);
     if (NvccFlags.getNumOccurrences())
       O.NvccFlags = shellWords(NvccFlags);
-    if (!readNumber(Threads, 1, 1024, "expected a number from 1 to 1024",
-                    O.Threads, Error) ||
-        !readNumber(MaxWarps, 1, UINT64_MAX, "expected a positive number",
-                    O.MaxWarps, Error) ||
-        !readNumber(TimeLimit, 1, 86400, "give whole seconds, 1 to 86400",
-                    O.TimeLimit, Error) ||
-        !readNumber(LaunchSkip, 0, UINT64_MAX,
-                    "give a whole number of launches", O.LaunchSkip, Error) ||
-        !readNumber(LaunchCount, 1, UINT64_MAX,
-                    "give a whole number of launches, at least 1",
-                    O.LaunchCount, Error))
-      return false;
+    if (llvm::Error E = readNumber(Threads, 1, 1024,
+                                   "expected a number from 1 to 1024",
+                                   O.Threads))
+      return E;
+    if (llvm::Error E = readNumber(MaxWarps, 1, UINT64_MAX,
+                                   "expected a positive number", O.MaxWarps))
+      return E;
+    if (llvm::Error E = readNumber(TimeLimit, 1, 86400,
+                                   "give whole seconds, 1 to 86400",
+                                   O.TimeLimit))
+      return E;
+    if (llvm::Error E = readNumber(LaunchSkip, 0, UINT64_MAX,
+                                   "give a whole number of launches",
+                                   O.LaunchSkip))
+      return E;
+    if (llvm::Error E = readNumber(LaunchCount, 1, UINT64_MAX,
+                                   "give a whole number of launches, at "
+                                   "least 1",
+                                   O.LaunchCount))
+      return E;
     if (Compiler.getNumOccurrences() && Compiler != "source" &&
-        Compiler != "nvcc") {
-      Error = "--compiler '" + Compiler + "': use source or nvcc";
-      return false;
-    }
-    if (Host != "auto" && Host != "interpret" && Host != "record") {
-      Error = "--host '" + Host + "': use auto, record or interpret";
-      return false;
-    }
+        Compiler != "nvcc")
+      return llvm::createStringError("--compiler '" + Compiler +
+                                     "': use source or nvcc");
+    if (Host != "auto" && Host != "interpret" && Host != "record")
+      return llvm::createStringError("--host '" + Host +
+                                     "': use auto, record or interpret");
     O.Kernel = Kernel;
     O.Arch = Arch;
     if (Format.getNumOccurrences())
       O.Format = Format;
-    if (!readNumber(AccessLine, 1, UINT32_MAX, "expected a line number",
-                    O.AccessLine, Error))
-      return false;
-    if ((O.Format == "svg") != (O.AccessLine != 0)) {
-      Error = O.AccessLine ? "--access draws a picture: give --format svg"
-                           : "--format svg draws one access: give --access "
-                             "LINE (and --kernel NAME where several kernels "
-                             "have an access there)";
-      return false;
-    }
+    if (llvm::Error E = readNumber(AccessLine, 1, UINT32_MAX,
+                                   "expected a line number", O.AccessLine))
+      return E;
+    if ((O.Format == "svg") != (O.AccessLine != 0))
+      return llvm::createStringError(llvm::Twine(
+          O.AccessLine ? "--access draws a picture: give --format svg"
+                       : "--format svg draws one access: give --access LINE "
+                         "(and --kernel NAME where several kernels have an "
+                         "access there)"));
     O.EmitModel = EmitModel;
     O.Model = Model;
     O.Compare = Compare;
@@ -420,44 +422,42 @@ input or I/O.
     O.CacheDir = CacheDir;
     O.Host = Host;
     O.Gpu = Gpu;
-    return true;
+    return llvm::Error::success();
   }
 
-  bool fillGateOptions(GateOptions &G, std::string &Error) {
+  llvm::Error fillGateOptions(GateOptions &G) {
     G.Checks = Checks;
     for (const std::string &F : FailOn)
       G.FailOn += (G.FailOn.empty() ? "" : ",") + F;
     if (MinEfficiency.getNumOccurrences()) {
       G.MinEfficiencyPct = decimal(MinEfficiency, 100);
-      if (!G.MinEfficiencyPct) {
-        Error =
-            "--min-efficiency '" + MinEfficiency + "': expected a percentage";
-        return false;
-      }
+      if (!G.MinEfficiencyPct)
+        return llvm::createStringError("--min-efficiency '" + MinEfficiency +
+                                       "': expected a percentage");
     }
     uint64_t Ways = 0;
-    if (!readNumber(MaxConflictWays, 1, 1024,
-                    "expected a whole number of ways, 1 or more", Ways, Error))
-      return false;
+    if (llvm::Error E = readNumber(MaxConflictWays, 1, 1024,
+                                   "expected a whole number of ways, 1 or "
+                                   "more",
+                                   Ways))
+      return E;
     if (MaxConflictWays.getNumOccurrences())
       G.MaxConflictWays = Ways;
     if (Tolerance.getNumOccurrences()) {
       std::optional<double> T = decimal(Tolerance, 1e9);
-      if (!T) {
-        Error = "--tolerance '" + Tolerance + "': expected a percentage";
-        return false;
-      }
+      if (!T)
+        return llvm::createStringError("--tolerance '" + Tolerance +
+                                       "': expected a percentage");
       G.TolerancePct = *T;
     }
-    if (!readNumber(Jobs, 1, 256, "expected a number from 1 to 256", G.Jobs,
-                    Error))
-      return false;
+    if (llvm::Error E =
+            readNumber(Jobs, 1, 256, "expected a number from 1 to 256", G.Jobs))
+      return E;
     G.Baseline = Baseline;
     G.UpdateBaseline = UpdateBaseline;
-    if (G.UpdateBaseline && G.Baseline.empty()) {
-      Error = "--update-baseline needs --baseline FILE to write";
-      return false;
-    }
+    if (G.UpdateBaseline && G.Baseline.empty())
+      return llvm::createStringError(
+          "--update-baseline needs --baseline FILE to write");
     G.BuildPath = BuildPath;
     G.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
     G.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
@@ -473,15 +473,15 @@ input or I/O.
       if (llvm::is_contained(Entry.second->Categories, &GateCat) &&
           Entry.second->getNumOccurrences())
         G.Any = true;
-    return true;
+    return llvm::Error::success();
   }
 };
 
 } // namespace
 
-bool parseCommandLine(int Argc, const char *const *Argv, Options &O,
-                      GateOptions &G, std::string &Error,
-                      std::function<void(llvm::raw_ostream &)> PrintVersion) {
+llvm::Error
+parseCommandLine(int Argc, const char *const *Argv, Options &O, GateOptions &G,
+                 std::function<void(llvm::raw_ostream &)> PrintVersion) {
   // Words after "--" are Clang's, not positional inputs.
   std::vector<const char *> Ours;
   int I = 0;
@@ -511,23 +511,22 @@ bool parseCommandLine(int Argc, const char *const *Argv, Options &O,
     M.consume_front(llvm::sys::path::filename(Argv[0]));
     M.consume_front(": ");
     // Some of LLVM's messages (a missing value) go to stderr directly.
-    Error = M.empty() ? "bad command line; see --help" : M.str();
-    return false;
+    return llvm::createStringError(M.empty() ? "bad command line; see --help"
+                                             : M.str());
   }
-  if (!F.fillGateOptions(G, Error) || !F.fillOptions(O, Error))
-    return false;
-  if (!O.Model.empty() && !O.File.empty()) {
-    Error = "both a source file ('" + O.File + "') and --model " + O.Model +
-            "; give one of them";
-    return false;
-  }
+  if (llvm::Error E = F.fillGateOptions(G))
+    return E;
+  if (llvm::Error E = F.fillOptions(O))
+    return E;
+  if (!O.Model.empty() && !O.File.empty())
+    return llvm::createStringError("both a source file ('" + O.File +
+                                   "') and --model " + O.Model +
+                                   "; give one of them");
   if (O.File.empty() && O.Model.empty() && G.BuildPath.empty() &&
-      !G.ListChecks) {
-    Error = "no input file; usage: gmem-analyze FILE.cu [options] (see "
-            "--help)";
-    return false;
-  }
-  return true;
+      !G.ListChecks)
+    return llvm::createStringError(
+        "no input file; usage: gmem-analyze FILE.cu [options] (see --help)");
+  return llvm::Error::success();
 }
 
 } // namespace gmem

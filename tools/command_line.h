@@ -11,6 +11,7 @@
 #include "gate_options.h"
 #include "options.h"
 
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 #include <functional>
 #include <string>
@@ -19,11 +20,11 @@ namespace gmem {
 
 /// Parses argv (words after "--" are Clang's) into O and G. --help prints
 /// the generated help and --version calls PrintVersion; both then exit 0.
-/// False with Error on a usage error. FilesOptional is decided from the
-/// flags: with -p, no file named means every file of the database.
-bool parseCommandLine(int Argc, const char *const *Argv, Options &O,
-                      GateOptions &G, std::string &Error,
-                      std::function<void(llvm::raw_ostream &)> PrintVersion);
+/// An error on a usage error. FilesOptional is decided from the flags:
+/// with -p, no file named means every file of the database.
+llvm::Error
+parseCommandLine(int Argc, const char *const *Argv, Options &O, GateOptions &G,
+                 std::function<void(llvm::raw_ostream &)> PrintVersion);
 
 } // namespace gmem
 

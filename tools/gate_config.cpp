@@ -29,8 +29,8 @@ template <> struct llvm::yaml::MappingTraits<ConfigFile> {
 
 namespace gmem {
 
-bool parseGateConfig(const std::string &Text, const std::string &Path,
-                     GateConfig &C, std::string &Error) {
+llvm::Expected<GateConfig> parseGateConfig(const std::string &Text,
+                                           const std::string &Path) {
   std::string Diag;
   llvm::raw_string_ostream DiagOS(Diag);
   // YAML's errors as "PATH:LINE:COL: what", one line each.
@@ -46,28 +46,26 @@ bool parseGateConfig(const std::string &Text, const std::string &Path,
   if (In.error()) {
     DiagOS.flush();
     std::string First = Diag.substr(0, Diag.find('\n'));
-    Error = First.empty() ? Path + ": not a gmem configuration" : First;
-    Error += " (keys: Checks, WarningsAsErrors, MinEfficiency, "
-             "MaxConflictWays)";
-    return false;
+    return llvm::createStringError(
+        (First.empty() ? Path + ": not a gmem configuration" : First) +
+        " (keys: Checks, WarningsAsErrors, MinEfficiency, MaxConflictWays)");
   }
+  GateConfig C;
   C.Path = Path;
   if (F.Checks)
     C.Checks = *F.Checks;
   if (F.WarningsAsErrors)
     C.FailOn = *F.WarningsAsErrors;
-  if (F.MinEfficiency && (*F.MinEfficiency < 0 || *F.MinEfficiency > 100)) {
-    Error = Path + ": MinEfficiency " + std::to_string(*F.MinEfficiency) +
-            " is not a percentage";
-    return false;
-  }
+  if (F.MinEfficiency && (*F.MinEfficiency < 0 || *F.MinEfficiency > 100))
+    return llvm::createStringError(Path + ": MinEfficiency " +
+                                   std::to_string(*F.MinEfficiency) +
+                                   " is not a percentage");
   C.MinEfficiencyPct = F.MinEfficiency;
   C.MaxConflictWays = F.MaxConflictWays;
-  return true;
+  return C;
 }
 
-bool GateConfigs::forFile(const std::string &File, GateConfig &C,
-                          std::string &Error) {
+llvm::Expected<GateConfig> GateConfigs::forFile(const std::string &File) {
   llvm::SmallString<256> Dir(File);
   llvm::sys::fs::make_absolute(Dir);
   llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
@@ -85,14 +83,13 @@ bool GateConfigs::forFile(const std::string &File, GateConfig &C,
     std::string P = D + "/.gmem";
     if (llvm::sys::fs::exists(P)) {
       auto Buf = llvm::MemoryBuffer::getFile(P);
-      if (!Buf) {
-        Error = P + ": cannot read: " + Buf.getError().message();
-        return false;
-      }
-      GateConfig Read;
-      if (!parseGateConfig(std::string((*Buf)->getBuffer()), P, Read, Error))
-        return false;
-      Found = Read;
+      if (!Buf)
+        return llvm::createStringError(P + ": cannot read: " +
+                                       Buf.getError().message());
+      auto Read = parseGateConfig(std::string((*Buf)->getBuffer()), P);
+      if (!Read)
+        return Read.takeError();
+      Found = std::move(*Read);
       break;
     }
     if (D == llvm::sys::path::parent_path(D))
@@ -100,7 +97,7 @@ bool GateConfigs::forFile(const std::string &File, GateConfig &C,
   }
   for (const std::string &D : Visited)
     Folders[D] = Found;
-  C = Found.value_or(GateConfig());
+  GateConfig C = Found.value_or(GateConfig());
   // The command line last: lists appended, values replaced.
   if (!G.Checks.empty())
     C.Checks += "," + G.Checks;
@@ -110,7 +107,7 @@ bool GateConfigs::forFile(const std::string &File, GateConfig &C,
     C.MinEfficiencyPct = G.MinEfficiencyPct;
   if (G.MaxConflictWays)
     C.MaxConflictWays = G.MaxConflictWays;
-  return true;
+  return C;
 }
 
 } // namespace gmem

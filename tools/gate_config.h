@@ -19,6 +19,8 @@
 
 #include "gate_options.h"
 
+#include "llvm/Support/Error.h"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -33,18 +35,17 @@ struct GateConfig {
   std::optional<uint64_t> MaxConflictWays;
 };
 
-/// Parses a .gmem file's text; false with Error naming Path and what is
-/// wrong.
-bool parseGateConfig(const std::string &Text, const std::string &Path,
-                     GateConfig &C, std::string &Error);
+/// Parses a .gmem file's text; an error names Path and what is wrong.
+llvm::Expected<GateConfig> parseGateConfig(const std::string &Text,
+                                           const std::string &Path);
 
 /// The configuration that applies to File: the nearest .gmem above it, then
 /// the command line's flags (G). Folders are read once (Cache).
 class GateConfigs {
 public:
   explicit GateConfigs(const GateOptions &G) : G(G) {}
-  /// False with Error when a .gmem file cannot be read or parsed.
-  bool forFile(const std::string &File, GateConfig &C, std::string &Error);
+  /// An error when a .gmem file cannot be read or parsed.
+  llvm::Expected<GateConfig> forFile(const std::string &File);
 
 private:
   const GateOptions &G;

@@ -43,15 +43,15 @@ int usage(const std::string &Message) {
   return 2;
 }
 
-/// Writes Path with Print; "" when done, else what went wrong.
-std::string writeFile(const std::string &Path,
+/// Writes Path with Print; an error when it cannot.
+llvm::Error writeFile(const std::string &Path,
                       const std::function<void(llvm::raw_ostream &)> &Print) {
   std::error_code EC;
   llvm::raw_fd_ostream Out(Path, EC);
   if (EC)
-    return Path + ": cannot write: " + EC.message();
+    return llvm::createStringError(Path + ": cannot write: " + EC.message());
   Print(Out);
-  return "";
+  return llvm::Error::success();
 }
 
 /// Path relative to the current directory when it lies under it.
@@ -66,34 +66,29 @@ std::string displayPath(const std::string &File) {
 
 /// The --launches file: {"launches": [{"kernel", "grid", "block", "args",
 /// "dynamic_smem", "file"}]}, for kernels no main() launches.
-bool readLaunchFile(const std::string &Path, nlohmann::json &Out,
-                    std::string &Error) {
+llvm::Expected<nlohmann::json> readLaunchFile(const std::string &Path) {
   std::ifstream In(Path);
-  if (!In) {
-    Error = Path + ": cannot read the launch file; check the path";
-    return false;
-  }
+  if (!In)
+    return llvm::createStringError(
+        Path + ": cannot read the launch file; check the path");
+  nlohmann::json Out;
   try {
     Out = nlohmann::json::parse(In);
   } catch (const std::exception &E) {
-    Error = Path + ": not JSON (" + E.what() + ")";
-    return false;
+    return llvm::createStringError(Path + ": not JSON (" + E.what() + ")");
   }
-  if (!Out.contains("launches") || !Out["launches"].is_array()) {
-    Error = Path + ": expected {\"launches\": [{\"kernel\": ..., \"grid\": "
-                   "[...], \"block\": [...], \"args\": {...}}]}";
-    return false;
-  }
+  if (!Out.contains("launches") || !Out["launches"].is_array())
+    return llvm::createStringError(
+        Path + ": expected {\"launches\": [{\"kernel\": ..., \"grid\": "
+               "[...], \"block\": [...], \"args\": {...}}]}");
   for (const nlohmann::json &L : Out["launches"])
     if (!L.is_object() || !L.contains("kernel") || !L["kernel"].is_string() ||
-        !L.contains("grid") || !L.contains("block")) {
-      Error = Path +
-              ": every launch needs \"kernel\", \"grid\" and "
-              "\"block\" (entry " +
-              L.dump() + ")";
-      return false;
-    }
-  return true;
+        !L.contains("grid") || !L.contains("block"))
+      return llvm::createStringError(Path +
+                                     ": every launch needs \"kernel\", "
+                                     "\"grid\" and \"block\" (entry " +
+                                     L.dump() + ")");
+  return Out;
 }
 
 std::optional<Dim3> dimOf(const nlohmann::json &J) {
@@ -112,9 +107,9 @@ std::optional<Dim3> dimOf(const nlohmann::json &J) {
 
 /// The launches of one file: its host code's, plus the launch file's for
 /// kernels the host code does not launch.
-bool planFile(FileRun &F, const Options &O, const nlohmann::json &LaunchFile,
-              std::vector<Launch> &Out, std::string &Error) {
-  Out = F.M.Launches;
+llvm::Expected<std::vector<Launch>>
+planFile(FileRun &F, const Options &O, const nlohmann::json &LaunchFile) {
+  std::vector<Launch> Out = F.M.Launches;
   std::set<std::string> Launched;
   for (const Launch &L : Out)
     Launched.insert(L.Kernel);
@@ -123,51 +118,58 @@ bool planFile(FileRun &F, const Options &O, const nlohmann::json &LaunchFile,
       if (E.contains("file") &&
           displayPath(E["file"].get<std::string>()) != F.File)
         continue;
-      std::string Ignored;
-      const Kernel *K = findKernelByName(F.M, E["kernel"], Ignored);
-      if (!K || Launched.count(K->Name))
+      // An entry naming another file's kernel is that file's.
+      auto Named = findKernelByName(F.M, E["kernel"]);
+      if (!Named) {
+        llvm::consumeError(Named.takeError());
+        continue;
+      }
+      const Kernel *K = *Named;
+      if (Launched.count(K->Name))
         continue;
       Options KO = O;
       KO.Kernel = K->Name;
       KO.Overrides.Grid = dimOf(E["grid"]);
       KO.Overrides.Block = dimOf(E["block"]);
-      if (!KO.Overrides.Grid || !KO.Overrides.Block) {
-        Error = "launch file entry for " + K->Name +
-                ": grid and block must be [X, Y, Z] with 1 to 3 numbers";
-        return false;
-      }
+      if (!KO.Overrides.Grid || !KO.Overrides.Block)
+        return llvm::createStringError(
+            "launch file entry for " + K->Name +
+            ": grid and block must be [X, Y, Z] with 1 to 3 numbers");
       KO.Overrides.DynamicSmem = E.value("dynamic_smem", uint64_t(0));
       KO.Overrides.Args.clear();
       nlohmann::json Args = E.value("args", nlohmann::json::object());
       for (const auto &[Name, V] : Args.items())
         KO.Overrides.Args[Name] =
             V.is_string() ? V.get<std::string>() : V.dump();
-      std::vector<Launch> One;
-      if (!planLaunches(F.M, KO, One, Error)) {
-        Error = "launch file entry for " + K->Name + ": " + Error;
-        return false;
-      }
-      Out.insert(Out.end(), One.begin(), One.end());
+      auto One = planLaunches(F.M, KO);
+      if (!One)
+        return llvm::createStringError("launch file entry for " + K->Name +
+                                       ": " + llvm::toString(One.takeError()));
+      Out.insert(Out.end(), One->begin(), One->end());
       Launched.insert(K->Name);
     }
   // --kernel, --launch-skip and --launch-count, as Nsight Compute reads
   // them.
   std::vector<const Kernel *> Selected;
-  if (!O.Kernel.empty() && !selectKernels(F.M, O.Kernel, Selected, Error))
-    return false;
-  if (!chooseLaunches(F.M, O, Selected, Out, Error))
-    return false;
+  if (!O.Kernel.empty()) {
+    auto S = selectKernels(F.M, O.Kernel);
+    if (!S)
+      return S.takeError();
+    Selected = std::move(*S);
+  }
+  if (llvm::Error E = chooseLaunches(F.M, O, Selected, Out))
+    return std::move(E);
   if (!O.Kernel.empty()) {
     if (Out.empty()) // Not launched: --grid, --block and --arg say how.
-      return planLaunches(F.M, O, Out, Error);
-    return true;
+      return planLaunches(F.M, O);
+    return Out;
   }
   for (const Kernel &K : F.M.Kernels)
     if (!Launched.count(K.Name))
       F.Notes.push_back(F.File + ": " + K.Name +
                         " is not launched by this file's main() nor named in "
                         "--launches; it is not checked");
-  return true;
+  return Out;
 }
 
 /// The per-file analysis the gate's loop calls for each translation unit.
@@ -177,9 +179,14 @@ void analyzeOneFile(FileRun &F, const std::string &Given, const Options &O,
   Options FO = O;
   FO.File = F.File;
   std::vector<std::string> Db;
-  if (!G.BuildPath.empty() &&
-      !argumentsFromDatabase(G.BuildPath, Given, Db, F.Error))
-    return;
+  if (!G.BuildPath.empty()) {
+    auto Args = argumentsFromDatabase(G.BuildPath, Given);
+    if (!Args) {
+      F.Error = llvm::toString(Args.takeError());
+      return;
+    }
+    Db = std::move(*Args);
+  }
   // CommonOptionsParser's order: --extra-arg-before, the database's
   // arguments, --extra-arg, then what follows "--".
   FO.ClangArgs = G.ExtraArgsBefore;
@@ -193,18 +200,23 @@ void analyzeOneFile(FileRun &F, const std::string &Given, const Options &O,
     F.Error = F.File + ": cannot read the file; check the path";
     return;
   }
-  if (!loadModule(FO, F.File, Arch, F.M, Warnings, F.Error))
+  if (llvm::Error E = loadModule(FO, F.File, Arch, F.M, Warnings)) {
+    F.Error = llvm::toString(std::move(E));
     return;
+  }
   if (!F.M.Compiler.HostStopped.empty()) {
     F.Error = F.File + ": " + F.M.Compiler.HostStopped;
     return;
   }
-  std::vector<Launch> Launches;
-  if (!planFile(F, FO, LaunchFile, Launches, F.Error))
+  auto Launches = planFile(F, FO, LaunchFile);
+  if (!Launches) {
+    F.Error = llvm::toString(Launches.takeError());
     return;
+  }
   F.Rep.File = F.File;
   F.Rep.Warnings = Warnings;
-  simulateLaunches(F.M, Launches, FO, Arch, F.Rep, F.Error);
+  if (llvm::Error E = simulateLaunches(F.M, *Launches, FO, Arch, F.Rep))
+    F.Error = llvm::toString(std::move(E));
 }
 
 std::string diagKey(const Diagnostic &D) {
@@ -224,13 +236,10 @@ int listChecks(const GateOptions &G, std::ostream &OS) {
   // The rules enabled here, as clang-tidy's --list-checks: the .gmem file of
   // the current folder or above, then --checks.
   GateConfigs Configs(G);
-  GateConfig C;
-  std::string Error;
-  if (!Configs.forFile("-", C, Error)) {
-    std::cerr << "gmem-analyze: error: " << Error << "\n";
-    return 2;
-  }
-  GlobList Enabled(C.Checks);
+  auto C = Configs.forFile("-");
+  if (!C)
+    return usage(llvm::toString(C.takeError()));
+  GlobList Enabled(C->Checks);
   for (const auto *List : {&allRules(), &baselineRules()})
     for (const RuleInfo *R : *List)
       if (Enabled.contains(R->Id))
@@ -245,13 +254,11 @@ int runGate(const Options &O, const GateOptions &G) {
   auto Usage = [&](const std::vector<std::string> &Errors) {
     for (const std::string &E : Errors)
       usage(E);
-    if (!G.SarifFile.empty()) {
-      std::string Failed = writeFile(G.SarifFile, [&](llvm::raw_ostream &OS) {
-        printSarif({}, OS, Errors);
-      });
-      if (!Failed.empty())
-        usage(Failed);
-    }
+    if (!G.SarifFile.empty())
+      if (llvm::Error E = writeFile(G.SarifFile, [&](llvm::raw_ostream &OS) {
+            printSarif({}, OS, Errors);
+          }))
+        usage(llvm::toString(std::move(E)));
     if (O.Format == "sarif")
       printSarif({}, llvm::outs(), Errors);
     return 2;
@@ -285,9 +292,12 @@ int runGate(const Options &O, const GateOptions &G) {
                       "see --list-checks"});
     }
   nlohmann::json LaunchFile = nlohmann::json::object();
-  std::string Error;
-  if (!G.LaunchFile.empty() && !readLaunchFile(G.LaunchFile, LaunchFile, Error))
-    return Usage({Error});
+  if (!G.LaunchFile.empty()) {
+    auto Read = readLaunchFile(G.LaunchFile);
+    if (!Read)
+      return Usage({llvm::toString(Read.takeError())});
+    LaunchFile = std::move(*Read);
+  }
   nlohmann::json Old;
   if (!G.Baseline.empty() && !G.UpdateBaseline) {
     std::ifstream In(G.Baseline);
@@ -299,8 +309,8 @@ int runGate(const Options &O, const GateOptions &G) {
     } catch (const std::exception &E) {
       return Usage({G.Baseline + ": not JSON (" + E.what() + ")"});
     }
-    if (std::string P = baselineProblem(Old); !P.empty())
-      return Usage({G.Baseline + ": " + P});
+    if (Expected<void> Valid = checkBaseline(Old); !Valid)
+      return Usage({G.Baseline + ": " + Valid.error()});
   }
 
   // The loop over translation units, -j at a time.
@@ -355,20 +365,19 @@ int runGate(const Options &O, const GateOptions &G) {
   std::vector<std::string> ConfigErrors;
   for (const auto &R : Runs) {
     ForBaseline.push_back({R->File, &R->Rep.Launches, &R->Rep.Compiler});
-    GateConfig Cfg;
-    std::string Why;
-    if (!Configs.forFile(R->File, Cfg, Why)) {
-      ConfigErrors.push_back(Why);
+    auto Cfg = Configs.forFile(R->File);
+    if (!Cfg) {
+      ConfigErrors.push_back(llvm::toString(Cfg.takeError()));
       continue;
     }
-    GlobList Enabled(Cfg.Checks), Fail(Cfg.FailOn);
+    GlobList Enabled(Cfg->Checks), Fail(Cfg->FailOn);
     std::vector<const RuleInfo *> Active;
     for (const RuleInfo *Rule : allRules())
       if (Enabled.contains(Rule->Id))
         Active.push_back(Rule);
     RulePolicy Policy;
-    Policy.MinEfficiencyPct = Cfg.MinEfficiencyPct;
-    Policy.MaxConflictWays = Cfg.MaxConflictWays;
+    Policy.MinEfficiencyPct = Cfg->MinEfficiencyPct;
+    Policy.MaxConflictWays = Cfg->MaxConflictWays;
     for (const LaunchResult &L : R->Rep.Launches) {
       RuleContext C{*L.K, L, *Arch, Policy, SimO.Threads};
       for (Diagnostic &D : runRules(C, Active))
@@ -382,7 +391,7 @@ int runGate(const Options &O, const GateOptions &G) {
     // Entries and toolchains of files not analysed this time are kept.
     std::ifstream Prev(G.Baseline);
     nlohmann::json Old = nlohmann::json::parse(Prev, nullptr, false);
-    if (Prev && baselineProblem(Old).empty()) {
+    if (Prev && checkBaseline(Old)) {
       std::set<std::string> Now;
       for (const auto &R : Runs)
         Now.insert(R->File);
@@ -427,19 +436,16 @@ int runGate(const Options &O, const GateOptions &G) {
     }
     std::cout << J.dump(2) << "\n";
   }
-  if (!G.ExportFixes.empty()) {
-    std::string Failed = writeFile(G.ExportFixes, [&](llvm::raw_ostream &OS) {
-      printExportFixes(All, OS);
-    });
-    if (!Failed.empty())
-      return usage(Failed);
-  }
-  if (!G.SarifFile.empty()) {
-    std::string Failed = writeFile(
-        G.SarifFile, [&](llvm::raw_ostream &OS) { printSarif(All, OS); });
-    if (!Failed.empty())
-      return usage(Failed);
-  }
+  if (!G.ExportFixes.empty())
+    if (llvm::Error E = writeFile(G.ExportFixes, [&](llvm::raw_ostream &OS) {
+          printExportFixes(All, OS);
+        }))
+      return usage(llvm::toString(std::move(E)));
+  if (!G.SarifFile.empty())
+    if (llvm::Error E = writeFile(G.SarifFile, [&](llvm::raw_ostream &OS) {
+          printSarif(All, OS);
+        }))
+      return usage(llvm::toString(std::move(E)));
   unsigned Errors = 0, Warnings = 0;
   for (const Diagnostic &D : All)
     (D.Level == Severity::Error ? Errors : Warnings) +=

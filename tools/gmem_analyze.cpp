@@ -56,11 +56,12 @@ int run(const Options &O) {
                 "'; use text, json, html or svg");
   Module M;
   std::vector<std::string> HostWarnings;
-  std::string Error;
   if (!O.Model.empty()) {
     // A model written by --emit-model: no Clang, launches as recorded.
-    if (!readModelFile(O.Model, M, Error))
-      return fail(Error);
+    Expected<Module> Read = readModelFile(O.Model);
+    if (!Read)
+      return fail(Read.error());
+    M = std::move(*Read);
     // Messages name the model the launches were read from.
     M.File = O.Model;
     applyOverrides(M, O.Overrides);
@@ -68,8 +69,8 @@ int run(const Options &O) {
     for (const std::string &F : O.Files)
       if (!std::ifstream(F))
         return fail(F + ": cannot read the file; check the path");
-    if (!loadModule(O, O.Files, *Arch, M, HostWarnings, Error))
-      return fail(Error);
+    if (llvm::Error E = loadModule(O, O.Files, *Arch, M, HostWarnings))
+      return fail(llvm::toString(std::move(E)));
   }
   // A recorded program that crashed or hung: with no launch, that is all
   // there is to say; otherwise its launches are reported, then the error.
@@ -92,25 +93,23 @@ int run(const Options &O) {
     return Stopped.empty() ? Code : fail(Stopped);
   }
 
-  std::vector<Launch> Launches;
-  if (!planLaunches(M, O, Launches, Error)) {
-    int Code = fail(Error);
-    // What the host code did not follow may be why no launch was found.
+  // What the host code did not follow may be why no launch was found.
+  auto FailWithNotes = [&](llvm::Error E) {
+    int Code = fail(llvm::toString(std::move(E)));
     for (const std::string &W : HostWarnings)
       std::cerr << "gmem-analyze: note: " << W << "\n";
     return Code;
-  }
+  };
+  auto Launches = planLaunches(M, O);
+  if (!Launches)
+    return FailWithNotes(Launches.takeError());
   Report Rep;
   Rep.File = M.File;
   Rep.Warnings = HostWarnings;
-  for (const std::string &W : unusedArgWarnings(M, Launches, O.Overrides))
+  for (const std::string &W : unusedArgWarnings(M, *Launches, O.Overrides))
     Rep.Warnings.push_back(W);
-  if (!simulateLaunches(M, Launches, O, *Arch, Rep, Error)) {
-    int Code = fail(Error);
-    for (const std::string &W : HostWarnings)
-      std::cerr << "gmem-analyze: note: " << W << "\n";
-    return Code;
-  }
+  if (llvm::Error E = simulateLaunches(M, *Launches, O, *Arch, Rep))
+    return FailWithNotes(std::move(E));
 
   if (O.Format == "html")
     Rep.Findings = findingsOf(Rep, *Arch, O.Threads);
@@ -134,7 +133,6 @@ int run(const Options &O) {
 int main(int Argc, char **Argv) {
   Options O;
   GateOptions G;
-  std::string Error;
   // What the counts depend on besides the input: this release, the Clang
   // that parses, and the CUDA major the recording runtime was built for.
   auto PrintVersion = [](llvm::raw_ostream &OS) {
@@ -145,14 +143,16 @@ int main(int Argc, char **Argv) {
        << "  recording runtime: "
        << (recordRuntimeDir().empty() ? "none" : recordRuntimeDir()) << "\n";
   };
-  if (!parseCommandLine(Argc, Argv, O, G, Error, PrintVersion))
-    return fail(Error);
+  if (llvm::Error E = parseCommandLine(Argc, Argv, O, G, PrintVersion))
+    return fail(llvm::toString(std::move(E)));
   if (G.ListChecks)
     return listChecks(G, std::cout);
   // -p alone: every CUDA file the database compiles, as clang-tidy does.
   if (!G.BuildPath.empty() && O.Files.empty() && O.Model.empty()) {
-    if (!cudaFilesOfDatabase(G.BuildPath, O.Files, Error))
-      return fail(Error);
+    auto Files = cudaFilesOfDatabase(G.BuildPath);
+    if (!Files)
+      return fail(llvm::toString(Files.takeError()));
+    O.Files = std::move(*Files);
     O.File = O.Files.front();
   }
   try {

@@ -19,8 +19,8 @@ static std::string kernelList(const Module &M) {
   return L.empty() ? "none" : L;
 }
 
-const Kernel *findKernelByName(const Module &M, const std::string &Name,
-                               std::string &Error) {
+llvm::Expected<const Kernel *> findKernelByName(const Module &M,
+                                                const std::string &Name) {
   if (const Kernel *K = M.findKernel(Name))
     return K;
   const Kernel *Found = nullptr;
@@ -33,12 +33,11 @@ const Kernel *findKernelByName(const Module &M, const std::string &Name,
   if (Count == 1)
     return Found;
   if (Count > 1)
-    Error = "'" + Name +
-            "' names several template instances; pick one of: " + kernelList(M);
-  else
-    Error = "no kernel named '" + Name + "' in " + M.File +
-            "; kernels: " + kernelList(M);
-  return nullptr;
+    return llvm::createStringError(
+        "'" + Name +
+        "' names several template instances; pick one of: " + kernelList(M));
+  return llvm::createStringError("no kernel named '" + Name + "' in " +
+                                 M.File + "; kernels: " + kernelList(M));
 }
 
 static Launch launchFromFlags(const Kernel &K, const Options &O) {
@@ -67,32 +66,33 @@ void applyOverrides(Module &M, const LaunchOverrides &O) {
   }
 }
 
-bool selectKernels(const Module &M, const std::string &Spec,
-                   std::vector<const Kernel *> &Selected, std::string &Error) {
+llvm::Expected<std::vector<const Kernel *>>
+selectKernels(const Module &M, const std::string &Spec) {
   if (Spec.rfind("regex:", 0) != 0) {
-    const Kernel *K = findKernelByName(M, Spec, Error);
-    if (K)
-      Selected.push_back(K);
-    return K != nullptr;
+    llvm::Expected<const Kernel *> K = findKernelByName(M, Spec);
+    if (!K)
+      return K.takeError();
+    return std::vector<const Kernel *>{*K};
   }
   llvm::Regex R(Spec.substr(6));
   std::string Why;
-  if (!R.isValid(Why)) {
-    Error = "--kernel '" + Spec + "': not a regular expression (" + Why + ")";
-    return false;
-  }
+  if (!R.isValid(Why))
+    return llvm::createStringError("--kernel '" + Spec +
+                                   "': not a regular expression (" + Why + ")");
+  std::vector<const Kernel *> Selected;
   for (const Kernel &K : M.Kernels)
     if (R.match(K.Name) || R.match(baseName(K.Name)))
       Selected.push_back(&K);
   if (Selected.empty())
-    Error = "--kernel '" + Spec + "' matches no kernel of " + M.File +
-            "; kernels: " + kernelList(M);
-  return !Selected.empty();
+    return llvm::createStringError("--kernel '" + Spec +
+                                   "' matches no kernel of " + M.File +
+                                   "; kernels: " + kernelList(M));
+  return Selected;
 }
 
-bool chooseLaunches(const Module &M, const Options &O,
-                    const std::vector<const Kernel *> &Selected,
-                    std::vector<Launch> &Ls, std::string &Error) {
+llvm::Error chooseLaunches(const Module &M, const Options &O,
+                           const std::vector<const Kernel *> &Selected,
+                           std::vector<Launch> &Ls) {
   std::vector<Launch> Kept;
   for (Launch &L : Ls) {
     const Kernel *K = M.findKernel(L.Kernel);
@@ -102,22 +102,27 @@ bool chooseLaunches(const Module &M, const Options &O,
   }
   Ls = std::move(Kept);
   if (Ls.empty())
-    return true;
+    return llvm::Error::success();
   const size_t Had = Ls.size();
   Ls.erase(Ls.begin(), Ls.begin() + std::min<size_t>(O.LaunchSkip, Had));
   if (O.LaunchCount && Ls.size() > O.LaunchCount)
     Ls.resize(O.LaunchCount);
   if (Ls.empty())
-    Error = "--launch-skip " + std::to_string(O.LaunchSkip) +
-            " leaves none of the " + std::to_string(Had) + " launches";
-  return !Ls.empty();
+    return llvm::createStringError(
+        "--launch-skip " + std::to_string(O.LaunchSkip) +
+        " leaves none of the " + std::to_string(Had) + " launches");
+  return llvm::Error::success();
 }
 
-bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
-                  std::string &Error) {
+llvm::Expected<std::vector<Launch>> planLaunches(const Module &M,
+                                                 const Options &O) {
   std::vector<const Kernel *> Selected;
-  if (!O.Kernel.empty() && !selectKernels(M, O.Kernel, Selected, Error))
-    return false;
+  if (!O.Kernel.empty()) {
+    auto S = selectKernels(M, O.Kernel);
+    if (!S)
+      return S.takeError();
+    Selected = std::move(*S);
+  }
   auto Chosen = [&](const Kernel &K) {
     return Selected.empty() ||
            std::find(Selected.begin(), Selected.end(), &K) != Selected.end();
@@ -127,46 +132,40 @@ bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
     bool Known = false;
     for (const Kernel &K : M.Kernels)
       Known |= Chosen(K) && K.paramIndex(Name) >= 0;
-    if (!Known) {
-      Error = "--arg " + Name + ": no " + (Only ? Only->Name + " " : "") +
-              "kernel has a parameter named '" + Name + "'";
-      return false;
-    }
+    if (!Known)
+      return llvm::createStringError(
+          "--arg " + Name + ": no " + (Only ? Only->Name + " " : "") +
+          "kernel has a parameter named '" + Name + "'");
   }
-  Out = M.Launches;
-  if (!chooseLaunches(M, O, Selected, Out, Error))
-    return false;
+  std::vector<Launch> Out = M.Launches;
+  if (llvm::Error E = chooseLaunches(M, O, Selected, Out))
+    return std::move(E);
   if (!Out.empty())
-    return true;
-  if (Selected.size() > 1) {
-    Error = "--kernel '" + O.Kernel + "': no launch of its kernels";
-    return false;
-  }
+    return Out;
+  if (Selected.size() > 1)
+    return llvm::createStringError("--kernel '" + O.Kernel +
+                                   "': no launch of its kernels");
 
   if (!Only) {
-    if (M.Kernels.empty()) {
-      Error = "no __global__ kernel in " + M.File;
-      return false;
-    }
-    if (M.Kernels.size() > 1) {
-      Error = M.File + " launches no kernel from main()" +
-              (O.Overrides.RunArgs.empty()
-                   ? " when run with no arguments; pass --run-args \"ARGS\" "
-                     "to run it with some, or"
-                   : ";") +
-              " pass --kernel NAME with --grid and --block (kernels: " +
-              kernelList(M) + ")";
-      return false;
-    }
+    if (M.Kernels.empty())
+      return llvm::createStringError("no __global__ kernel in " + M.File);
+    if (M.Kernels.size() > 1)
+      return llvm::createStringError(
+          M.File + " launches no kernel from main()" +
+          (O.Overrides.RunArgs.empty()
+               ? " when run with no arguments; pass --run-args \"ARGS\" "
+                 "to run it with some, or"
+               : ";") +
+          " pass --kernel NAME with --grid and --block (kernels: " +
+          kernelList(M) + ")");
     Only = &M.Kernels.front();
   }
-  if (!O.Overrides.Grid || !O.Overrides.Block) {
-    Error = Only->Name + " is not launched from main(); pass --grid and "
-                         "--block to say how it is launched";
-    return false;
-  }
+  if (!O.Overrides.Grid || !O.Overrides.Block)
+    return llvm::createStringError(Only->Name +
+                                   " is not launched from main(); pass --grid "
+                                   "and --block to say how it is launched");
   Out.push_back(launchFromFlags(*Only, O));
-  return true;
+  return Out;
 }
 
 std::vector<std::string> unusedArgWarnings(const Module &M,

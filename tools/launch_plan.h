@@ -10,6 +10,8 @@
 
 #include "model.h"
 #include "options.h"
+
+#include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,34 +19,34 @@
 namespace gmem {
 
 /// The kernel --kernel names: its exact name, or the one template instance
-/// or kernel with that base name. Null with Error set otherwise.
-const Kernel *findKernelByName(const Module &M, const std::string &Name,
-                               std::string &Error);
+/// or kernel with that base name; an error listing the kernels otherwise.
+llvm::Expected<const Kernel *> findKernelByName(const Module &M,
+                                                const std::string &Name);
 
 /// The kernels --kernel names (Spec): one by name (findKernelByName), or
 /// every one whose name, or name without template arguments, matches
-/// "regex:PATTERN" (Nsight Compute's --kernel-name). False with Error when
-/// none is, or the pattern is not a regular expression.
-bool selectKernels(const Module &M, const std::string &Spec,
-                   std::vector<const Kernel *> &Selected, std::string &Error);
+/// "regex:PATTERN" (Nsight Compute's --kernel-name). An error when none
+/// is, or the pattern is not a regular expression.
+llvm::Expected<std::vector<const Kernel *>>
+selectKernels(const Module &M, const std::string &Spec);
 
 /// Keeps the launches of Ls whose kernel is in Selected (all when it is
 /// empty), then leaves out the first --launch-skip and keeps --launch-count
-/// of the rest, in the order the program made them. False with Error when
-/// the skip leaves none; Ls empty without an error when no launch was of
-/// the kernels chosen.
-bool chooseLaunches(const Module &M, const Options &O,
-                    const std::vector<const Kernel *> &Selected,
-                    std::vector<Launch> &Ls, std::string &Error);
+/// of the rest, in the order the program made them. An error when the skip
+/// leaves none; Ls empty without an error when no launch was of the
+/// kernels chosen.
+llvm::Error chooseLaunches(const Module &M, const Options &O,
+                           const std::vector<const Kernel *> &Selected,
+                           std::vector<Launch> &Ls);
 
 /// Applies --grid, --block, --dynamic-smem and --arg to the launches M
 /// recorded (a model read with --model; host code is not re-run, so a grid
 /// derived from the block is not re-derived).
 void applyOverrides(Module &M, const LaunchOverrides &O);
 
-/// Fills Out; on failure returns false with a message saying what to pass.
-bool planLaunches(const Module &M, const Options &O, std::vector<Launch> &Out,
-                  std::string &Error);
+/// The launches to simulate, or an error saying what to pass.
+llvm::Expected<std::vector<Launch>> planLaunches(const Module &M,
+                                                 const Options &O);
 
 /// A warning for each --arg that none of Launches (those to simulate, with
 /// a --kernel launch built from the flags) has a parameter for.

@@ -50,16 +50,13 @@ void explainOtherCode(const Module &M, const SimOptions &SO, RowNames Names,
 
 } // namespace
 
-bool buildComparison(const Module &M, const Measurement &Ms,
-                     const std::string &MeasurementName,
-                     const ComparisonOptions &O, Comparison &C,
-                     std::string &Error) {
-  C = Comparison();
+Expected<Comparison> buildComparison(const Module &M, const Measurement &Ms,
+                                     const std::string &MeasurementName,
+                                     const ComparisonOptions &O) {
+  Comparison C;
   const ArchRules *Arch = findArch(O.Arch);
-  if (!Arch) {
-    Error = "unknown --arch '" + O.Arch + "'";
-    return false;
-  }
+  if (!Arch)
+    return Failure{"unknown --arch '" + O.Arch + "'"};
   C.File = M.File;
   C.MeasurementPath = MeasurementName;
   C.Ms = &Ms;
@@ -75,17 +72,17 @@ bool buildComparison(const Module &M, const Measurement &Ms,
   }
   C.Arch = Arch->Name;
 
-  LaunchMatching Matching;
-  if (!matchLaunches(M, Ms, MeasurementName, Matching, Error))
-    return false;
+  Expected<LaunchMatching> Matching =
+      matchLaunches(M, Ms, MeasurementName);
+  if (!Matching)
+    return Failure{Matching.error()};
   std::set<std::string> Warned;
-  for (const MatchedLaunch &ML : Matching.Launches) {
+  for (const MatchedLaunch &ML : Matching->Launches) {
     const MeasuredLaunch &Measured = Ms.Launches[ML.Measured];
-    if (auto Why = validateLaunch(*ML.K, ML.L, *Arch)) {
-      Error = MeasurementName + ": launch " + std::to_string(Measured.Index) +
-              " (" + ML.K->Name + "): " + *Why;
-      return false;
-    }
+    if (auto Valid = validateLaunch(*ML.K, ML.L, *Arch); !Valid)
+      return Failure{MeasurementName + ": launch " +
+                     std::to_string(Measured.Index) + " (" + ML.K->Name +
+                     "): " + Valid.error()};
     if (Warned.insert(ML.K->Name).second)
       for (const std::string &W : ML.K->Warnings)
         C.Warnings.push_back(ML.L.Memory.empty() ? W
@@ -96,13 +93,13 @@ bool buildComparison(const Module &M, const Measurement &Ms,
   SO.Arch = Arch;
   SO.Threads = O.Threads;
   RowNames Names = rowNamesFor(Ms);
-  for (const MatchedLaunch &ML : Matching.Launches)
+  for (const MatchedLaunch &ML : Matching->Launches)
     C.Launches.push_back(compareLaunch(ML, Ms.Launches[ML.Measured],
                                        simulate(*ML.K, ML.L, SO), Names));
   explainOtherCode(M, SO, Names, C);
-  for (size_t I : Matching.Unmeasured)
+  for (size_t I : Matching->Unmeasured)
     C.Unmeasured.push_back(M.Launches[I]);
-  return true;
+  return C;
 }
 
 int runComparison(const Module &M, const std::string &MeasurementPath,
@@ -117,16 +114,15 @@ int runComparison(const Module &M, const std::string &MeasurementPath,
                 "' for --compare; use text or json");
   ImportResult Read = readMeasurement(MeasurementPath);
   if (!Read)
-    return Fail(Read.error().Message);
-  Comparison C;
-  std::string Error;
-  if (!buildComparison(M, *Read, MeasurementPath, O, C, Error))
-    return Fail(Error);
+    return Fail(Read.error());
+  Expected<Comparison> C = buildComparison(M, *Read, MeasurementPath, O);
+  if (!C)
+    return Fail(C.error());
   if (O.Format == "json")
-    Out << comparisonJson(C).dump(2) << "\n";
+    Out << comparisonJson(*C).dump(2) << "\n";
   else
-    printComparisonText(C, Out);
-  return comparisonExitCode(C, O.Strict);
+    printComparisonText(*C, Out);
+  return comparisonExitCode(*C, O.Strict);
 }
 
 } // namespace gmem

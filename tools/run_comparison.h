@@ -13,11 +13,10 @@
 namespace gmem {
 
 /// Matches, validates and simulates every launch of Ms (kept alive by the
-/// caller: C points into it). False with a one-line Error on bad input.
-bool buildComparison(const Module &M, const Measurement &Ms,
-                     const std::string &MeasurementName,
-                     const ComparisonOptions &O, Comparison &C,
-                     std::string &Error);
+/// caller: the comparison points into it). A one-line Failure on bad input.
+Expected<Comparison> buildComparison(const Module &M, const Measurement &Ms,
+                                     const std::string &MeasurementName,
+                                     const ComparisonOptions &O);
 
 /// `gmem-analyze FILE --compare MEASUREMENT`: reads the measurement (gmem-
 /// verify JSON, ncu CSV, nvprof CSV or nvprof's printed tables), matches,

@@ -102,9 +102,8 @@ Options parseArgs(int Argc, char **Argv) {
     fail("--launch-count needs a positive integer, not '" + O.Count + "'");
   LaunchFilterOptions F;
   F.KernelRegex = O.Kernel;
-  std::string Error;
-  if (!LaunchFilter::create(F, Error))
-    fail(Error);
+  if (auto Filter = LaunchFilter::create(F); !Filter)
+    fail(Filter.error());
   return O;
 }
 

@@ -336,35 +336,29 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
     onLaunchExit(Domain, Cbid, CB);
 }
 
-bool readSettings(Settings &Set, std::string &Error) {
+Expected<void> readSettings(Settings &Set) {
   Set.Output = envOr("GMEM_VERIFY_OUTPUT", Set.Output);
   std::string Which = envOr("GMEM_VERIFY_PASS", "counters");
   if (Which == "lines")
     Set.Which = Pass::Lines;
-  else if (Which != "counters") {
-    Error =
-        "GMEM_VERIFY_PASS must be 'counters' or 'lines', not '" + Which + "'";
-    return false;
-  }
+  else if (Which != "counters")
+    return Failure{"GMEM_VERIFY_PASS must be 'counters' or 'lines', not '" +
+                   Which + "'"};
   std::string Skip = envOr("GMEM_VERIFY_LAUNCH_SKIP", "0");
   std::string Count = envOr("GMEM_VERIFY_LAUNCH_COUNT", "");
   if (!parseCount(Skip, Set.Filter.Skip) ||
-      (!Count.empty() && !parseCount(Count, Set.Filter.Count))) {
-    Error = "GMEM_VERIFY_LAUNCH_SKIP/COUNT must be unsigned integers";
-    return false;
-  }
+      (!Count.empty() && !parseCount(Count, Set.Filter.Count)))
+    return Failure{"GMEM_VERIFY_LAUNCH_SKIP/COUNT must be unsigned integers"};
   Set.Filter.KernelRegex = envOr("GMEM_VERIFY_KERNEL", "");
   std::string Only = envOr("GMEM_VERIFY_LINES_LAUNCH", "");
   uint64_t OnlyIndex = 0;
   if (!Only.empty()) {
-    if (!parseCount(Only, OnlyIndex)) {
-      Error = "GMEM_VERIFY_LINES_LAUNCH must be a launch index";
-      return false;
-    }
+    if (!parseCount(Only, OnlyIndex))
+      return Failure{"GMEM_VERIFY_LINES_LAUNCH must be a launch index"};
     Set.OnlyLaunch = static_cast<long>(OnlyIndex);
   }
   Set.Debug = envOr("GMEM_VERIFY_DEBUG", "0") != "0";
-  return true;
+  return {};
 }
 
 } // namespace
@@ -378,13 +372,15 @@ InitializeInjection(void) {
     return 1;
   Done = true;
   std::atexit(writeResult);
-  std::string Error;
-  if (!readSettings(S.Set, Error) ||
-      !(S.Filter = LaunchFilter::create(S.Set.Filter, Error))) {
-    setFatal(S, Error);
-    S.Filter = LaunchFilter::create(LaunchFilterOptions(), Error);
+  Expected<void> Read = readSettings(S.Set);
+  auto Filter = Read ? LaunchFilter::create(S.Set.Filter)
+                     : Failure{Read.error()};
+  if (!Filter) {
+    setFatal(S, Filter.error());
+    S.Filter = std::move(*LaunchFilter::create(LaunchFilterOptions()));
     return 1;
   }
+  S.Filter = std::move(*Filter);
   if (S.Set.Which == Pass::Counters)
     S.Range.reset(new RangeProfiler(defaultCounterMetrics()));
 

@@ -1,5 +1,4 @@
-//===- launch_filter.cpp - Which launches gmem-verify profiles
-//-------------===//
+//===- launch_filter.cpp - Which launches gmem-verify profiles -----------===//
 #include "launch_filter.h"
 
 #include <cctype>
@@ -7,17 +6,16 @@
 namespace gmem {
 namespace cupti {
 
-std::unique_ptr<LaunchFilter>
-LaunchFilter::create(const LaunchFilterOptions &Opts, std::string &Error) {
+Expected<std::unique_ptr<LaunchFilter>>
+LaunchFilter::create(const LaunchFilterOptions &Opts) {
   std::unique_ptr<LaunchFilter> F(new LaunchFilter());
   F->Opts = Opts;
   if (!Opts.KernelRegex.empty()) {
     try {
       F->Regex = std::regex(Opts.KernelRegex, std::regex::ECMAScript);
     } catch (const std::regex_error &E) {
-      Error = "invalid --kernel regular expression '" + Opts.KernelRegex +
-              "': " + E.what();
-      return nullptr;
+      return Failure{"invalid --kernel regular expression '" +
+                     Opts.KernelRegex + "': " + E.what()};
     }
   }
   return F;

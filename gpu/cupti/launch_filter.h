@@ -1,5 +1,4 @@
-//===- launch_filter.h - Which launches gmem-verify profiles
-//---------------===//
+//===- launch_filter.h - Which launches gmem-verify profiles ---*- C++ -*-===//
 //
 // Nsight Compute's --kernel-name, --launch-skip and --launch-count, applied
 // per kernel and configuration: of the launches of one kernel with one grid,
@@ -11,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_GPU_CUPTI_LAUNCH_FILTER_H
 #define GMEM_GPU_CUPTI_LAUNCH_FILTER_H
+
+#include "expected.h"
 
 #include <array>
 #include <cstdint>
@@ -30,9 +31,9 @@ struct LaunchFilterOptions {
 
 class LaunchFilter {
 public:
-  /// Returns null and sets \p Error when the regular expression is invalid.
-  static std::unique_ptr<LaunchFilter> create(const LaunchFilterOptions &Opts,
-                                              std::string &Error);
+  /// A Failure when the regular expression is invalid.
+  static Expected<std::unique_ptr<LaunchFilter>>
+  create(const LaunchFilterOptions &Opts);
 
   /// Decides for the next launch; \p Kernel is the name without parameters,
   /// the regular expression may match it or \p Mangled (std::regex_search).

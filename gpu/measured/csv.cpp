@@ -26,8 +26,7 @@ std::vector<Line> splitLines(const std::string &Text) {
   return Lines;
 }
 
-std::optional<std::vector<std::string>> splitRecord(std::string_view Record,
-                                                    std::string &Error) {
+Expected<std::vector<std::string>> splitRecord(std::string_view Record) {
   std::vector<std::string> Fields;
   size_t I = 0, N = Record.size();
   while (true) {
@@ -53,16 +52,12 @@ std::optional<std::vector<std::string>> splitRecord(std::string_view Record,
         }
         Field += Record[I++];
       }
-      if (!Closed) {
-        Error = "a quoted field is not closed (truncated line?)";
-        return std::nullopt;
-      }
+      if (!Closed)
+        return Failure{"a quoted field is not closed (truncated line?)"};
       while (I < N && (Record[I] == ' ' || Record[I] == '\t'))
         ++I;
-      if (I < N && Record[I] != ',') {
-        Error = "unexpected text after a quoted field";
-        return std::nullopt;
-      }
+      if (I < N && Record[I] != ',')
+        return Failure{"unexpected text after a quoted field"};
     } else {
       while (I < N && Record[I] != ',')
         Field += Record[I++];
@@ -83,34 +78,27 @@ int Header::column(std::string_view Name) const {
   return -1;
 }
 
-std::optional<Header> findHeader(const std::vector<Line> &Lines,
-                                 std::string_view Prefix, std::string &Error,
-                                 unsigned &ErrorLine) {
-  Error.clear();
-  ErrorLine = 0;
-  for (size_t I = 0; I < Lines.size(); ++I) {
-    if (Lines[I].Text.compare(0, Prefix.size(), Prefix) != 0)
-      continue;
-    std::optional<std::vector<std::string>> Columns =
-        splitRecord(Lines[I].Text, Error);
-    if (!Columns) {
-      ErrorLine = Lines[I].Number;
-      return std::nullopt;
-    }
-    return Header{I, std::move(*Columns)};
-  }
+std::optional<size_t> findHeaderLine(const std::vector<Line> &Lines,
+                                     std::string_view Prefix) {
+  for (size_t I = 0; I < Lines.size(); ++I)
+    if (Lines[I].Text.compare(0, Prefix.size(), Prefix) == 0)
+      return I;
   return std::nullopt;
 }
 
-std::optional<std::vector<std::string>>
-splitRow(const Line &Row, size_t Columns, std::string &Error) {
-  std::optional<std::vector<std::string>> Fields = splitRecord(Row.Text, Error);
-  if (Fields && Fields->size() != Columns) {
-    Error = "expected " + std::to_string(Columns) +
-            " fields as in the header, found " +
-            std::to_string(Fields->size()) + " (truncated line?)";
-    return std::nullopt;
-  }
+Expected<Header> readHeader(const std::vector<Line> &Lines, size_t At) {
+  Expected<std::vector<std::string>> Columns = splitRecord(Lines[At].Text);
+  if (!Columns)
+    return Failure{Columns.error()};
+  return Header{At, std::move(*Columns)};
+}
+
+Expected<std::vector<std::string>> splitRow(const Line &Row, size_t Columns) {
+  Expected<std::vector<std::string>> Fields = splitRecord(Row.Text);
+  if (Fields && Fields->size() != Columns)
+    return Failure{"expected " + std::to_string(Columns) +
+                   " fields as in the header, found " +
+                   std::to_string(Fields->size()) + " (truncated line?)"};
   return Fields;
 }
 

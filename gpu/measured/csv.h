@@ -7,6 +7,8 @@
 #ifndef GMEM_GPU_MEASURED_CSV_H
 #define GMEM_GPU_MEASURED_CSV_H
 
+#include "expected.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -25,10 +27,9 @@ struct Line {
 /// Splits Text into lines; drops a leading UTF-8 byte order mark.
 std::vector<Line> splitLines(const std::string &Text);
 
-/// Splits one record into its fields. On a malformed record (a quote left
-/// open, text after a closing quote) returns nothing and sets Error.
-std::optional<std::vector<std::string>> splitRecord(std::string_view Record,
-                                                    std::string &Error);
+/// Splits one record into its fields; a Failure saying what is wrong on a
+/// malformed record (a quote left open, text after a closing quote).
+Expected<std::vector<std::string>> splitRecord(std::string_view Record);
 
 /// A number as the tools print it: "524288", "67,116,800" (groups of three
 /// digits), "12.50", "1.5e+03", "12.50%" (the '%' is dropped). Nothing for
@@ -46,18 +47,17 @@ struct Header {
   int column(std::string_view Name) const;
 };
 
-/// The first line starting with Prefix, split into column names; the lines
-/// before it (program output, profiler banners) are skipped. Returns nothing
-/// when there is no such line (Error empty) or it is malformed (Error says
-/// why, ErrorLine where).
-std::optional<Header> findHeader(const std::vector<Line> &Lines,
-                                 std::string_view Prefix, std::string &Error,
-                                 unsigned &ErrorLine);
+/// The index of the first line starting with Prefix (the lines before it
+/// are program output, profiler banners); nothing when no line does.
+std::optional<size_t> findHeaderLine(const std::vector<Line> &Lines,
+                                     std::string_view Prefix);
 
-/// The fields of a data row of a table with Columns columns; nothing, with
-/// Error set, when the row is malformed or has another number of fields.
-std::optional<std::vector<std::string>>
-splitRow(const Line &Row, size_t Columns, std::string &Error);
+/// Line At split into column names (as splitRecord).
+Expected<Header> readHeader(const std::vector<Line> &Lines, size_t At);
+
+/// The fields of a data row of a table with Columns columns; a Failure when
+/// the row is malformed or has another number of fields.
+Expected<std::vector<std::string>> splitRow(const Line &Row, size_t Columns);
 
 /// Text without leading and trailing spaces and tabs.
 std::string_view trim(std::string_view Text);

@@ -41,38 +41,18 @@
 #ifndef GMEM_GPU_MEASURED_IMPORTERS_H
 #define GMEM_GPU_MEASURED_IMPORTERS_H
 
+#include "expected.h"
 #include "measurement.h"
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 
 namespace gmem {
 
-/// Why a measurement file could not be read, as one line naming the file
-/// (and the line for CSV and text).
-struct ImportError {
-  std::string Message;
-};
-
-/// A Measurement or the ImportError that prevented it.
-class ImportResult {
-public:
-  ImportResult(Measurement M) : V(std::move(M)) {}
-  ImportResult(ImportError E) : V(std::move(E)) {}
-
-  explicit operator bool() const { return V.index() == 0; }
-  Measurement &operator*() { return std::get<0>(V); }
-  const Measurement &operator*() const { return std::get<0>(V); }
-  Measurement *operator->() { return &std::get<0>(V); }
-  const Measurement *operator->() const { return &std::get<0>(V); }
-  /// Only valid when the result holds an error.
-  const ImportError &error() const { return std::get<1>(V); }
-
-private:
-  std::variant<Measurement, ImportError> V;
-};
+/// A Measurement, or the Failure (one line naming the file, and the line
+/// for CSV and text) that prevented it.
+using ImportResult = Expected<Measurement>;
 
 /// Reads Path as whichever of the four formats its content is: JSON when
 /// it starts with '{', ncu CSV when a line starts with "ID", nvprof CSV when

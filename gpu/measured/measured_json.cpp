@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-/// Thrown inside the reader only; turned into an ImportError at its edge.
+/// Thrown inside the reader only; turned into a Failure at its edge.
 struct SchemaError {
   std::string Path, What;
 };
@@ -222,21 +222,21 @@ std::string parseErrorText(const char *What) {
 ImportResult parseMeasuredJson(const std::string &Text,
                                const std::string &Name) {
   if (Text.find_first_not_of(" \t\r\n") == std::string::npos)
-    return ImportError{Name + ": empty file"};
+    return Failure{Name + ": empty file"};
   json Doc;
   try {
     Doc = json::parse(Text);
   } catch (const json::exception &E) {
-    return ImportError{Name + ": not valid JSON: " + parseErrorText(E.what())};
+    return Failure{Name + ": not valid JSON: " + parseErrorText(E.what())};
   }
   try {
     return readDocument(Doc);
   } catch (const SchemaError &E) {
-    return ImportError{Name + ": " + (E.Path.empty() ? "" : E.Path + ": ") +
+    return Failure{Name + ": " + (E.Path.empty() ? "" : E.Path + ": ") +
                        E.What};
   } catch (const json::exception &E) {
     // Numbers out of range and the like, which the checks above let by.
-    return ImportError{Name + ": " + parseErrorText(E.what())};
+    return Failure{Name + ": " + parseErrorText(E.what())};
   }
 }
 

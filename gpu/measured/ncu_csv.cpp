@@ -58,7 +58,7 @@ struct Columns {
 
 ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
   auto Error = [&](unsigned Line, const std::string &What) {
-    return ImportError{Name + (Line ? ":" + std::to_string(Line) : "") + ": " +
+    return Failure{Name + (Line ? ":" + std::to_string(Line) : "") + ": " +
                        What};
   };
   std::vector<csv::Line> Lines = csv::splitLines(Text);
@@ -66,15 +66,13 @@ ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
     return Error(0, "empty file");
 
   // Program output and ==PROF== lines come before the header.
-  std::string RecordError;
-  unsigned HeaderError = 0;
-  std::optional<csv::Header> Header =
-      csv::findHeader(Lines, "\"ID\",", RecordError, HeaderError);
-  if (!Header && RecordError.empty())
+  std::optional<size_t> At = csv::findHeaderLine(Lines, "\"ID\",");
+  if (!At)
     return Error(0, "no ncu --csv header line (\"ID\",\"Process ID\",...): "
                     "not an Nsight Compute CSV export");
+  Expected<csv::Header> Header = csv::readHeader(Lines, *At);
   if (!Header)
-    return Error(HeaderError, RecordError);
+    return Error(Lines[*At].Number, Header.error());
   const csv::Line &HeaderLine = Lines[Header->At];
   Columns C;
   C.Id = Header->column("ID");
@@ -106,10 +104,10 @@ ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
     const csv::Line &L = Lines[I];
     if (csv::trim(L.Text).empty() || L.Text.compare(0, 8, "==PROF==") == 0)
       continue;
-    std::optional<std::vector<std::string>> Fields =
-        csv::splitRow(L, Header->Columns.size(), RecordError);
+    Expected<std::vector<std::string>> Fields =
+        csv::splitRow(L, Header->Columns.size());
     if (!Fields)
-      return Error(L.Number, RecordError);
+      return Error(L.Number, Fields.error());
     const std::vector<std::string> &F = *Fields;
     const std::string &Id = F[C.Id];
     std::optional<double> IdValue = csv::parseNumber(Id);

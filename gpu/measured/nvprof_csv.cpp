@@ -25,22 +25,20 @@ namespace gmem {
 
 ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
   auto Error = [&](unsigned Line, const std::string &What) {
-    return ImportError{Name + (Line ? ":" + std::to_string(Line) : "") + ": " +
+    return Failure{Name + (Line ? ":" + std::to_string(Line) : "") + ": " +
                        What};
   };
   std::vector<csv::Line> Lines = csv::splitLines(Text);
   if (Lines.empty())
     return Error(0, "empty file");
 
-  std::string RecordError;
-  unsigned HeaderError = 0;
-  std::optional<csv::Header> Header = csv::findHeader(
-      Lines, "\"Device\",\"Kernel\",", RecordError, HeaderError);
-  if (!Header && RecordError.empty())
+  std::optional<size_t> At = csv::findHeaderLine(Lines, "\"Device\",\"Kernel\",");
+  if (!At)
     return Error(0, "no nvprof --csv header line (\"Device\",\"Kernel\",...): "
                     "not an nvprof --metrics --csv log");
+  Expected<csv::Header> Header = csv::readHeader(Lines, *At);
   if (!Header)
-    return Error(HeaderError, RecordError);
+    return Error(Lines[*At].Number, Header.error());
   const csv::Line &HeaderLine = Lines[Header->At];
   int Device = Header->column("Device"), Kernel = Header->column("Kernel"),
       Metric = Header->column("Metric Name"), Avg = Header->column("Avg");
@@ -60,10 +58,10 @@ ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
     const csv::Line &L = Lines[I];
     if (csv::trim(L.Text).empty() || L.Text.compare(0, 2, "==") == 0)
       continue;
-    std::optional<std::vector<std::string>> Fields =
-        csv::splitRow(L, Header->Columns.size(), RecordError);
+    Expected<std::vector<std::string>> Fields =
+        csv::splitRow(L, Header->Columns.size());
     if (!Fields)
-      return Error(L.Number, RecordError);
+      return Error(L.Number, Fields.error());
     const std::vector<std::string> &F = *Fields;
     std::string Demangled(csv::trim(F[Kernel]));
     if (Demangled.empty())

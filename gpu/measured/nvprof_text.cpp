@@ -136,9 +136,9 @@ public:
     M.Tool = "nvprof-text";
     for (size_t I = 0; I < Lines.size(); ++I)
       if (!line(Lines, I))
-        return ImportError{Failure};
+        return Failure{Problem};
     if (!endKernel())
-      return ImportError{Failure};
+      return Failure{Problem};
     if (!M.Launches.empty())
       return std::move(M);
     if (MetricHeader)
@@ -164,15 +164,15 @@ private:
   unsigned MetricHeader = 0, EventHeader = 0; ///< First of each, or 0.
   std::string Kernel;      ///< The current "Kernel:" of a metric table.
   unsigned KernelLine = 0; ///< Its line, while no row has followed it.
-  std::string Failure;
+  std::string Problem;
 
-  ImportError error(unsigned Line, const std::string &What) const {
-    return ImportError{Name + (Line ? ":" + std::to_string(Line) : "") + ": " +
+  Failure error(unsigned Line, const std::string &What) const {
+    return Failure{Name + (Line ? ":" + std::to_string(Line) : "") + ": " +
                        What};
   }
 
   bool fail(unsigned Line, const std::string &What) {
-    Failure = error(Line, What).Message;
+    Problem = error(Line, What).Message;
     return false;
   }
 

@@ -36,26 +36,26 @@ Format detect(const std::string &Text) {
 }
 
 /// The whole file, or an error naming it.
-std::variant<std::string, ImportError> readText(const std::string &Path) {
+Expected<std::string> readText(const std::string &Path) {
   std::error_code EC;
   if (std::filesystem::is_directory(Path, EC))
-    return ImportError{Path + ": is a directory, not a measurement file"};
+    return Failure{Path + ": is a directory, not a measurement file"};
   std::ifstream In(Path, std::ios::binary);
   if (!In)
-    return ImportError{Path + ": cannot open the file"};
+    return Failure{Path + ": cannot open the file"};
   std::ostringstream Buffer;
   Buffer << In.rdbuf();
   if (In.bad())
-    return ImportError{Path + ": cannot read the file"};
+    return Failure{Path + ": cannot read the file"};
   return Buffer.str();
 }
 
 template <typename Parse>
 ImportResult readWith(const std::string &Path, Parse P) {
-  std::variant<std::string, ImportError> Text = readText(Path);
-  if (Text.index() == 1)
-    return std::get<1>(Text);
-  return P(std::get<0>(Text), Path);
+  Expected<std::string> Text = readText(Path);
+  if (!Text)
+    return Failure{Text.error()};
+  return P(*Text, Path);
 }
 
 } // namespace
@@ -63,7 +63,7 @@ ImportResult readWith(const std::string &Path, Parse P) {
 ImportResult parseMeasurement(const std::string &Text,
                               const std::string &Name) {
   if (Text.find_first_not_of(" \t\r\n") == std::string::npos)
-    return ImportError{Name + ": empty file"};
+    return Failure{Name + ": empty file"};
   switch (detect(Text)) {
   case Format::Json:
     return parseMeasuredJson(Text, Name);
@@ -76,7 +76,7 @@ ImportResult parseMeasurement(const std::string &Text,
   case Format::Unknown:
     break;
   }
-  return ImportError{Name + ": not a measurement: expected gmem-verify's "
+  return Failure{Name + ": not a measurement: expected gmem-verify's "
                             "measured.json, an ncu --csv export or an nvprof "
                             "--metrics log (CSV or its printed tables)"};
 }

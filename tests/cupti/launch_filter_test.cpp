@@ -14,10 +14,9 @@ std::unique_ptr<LaunchFilter> make(uint64_t Skip, uint64_t Count,
   O.Skip = Skip;
   O.Count = Count;
   O.KernelRegex = Regex;
-  std::string Error;
-  auto F = LaunchFilter::create(O, Error);
-  EXPECT_TRUE(F) << Error;
-  return F;
+  auto F = LaunchFilter::create(O);
+  EXPECT_TRUE(F) << F.error();
+  return F ? std::move(*F) : nullptr;
 }
 } // namespace
 
@@ -61,9 +60,9 @@ TEST(CuptiLaunchFilter, NonMatchingLaunchesDoNotCountTowardsSkip) {
 TEST(CuptiLaunchFilter, InvalidRegexIsAnError) {
   LaunchFilterOptions O;
   O.KernelRegex = "(";
-  std::string Error;
-  EXPECT_EQ(LaunchFilter::create(O, Error), nullptr);
-  EXPECT_NE(Error.find("invalid --kernel regular expression"),
+  auto F = LaunchFilter::create(O);
+  ASSERT_FALSE(F);
+  EXPECT_NE(F.error().find("invalid --kernel regular expression"),
             std::string::npos);
 }
 

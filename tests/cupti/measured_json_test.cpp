@@ -85,7 +85,7 @@ TEST(CuptiMeasuredJson, NonFiniteMetricsAreLeftOut) {
 TEST(CuptiMeasuredJson, RoundTripsThroughTheReader) {
   std::string Text = measurementToJson(oneLaunch()).dump(1);
   ImportResult R = parseMeasuredJson(Text, "measured.json");
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(R->Tool, "gmem-verify");
   EXPECT_EQ(R->Device, "NVIDIA H200");
   EXPECT_EQ(R->ComputeCapability, "9.0");

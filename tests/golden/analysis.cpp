@@ -97,8 +97,8 @@ const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {
       ADD_FAILURE() << "launch of unknown kernel " << L.Kernel;
       continue;
     }
-    if (auto Why = validateLaunch(*K, L, *findArch("sm_90"))) {
-      ADD_FAILURE() << L.Kernel << ": " << *Why;
+    if (auto Valid = validateLaunch(*K, L, *findArch("sm_90")); !Valid) {
+      ADD_FAILURE() << L.Kernel << ": " << Valid.error();
       continue;
     }
     Slot->Results.push_back(simulate(*K, L, SimOptions()));

@@ -54,11 +54,12 @@ Comparison compareInProcess(const std::string &Source, const Measurement &Ms,
   C.MeasurementPath = Name;
   C.Ms = &Ms;
   C.Arch = "sm_90";
-  LaunchMatching Matching;
-  std::string Error;
-  EXPECT_TRUE(matchLaunches(A.M, Ms, Name, Matching, Error)) << Error;
+  Expected<LaunchMatching> Matching = matchLaunches(A.M, Ms, Name);
+  EXPECT_TRUE(Matching) << Matching.error();
+  if (!Matching)
+    return C;
   const ArchRules &Arch = *findArch("sm_90");
-  for (const MatchedLaunch &ML : Matching.Launches) {
+  for (const MatchedLaunch &ML : Matching->Launches) {
     const LaunchResult *Cached = nullptr;
     for (const LaunchResult &R : A.Results)
       if (R.L.Kernel == ML.L.Kernel && R.L.Loc.Line == ML.L.Loc.Line &&
@@ -71,8 +72,8 @@ Comparison compareInProcess(const std::string &Source, const Measurement &Ms,
       C.Launches.push_back(compareLaunch(ML, Measured, *Cached));
       continue;
     }
-    if (auto Why = validateLaunch(*ML.K, ML.L, Arch))
-      ADD_FAILURE() << *Why;
+    if (auto Valid = validateLaunch(*ML.K, ML.L, Arch); !Valid)
+      ADD_FAILURE() << Valid.error();
     else
       C.Launches.push_back(
           compareLaunch(ML, Measured, simulate(*ML.K, ML.L, SimOptions())));
@@ -112,7 +113,7 @@ const std::string GtSource = sourceDir() + "/examples/seeds_gt.cu";
 TEST(CompareGroundTruth, SeedsProgramAgreesWithNsightCompute) {
   // The "done when": every launch within tolerance or explained.
   ImportResult Ms = readNcuCsv(groundTruthDir() + "/h200_ncu_seeds.csv");
-  ASSERT_TRUE(bool(Ms)) << Ms.error().Message;
+  ASSERT_TRUE(bool(Ms)) << Ms.error();
   Comparison C = compareInProcess(GtSource, *Ms, "h200_ncu_seeds.csv");
   ASSERT_EQ(C.Launches.size(), 31u);
   EXPECT_EQ(mismatches(C), "");
@@ -155,7 +156,7 @@ TEST(CompareGroundTruth, RecordedExampleMeasurementsAgree) {
     SCOPED_TRACE(E.path().string());
     ASSERT_TRUE(fs::exists(Path)) << "no source for " << Name;
     ImportResult Ms = readMeasuredJson(E.path().string());
-    ASSERT_TRUE(bool(Ms)) << Ms.error().Message;
+    ASSERT_TRUE(bool(Ms)) << Ms.error();
     Comparison C = compareInProcess(Path, *Ms, E.path().filename().string());
     EXPECT_EQ(C.Launches.size(), Ms->Launches.size());
     EXPECT_EQ(mismatches(C), "");

@@ -26,7 +26,7 @@ const Measurement &measured() {
   static Measurement M = [] {
     ImportResult R = readNcuCsv(GtCsv);
     if (!R) {
-      ADD_FAILURE() << R.error().Message;
+      ADD_FAILURE() << R.error();
       return Measurement();
     }
     return *R;

@@ -124,12 +124,18 @@ Measurement copyMeasurement() {
 }
 
 Comparison build(const Module &M, const Measurement &Ms) {
-  Comparison C;
-  std::string Error;
   ComparisonOptions O;
   O.Threads = 1;
-  EXPECT_TRUE(buildComparison(M, Ms, "measured.json", O, C, Error)) << Error;
-  return C;
+  Expected<Comparison> C = buildComparison(M, Ms, "measured.json", O);
+  EXPECT_TRUE(C) << C.error();
+  return C ? *C : Comparison();
+}
+
+/// buildComparison's message; empty when it builds.
+std::string buildError(const Module &M, const Measurement &Ms,
+                       const std::string &Name) {
+  Expected<Comparison> C = buildComparison(M, Ms, Name, {});
+  return C ? "" : C.error();
 }
 
 const MetricComparison *metric(const Comparison &C, const std::string &Name,
@@ -641,7 +647,7 @@ ImportResult nvprofTextTable(bool WithRatios) {
 TEST(Compare, NvprofMeasurementRowsCarryNvprofNames) {
   Module M = copyModule();
   ImportResult Ms = nvprofTextTable(true);
-  ASSERT_TRUE(Ms) << Ms.error().Message;
+  ASSERT_TRUE(Ms) << Ms.error();
   ASSERT_EQ(rowNamesFor(*Ms), RowNames::Nvprof);
   Comparison C = build(M, *Ms);
   ASSERT_EQ(C.Launches.size(), 1u);
@@ -668,7 +674,7 @@ TEST(Compare, NvprofMeasurementRowsCarryNvprofNames) {
 
   // Computed from nvprof's counts, named by them.
   Ms = nvprofTextTable(false);
-  ASSERT_TRUE(Ms) << Ms.error().Message;
+  ASSERT_TRUE(Ms) << Ms.error();
   C = build(M, *Ms);
   const MetricComparison *PerReq = metric(C, "gld_transactions_per_request");
   ASSERT_NE(PerReq, nullptr);
@@ -689,10 +695,7 @@ TEST(Compare, NvprofLaunchWithoutHostLaunchIsAnError) {
   Module M = copyModule();
   M.Launches.clear();
   Measurement Ms = nvprofMeasurement();
-  Comparison C;
-  std::string Error;
-  EXPECT_FALSE(buildComparison(M, Ms, "log.csv", {}, C, Error));
-  EXPECT_EQ(Error,
+  EXPECT_EQ(buildError(M, Ms, "log.csv"),
             "log.csv: launch 0 (copy): the measurement has no grid and block "
             "and test.cu has 0 launch(es) of copy to take them from (this is "
             "the 1st measured); measure with gmem-verify or ncu to record "
@@ -710,15 +713,14 @@ TEST(Compare, NcuLaunchWithoutArgumentValuesNeedsTheHostCode) {
   Ms.Tool = "ncu-csv";
   Ms.Launches[0].Args.clear();
   Ms.Launches[0].Lines.clear();
-  Comparison C;
-  std::string Error;
-  EXPECT_FALSE(buildComparison(M, Ms, "x.csv", {}, C, Error));
+  std::string Error = buildError(M, Ms, "x.csv");
   EXPECT_TRUE(contains(Error, "x.csv: launch 0 (copy): cannot compute "
                               "argument 'n' of copy (read from argv)"))
       << Error;
   M = copyModule(256);
-  EXPECT_TRUE(buildComparison(M, Ms, "x.csv", {}, C, Error)) << Error;
-  EXPECT_TRUE(contains(C.Launches[0].Match.Notes.at(0),
+  Expected<Comparison> C = buildComparison(M, Ms, "x.csv", {});
+  ASSERT_TRUE(C) << C.error();
+  EXPECT_TRUE(contains(C->Launches[0].Match.Notes.at(0),
                        "argument values from the host launch"));
 }
 
@@ -727,21 +729,17 @@ TEST(Compare, KernelMissingFromTheSourceIsAnError) {
   Measurement Ms = copyMeasurement();
   Ms.Launches[0].Kernel = "scale";
   Ms.Launches[0].Index = 3;
-  Comparison C;
-  std::string Error;
-  EXPECT_FALSE(buildComparison(M, Ms, "m.json", {}, C, Error));
-  EXPECT_EQ(Error, "m.json: launch 3 (scale): no kernel of that name in "
-                   "test.cu (it has copy); compare the measurement of this "
-                   "program");
+  EXPECT_EQ(buildError(M, Ms, "m.json"),
+            "m.json: launch 3 (scale): no kernel of that name in "
+            "test.cu (it has copy); compare the measurement of this "
+            "program");
 }
 
 TEST(Compare, ArgumentCountMustMatchTheSource) {
   Module M = copyModule();
   Measurement Ms = copyMeasurement();
   Ms.Launches[0].Args.pop_back();
-  Comparison C;
-  std::string Error;
-  EXPECT_FALSE(buildComparison(M, Ms, "m.json", {}, C, Error));
+  std::string Error = buildError(M, Ms, "m.json");
   EXPECT_TRUE(contains(Error, "2 arguments measured, but copy in test.cu has "
                               "3 parameters"))
       << Error;

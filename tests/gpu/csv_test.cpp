@@ -42,12 +42,10 @@ TEST(CsvDim3, ReadsNcuBlockAndGridSizes) {
 }
 
 TEST(CsvRecord, SplitsQuotedAndBareFields) {
-  std::string Error;
   auto F = csv::splitRecord(
       "\"0\",\"naiveGmem(float *, float *, int, int)\",\"(32, 16, 1)\","
-      "\"67,116,800\",1,4.000000,100.000000%,,\"say \"\"hi\"\"\"",
-      Error);
-  ASSERT_TRUE(F) << Error;
+      "\"67,116,800\",1,4.000000,100.000000%,,\"say \"\"hi\"\"\"");
+  ASSERT_TRUE(F) << F.error();
   ASSERT_EQ(F->size(), 9u);
   EXPECT_EQ((*F)[1], "naiveGmem(float *, float *, int, int)");
   EXPECT_EQ((*F)[2], "(32, 16, 1)");
@@ -59,11 +57,12 @@ TEST(CsvRecord, SplitsQuotedAndBareFields) {
 }
 
 TEST(CsvRecord, ReportsUnclosedQuotesAndJunk) {
-  std::string Error;
-  EXPECT_FALSE(csv::splitRecord("\"0\",\"(128,", Error));
-  EXPECT_EQ(Error, "a quoted field is not closed (truncated line?)");
-  EXPECT_FALSE(csv::splitRecord("\"0\"x,\"1\"", Error));
-  EXPECT_EQ(Error, "unexpected text after a quoted field");
+  auto Open = csv::splitRecord("\"0\",\"(128,");
+  ASSERT_FALSE(Open);
+  EXPECT_EQ(Open.error(), "a quoted field is not closed (truncated line?)");
+  auto Junk = csv::splitRecord("\"0\"x,\"1\"");
+  ASSERT_FALSE(Junk);
+  EXPECT_EQ(Junk.error(), "unexpected text after a quoted field");
 }
 
 TEST(CsvLines, NumbersLinesAndDropsCarriageReturnsAndBom) {

@@ -13,7 +13,7 @@ using D = std::array<uint64_t, 3>;
 
 TEST(MeasuredJson, ReadsEveryField) {
   ImportResult R = readMeasuredJson(importFile("measured_coalescing.json"));
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(R->Tool, "gmem-verify");
   EXPECT_EQ(R->Device, "NVIDIA H200");
   EXPECT_EQ(R->ComputeCapability, "9.0");
@@ -62,7 +62,7 @@ TEST(MeasuredJson, ReadsEveryField) {
 TEST(MeasuredJson, RejectsAnotherSchemaVersion) {
   ImportResult R = readMeasuredJson(importFile("measured_schema2.json"));
   ASSERT_FALSE(R);
-  EXPECT_EQ(R.error().Message,
+  EXPECT_EQ(R.error(),
             importFile("measured_schema2.json") +
                 ": schema: version 2 is not supported (this gmem reads "
                 "version 1)");
@@ -71,7 +71,7 @@ TEST(MeasuredJson, RejectsAnotherSchemaVersion) {
 TEST(MeasuredJson, NamesTheWrongFieldByItsPath) {
   ImportResult R = readMeasuredJson(importFile("measured_bad_block.json"));
   ASSERT_FALSE(R);
-  EXPECT_EQ(R.error().Message, importFile("measured_bad_block.json") +
+  EXPECT_EQ(R.error(), importFile("measured_bad_block.json") +
                                    ": launches[1].block[1]: a dimension must "
                                    "be positive");
 }
@@ -81,9 +81,9 @@ TEST(MeasuredJson, TruncatedFileIsNotJson) {
   ASSERT_FALSE(R);
   const std::string Prefix =
       importFile("measured_truncated.json") + ": not valid JSON: parse error";
-  EXPECT_EQ(R.error().Message.substr(0, Prefix.size()), Prefix)
-      << R.error().Message;
-  EXPECT_EQ(R.error().Message.find('\n'), std::string::npos);
+  EXPECT_EQ(R.error().substr(0, Prefix.size()), Prefix)
+      << R.error();
+  EXPECT_EQ(R.error().find('\n'), std::string::npos);
 }
 
 TEST(MeasuredJson, SchemaErrorsOnInlineDocuments) {
@@ -125,7 +125,7 @@ TEST(MeasuredJson, SchemaErrorsOnInlineDocuments) {
   for (const Case &C : Cases) {
     ImportResult R = parseMeasuredJson(C.Json, "x.json");
     ASSERT_FALSE(R) << C.Json;
-    EXPECT_EQ(R.error().Message, C.Message) << C.Json;
+    EXPECT_EQ(R.error(), C.Message) << C.Json;
   }
 }
 
@@ -134,7 +134,7 @@ TEST(MeasuredJson, MinimalLaunchTakesDefaults) {
       "{\"schema\": 1, \"launches\": [{\"kernel\": \"k<32>\", \"grid\": [7], "
       "\"block\": [32, 4], \"metrics\": {\"gpu__time_duration.sum\": 2432}}]}",
       "m.json");
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(R->Tool, "gmem-verify");
   ASSERT_EQ(R->Launches.size(), 1u);
   EXPECT_EQ(R->Launches[0].Index, 0u);

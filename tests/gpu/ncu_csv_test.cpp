@@ -25,7 +25,7 @@ const char *const LdPct =
 
 TEST(NcuCsv, ImportsEveryLaunchOfTheGroundTruth) {
   ImportResult R = readNcuCsv(groundTruthCsv());
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(R->Tool, "ncu-csv");
   EXPECT_EQ(R->ComputeCapability, "9.0");
   EXPECT_EQ(R->Program, std::vector<std::string>{"seeds_gt"});
@@ -73,7 +73,7 @@ TEST(NcuCsv, ImportsEveryLaunchOfTheGroundTruth) {
 
 TEST(NcuCsv, ReadsValuesUnitsAndConfigurations) {
   ImportResult R = readNcuCsv(groundTruthCsv());
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   const MeasuredLaunch &Naive = R->Launches[0];
   EXPECT_EQ(Naive.Demangled, "naiveGmem(float *, float *, int, int)");
   EXPECT_EQ(Naive.Block, (D{32, 16, 1}));
@@ -125,7 +125,7 @@ TEST(NcuCsv, ScalesUnitsBackToBaseAndSkipsNotAvailable) {
           "\"1\",\"k(int)\",\"(64, 1, 1)\",\"(2, 1, 1)\",\"8.6\","
           "\"gpu__time_duration.sum\",\"msecond\",\"1.5\"\n",
       "scaled.csv");
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   ASSERT_EQ(R->Launches.size(), 2u);
   const auto &M = R->Launches[0].Metrics;
   EXPECT_DOUBLE_EQ(M.at("gpu__time_duration.sum"), 104700.0);
@@ -141,7 +141,7 @@ TEST(NcuCsv, TruncatedFileNamesTheLine) {
   // The file's line 40 is cut inside a quoted field.
   ImportResult R = readNcuCsv(importFile("ncu_truncated.csv"));
   ASSERT_FALSE(R);
-  EXPECT_EQ(R.error().Message,
+  EXPECT_EQ(R.error(),
             importFile("ncu_truncated.csv") +
                 ":40: a quoted field is not closed (truncated line?)");
 }
@@ -154,14 +154,14 @@ TEST(NcuCsv, LineCutBetweenFieldsIsShort) {
           "\"1\",\"k(int)\",\"(32, 1, 1)\",",
       "cut.csv");
   ASSERT_FALSE(R);
-  EXPECT_EQ(R.error().Message, "cut.csv:4: expected 8 fields as in the "
+  EXPECT_EQ(R.error(), "cut.csv:4: expected 8 fields as in the "
                                "header, found 4 (truncated line?)");
 }
 
 TEST(NcuCsv, MissingColumnIsNamed) {
   ImportResult R = readNcuCsv(importFile("ncu_missing_column.csv"));
   ASSERT_FALSE(R);
-  EXPECT_EQ(R.error().Message,
+  EXPECT_EQ(R.error(),
             importFile("ncu_missing_column.csv") +
                 ":1: no \"Block Size\" column in the header (export the "
                 "details page with ncu --csv)");
@@ -177,20 +177,20 @@ TEST(NcuCsv, BadValuesAreNamedWithTheirLine) {
   ImportResult NotANumber = parseNcuCsv(
       std::string(Header) + Row("0", "(32, 1, 1)", "12 ns"), "v.csv");
   ASSERT_FALSE(NotANumber);
-  EXPECT_EQ(NotANumber.error().Message,
+  EXPECT_EQ(NotANumber.error(),
             "v.csv:2: metric gpu__time_duration.sum: value \"12 ns\" is not "
             "a number");
 
   ImportResult BadBlock =
       parseNcuCsv(std::string(Header) + Row("0", "(32; 1; 1)", "1"), "b.csv");
   ASSERT_FALSE(BadBlock);
-  EXPECT_EQ(BadBlock.error().Message,
+  EXPECT_EQ(BadBlock.error(),
             "b.csv:2: Block Size \"(32; 1; 1)\" is not \"(x, y, z)\"");
 
   ImportResult BadId =
       parseNcuCsv(std::string(Header) + Row("x", "(32, 1, 1)", "1"), "i.csv");
   ASSERT_FALSE(BadId);
-  EXPECT_EQ(BadId.error().Message,
+  EXPECT_EQ(BadId.error(),
             "i.csv:2: launch ID \"x\" is not an integer");
 
   ImportResult Inconsistent =
@@ -198,7 +198,7 @@ TEST(NcuCsv, BadValuesAreNamedWithTheirLine) {
                       Row("0", "(64, 1, 1)", "1"),
                   "c.csv");
   ASSERT_FALSE(Inconsistent);
-  EXPECT_EQ(Inconsistent.error().Message,
+  EXPECT_EQ(Inconsistent.error(),
             "c.csv:3: launch ID 0 has a different kernel or configuration "
             "than on its first row");
 }
@@ -206,23 +206,23 @@ TEST(NcuCsv, BadValuesAreNamedWithTheirLine) {
 TEST(NcuCsv, EmptyHeaderlessAndHeaderOnlyFiles) {
   ImportResult Empty = readNcuCsv(importFile("empty.csv"));
   ASSERT_FALSE(Empty);
-  EXPECT_EQ(Empty.error().Message, importFile("empty.csv") + ": empty file");
+  EXPECT_EQ(Empty.error(), importFile("empty.csv") + ": empty file");
 
   ImportResult NoHeader = parseNcuCsv("==PROF== Disconnected\n", "p.csv");
   ASSERT_FALSE(NoHeader);
-  EXPECT_EQ(NoHeader.error().Message,
+  EXPECT_EQ(NoHeader.error(),
             "p.csv: no ncu --csv header line (\"ID\",\"Process ID\",...): "
             "not an Nsight Compute CSV export");
 
   ImportResult Broken =
       parseNcuCsv("==PROF== Connected\n\"ID\",\"Kernel Name\n", "b.csv");
   ASSERT_FALSE(Broken);
-  EXPECT_EQ(Broken.error().Message.rfind("b.csv:2: ", 0), 0u)
-      << Broken.error().Message;
+  EXPECT_EQ(Broken.error().rfind("b.csv:2: ", 0), 0u)
+      << Broken.error();
 
   ImportResult HeaderOnly = parseNcuCsv(Header, "h.csv");
   ASSERT_FALSE(HeaderOnly);
-  EXPECT_EQ(HeaderOnly.error().Message,
+  EXPECT_EQ(HeaderOnly.error(),
             "h.csv:1: a header but no metric rows follow (truncated file?)");
 }
 

@@ -26,7 +26,7 @@ std::vector<std::string> kernels(const Measurement &M) {
 
 TEST(NvprofCsv, Seed001CoalescingDegrees) {
   ImportResult R = readNvprofCsv(importFile("nvprof_seed001.csv"));
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(R->Tool, "nvprof-csv");
   EXPECT_EQ(R->Device, "Seed notes GPU");
   EXPECT_EQ(kernels(*R),
@@ -63,7 +63,7 @@ TEST(NvprofCsv, Seed001CoalescingDegrees) {
 
 TEST(NvprofCsv, Seed003SharedTransactionsPerRequest) {
   ImportResult R = readNvprofCsv(importFile("nvprof_seed003.csv"));
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   ASSERT_EQ(R->Launches.size(), 11u);
   std::map<std::string, std::pair<double, double>> Expected = {
       {"setRowReadRow", {1, 1}},          {"setColReadCol", {32, 32}},
@@ -86,7 +86,7 @@ TEST(NvprofCsv, Seed003SharedTransactionsPerRequest) {
 
 TEST(NvprofCsv, Seed002KeepsNvprofsKernelOrder) {
   ImportResult R = readNvprofCsv(importFile("nvprof_seed002.csv"));
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(R->Device, "GeForce GTX 560 Ti");
   EXPECT_EQ(kernels(*R), (std::vector<std::string>{"gTranspose2", "gTranspose0",
                                                    "gTranspose1"}));
@@ -100,7 +100,7 @@ TEST(NvprofCsv, Seed002KeepsNvprofsKernelOrder) {
 
 TEST(NvprofCsv, Seed000SkipsProgramOutput) {
   ImportResult R = readNvprofCsv(importFile("nvprof_seed000.csv"));
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(R->Device, "Quadro P2000");
   EXPECT_EQ(kernels(*R), (std::vector<std::string>{"copyGmem", "naiveGmem"}));
   EXPECT_EQ(R->Launches[0].Metrics.at("gld_transactions_per_request"),
@@ -125,7 +125,7 @@ TEST(NvprofCsv, ReadsThroughputsAndUtilizationLevels) {
           "\"Tesla P100-PCIE-16GB (0)\",\"void benchmark_func(int2*)\",1,"
           "\"gld_transactions\",\"Global Load Transactions\",1024,1024,1024\n",
       "t.csv");
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   ASSERT_EQ(R->Launches.size(), 1u);
   const MeasuredLaunch &L = R->Launches[0];
   EXPECT_EQ(L.Kernel, "benchmark_func");
@@ -138,7 +138,7 @@ TEST(NvprofCsv, ReadsThroughputsAndUtilizationLevels) {
 TEST(NvprofCsv, BadValueNamesItsLine) {
   ImportResult R = readNvprofCsv(importFile("nvprof_bad_value.csv"));
   ASSERT_FALSE(R);
-  EXPECT_EQ(R.error().Message,
+  EXPECT_EQ(R.error(),
             importFile("nvprof_bad_value.csv") +
                 ":10: metric gld_efficiency: Avg \"<OVERFLOW>\" is not a "
                 "number");
@@ -149,7 +149,7 @@ TEST(NvprofCsv, MissingColumnTruncatedAndEmpty) {
       "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Min\"\n",
       "a.csv");
   ASSERT_FALSE(NoAvg);
-  EXPECT_EQ(NoAvg.error().Message,
+  EXPECT_EQ(NoAvg.error(),
             "a.csv:1: no \"Avg\" column in the header (an nvprof --metrics "
             "--csv log has \"Metric Name\" and \"Avg\")");
 
@@ -157,16 +157,16 @@ TEST(NvprofCsv, MissingColumnTruncatedAndEmpty) {
       std::string(Header) + "\"GPU (0)\",\"k(int*)\",1,\"gld_efficiency\"",
       "cut.csv");
   ASSERT_FALSE(Cut);
-  EXPECT_EQ(Cut.error().Message, "cut.csv:2: expected 8 fields as in the "
+  EXPECT_EQ(Cut.error(), "cut.csv:2: expected 8 fields as in the "
                                  "header, found 4 (truncated line?)");
 
   ImportResult Empty = readNvprofCsv(importFile("empty.csv"));
   ASSERT_FALSE(Empty);
-  EXPECT_EQ(Empty.error().Message, importFile("empty.csv") + ": empty file");
+  EXPECT_EQ(Empty.error(), importFile("empty.csv") + ": empty file");
 
   ImportResult HeaderOnly = parseNvprofCsv(Header, "h.csv");
   ASSERT_FALSE(HeaderOnly);
-  EXPECT_EQ(HeaderOnly.error().Message,
+  EXPECT_EQ(HeaderOnly.error(),
             "h.csv:1: a header but no metric rows follow (truncated file?)");
 }
 

@@ -45,12 +45,12 @@ std::vector<std::string> kernels(const Measurement &M) {
 /// The error parseNvprofText gives for Text, or "parsed".
 std::string errorOf(const std::string &Text) {
   ImportResult R = parseNvprofText(Text, "t.txt");
-  return R ? "parsed" : R.error().Message;
+  return R ? "parsed" : R.error();
 }
 
 TEST(NvprofText, SeedP2000TransposeTable) {
   ImportResult R = readNvprofText(importFile("nvprof_p2000_transpose.txt"));
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(R->Tool, "nvprof-text");
   EXPECT_EQ(R->Device, "Quadro P2000");
   // nvprof logs no capability; the product's, from NVIDIA's list of GPUs.
@@ -87,8 +87,8 @@ TEST(NvprofText, AgreesWithTheCsvLogOfTheSameTable) {
   // nvprof_seed000.csv holds seed 000's first run of the same program.
   ImportResult Text = readNvprofText(importFile("nvprof_p2000_transpose.txt"));
   ImportResult Csv = readNvprofCsv(importFile("nvprof_seed000.csv"));
-  ASSERT_TRUE(Text) << Text.error().Message;
-  ASSERT_TRUE(Csv) << Csv.error().Message;
+  ASSERT_TRUE(Text) << Text.error();
+  ASSERT_TRUE(Csv) << Csv.error();
   EXPECT_EQ(Text->Device, Csv->Device);
   ASSERT_EQ(Csv->Launches.size(), 2u);
   for (size_t I = 0; I < Csv->Launches.size(); ++I) {
@@ -100,7 +100,7 @@ TEST(NvprofText, AgreesWithTheCsvLogOfTheSameTable) {
 
 TEST(NvprofText, SeedGtx560TiSharedEfficiency) {
   ImportResult R = readNvprofText(importFile("nvprof_gtx560ti_lecture4.txt"));
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(R->Device, "GeForce GTX 560 Ti");
   EXPECT_EQ(R->ComputeCapability, "2.1");
   // nvprof's order, not the launch order (gTranspose0, 1, 2).
@@ -116,7 +116,7 @@ TEST(NvprofText, SeedGtx560TiSharedEfficiency) {
   }
   // The program's output before the table (lines of numbers) is no row.
   ImportResult Csv = readNvprofCsv(importFile("nvprof_seed002.csv"));
-  ASSERT_TRUE(Csv) << Csv.error().Message;
+  ASSERT_TRUE(Csv) << Csv.error();
   for (size_t I = 0; I < 3; ++I)
     EXPECT_EQ(R->Launches[I].Metrics, Csv->Launches[I].Metrics);
 }
@@ -130,10 +130,10 @@ TEST(NvprofText, WrappedCopyOfTheTableIsRefusedWithItsLine) {
              "line, as nvprof prints it";
   ImportResult R = readNvprofText(Path);
   ASSERT_FALSE(R);
-  EXPECT_EQ(R.error().Message, Message);
+  EXPECT_EQ(R.error(), Message);
   ImportResult Any = readMeasurement(Path);
   ASSERT_FALSE(Any);
-  EXPECT_EQ(Any.error().Message, Message);
+  EXPECT_EQ(Any.error(), Message);
 }
 
 TEST(NvprofText, ReadsLevelsThroughputsAndDescriptionsWithParentheses) {
@@ -153,7 +153,7 @@ TEST(NvprofText, ReadsLevelsThroughputsAndDescriptionsWithParentheses) {
           "\t2\tgld_transactions\tGlobal Load Transactions\t1024\t1,024\t"
           "1,024\r\n",
       "t.txt");
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   ASSERT_EQ(R->Launches.size(), 1u);
   const MeasuredLaunch &L = R->Launches[0];
   EXPECT_EQ(L.Kernel, "benchmark_func<int2>");
@@ -183,7 +183,7 @@ TEST(NvprofText, MangledNamesAndKernelsSeenTwice) {
           "          1  gst_efficiency  Global Memory Store Efficiency  "
           "12.50%  12.50%  12.50%\n",
       "t.txt");
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   EXPECT_EQ(kernels(*R), (std::vector<std::string>{"copy", "scale"}));
   EXPECT_EQ(R->Launches[0].Mangled, "_Z4copyPfS_i");
   EXPECT_EQ(R->Launches[0].Metrics.at("gld_efficiency"), 50.0);
@@ -215,7 +215,7 @@ TEST(NvprofText, OutputAroundTheTablesIsSkipped) {
           "==8== Warning: something\n"
           "12 34 56\n",
       "t.txt");
-  ASSERT_TRUE(R) << R.error().Message;
+  ASSERT_TRUE(R) << R.error();
   ASSERT_EQ(R->Launches.size(), 1u);
   EXPECT_EQ(R->Device, "GPU");
   EXPECT_EQ(R->Launches[0].Metrics.at("gld_efficiency"), 100.0);
@@ -298,7 +298,7 @@ TEST(NvprofText, FilesWithoutAMetricTable) {
 
 TEST(NvprofText, ParseMeasurementPicksTheTextFormat) {
   ImportResult File = readMeasurement(importFile("nvprof_p2000_transpose.txt"));
-  ASSERT_TRUE(File) << File.error().Message;
+  ASSERT_TRUE(File) << File.error();
   EXPECT_EQ(File->Tool, "nvprof-text");
   EXPECT_EQ(File->Launches.size(), 3u);
 
@@ -308,7 +308,7 @@ TEST(NvprofText, ParseMeasurementPicksTheTextFormat) {
                            "   1  gld_efficiency  Global Memory Load "
                            "Efficiency  50.00%  50.00%  50.00%\n",
                        "m.log");
-  ASSERT_TRUE(Text) << Text.error().Message;
+  ASSERT_TRUE(Text) << Text.error();
   EXPECT_EQ(Text->Tool, "nvprof-text");
   EXPECT_EQ(Text->Launches.at(0).Metrics.at("gld_efficiency"), 50.0);
 
@@ -316,13 +316,13 @@ TEST(NvprofText, ParseMeasurementPicksTheTextFormat) {
   ImportResult Bad = parseMeasurement(
       std::string(Header) + "  Kernel: k(int*)\n   1  x\n", "m.log");
   ASSERT_FALSE(Bad);
-  EXPECT_EQ(Bad.error().Message, "m.log:3: metric x: the row ends before its "
+  EXPECT_EQ(Bad.error(), "m.log:3: metric x: the row ends before its "
                                  "Min, Max and Avg (truncated row?)");
   // An event table alone is sent to the text importer, which says why.
   ImportResult Events = parseMeasurement(
       "Invocations   Event Name   Min   Max   Avg   Total\n", "e.log");
   ASSERT_FALSE(Events);
-  EXPECT_NE(Events.error().Message.find("e.log:1: an nvprof event table"),
+  EXPECT_NE(Events.error().find("e.log:1: an nvprof event table"),
             std::string::npos);
 }
 
@@ -346,7 +346,7 @@ TEST(NvprofText, CutsAndMutationsNeverCrash) {
         EXPECT_FALSE(L.Metrics.empty());
       return;
     }
-    const std::string &E = R.error().Message;
+    const std::string &E = R.error();
     EXPECT_EQ(E.rfind("f.txt", 0), 0u) << E;
     EXPECT_EQ(E.find('\n'), std::string::npos) << E;
   };
@@ -377,7 +377,7 @@ TEST(NvprofText, CutsAndMutationsNeverCrash) {
     // Through the format detection too.
     ImportResult Any = parseMeasurement(M, "f.txt");
     if (!Any) {
-      EXPECT_EQ(Any.error().Message.rfind("f.txt", 0), 0u);
+      EXPECT_EQ(Any.error().rfind("f.txt", 0), 0u);
     }
   }
 }

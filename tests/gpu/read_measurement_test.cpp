@@ -12,22 +12,22 @@ namespace {
 
 TEST(ReadMeasurement, RecognisesEachFormatByContent) {
   ImportResult Json = readMeasurement(importFile("measured_coalescing.json"));
-  ASSERT_TRUE(Json) << Json.error().Message;
+  ASSERT_TRUE(Json) << Json.error();
   EXPECT_EQ(Json->Tool, "gmem-verify");
   EXPECT_EQ(Json->Launches.size(), 2u);
 
   ImportResult Ncu = readMeasurement(groundTruthCsv());
-  ASSERT_TRUE(Ncu) << Ncu.error().Message;
+  ASSERT_TRUE(Ncu) << Ncu.error();
   EXPECT_EQ(Ncu->Tool, "ncu-csv");
   EXPECT_EQ(Ncu->Launches.size(), 31u);
 
   ImportResult Nvprof = readMeasurement(importFile("nvprof_seed001.csv"));
-  ASSERT_TRUE(Nvprof) << Nvprof.error().Message;
+  ASSERT_TRUE(Nvprof) << Nvprof.error();
   EXPECT_EQ(Nvprof->Tool, "nvprof-csv");
   EXPECT_EQ(Nvprof->Launches.size(), 5u);
 
   ImportResult Text = readMeasurement(importFile("nvprof_p2000_transpose.txt"));
-  ASSERT_TRUE(Text) << Text.error().Message;
+  ASSERT_TRUE(Text) << Text.error();
   EXPECT_EQ(Text->Tool, "nvprof-text");
   EXPECT_EQ(Text->Launches.size(), 3u);
 }
@@ -35,12 +35,12 @@ TEST(ReadMeasurement, RecognisesEachFormatByContent) {
 TEST(ReadMeasurement, PassesOnTheImportersErrors) {
   ImportResult R = readMeasurement(importFile("ncu_truncated.csv"));
   ASSERT_FALSE(R);
-  EXPECT_EQ(R.error().Message,
+  EXPECT_EQ(R.error(),
             importFile("ncu_truncated.csv") +
                 ":40: a quoted field is not closed (truncated line?)");
   ImportResult J = readMeasurement(importFile("measured_schema2.json"));
   ASSERT_FALSE(J);
-  EXPECT_NE(J.error().Message.find("version 2 is not supported"),
+  EXPECT_NE(J.error().find("version 2 is not supported"),
             std::string::npos);
 }
 
@@ -48,21 +48,21 @@ TEST(ReadMeasurement, FilesThatAreNoMeasurement) {
   std::string Missing = importFile("no_such_file.csv");
   ImportResult R = readMeasurement(Missing);
   ASSERT_FALSE(R);
-  EXPECT_EQ(R.error().Message, Missing + ": cannot open the file");
+  EXPECT_EQ(R.error(), Missing + ": cannot open the file");
 
   ImportResult Dir = readMeasurement(GMEM_IMPORTS_DIR);
   ASSERT_FALSE(Dir);
-  EXPECT_EQ(Dir.error().Message,
+  EXPECT_EQ(Dir.error(),
             std::string(GMEM_IMPORTS_DIR) +
                 ": is a directory, not a measurement file");
 
   ImportResult Empty = readMeasurement(importFile("empty.csv"));
   ASSERT_FALSE(Empty);
-  EXPECT_EQ(Empty.error().Message, importFile("empty.csv") + ": empty file");
+  EXPECT_EQ(Empty.error(), importFile("empty.csv") + ": empty file");
 
   ImportResult Text = readMeasurement(importFile("README.md"));
   ASSERT_FALSE(Text);
-  EXPECT_EQ(Text.error().Message,
+  EXPECT_EQ(Text.error(),
             importFile("README.md") +
                 ": not a measurement: expected gmem-verify's measured.json, "
                 "an ncu --csv export or an nvprof --metrics log (CSV or its "
@@ -80,8 +80,8 @@ namespace {
 TEST(ReadMeasurement, JsonAndNcuExportOfTheSameProgramAgree) {
   ImportResult Json = readMeasurement(importFile("measured_coalescing.json"));
   ImportResult Ncu = readMeasurement(importFile("ncu_coalescing_h200.csv"));
-  ASSERT_TRUE(Json) << Json.error().Message;
-  ASSERT_TRUE(Ncu) << Ncu.error().Message;
+  ASSERT_TRUE(Json) << Json.error();
+  ASSERT_TRUE(Ncu) << Ncu.error();
   ASSERT_EQ(Ncu->Launches.size(), 8u);
   for (const MeasuredLaunch &J : Json->Launches) {
     ASSERT_LT(J.Index, Ncu->Launches.size());

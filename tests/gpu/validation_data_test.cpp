@@ -50,7 +50,7 @@ TEST(ValidationData, EveryFileRecordsItsDeviceAndEveryLaunch) {
   for (const fs::path &P : Files) {
     SCOPED_TRACE(P.string());
     ImportResult R = readMeasuredJson(P.string());
-    ASSERT_TRUE(bool(R)) << R.error().Message;
+    ASSERT_TRUE(bool(R)) << R.error();
     EXPECT_EQ(R->Tool, "gmem-verify");
     EXPECT_FALSE(R->Device.empty());
     EXPECT_FALSE(R->ComputeCapability.empty());
@@ -91,7 +91,7 @@ TEST(ValidationData, AgreesWithNsightComputeOnTheSameKernels) {
   SKIP_WITHOUT_MEASUREMENTS(Files);
   ImportResult Truth = readNcuCsv(std::string(GMEM_SOURCE_DIR) +
                                   "/tests/data/groundtruth/h200_ncu_seeds.csv");
-  ASSERT_TRUE(bool(Truth)) << Truth.error().Message;
+  ASSERT_TRUE(bool(Truth)) << Truth.error();
   const char *Exact[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
                          "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
@@ -101,7 +101,7 @@ TEST(ValidationData, AgreesWithNsightComputeOnTheSameKernels) {
   unsigned Compared = 0;
   for (const fs::path &P : Files) {
     ImportResult R = readMeasuredJson(P.string());
-    ASSERT_TRUE(bool(R)) << R.error().Message;
+    ASSERT_TRUE(bool(R)) << R.error();
     for (const MeasuredLaunch &L : R->Launches) {
       const MeasuredLaunch *T = nullptr;
       for (const MeasuredLaunch &C : Truth->Launches)
@@ -147,7 +147,7 @@ TEST(ValidationData, DocumentCoversEveryMeasuredLaunch) {
   std::string Doc = S.str();
   for (const fs::path &P : Files) {
     ImportResult R = readMeasuredJson(P.string());
-    ASSERT_TRUE(bool(R)) << R.error().Message;
+    ASSERT_TRUE(bool(R)) << R.error();
     std::string Rel = "tests/data/measured/" + P.filename().string();
     EXPECT_NE(Doc.find(Rel), std::string::npos) << Rel;
     // Regenerated after the last measurement: the same date and driver.

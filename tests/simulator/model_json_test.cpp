@@ -36,9 +36,9 @@ TEST(ModelJson, RoundTripKeepsEverything) {
   M.Launches.push_back(La);
 
   nlohmann::json J = toJson(M);
-  Module Back;
-  std::string Error;
-  ASSERT_TRUE(fromJson(J, Back, Error)) << Error;
+  Expected<Module> Read = fromJson(J);
+  ASSERT_TRUE(Read) << Read.error();
+  const Module &Back = *Read;
   EXPECT_EQ(toJson(Back), J);
   EXPECT_EQ(Back.Kernels[0].Accesses[0].Kind, AccessKind::Atomic);
   EXPECT_EQ(*Back.Kernels[0].Accesses[0].UnknownReason, "why not");
@@ -50,13 +50,13 @@ TEST(ModelJson, RoundTripKeepsEverything) {
 }
 
 TEST(ModelJson, RejectsOtherSchemasAndGarbage) {
-  Module M;
-  std::string Error;
-  EXPECT_FALSE(fromJson({{"schema", 99}}, M, Error));
-  EXPECT_NE(Error.find("schema 99"), std::string::npos);
-  EXPECT_FALSE(
-      fromJson({{"schema", ModelSchemaVersion}, {"kernels", 3}}, M, Error));
-  EXPECT_NE(Error.find("malformed"), std::string::npos);
+  Expected<Module> Other = fromJson({{"schema", 99}});
+  ASSERT_FALSE(Other);
+  EXPECT_NE(Other.error().find("schema 99"), std::string::npos);
+  Expected<Module> Garbage =
+      fromJson({{"schema", ModelSchemaVersion}, {"kernels", 3}});
+  ASSERT_FALSE(Garbage);
+  EXPECT_NE(Garbage.error().find("malformed"), std::string::npos);
 }
 
 TEST(ModelJson, CompiledFormAndCompilerRoundTrip) {
@@ -76,9 +76,9 @@ TEST(ModelJson, CompiledFormAndCompilerRoundTrip) {
   A.Compiled.Instruction = "LDS.128";
   K.Accesses.push_back(A);
   M.Kernels.push_back(K);
-  Module Back;
-  std::string Error;
-  ASSERT_TRUE(fromJson(toJson(M), Back, Error)) << Error;
+  Expected<Module> Read = fromJson(toJson(M));
+  ASSERT_TRUE(Read) << Read.error();
+  const Module &Back = *Read;
   EXPECT_EQ(Back.Compiler.Used, "nvcc");
   EXPECT_EQ(Back.Compiler.Version, "13.0.88");
   const CompiledForm &C = Back.Kernels[0].Accesses[0].Compiled;
@@ -126,9 +126,9 @@ TEST(ModelJson, AccountingAndNewFormsRoundTrip) {
   K.Sass.Unclaimed.push_back(U);
   M.Kernels.push_back(K);
   nlohmann::json J = toJson(M);
-  Module Back;
-  std::string Error;
-  ASSERT_TRUE(fromJson(J, Back, Error)) << Error;
+  Expected<Module> Read = fromJson(J);
+  ASSERT_TRUE(Read) << Read.error();
+  const Module &Back = *Read;
   EXPECT_EQ(toJson(Back), J);
   const Kernel &B = Back.Kernels[0];
   EXPECT_EQ(B.Accesses[0].AsyncPartner, 1);
@@ -145,7 +145,8 @@ TEST(ModelJson, AccountingAndNewFormsRoundTrip) {
   for (auto St : {CompiledForm::OncePerAddress, CompiledForm::NoInstruction}) {
     M.Kernels[0].Accesses[1].Compiled.State = St;
     M.Kernels[0].Accesses[1].Compiled.Loop = 0;
-    ASSERT_TRUE(fromJson(toJson(M), Back, Error)) << Error;
-    EXPECT_EQ(Back.Kernels[0].Accesses[1].Compiled.State, St);
+    Expected<Module> Again = fromJson(toJson(M));
+    ASSERT_TRUE(Again) << Again.error();
+    EXPECT_EQ(Again->Kernels[0].Accesses[1].Compiled.State, St);
   }
 }

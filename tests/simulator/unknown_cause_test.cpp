@@ -96,16 +96,18 @@ TEST(UnknownCause, CausesRoundTripThroughJson) {
   K.Accesses[0].ReasonCause = UnknownCause::LoadedData;
   M.Kernels.push_back(K);
   nlohmann::json J = toJson(M);
-  Module Back;
-  std::string Error;
-  ASSERT_TRUE(fromJson(J, Back, Error)) << Error;
-  EXPECT_EQ(Back.Kernels[0].Body[0].Value->Cause, UnknownCause::LoadedData);
-  EXPECT_EQ(Back.Kernels[0].Accesses[0].ReasonCause, UnknownCause::LoadedData);
+  Expected<Module> Back = fromJson(J);
+  ASSERT_TRUE(Back) << Back.error();
+  EXPECT_EQ(Back->Kernels[0].Body[0].Value->Cause, UnknownCause::LoadedData);
+  EXPECT_EQ(Back->Kernels[0].Accesses[0].ReasonCause,
+            UnknownCause::LoadedData);
   // A cause gmem does not know is an error naming the field.
   J["kernels"][0]["accesses"][0]["unknown_cause"] = "cosmic_rays";
-  EXPECT_FALSE(fromJson(J, Back, Error));
-  EXPECT_NE(Error.find("unknown_cause"), std::string::npos) << Error;
-  EXPECT_NE(Error.find("loaded_data"), std::string::npos) << Error;
+  Expected<Module> Bad = fromJson(J);
+  ASSERT_FALSE(Bad);
+  EXPECT_NE(Bad.error().find("unknown_cause"), std::string::npos)
+      << Bad.error();
+  EXPECT_NE(Bad.error().find("loaded_data"), std::string::npos) << Bad.error();
 }
 
 } // namespace

@@ -65,6 +65,7 @@
 #ifndef GMEM_VIEWS_COMPARE_COMPARE_H
 #define GMEM_VIEWS_COMPARE_COMPARE_H
 
+#include "expected.h"
 #include "measurement.h"
 #include "model.h"
 #include "result.h"
@@ -105,11 +106,9 @@ struct LaunchMatching {
 /// the k-th host launch of that kernel (k = its occurrence in the
 /// measurement) where the measurement lacks them; argument values from the
 /// measurement, else from that host launch; pointer allocations from the
-/// host launch. On failure returns false with a one-line Error naming
-/// MeasurementName.
-bool matchLaunches(const Module &M, const Measurement &Ms,
-                   const std::string &MeasurementName, LaunchMatching &Out,
-                   std::string &Error);
+/// host launch. A Failure is one line naming MeasurementName.
+Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
+                                       const std::string &MeasurementName);
 
 //===----------------------------------------------------------------------===//
 // Comparing one launch.

@@ -101,14 +101,11 @@ ArgValue buildArg(const Param &P, const MeasuredArg *MA, const ArgValue *HA) {
 
 } // namespace
 
-bool matchLaunches(const Module &M, const Measurement &Ms,
-                   const std::string &MeasurementName, LaunchMatching &Out,
-                   std::string &Error) {
-  Out = LaunchMatching();
-  if (Ms.Launches.empty()) {
-    Error = MeasurementName + ": the measurement has no launches";
-    return false;
-  }
+Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
+                                       const std::string &MeasurementName) {
+  LaunchMatching Out;
+  if (Ms.Launches.empty())
+    return Failure{MeasurementName + ": the measurement has no launches"};
   // Host launches of each kernel, in host-code order.
   std::map<std::string, std::vector<size_t>> HostOf;
   for (size_t I = 0; I < M.Launches.size(); ++I)
@@ -123,11 +120,10 @@ bool matchLaunches(const Module &M, const Measurement &Ms,
     std::string What = MeasurementName + ": launch " +
                        std::to_string(ML.Index) + " (" + ML.Kernel + ")";
     const Kernel *K = findMeasuredKernel(M, ML);
-    if (!K) {
-      Error = What + ": no kernel of that name in " + M.File + " (it has " +
-              kernelList(M) + "); compare the measurement of this program";
-      return false;
-    }
+    if (!K)
+      return Failure{What + ": no kernel of that name in " + M.File +
+                     " (it has " + kernelList(M) +
+                     "); compare the measurement of this program"};
     size_t Occurrence = Seen[K->Name]++;
     const std::vector<size_t> &Hosts = HostOf[K->Name];
     const Launch *Host = nullptr;
@@ -147,22 +143,19 @@ bool matchLaunches(const Module &M, const Measurement &Ms,
     bool UsesDynamicSmem = false;
     for (const SharedArray &S : K->Shared)
       UsesDynamicSmem |= S.Dynamic;
-    if (!Host && (!DimsKnown || NeedArgs)) {
-      Error = What + ": the measurement has no " +
-              std::string(!DimsKnown ? "grid and block" : "argument values") +
-              " and " + M.File + " has " + std::to_string(Hosts.size()) +
-              " launch(es) of " + K->Name + " to take them from (this is the " +
-              ordinal(Occurrence + 1) +
-              " measured); measure with gmem-verify or ncu to record them";
-      return false;
-    }
-    if (!ML.Args.empty() && ML.Args.size() != K->Params.size()) {
-      Error = What + ": " + std::to_string(ML.Args.size()) +
-              " arguments measured, but " + K->Name + " in " + M.File +
-              " has " + std::to_string(K->Params.size()) +
-              " parameters; was the program built from this source?";
-      return false;
-    }
+    if (!Host && (!DimsKnown || NeedArgs))
+      return Failure{
+          What + ": the measurement has no " +
+          std::string(!DimsKnown ? "grid and block" : "argument values") +
+          " and " + M.File + " has " + std::to_string(Hosts.size()) +
+          " launch(es) of " + K->Name + " to take them from (this is the " +
+          ordinal(Occurrence + 1) +
+          " measured); measure with gmem-verify or ncu to record them"};
+    if (!ML.Args.empty() && ML.Args.size() != K->Params.size())
+      return Failure{What + ": " + std::to_string(ML.Args.size()) +
+                     " arguments measured, but " + K->Name + " in " + M.File +
+                     " has " + std::to_string(K->Params.size()) +
+                     " parameters; was the program built from this source?"};
 
     Launch &L = ML2.L;
     L.Kernel = K->Name;
@@ -218,7 +211,7 @@ bool matchLaunches(const Module &M, const Measurement &Ms,
   for (size_t I = 0; I < M.Launches.size(); ++I)
     if (!Used[I])
       Out.Unmeasured.push_back(I);
-  return true;
+  return Out;
 }
 
 } // namespace gmem
