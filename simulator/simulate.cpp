@@ -247,7 +247,7 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
   const uint64_t Warps = L.Grid.count() * ((L.Block.count() + 31) / 32);
   Collected C;
   {
-    Progress P(K.Name, Warps, O.Progress);
+    Progress P(K.Name, Warps, O.OnProgress);
     C = O.Exhaustive || needsEveryWarp(K) ? simulateEveryWarp(K, A, Env, O, P)
                                           : simulateByClasses(K, A, Env, O, P);
   }

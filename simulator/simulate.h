@@ -5,6 +5,7 @@
 #include "arch.h"
 #include "expected.h"
 #include "model.h"
+#include "progress.h"
 #include "result.h"
 #include "warp_eval.h"
 #include <optional>
@@ -28,7 +29,8 @@ struct SimOptions {
   /// Stop (and report the launch as not simulated) beyond this many warps
   /// evaluated one by one.
   uint64_t MaxWarps = DefaultMaxWarps;
-  bool Progress = false; ///< A progress bar on a terminal's stderr.
+  /// Reports on a long launch's progress (progress.h); none when empty.
+  ProgressFn OnProgress;
 };
 
 /// Success when the launch can be simulated; otherwise a Failure saying why

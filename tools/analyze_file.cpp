@@ -15,6 +15,7 @@
 #include "launch_plan.h"
 #include "model_json.h"
 #include "program.h"
+#include "progress_bar.h"
 #include "simulate.h"
 #include "translate.h"
 
@@ -310,7 +311,7 @@ llvm::Error simulateLaunches(const Module &M,
   SO.Exhaustive = O.Exhaustive;
   SO.EveryIteration = O.EveryIteration;
   SO.MaxWarps = O.MaxWarps;
-  SO.Progress = true;
+  SO.OnProgress = terminalProgressBar();
   // A launch repeated with the same configuration and arguments has the
   // same result: simulate it once. Repeated at the same place (a timing
   // loop), it is reported once with its count.

@@ -2,6 +2,10 @@
 #include "build_model.h"
 #include "simulate.h"
 
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
 #include <gtest/gtest.h>
 
 using namespace gmem;
@@ -502,3 +506,30 @@ TEST(Simulate, HoistedAndReusedAccesses) {
 }
 
 } // namespace compiled_forms
+
+TEST(Progress, ReportsAfterTheFirstSecondThenOnceWhenFinished) {
+  std::mutex M;
+  std::condition_variable Cv;
+  std::vector<std::pair<uint64_t, bool>> Seen; // Done, Finished.
+  auto Record = [&](const ProgressReport &R) {
+    EXPECT_EQ(R.Label, "k");
+    EXPECT_EQ(R.Total, 10u);
+    std::lock_guard<std::mutex> G(M);
+    Seen.push_back({R.Done, R.Finished});
+    Cv.notify_all();
+  };
+  {
+    Progress P("k", 10, Record);
+    P.Done = 4;
+    std::unique_lock<std::mutex> G(M);
+    ASSERT_TRUE(Cv.wait_for(G, std::chrono::seconds(30),
+                            [&] { return !Seen.empty(); }));
+    EXPECT_EQ(Seen.front(), std::make_pair(uint64_t(4), false));
+    P.Done = 10;
+  }
+  EXPECT_EQ(Seen.back(), std::make_pair(uint64_t(10), true));
+  // Work done within the first second is not reported at all.
+  size_t Before = Seen.size();
+  { Progress Quick("k", 10, Record); }
+  EXPECT_EQ(Seen.size(), Before);
+}
