@@ -3,6 +3,11 @@
 
 namespace gmem {
 
+std::string locText(const SourceLoc &L) {
+  return L.File + ":" + std::to_string(L.Line) +
+         (L.Col ? ":" + std::to_string(L.Col) : "");
+}
+
 static std::shared_ptr<Expr> make(Op K, IntType T,
                                   std::vector<ExprPtr> Ops = {}) {
   auto E = std::make_shared<Expr>();

@@ -67,6 +67,9 @@ struct SourceLoc {
   unsigned Line = 0;
   unsigned Col = 0;
 };
+/// "file:line:col", or "file:line" where the column is not known (a
+/// recorded launch).
+std::string locText(const SourceLoc &L);
 
 /// An integer type as the device computes it: Bits is 1 (bool), 8, 16, 32 or
 /// 64. Values are kept normalised in an int64_t: truncated to Bits, then

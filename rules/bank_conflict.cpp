@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "resim.h"
 #include "rule.h"
-#include "views.h"
+#include "explain.h"
 
 #include <fstream>
 

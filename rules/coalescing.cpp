@@ -10,7 +10,7 @@
 
 #include "resim.h"
 #include "simulate.h"
-#include "views.h"
+#include "explain.h"
 
 namespace gmem {
 

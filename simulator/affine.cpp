@@ -34,11 +34,11 @@ unsigned movingDims(const BlockBox &B, const Affine &A) {
   return M;
 }
 
-void nonAffine(unsigned Dims) {
+Refine nonAffine(unsigned Dims) {
   Refine R;
   R.Kind = Refine::NonAffine;
   R.Dims = Dims;
-  throw R;
+  return R;
 }
 
 static i128 floorDiv(i128 A, i128 B) { // B > 0
@@ -46,7 +46,7 @@ static i128 floorDiv(i128 A, i128 B) { // B > 0
   return (A % B != 0 && A < 0) ? Q - 1 : Q;
 }
 
-void splitAt(const BlockBox &B, const Affine &A, i128 T) {
+Refine splitAt(const BlockBox &B, const Affine &A, i128 T) {
   unsigned M = movingDims(B, A);
   Refine R;
   R.Kind = Refine::Split;
@@ -60,7 +60,7 @@ void splitAt(const BlockBox &B, const Affine &A, i128 T) {
     if (U >= 1 && U < i128(B.Ext[D])) {
       R.Dim = D;
       R.At = uint64_t(U);
-      throw R;
+      return R;
     }
   }
   // Several dimensions move (or no exact cut was found): halve the longest.
@@ -69,10 +69,10 @@ void splitAt(const BlockBox &B, const Affine &A, i128 T) {
     if ((M >> D & 1) && (Best < 0 || B.Ext[D] > B.Ext[Best]))
       Best = D;
   if (Best < 0)
-    nonAffine(0); // Unreachable for a box where A moves.
+    return nonAffine(0); // Unreachable for a box where A moves.
   R.Dim = Best;
   R.At = B.Ext[Best] / 2;
-  throw R;
+  return R;
 }
 
 static i128 gcd128(i128 A, i128 B) {
@@ -86,7 +86,7 @@ static i128 gcd128(i128 A, i128 B) {
   return A;
 }
 
-bool decide(const BlockBox &B, const Affine &A, Pred P) {
+bool decide(const BlockBox &B, const Affine &A, Pred P, Cuts &Cut) {
   auto Holds = [P](i128 X) {
     switch (P) {
     case Pred::Lt0:
@@ -116,12 +116,14 @@ bool decide(const BlockBox &B, const Affine &A, Pred P) {
         G = gcd128(G, A.C[D]);
     if (G > 1 && A.C0 % G != 0) // Zero lies between values never taken.
       return P == Pred::Ne0;
-    splitAt(B, A, R.Lo < 0 ? 0 : 1);
+    Cut.add(splitAt(B, A, R.Lo < 0 ? 0 : 1));
+    return false;
   }
   bool Lo = Holds(R.Lo), Hi = Holds(R.Hi);
   if (Lo == Hi)
     return Lo;
-  splitAt(B, A, (P == Pred::Lt0 || P == Pred::Ge0) ? 0 : 1);
+  Cut.add(splitAt(B, A, (P == Pred::Lt0 || P == Pred::Ge0) ? 0 : 1));
+  return false;
 }
 
 } // namespace gmem

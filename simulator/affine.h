@@ -34,19 +34,22 @@ i128 typeMax(IntType T);
 /// Smallest and largest value of A over the box (attained at corners).
 Range rangeOver(const BlockBox &B, const Affine &A);
 
-/// Throws a Refine that separates A < T from A >= T (exactly when A moves
-/// along one dimension, by halving the longest one otherwise).
-[[noreturn]] void splitAt(const BlockBox &B, const Affine &A, i128 T);
+/// The cut that separates A < T from A >= T (exactly when A moves along one
+/// dimension, by halving the longest one otherwise).
+Refine splitAt(const BlockBox &B, const Affine &A, i128 T);
 
 enum class Pred { Lt0, Le0, Gt0, Ge0, Eq0, Ne0 };
 
-/// Whether P(A(u)) holds; throws a Refine unless it is the same everywhere.
-bool decide(const BlockBox &B, const Affine &A, Pred P);
+/// Whether P(A(u)) holds in every block of the box. Where that differs
+/// between blocks, adds the cut that separates them to Cut and returns
+/// false (the box's run is then abandoned).
+bool decide(const BlockBox &B, const Affine &A, Pred P, Cuts &Cut);
 
 /// Mask of the dims (bit d) in which A moves within the box.
 unsigned movingDims(const BlockBox &B, const Affine &A);
 
-[[noreturn]] void nonAffine(unsigned Dims);
+/// The cut for a value that is not affine in the dims of mask Dims.
+Refine nonAffine(unsigned Dims);
 
 } // namespace gmem
 

@@ -211,8 +211,9 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
         P.Done += It.Box.count();
       } else {
         Local.assign(K.Accesses.size(), AccessStats());
-        try {
-          E.run(It.Box, It.W, Local);
+        if (std::optional<Refine> R = E.run(It.Box, It.W, Local)) {
+          cut(It, *R, New);
+        } else {
           for (size_t I = 0; I < Local.size(); ++I)
             C.Stats[I].add(Local[I]);
           C.keep(C.OutOfBounds, E.Faults.OutOfBounds);
@@ -220,8 +221,6 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
           C.Evaluated += 1;
           C.Derived += It.Box.count() - 1;
           P.Done += It.Box.count();
-        } catch (const Refine &R) {
-          cut(It, R, New);
         }
       }
       std::lock_guard<std::mutex> G(M);

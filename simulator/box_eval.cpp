@@ -99,11 +99,11 @@ uint64_t BoxEvaluator::order() const {
   return orderOf({Box.Lo[0], Box.Lo[1], Box.Lo[2]});
 }
 
-bool BoxEvaluator::run(const BlockBox &B, unsigned W,
-                       std::vector<AccessStats> &St) {
+std::optional<Refine> BoxEvaluator::run(const BlockBox &B, unsigned W,
+                                        std::vector<AccessStats> &St) {
   uint32_t Mask = laneMaskFor(Env.Block.count(), W);
   if (!Mask)
-    return false;
+    return std::nullopt;
   Box = B;
   Blocks = B.count();
   IterationsRun = 0;
@@ -129,10 +129,13 @@ bool BoxEvaluator::run(const BlockBox &B, unsigned W,
   Unc = UncertainLanes();
   LoopStack.clear();
   Groups.clear();
+  Cut = Cuts();
   execList(K.Body, Mask);
+  if (Cut)
+    return Cut.First;
   // Groups left incomplete (lanes that returned early) issue part by part.
   Groups.endWarp([&](Group &G) { flushGroup(G); });
-  return true;
+  return std::nullopt;
 }
 
 // Operations on Val, lane by lane; Live lanes are the ones whose value
@@ -140,6 +143,7 @@ bool BoxEvaluator::run(const BlockBox &B, unsigned W,
 struct BoxOps {
   using Val = BoxEvaluator::Val;
   const BlockBox &B;
+  Cuts &Cut; ///< Where a decision that differs between blocks asks to cut.
 
   /// Makes sure lane L's affine value is exact over the box for type T.
   void checkRange(const Val &X, unsigned L, IntType T) const {
@@ -147,11 +151,11 @@ struct BoxOps {
       return;
     Affine A = X.aff(L, T);
     if (T.Bits == 1)
-      nonAffine(movingDims(B, A));
+      return Cut.add(nonAffine(movingDims(B, A)));
     Range R = rangeOver(B, A);
     i128 Lo = typeMin(T), Hi = typeMax(T);
     if (R.Lo < Lo || R.Hi > Hi)
-      splitAt(B, A, R.Hi > Hi ? Hi + 1 : Lo);
+      Cut.add(splitAt(B, A, R.Hi > Hi ? Hi + 1 : Lo));
   }
   unsigned dims(const Val &X, unsigned L) const {
     return movingDims(B, X.aff(L, {64, true}));
@@ -160,12 +164,12 @@ struct BoxOps {
   bool truth(const Val &X, unsigned L, IntType T, bool Live) const {
     if (!Live || !X.dep(L))
       return X.V[L] != 0;
-    return decide(B, X.aff(L, T), Pred::Ne0);
+    return decide(B, X.aff(L, T), Pred::Ne0, Cut);
   }
   /// Lanes where the divisor-like operand Y of lane L moves: not affine.
   void needConstant(const Val &Y, unsigned L) const {
     if (Y.dep(L))
-      nonAffine(dims(Y, L));
+      Cut.add(nonAffine(dims(Y, L)));
   }
   /// Cuts the box so that every moving coefficient of X becomes a multiple
   /// of M (M > 0).
@@ -185,7 +189,7 @@ struct BoxOps {
       R.Kind = Refine::Residues;
       R.Dim = D;
       R.At = Classes >= i128(B.Ext[D]) ? B.Ext[D] : uint64_t(Classes);
-      throw R;
+      return Cut.add(R);
     }
   }
   /// Lane L of X as the exact value it stands for in pointer arithmetic
@@ -199,7 +203,7 @@ struct BoxOps {
       if (R.Lo >= Half)
         A.C0 -= i128(1) << 64;
       else if (R.Hi >= Half)
-        splitAt(B, A, Half);
+        Cut.add(splitAt(B, A, Half));
     }
     return A;
   }
@@ -250,7 +254,7 @@ struct BoxOps {
       if (E.Kind != Op::Mul)
         R.C[D] = E.Kind == Op::Add ? A.C[D] + Bv.C[D] : A.C[D] - Bv.C[D];
       else if (A.C[D] && Bv.C[D])
-        nonAffine(dims(X, L) | dims(Y, L));
+        return Cut.add(nonAffine(dims(X, L) | dims(Y, L))), true;
       else if (__builtin_mul_overflow(A.C[D] ? A.C[D] : Bv.C[D],
                                       A.C[D] ? Bv.C0 : A.C0, &R.C[D]))
         return false;
@@ -260,7 +264,8 @@ struct BoxOps {
       return true;
     if (Over.Hi < Can.Lo || Over.Lo >= Can.Hi)
       return false;
-    splitAt(B, R, Over.Lo < Can.Lo ? Can.Lo : Can.Hi);
+    Cut.add(splitAt(B, R, Over.Lo < Can.Lo ? Can.Lo : Can.Hi));
+    return true; // Not used: the run stops.
   }
 };
 
@@ -333,7 +338,7 @@ uint32_t BoxEvaluator::eval(const Expr &E, uint32_t Mask, Val &Out) {
 }
 
 uint32_t BoxEvaluator::truthMask(const Val &X, IntType T, uint32_t Live) {
-  BoxOps O{Box};
+  BoxOps O{Box, Cut};
   uint32_t M = 0;
   for (unsigned L = 0; L < 32; ++L)
     M |= uint32_t(O.truth(X, L, T, Live >> L & 1)) << L;
@@ -343,7 +348,7 @@ uint32_t BoxEvaluator::truthMask(const Val &X, IntType T, uint32_t Live) {
 uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
   const IntType T = E.Type;
   const IntType OT = E.Ops[0]->Type;
-  BoxOps O{Box};
+  BoxOps O{Box, Cut};
   uint32_t U = eval(*E.Ops[0], Mask, Out);
   auto IsLive = [&](unsigned L) { return (Mask & ~U) >> L & 1; };
   switch (E.Kind) {
@@ -454,7 +459,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         D.C0 = A.C0 - Bv.C0;
         for (int I = 0; I < 3; ++I)
           D.C[I] = A.C[I] - Bv.C[I];
-        Res = decide(Box, D, P);
+        Res = decide(Box, D, P, Cut);
       } else {
         // As warp_eval compares: int64s when signed, uint64s otherwise.
         i128 A = S ? i128(Out.V[L]) : i128(uint64_t(Out.V[L]));
@@ -510,7 +515,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         continue;
       bool DA = Out.dep(L), DB = R.dep(L);
       if (IsLive(L) && DA && DB)
-        nonAffine(O.dims(Out, L) | O.dims(R, L));
+        Cut.add(nonAffine(O.dims(Out, L) | O.dims(R, L)));
       for (int D = 0; D < 3; ++D)
         Out.C[D][L] = DA ? int64_t(uint64_t(Out.C[D][L]) * Bv)
                          : int64_t(uint64_t(R.C[D][L]) * A);
@@ -532,7 +537,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         Affine A = Out.aff(L, OT);
         Range Rg = rangeOver(Box, A);
         if (Rg.Lo <= Min && Rg.Hi > Min)
-          splitAt(Box, A, Min + 1);
+          Cut.add(splitAt(Box, A, Min + 1));
       }
       int64_t Q;
       if (IntFault F = intDivide(IsDiv, OT, Out.V[L], R.V[L], Q);
@@ -547,7 +552,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         if (S) { // Truncation is affine only on one side of zero.
           Range Rg = rangeOver(Box, A);
           if (Rg.Lo < 0 && Rg.Hi > 0)
-            splitAt(Box, A, 0);
+            Cut.add(splitAt(Box, A, 0));
         }
         for (int D = 0; D < 3; ++D)
           Out.C[D][L] = IsDiv ? int64_t(i128(Out.C[D][L]) / Dv) : 0;
@@ -607,7 +612,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
       if (!DA && !DB)
         continue;
       if (Live && DA && DB)
-        nonAffine(O.dims(Out, L) | O.dims(R, L));
+        Cut.add(nonAffine(O.dims(Out, L) | O.dims(R, L)));
       // X moves by multiples of 2^J; M is the constant side.
       const Val &X = DA ? Out : R;
       uint64_t M = DA ? Bv : A;
@@ -625,7 +630,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         uint64_t Bits = E.Kind == Op::And ? (M & ~Low) : M;
         int Len = bitLength(Bits);
         if (int64_t(Bits) < 0 || Len > 62)
-          nonAffine(O.dims(X, L));
+          Cut.add(nonAffine(O.dims(X, L)));
         O.needMultiple(X, L, i128(1) << Len);
       }
       int64_t Keep[3] = {X.C[0][L], X.C[1][L], X.C[2][L]};
@@ -666,7 +671,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
         D.C0 = A.C0 - Bv.C0;
         for (int I = 0; I < 3; ++I)
           D.C[I] = A.C[I] - Bv.C[I];
-        Less = decide(Box, D, Pred::Lt0);
+        Less = decide(Box, D, Pred::Lt0, Cut);
       } else {
         Less = S ? Out.V[L] < R.V[L] : uint64_t(Out.V[L]) < uint64_t(R.V[L]);
       }
@@ -689,7 +694,7 @@ uint32_t BoxEvaluator::evalOperator(const Expr &E, uint32_t Mask, Val &Out) {
 void BoxEvaluator::execList(const std::vector<Stmt> &L, uint32_t Mask) {
   for (const Stmt &S : L) {
     Mask &= ~Dead;
-    if (!Mask)
+    if (!Mask || Cut)
       return;
     exec(S, Mask);
   }
@@ -811,9 +816,11 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
       if (It->second) {
         Refine R;
         R.Kind = Refine::EveryWarp;
-        throw R;
+        Cut.add(R);
       }
     }
+    if (Cut) // The rest of the run is not used.
+      break;
     if (Iter >= MaxLoopIterations) {
       poison(S.Body, unfinishedLoop(MaxLoopIterations));
       break;
@@ -837,6 +844,8 @@ void BoxEvaluator::execLoop(const Stmt &S, uint32_t Mask) {
 
 void BoxEvaluator::markUnknown(int AccessId, const Why &W, uint32_t Mask,
                                bool Issued) {
+  if (Cut) // Found after the run stopped counting.
+    return;
   Requests.unknown({AccessId, Issued, Mask, &W, Blocks, order()});
 }
 
@@ -947,7 +956,7 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
   for (uint32_t M = Mask; M; M &= M - 1) {
     Affine Past = V.aff(__builtin_ctz(M), {64, false});
     Past.C0 -= Top;
-    if (decide(Box, Past, Pred::Gt0))
+    if (decide(Box, Past, Pred::Gt0, Cut))
       return Unknown(pastAddressSpace());
   }
   if (A.Sp == Space::Shared && A.Kind == AccessKind::Atomic)
@@ -961,7 +970,7 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
       if (V.c(D, __builtin_ctz(M)) != C[D])
         Differ |= 1u << D;
   if (Differ)
-    nonAffine(Differ);
+    return Cut.add(nonAffine(Differ));
   if (CF.State == CompiledForm::OncePerAddress && seenBefore(A, V, Mask))
     return;
   if (CF.State == CompiledForm::Merged && CF.Width > A.Size)
@@ -984,6 +993,8 @@ void BoxEvaluator::execAccess(const Access &A, uint32_t Mask) {
 
 void BoxEvaluator::issue(const Access &A, const Val &V, uint32_t Mask,
                          unsigned Size) {
+  if (Cut) // Found after the run stopped counting.
+    return;
   RequestEvent E;
   E.A = &A;
   E.Mask = issuingLanes(A, Mask);
@@ -998,7 +1009,8 @@ void BoxEvaluator::issue(const Access &A, const Val &V, uint32_t Mask,
       Affine Below = Ad, Above = Ad;
       Below.C0 -= B->Lo;
       Above.C0 += i128(Size) - B->Hi;
-      if (!(decide(Box, Below, Pred::Ge0) && decide(Box, Above, Pred::Le0)))
+      if (!(decide(Box, Below, Pred::Ge0, Cut) &&
+            decide(Box, Above, Pred::Le0, Cut)))
         E.Outside |= 1u << L;
     }
   // Every lane moves by t(u) = C . u from the box's first block (execAccess
@@ -1052,7 +1064,7 @@ void BoxEvaluator::completeGroup(Group &G) {
         Unaligned |= 1u << D;
     }
   if (One && (Moves | Unaligned))
-    nonAffine(Moves | Unaligned);
+    return Cut.add(nonAffine(Moves | Unaligned));
   std::vector<int64_t> Low = G.Parts[0].Lanes;
   for (uint32_t M = Mask; One && M; M &= M - 1) {
     unsigned L = __builtin_ctz(M);
@@ -1111,7 +1123,7 @@ bool BoxEvaluator::seenBefore(const Access &A, const Val &V, uint32_t Mask) {
       if (Box.Ext[D] > 1 && R[2 + D] != Key[2 + D])
         Moves |= 1u << D;
     if (Moves)
-      nonAffine(Moves);
+      return Cut.add(nonAffine(Moves)), true;
   }
   Requests.push_back(std::move(Key));
   return false;

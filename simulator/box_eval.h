@@ -9,7 +9,7 @@
 // step, so no wrap-around hides in it).
 //
 // Whenever control flow, a division or the exactness would differ between
-// blocks of the box, it stops and says how to cut the box (Refine); the
+// blocks of the box, it stops and returns how to cut the box (Refine); the
 // caller cuts and runs the parts. When it finishes, every block of the box
 // took the same path, and each request's addresses are the first block's
 // translated by the same amount t(u) in every lane: sectors, wavefronts and
@@ -34,6 +34,7 @@
 #include "result.h"
 #include "warp_eval.h"
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,13 +66,27 @@ struct Refine {
   unsigned Dims = 0;
 };
 
+/// The cuts a run over a box found it needs. The first is made; the run
+/// stops at the next statement (its values from then on are not used), and
+/// the parts find any other cut again.
+struct Cuts {
+  std::optional<Refine> First;
+  void add(const Refine &R) {
+    if (!First)
+      First = R;
+  }
+  explicit operator bool() const { return First.has_value(); }
+};
+
 class BoxEvaluator {
 public:
   BoxEvaluator(const Kernel &K, const ArchRules &A, const LaunchEnv &Env);
   /// Runs warp W over Box, adding to Stats (one entry per access) counts for
-  /// all of its blocks. Throws Refine, leaving Stats partly filled, when the
-  /// box must be cut. Returns false if the warp has no thread.
-  bool run(const BlockBox &Box, unsigned W, std::vector<AccessStats> &Stats);
+  /// all of its blocks (nothing when the warp has no thread). Returns the
+  /// cut to make instead when the blocks do not all behave alike; Stats are
+  /// then partly filled, to be dropped.
+  std::optional<Refine> run(const BlockBox &Box, unsigned W,
+                            std::vector<AccessStats> &Stats);
   /// Long loops go to the every-warp evaluator, which counts them by
   /// periods (off: the every-iteration reference).
   bool HandOverLoops = true;
@@ -83,6 +98,7 @@ public:
   struct Val; ///< 32 lanes of affine values (box_eval.cpp).
 
 private:
+  Cuts Cut; ///< Of the current run.
   uint32_t eval(const Expr &E, uint32_t Mask, Val &Out);
   uint32_t evalOperator(const Expr &E, uint32_t Mask, Val &Out);
   uint32_t truthMask(const Val &V, IntType T, uint32_t Live);

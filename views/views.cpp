@@ -52,10 +52,4 @@ std::string xmlEscaped(const std::string &S) {
   return R;
 }
 
-std::string locText(const SourceLoc &L) {
-  // Recorded launches know their line, not their column.
-  return L.File + ":" + std::to_string(L.Line) +
-         (L.Col ? ":" + std::to_string(L.Col) : "");
-}
-
 } // namespace gmem

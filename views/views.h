@@ -9,6 +9,7 @@
 
 #include "arch.h"
 #include "diagnostic.h"
+#include "explain.h"
 #include "result.h"
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -52,34 +53,6 @@ const Access *pictureAccess(const Report &R, const LaunchResult *&In);
 /// The JSON of one launch (json_view.cpp); the comparison view reuses it.
 nlohmann::json launchJson(const LaunchResult &R);
 
-/// Why an access costs more than it needs to: the cause, and general
-/// advice on what would change it (empty when none applies); both empty
-/// when it is as cheap as its bytes allow (explain.cpp).
-struct CostExplanation {
-  std::string Cause, Advice;
-  /// "Cause; Advice", as the text and JSON views print it.
-  std::string sentence() const;
-};
-CostExplanation explainCost(const Access &A, const AccessStats &S);
-
-/// The whole explanation in one sentence: the cost's, why it is not
-/// modelled, or what an async copy counts; "" when there is nothing to say.
-std::string explainAccess(const Access &A, const AccessStats &S);
-
-/// The cause alone (or why it is not modelled), for findings that carry
-/// a checked fix of their own instead of general advice.
-std::string explainCause(const Access &A, const AccessStats &S);
-
-/// What the compiler made of the access (Access::Compiled), in one
-/// sentence, or "" when it is as written or was not checked.
-std::string explainCompiled(const Access &A, const AccessStats &S);
-
-/// What the kernel's SASS holds and how the model accounts for it, in one
-/// line, or "" when no SASS was read (explain.cpp).
-std::string explainSass(const SassAccount &S);
-
-/// "file:line:col".
-std::string locText(const SourceLoc &L);
 /// Whether the access's units are predicted: every request priced, and not
 /// the shared side of an async copy.
 inline bool costKnown(const Access &A, const AccessStats &S) {

@@ -1,5 +1,5 @@
-//===- explain.cpp - Why an access costs what it costs --------------------===//
-#include "views.h"
+//===- explain.cpp - An access's figures in words -------------------------===//
+#include "explain.h"
 
 #include <cstdlib>
 #include <numeric>
