@@ -162,8 +162,7 @@ argumentsFromDatabase(const std::string &BuildDir, const std::string &File) {
     return llvm::createStringError(
         File + ": no entry in " + DbPath +
         "; build it as part of the project or name it without -p");
-  return translateNvccCommand(Cmds.front().CommandLine,
-                              Cmds.front().Directory);
+  return translateNvccCommand(Cmds.front().CommandLine, Cmds.front().Directory);
 }
 
 } // namespace gmem

@@ -6,9 +6,9 @@
 // gets dearer.
 //
 //===----------------------------------------------------------------------===//
+#include "explain.h"
 #include "resim.h"
 #include "rule.h"
-#include "explain.h"
 
 #include <fstream>
 

@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "coalescing.h"
 
+#include "explain.h"
 #include "resim.h"
 #include "simulate.h"
-#include "explain.h"
 
 namespace gmem {
 

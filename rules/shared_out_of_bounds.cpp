@@ -1,6 +1,6 @@
 //===- shared_out_of_bounds.cpp - gmem-shared-out-of-bounds ---------------===//
-#include "rule.h"
 #include "explain.h"
+#include "rule.h"
 
 namespace gmem {
 

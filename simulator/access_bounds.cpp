@@ -75,10 +75,8 @@ void WarpEvaluator::boundRequest(const Access &A, uint32_t Mask,
   if (A.Kind == AccessKind::Atomic) {
     // A global atomic request touches a sector at least, and each issuing
     // lane adds at most one (memory_units.h's rule).
-    AccessStats &St = Stats[A.Id];
-    St.BoundedRequests += 1;
-    St.MinUnits += 1;
-    St.MaxUnits += __builtin_popcount(issuingLanes(A, Mask));
+    Requests.bounded(
+        {A.Id, 1, uint64_t(__builtin_popcount(issuingLanes(A, Mask)))});
     return;
   }
   uint64_t Lo[32], Hi[32];
@@ -97,10 +95,7 @@ void WarpEvaluator::boundRequest(const Access &A, uint32_t Mask,
           ? globalBounds(Arch.globalBytes(A.Kind), Lo, Hi, Mask, A.Size)
           : sharedBounds(Arch, Lo, Hi, Mask, A.Size,
                          A.Kind == AccessKind::Load);
-  AccessStats &St = Stats[A.Id];
-  St.BoundedRequests += 1;
-  St.MinUnits += B.Min;
-  St.MaxUnits += B.Max;
+  Requests.bounded({A.Id, B.Min, B.Max});
 }
 
 } // namespace gmem

@@ -1076,7 +1076,7 @@ void BoxEvaluator::completeGroup(Group &G) {
     Low[L] = int64_t(First);
   }
   if (!One) {
-    (*Stats)[Lead.Id].UnmergedGroups += Blocks;
+    Requests.unmerged({Lead.Id, Blocks});
     flushGroup(G);
     return;
   }

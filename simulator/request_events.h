@@ -62,6 +62,21 @@ struct UnknownEvent {
   uint64_t Order = 0;
 };
 
+/// A request whose addresses are not all known but whose cost lies between
+/// MinUnits and MaxUnits (access_bounds.cpp); its UnknownEvent is separate.
+struct BoundedEvent {
+  int AccessId = 0;
+  uint64_t MinUnits = 0, MaxUnits = 0;
+};
+
+/// Accesses the compiler merged into one wide instruction (AccessId its
+/// leader) whose parts were not one aligned run in Weight blocks: each part
+/// is issued as a request of its own.
+struct UnmergedEvent {
+  int AccessId = 0;
+  uint64_t Weight = 1;
+};
+
 /// The bytes [Lo, Hi) of the shared array that A indexes, where the launch
 /// gives DynamicSmem bytes of dynamic shared memory; none for other
 /// accesses. A source marks a request's lanes outside them.
@@ -83,6 +98,8 @@ public:
   virtual ~RequestListener() = default;
   virtual void priced(const RequestEvent &E, const RequestCost &C) = 0;
   virtual void unknown(const UnknownEvent &) {}
+  virtual void bounded(const BoundedEvent &) {}
+  virtual void unmerged(const UnmergedEvent &) {}
 };
 
 /// Prices events with the architecture's memory units and tells the
@@ -106,6 +123,14 @@ public:
   void unknown(const UnknownEvent &E) const {
     for (RequestListener *L : Listeners)
       L->unknown(E);
+  }
+  void bounded(const BoundedEvent &E) const {
+    for (RequestListener *L : Listeners)
+      L->bounded(E);
+  }
+  void unmerged(const UnmergedEvent &E) const {
+    for (RequestListener *L : Listeners)
+      L->unmerged(E);
   }
 
 private:

@@ -96,6 +96,17 @@ void AccessTotals::unknown(const UnknownEvent &E) {
   }
 }
 
+void AccessTotals::bounded(const BoundedEvent &E) {
+  AccessStats &St = (*Stats)[E.AccessId];
+  St.BoundedRequests += 1;
+  St.MinUnits += E.MinUnits;
+  St.MaxUnits += E.MaxUnits;
+}
+
+void AccessTotals::unmerged(const UnmergedEvent &E) {
+  (*Stats)[E.AccessId].UnmergedGroups += E.Weight;
+}
+
 void FirstFaults::reset(size_t Accesses) {
   OutOfBounds.assign(Accesses, OrderedExample());
   Misaligned = OutOfBounds;

@@ -25,6 +25,8 @@ public:
   void collectInto(std::vector<AccessStats> &S) { Stats = &S; }
   void priced(const RequestEvent &E, const RequestCost &C) override;
   void unknown(const UnknownEvent &E) override;
+  void bounded(const BoundedEvent &E) override;
+  void unmerged(const UnmergedEvent &E) override;
 
 private:
   std::vector<AccessStats> *Stats;

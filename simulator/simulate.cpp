@@ -59,20 +59,19 @@ Expected<void> validateLaunch(const Kernel &K, const Launch &L,
   const char *Axis = "xyz";
   for (int I = 0; I < 3; ++I) {
     if (B[I] == 0)
-      return Failure{std::string("block ") + dimText(L.Block) +
-                     " has a zero " + Axis[I] +
-                     " dimension; pass --block with positive sizes"};
+      return Failure{std::string("block ") + dimText(L.Block) + " has a zero " +
+                     Axis[I] + " dimension; pass --block with positive sizes"};
     if (G[I] == 0)
       return Failure{std::string("grid ") + dimText(L.Grid) + " has a zero " +
                      Axis[I] + " dimension; pass --grid with positive sizes"};
     if (B[I] > A.MaxBlockDim[I])
-      return Failure{std::string("block ") + dimText(L.Block) + ": " +
-                     Axis[I] + " is at most " +
-                     std::to_string(A.MaxBlockDim[I]) + " on " + A.Name};
+      return Failure{std::string("block ") + dimText(L.Block) + ": " + Axis[I] +
+                     " is at most " + std::to_string(A.MaxBlockDim[I]) +
+                     " on " + A.Name};
     if (G[I] > A.MaxGridDim[I])
       return Failure{std::string("grid ") + dimText(L.Grid) + ": " + Axis[I] +
-                     " is at most " + std::to_string(A.MaxGridDim[I]) +
-                     " on " + A.Name};
+                     " is at most " + std::to_string(A.MaxGridDim[I]) + " on " +
+                     A.Name};
   }
   if (L.Block.count() > A.MaxThreadsPerBlock)
     return Failure{"block " + dimText(L.Block) + " has " +
@@ -88,8 +87,7 @@ Expected<void> validateLaunch(const Kernel &K, const Launch &L,
                    std::to_string(A.MaxStaticShared) +
                    " (use dynamic shared memory beyond that)"};
   if (Static + L.DynamicSmem > A.MaxSharedOptIn)
-    return Failure{K.Name + " needs " +
-                   std::to_string(Static + L.DynamicSmem) +
+    return Failure{K.Name + " needs " + std::to_string(Static + L.DynamicSmem) +
                    " bytes of shared memory per block (" +
                    std::to_string(Static) + " static + " +
                    std::to_string(L.DynamicSmem) + " dynamic); " + A.Name +

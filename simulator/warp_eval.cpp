@@ -1378,7 +1378,7 @@ void WarpEvaluator::completeGroup(Group &G) {
     One = oneAlignedRun(A, N, Size, Width, Low[L]);
   }
   if (!One) {
-    ++Stats[Lead.Id].UnmergedGroups;
+    Requests.unmerged({Lead.Id, 1});
     flushGroup(G);
     return;
   }

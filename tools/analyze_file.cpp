@@ -229,8 +229,8 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
     return CompiledNotes.takeError();
   std::string Stopped;
   if (Record)
-    if (llvm::Error E = recordLaunches(O, *Request, *Built, M, Warnings,
-                                       Stopped))
+    if (llvm::Error E =
+            recordLaunches(O, *Request, *Built, M, Warnings, Stopped))
       return E;
   if (Record && Auto && !Stopped.empty() &&
       (M.Compiler.HostStopped.empty() || M.Launches.empty())) {

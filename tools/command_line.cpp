@@ -370,20 +370,18 @@ input or I/O.
       O.Overrides.RunArgs = shellWords(RunArgs);
     if (NvccFlags.getNumOccurrences())
       O.NvccFlags = shellWords(NvccFlags);
-    if (llvm::Error E = readNumber(Threads, 1, 1024,
-                                   "expected a number from 1 to 1024",
-                                   O.Threads))
+    if (llvm::Error E = readNumber(
+            Threads, 1, 1024, "expected a number from 1 to 1024", O.Threads))
       return E;
     if (llvm::Error E = readNumber(MaxWarps, 1, UINT64_MAX,
                                    "expected a positive number", O.MaxWarps))
       return E;
-    if (llvm::Error E = readNumber(TimeLimit, 1, 86400,
-                                   "give whole seconds, 1 to 86400",
-                                   O.TimeLimit))
+    if (llvm::Error E = readNumber(
+            TimeLimit, 1, 86400, "give whole seconds, 1 to 86400", O.TimeLimit))
       return E;
-    if (llvm::Error E = readNumber(LaunchSkip, 0, UINT64_MAX,
-                                   "give a whole number of launches",
-                                   O.LaunchSkip))
+    if (llvm::Error E =
+            readNumber(LaunchSkip, 0, UINT64_MAX,
+                       "give a whole number of launches", O.LaunchSkip))
       return E;
     if (llvm::Error E = readNumber(LaunchCount, 1, UINT64_MAX,
                                    "give a whole number of launches, at "
@@ -522,8 +520,7 @@ parseCommandLine(int Argc, const char *const *Argv, Options &O, GateOptions &G,
     return llvm::createStringError("both a source file ('" + O.File +
                                    "') and --model " + O.Model +
                                    "; give one of them");
-  if (O.File.empty() && O.Model.empty() && G.BuildPath.empty() &&
-      !G.ListChecks)
+  if (O.File.empty() && O.Model.empty() && G.BuildPath.empty() && !G.ListChecks)
     return llvm::createStringError(
         "no input file; usage: gmem-analyze FILE.cu [options] (see --help)");
   return llvm::Error::success();

@@ -84,8 +84,8 @@ llvm::Expected<GateConfig> GateConfigs::forFile(const std::string &File) {
     if (llvm::sys::fs::exists(P)) {
       auto Buf = llvm::MemoryBuffer::getFile(P);
       if (!Buf)
-        return llvm::createStringError(P + ": cannot read: " +
-                                       Buf.getError().message());
+        return llvm::createStringError(
+            P + ": cannot read: " + Buf.getError().message());
       auto Read = parseGateConfig(std::string((*Buf)->getBuffer()), P);
       if (!Read)
         return Read.takeError();

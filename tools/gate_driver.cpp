@@ -5,8 +5,8 @@
 #include "baseline.h"
 #include "checks.h"
 #include "compile_db.h"
-#include "gate_config.h"
 #include "diagnostic_views.h"
+#include "gate_config.h"
 #include "launch_plan.h"
 #include "rule.h"
 #include "llvm/Support/FileSystem.h"
@@ -107,8 +107,8 @@ std::optional<Dim3> dimOf(const nlohmann::json &J) {
 
 /// The launches of one file: its host code's, plus the launch file's for
 /// kernels the host code does not launch.
-llvm::Expected<std::vector<Launch>>
-planFile(FileRun &F, const Options &O, const nlohmann::json &LaunchFile) {
+llvm::Expected<std::vector<Launch>> planFile(FileRun &F, const Options &O,
+                                             const nlohmann::json &LaunchFile) {
   std::vector<Launch> Out = F.M.Launches;
   std::set<std::string> Launched;
   for (const Launch &L : Out)
@@ -442,9 +442,8 @@ int runGate(const Options &O, const GateOptions &G) {
         }))
       return usage(llvm::toString(std::move(E)));
   if (!G.SarifFile.empty())
-    if (llvm::Error E = writeFile(G.SarifFile, [&](llvm::raw_ostream &OS) {
-          printSarif(All, OS);
-        }))
+    if (llvm::Error E = writeFile(
+            G.SarifFile, [&](llvm::raw_ostream &OS) { printSarif(All, OS); }))
       return usage(llvm::toString(std::move(E)));
   unsigned Errors = 0, Warnings = 0;
   for (const Diagnostic &D : All)

@@ -7,13 +7,13 @@
 #include "analyze_file.h"
 #include "arch.h"
 #include "command_line.h"
-#include "run_comparison.h"
 #include "compile_db.h"
 #include "gate_driver.h"
 #include "install_paths.h"
 #include "launch_plan.h"
 #include "model_json.h"
 #include "rule.h"
+#include "run_comparison.h"
 #include "views.h"
 
 #include <fstream>

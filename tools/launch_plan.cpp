@@ -36,8 +36,8 @@ llvm::Expected<const Kernel *> findKernelByName(const Module &M,
     return llvm::createStringError(
         "'" + Name +
         "' names several template instances; pick one of: " + kernelList(M));
-  return llvm::createStringError("no kernel named '" + Name + "' in " +
-                                 M.File + "; kernels: " + kernelList(M));
+  return llvm::createStringError("no kernel named '" + Name + "' in " + M.File +
+                                 "; kernels: " + kernelList(M));
 }
 
 static Launch launchFromFlags(const Kernel &K, const Options &O) {

@@ -72,8 +72,7 @@ Expected<Comparison> buildComparison(const Module &M, const Measurement &Ms,
   }
   C.Arch = Arch->Name;
 
-  Expected<LaunchMatching> Matching =
-      matchLaunches(M, Ms, MeasurementName);
+  Expected<LaunchMatching> Matching = matchLaunches(M, Ms, MeasurementName);
   if (!Matching)
     return Failure{Matching.error()};
   std::set<std::string> Warned;

@@ -373,8 +373,8 @@ InitializeInjection(void) {
   Done = true;
   std::atexit(writeResult);
   Expected<void> Read = readSettings(S.Set);
-  auto Filter = Read ? LaunchFilter::create(S.Set.Filter)
-                     : Failure{Read.error()};
+  auto Filter =
+      Read ? LaunchFilter::create(S.Set.Filter) : Failure{Read.error()};
   if (!Filter) {
     setFatal(S, Filter.error());
     S.Filter = std::move(*LaunchFilter::create(LaunchFilterOptions()));

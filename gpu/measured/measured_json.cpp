@@ -233,7 +233,7 @@ ImportResult parseMeasuredJson(const std::string &Text,
     return readDocument(Doc);
   } catch (const SchemaError &E) {
     return Failure{Name + ": " + (E.Path.empty() ? "" : E.Path + ": ") +
-                       E.What};
+                   E.What};
   } catch (const json::exception &E) {
     // Numbers out of range and the like, which the checks above let by.
     return Failure{Name + ": " + parseErrorText(E.what())};

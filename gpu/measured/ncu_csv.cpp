@@ -59,7 +59,7 @@ struct Columns {
 ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
   auto Error = [&](unsigned Line, const std::string &What) {
     return Failure{Name + (Line ? ":" + std::to_string(Line) : "") + ": " +
-                       What};
+                   What};
   };
   std::vector<csv::Line> Lines = csv::splitLines(Text);
   if (Lines.empty())

@@ -26,13 +26,14 @@ namespace gmem {
 ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
   auto Error = [&](unsigned Line, const std::string &What) {
     return Failure{Name + (Line ? ":" + std::to_string(Line) : "") + ": " +
-                       What};
+                   What};
   };
   std::vector<csv::Line> Lines = csv::splitLines(Text);
   if (Lines.empty())
     return Error(0, "empty file");
 
-  std::optional<size_t> At = csv::findHeaderLine(Lines, "\"Device\",\"Kernel\",");
+  std::optional<size_t> At =
+      csv::findHeaderLine(Lines, "\"Device\",\"Kernel\",");
   if (!At)
     return Error(0, "no nvprof --csv header line (\"Device\",\"Kernel\",...): "
                     "not an nvprof --metrics --csv log");

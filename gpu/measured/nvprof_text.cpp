@@ -168,7 +168,7 @@ private:
 
   Failure error(unsigned Line, const std::string &What) const {
     return Failure{Name + (Line ? ":" + std::to_string(Line) : "") + ": " +
-                       What};
+                   What};
   }
 
   bool fail(unsigned Line, const std::string &What) {

@@ -77,8 +77,8 @@ ImportResult parseMeasurement(const std::string &Text,
     break;
   }
   return Failure{Name + ": not a measurement: expected gmem-verify's "
-                            "measured.json, an ncu --csv export or an nvprof "
-                            "--metrics log (CSV or its printed tables)"};
+                        "measured.json, an ncu --csv export or an nvprof "
+                        "--metrics log (CSV or its printed tables)"};
 }
 
 ImportResult readMeasurement(const std::string &Path) {

@@ -72,8 +72,8 @@ TEST(MeasuredJson, NamesTheWrongFieldByItsPath) {
   ImportResult R = readMeasuredJson(importFile("measured_bad_block.json"));
   ASSERT_FALSE(R);
   EXPECT_EQ(R.error(), importFile("measured_bad_block.json") +
-                                   ": launches[1].block[1]: a dimension must "
-                                   "be positive");
+                           ": launches[1].block[1]: a dimension must "
+                           "be positive");
 }
 
 TEST(MeasuredJson, TruncatedFileIsNotJson) {
@@ -81,8 +81,7 @@ TEST(MeasuredJson, TruncatedFileIsNotJson) {
   ASSERT_FALSE(R);
   const std::string Prefix =
       importFile("measured_truncated.json") + ": not valid JSON: parse error";
-  EXPECT_EQ(R.error().substr(0, Prefix.size()), Prefix)
-      << R.error();
+  EXPECT_EQ(R.error().substr(0, Prefix.size()), Prefix) << R.error();
   EXPECT_EQ(R.error().find('\n'), std::string::npos);
 }
 

@@ -155,7 +155,7 @@ TEST(NcuCsv, LineCutBetweenFieldsIsShort) {
       "cut.csv");
   ASSERT_FALSE(R);
   EXPECT_EQ(R.error(), "cut.csv:4: expected 8 fields as in the "
-                               "header, found 4 (truncated line?)");
+                       "header, found 4 (truncated line?)");
 }
 
 TEST(NcuCsv, MissingColumnIsNamed) {
@@ -190,8 +190,7 @@ TEST(NcuCsv, BadValuesAreNamedWithTheirLine) {
   ImportResult BadId =
       parseNcuCsv(std::string(Header) + Row("x", "(32, 1, 1)", "1"), "i.csv");
   ASSERT_FALSE(BadId);
-  EXPECT_EQ(BadId.error(),
-            "i.csv:2: launch ID \"x\" is not an integer");
+  EXPECT_EQ(BadId.error(), "i.csv:2: launch ID \"x\" is not an integer");
 
   ImportResult Inconsistent =
       parseNcuCsv(std::string(Header) + Row("0", "(32, 1, 1)", "1") +
@@ -217,8 +216,7 @@ TEST(NcuCsv, EmptyHeaderlessAndHeaderOnlyFiles) {
   ImportResult Broken =
       parseNcuCsv("==PROF== Connected\n\"ID\",\"Kernel Name\n", "b.csv");
   ASSERT_FALSE(Broken);
-  EXPECT_EQ(Broken.error().rfind("b.csv:2: ", 0), 0u)
-      << Broken.error();
+  EXPECT_EQ(Broken.error().rfind("b.csv:2: ", 0), 0u) << Broken.error();
 
   ImportResult HeaderOnly = parseNcuCsv(Header, "h.csv");
   ASSERT_FALSE(HeaderOnly);

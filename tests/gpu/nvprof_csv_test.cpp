@@ -158,7 +158,7 @@ TEST(NvprofCsv, MissingColumnTruncatedAndEmpty) {
       "cut.csv");
   ASSERT_FALSE(Cut);
   EXPECT_EQ(Cut.error(), "cut.csv:2: expected 8 fields as in the "
-                                 "header, found 4 (truncated line?)");
+                         "header, found 4 (truncated line?)");
 
   ImportResult Empty = readNvprofCsv(importFile("empty.csv"));
   ASSERT_FALSE(Empty);

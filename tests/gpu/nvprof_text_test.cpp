@@ -317,7 +317,7 @@ TEST(NvprofText, ParseMeasurementPicksTheTextFormat) {
       std::string(Header) + "  Kernel: k(int*)\n   1  x\n", "m.log");
   ASSERT_FALSE(Bad);
   EXPECT_EQ(Bad.error(), "m.log:3: metric x: the row ends before its "
-                                 "Min, Max and Avg (truncated row?)");
+                         "Min, Max and Avg (truncated row?)");
   // An event table alone is sent to the text importer, which says why.
   ImportResult Events = parseMeasurement(
       "Invocations   Event Name   Min   Max   Avg   Total\n", "e.log");

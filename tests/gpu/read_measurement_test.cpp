@@ -40,8 +40,7 @@ TEST(ReadMeasurement, PassesOnTheImportersErrors) {
                 ":40: a quoted field is not closed (truncated line?)");
   ImportResult J = readMeasurement(importFile("measured_schema2.json"));
   ASSERT_FALSE(J);
-  EXPECT_NE(J.error().find("version 2 is not supported"),
-            std::string::npos);
+  EXPECT_NE(J.error().find("version 2 is not supported"), std::string::npos);
 }
 
 TEST(ReadMeasurement, FilesThatAreNoMeasurement) {
@@ -52,9 +51,8 @@ TEST(ReadMeasurement, FilesThatAreNoMeasurement) {
 
   ImportResult Dir = readMeasurement(GMEM_IMPORTS_DIR);
   ASSERT_FALSE(Dir);
-  EXPECT_EQ(Dir.error(),
-            std::string(GMEM_IMPORTS_DIR) +
-                ": is a directory, not a measurement file");
+  EXPECT_EQ(Dir.error(), std::string(GMEM_IMPORTS_DIR) +
+                             ": is a directory, not a measurement file");
 
   ImportResult Empty = readMeasurement(importFile("empty.csv"));
   ASSERT_FALSE(Empty);

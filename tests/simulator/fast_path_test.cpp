@@ -379,9 +379,8 @@ Kernel sharedNearTop(ExprPtr Index, unsigned Size, Launch &L, int64_t N) {
 TEST(FastPath, AddressPastTwoToTheSixtyFourIsUnknownOnBothPaths) {
   // 8 bytes at n * 8 + 1 = -7: the last bytes wrap past 2^64.
   Launch L;
-  Kernel K = sharedNearTop(add(mul(cast(makeParam(1, I32), I64), c(8, I64)),
-                               c(1, I64)),
-                           8, L, -1);
+  Kernel K = sharedNearTop(
+      add(mul(cast(makeParam(1, I32), I64), c(8, I64)), c(1, I64)), 8, L, -1);
   EXPECT_EQ(compareFastPath(K, L), "") << kernelText(K, L);
   LaunchResult R = simulate(K, L, SimOptions());
   EXPECT_EQ(R.PerAccess[0].UnknownRequests, R.PerAccess[0].Requests);
@@ -392,8 +391,8 @@ TEST(FastPath, OneByteBelowTwoToTheSixtyFourIsOutOfBounds) {
   // outside the tile; the every-warp check once let -1 + 1 wrap to 0.
   Launch L;
   Kernel K = sharedNearTop(
-      add(bin(Op::Max, mul(c(2), add(cast(tx(), I32), c(-3))), c(-3)), c(1)),
-      1, L, 0);
+      add(bin(Op::Max, mul(c(2), add(cast(tx(), I32), c(-3))), c(-3)), c(1)), 1,
+      L, 0);
   EXPECT_EQ(compareFastPath(K, L), "") << kernelText(K, L);
   LaunchResult R = simulate(K, L, SimOptions());
   // 3 lanes in each of the 6 rows of 35 threads, in each of the 6 blocks.

@@ -329,8 +329,7 @@ TEST(Validate, RejectsBadBlocksAndMissingValues) {
   EXPECT_NE(whyInvalid(K, L, A).find("zero y"), std::string::npos);
   L = launch128x32();
   L.Args.pop_back();
-  EXPECT_NE(whyInvalid(K, L, A).find("2 arguments for 3"),
-            std::string::npos);
+  EXPECT_NE(whyInvalid(K, L, A).find("2 arguments for 3"), std::string::npos);
   Kernel K2;
   K2.Name = "k";
   K2.Params = {intParam("nx")};
@@ -356,8 +355,7 @@ TEST(Validate, RejectsBadBlocksAndMissingValues) {
             std::string::npos);
   K3.Shared[0].Bytes = 16 * 1024;
   L3.DynamicSmem = 220 * 1024;
-  EXPECT_NE(whyInvalid(K3, L3, A).find("at most 232448"),
-            std::string::npos);
+  EXPECT_NE(whyInvalid(K3, L3, A).find("at most 232448"), std::string::npos);
   L3.DynamicSmem = 200 * 1024;
   EXPECT_TRUE(validateLaunch(K3, L3, A));
 }

@@ -99,8 +99,7 @@ TEST(UnknownCause, CausesRoundTripThroughJson) {
   Expected<Module> Back = fromJson(J);
   ASSERT_TRUE(Back) << Back.error();
   EXPECT_EQ(Back->Kernels[0].Body[0].Value->Cause, UnknownCause::LoadedData);
-  EXPECT_EQ(Back->Kernels[0].Accesses[0].ReasonCause,
-            UnknownCause::LoadedData);
+  EXPECT_EQ(Back->Kernels[0].Accesses[0].ReasonCause, UnknownCause::LoadedData);
   // A cause gmem does not know is an error naming the field.
   J["kernels"][0]["accesses"][0]["unknown_cause"] = "cosmic_rays";
   Expected<Module> Bad = fromJson(J);
