@@ -112,28 +112,27 @@ nlohmann::json buildBaseline(const std::vector<FileResults> &Files) {
       {"gmem_baseline", 1}, {"toolchains", Toolchains}, {"entries", Entries}};
 }
 
-/// The first thing wrong with J's shape; empty when it is usable.
-static std::string problemOf(const nlohmann::json &J) {
+Expected<void> checkBaseline(const nlohmann::json &J) {
   if (!J.is_object() || !J.contains("gmem_baseline") ||
       !J.contains("entries") || !J["entries"].is_object())
-    return "not a gmem baseline (expected {\"gmem_baseline\": 1, "
-           "\"entries\": {...}}); write one with --update-baseline";
+    return Failure{"not a gmem baseline (expected {\"gmem_baseline\": 1, "
+                   "\"entries\": {...}}); write one with --update-baseline"};
   if (J["gmem_baseline"] != 1)
-    return "baseline version " + J["gmem_baseline"].dump() +
-           " is not 1; rewrite it with --update-baseline";
+    return Failure{"baseline version " + J["gmem_baseline"].dump() +
+                   " is not 1; rewrite it with --update-baseline"};
   if (J.contains("toolchains")) {
     if (!J["toolchains"].is_object())
-      return "\"toolchains\" is not an object; rewrite it with "
-             "--update-baseline";
+      return Failure{"\"toolchains\" is not an object; rewrite it with "
+                     "--update-baseline"};
     for (const auto &[File, T] : J["toolchains"].items()) {
       bool Strings = T.is_object();
       if (Strings)
         for (const auto &[Field, V] : T.items())
           Strings = Strings && V.is_string();
       if (!Strings)
-        return "the toolchain of " + nlohmann::json(File).dump() +
-               " is not an object of strings; rewrite it with "
-               "--update-baseline";
+        return Failure{"the toolchain of " + nlohmann::json(File).dump() +
+                       " is not an object of strings; rewrite it with "
+                       "--update-baseline"};
     }
   }
   // What buildBaseline writes, so that a damaged file is named, not
@@ -143,20 +142,20 @@ static std::string problemOf(const nlohmann::json &J) {
     // Quoted with escapes: the message stays one line.
     const std::string Entry = "entry " + nlohmann::json(Key).dump();
     if (!E.is_object() || !E.contains("figures") || !E["figures"].is_object())
-      return Entry + " has no \"figures\" object" + Rewrite;
+      return Failure{Entry + " has no \"figures\" object" + Rewrite};
     for (const auto &[Name, V] : E["figures"].items())
       if (!V.is_number())
-        return Entry + ": figure " + nlohmann::json(Name).dump() + " is " +
-               V.dump() + ", not a number" + Rewrite;
+        return Failure{Entry + ": figure " + nlohmann::json(Name).dump() +
+                       " is " + V.dump() + ", not a number" + Rewrite};
     for (const char *Field : {"file", "kind", "label"})
       if (E.contains(Field) && !E[Field].is_string())
-        return Entry + ": \"" + Field + "\" is not a string" + Rewrite;
+        return Failure{Entry + ": \"" + Field + "\" is not a string" + Rewrite};
     for (const char *Field : {"line", "col"})
       if (E.contains(Field) && !E[Field].is_number_unsigned())
-        return Entry + ": \"" + Field + "\" is not a line or column number" +
-               Rewrite;
+        return Failure{Entry + ": \"" + Field +
+                       "\" is not a line or column number" + Rewrite};
   }
-  return "";
+  return {};
 }
 
 static SourceLoc locOf(const nlohmann::json &E) {
@@ -325,11 +324,5 @@ extern const RuleInfo BaselineVanishedRule = {
     "array; never fails the gate.",
     "always",
     nullptr};
-
-Expected<void> checkBaseline(const nlohmann::json &J) {
-  if (std::string P = problemOf(J); !P.empty())
-    return Failure{P};
-  return {};
-}
 
 } // namespace gmem

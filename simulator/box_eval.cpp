@@ -253,10 +253,11 @@ struct BoxOps {
     for (int D = 0; D < 3; ++D) {
       if (E.Kind != Op::Mul)
         R.C[D] = E.Kind == Op::Add ? A.C[D] + Bv.C[D] : A.C[D] - Bv.C[D];
-      else if (A.C[D] && Bv.C[D])
-        return Cut.add(nonAffine(dims(X, L) | dims(Y, L))), true;
-      else if (__builtin_mul_overflow(A.C[D] ? A.C[D] : Bv.C[D],
-                                      A.C[D] ? Bv.C0 : A.C0, &R.C[D]))
+      else if (A.C[D] && Bv.C[D]) {
+        Cut.add(nonAffine(dims(X, L) | dims(Y, L)));
+        return true; // Not used: the run stops.
+      } else if (__builtin_mul_overflow(A.C[D] ? A.C[D] : Bv.C[D],
+                                        A.C[D] ? Bv.C0 : A.C0, &R.C[D]))
         return false;
     }
     Range Over = rangeOver(B, R);
@@ -1122,8 +1123,10 @@ bool BoxEvaluator::seenBefore(const Access &A, const Val &V, uint32_t Mask) {
     for (int D = 0; D < 3; ++D)
       if (Box.Ext[D] > 1 && R[2 + D] != Key[2 + D])
         Moves |= 1u << D;
-    if (Moves)
-      return Cut.add(nonAffine(Moves)), true;
+    if (Moves) {
+      Cut.add(nonAffine(Moves));
+      return true; // Issue nothing: the run stops.
+    }
   }
   Requests.push_back(std::move(Key));
   return false;

@@ -172,19 +172,19 @@ llvm::Expected<std::vector<Launch>> planFile(FileRun &F, const Options &O,
   return Out;
 }
 
-/// The per-file analysis the gate's loop calls for each translation unit.
-void analyzeOneFile(FileRun &F, const std::string &Given, const Options &O,
-                    const GateOptions &G, const ArchRules &Arch,
-                    const nlohmann::json &LaunchFile) {
+/// The per-file analysis the gate's loop calls for each translation unit;
+/// an error when the file cannot be analysed.
+llvm::Error analyzeOneFile(FileRun &F, const std::string &Given,
+                           const Options &O, const GateOptions &G,
+                           const ArchRules &Arch,
+                           const nlohmann::json &LaunchFile) {
   Options FO = O;
   FO.File = F.File;
   std::vector<std::string> Db;
   if (!G.BuildPath.empty()) {
     auto Args = argumentsFromDatabase(G.BuildPath, Given);
-    if (!Args) {
-      F.Error = llvm::toString(Args.takeError());
-      return;
-    }
+    if (!Args)
+      return Args.takeError();
     Db = std::move(*Args);
   }
   // CommonOptionsParser's order: --extra-arg-before, the database's
@@ -196,27 +196,19 @@ void analyzeOneFile(FileRun &F, const std::string &Given, const Options &O,
   FO.ClangArgs.insert(FO.ClangArgs.end(), O.ClangArgs.begin(),
                       O.ClangArgs.end());
   std::vector<std::string> Warnings;
-  if (!std::ifstream(F.File)) {
-    F.Error = F.File + ": cannot read the file; check the path";
-    return;
-  }
-  if (llvm::Error E = loadModule(FO, F.File, Arch, F.M, Warnings)) {
-    F.Error = llvm::toString(std::move(E));
-    return;
-  }
-  if (!F.M.Compiler.HostStopped.empty()) {
-    F.Error = F.File + ": " + F.M.Compiler.HostStopped;
-    return;
-  }
+  if (!std::ifstream(F.File))
+    return llvm::createStringError(F.File +
+                                   ": cannot read the file; check the path");
+  if (llvm::Error E = loadModule(FO, F.File, Arch, F.M, Warnings))
+    return E;
+  if (!F.M.Compiler.HostStopped.empty())
+    return llvm::createStringError(F.File + ": " + F.M.Compiler.HostStopped);
   auto Launches = planFile(F, FO, LaunchFile);
-  if (!Launches) {
-    F.Error = llvm::toString(Launches.takeError());
-    return;
-  }
+  if (!Launches)
+    return Launches.takeError();
   F.Rep.File = F.File;
   F.Rep.Warnings = Warnings;
-  if (llvm::Error E = simulateLaunches(F.M, *Launches, FO, Arch, F.Rep))
-    F.Error = llvm::toString(std::move(E));
+  return simulateLaunches(F.M, *Launches, FO, Arch, F.Rep);
 }
 
 std::string diagKey(const Diagnostic &D) {
@@ -331,7 +323,9 @@ int runGate(const Options &O, const GateOptions &G) {
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
     for (size_t I = 0; I < Runs.size(); ++I)
       Pool.async([&, I] {
-        analyzeOneFile(*Runs[I], O.Files[I], SimO, G, *Arch, LaunchFile);
+        if (llvm::Error E = analyzeOneFile(*Runs[I], O.Files[I], SimO, G, *Arch,
+                                           LaunchFile))
+          Runs[I]->Error = llvm::toString(std::move(E));
       });
     Pool.wait();
   }
