@@ -14,6 +14,8 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
 
@@ -51,6 +53,49 @@ std::string findCccl() {
   return "";
 }
 
+/// The host compiler's own headers (omp.h): nvcc's host compiler finds
+/// them, Clang does not. Empty when there is no g++.
+const std::string &hostCompilerIncludeDir() {
+  static const std::string Dir = [] {
+    auto Gxx = llvm::sys::findProgramByName("g++");
+    llvm::SmallString<128> Out;
+    if (!Gxx || llvm::sys::fs::createTemporaryFile("gmem-gxx", "txt", Out))
+      return std::string();
+    std::optional<llvm::StringRef> Redirects[] = {std::nullopt,
+                                                  llvm::StringRef(Out),
+                                                  llvm::StringRef("")};
+    int RC = llvm::sys::ExecuteAndWait(
+        *Gxx, {*Gxx, "-print-file-name=include"}, std::nullopt, Redirects, 10);
+    auto Text = llvm::MemoryBuffer::getFile(Out);
+    llvm::sys::fs::remove(Out);
+    if (RC != 0 || !Text)
+      return std::string();
+    std::string D = (*Text)->getBuffer().trim().str();
+    return llvm::sys::fs::exists(D + "/omp.h") ? D : std::string();
+  }();
+  return Dir;
+}
+
+/// A C file (nvcc builds .c files as host C): parsed as C, with the CUDA
+/// runtime's headers and the removed calls' compatibility header.
+std::vector<std::string> cArgs(const FrontendOptions &Opts,
+                               const std::string &Cuda) {
+  std::vector<std::string> Args = {"-x",           "c",
+                                   "-std=gnu11",   "-resource-dir",
+                                   GMEM_CLANG_RESOURCE_DIR, "-w"};
+  if (!Cuda.empty())
+    Args.insert(Args.end(), {"-isystem", Cuda + "/include", "-isystem",
+                             cudaStubDir() + "/compat", "-include",
+                             "gmem_removed_apis.h"});
+  if (!hostCompilerIncludeDir().empty())
+    Args.insert(Args.end(), {"-idirafter", hostCompilerIncludeDir()});
+  // A C++ standard given for the program's .cu files is not C's.
+  for (const std::string &A : Opts.ExtraArgs)
+    if (!llvm::StringRef(A).starts_with("-std="))
+      Args.push_back(A);
+  return Args;
+}
+
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   std::string Stub = cudaStubDir();
   // Clang 19 knows no architecture past sm_90, and CUDA 13's headers none
@@ -85,7 +130,12 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
                  "-include", "stdio.h",
                  // Intrinsics Clang's CUDA wrapper does not declare.
                  "-include", "gmem_cache_hints.h", "-include",
-                 "gmem_surface_functions.h"});
+                 "gmem_surface_functions.h",
+                 // Runtime calls CUDA 13 removed, as the nvcc build gets them.
+                 "-include", "gmem_removed_apis.h",
+                 // nvcc defines __NVCC__, on which CUDA 13's headers make
+                 // cooperative_groups::cluster_group; Clang does not.
+                 "-D_CG_CLUSTER_INTRINSICS_AVAILABLE"});
   } else {
     Args.insert(Args.end(), {"-nocudainc", "-nocudalib", "-isystem", Stub,
                              "-include", "cuda_runtime.h"});
@@ -97,8 +147,11 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
                                // The stand-ins have no half types.
                                "-DCCCL_DISABLE_FP16_SUPPORT"});
   }
-  // Host min/max as nvcc declares them, and deprecated runtime calls.
+  // Host min/max as nvcc declares them.
   Args.insert(Args.end(), {"-include", Stub + "/compat/gmem_host_math.h"});
+  // Headers of the host compiler's own (omp.h), after Clang's.
+  if (!hostCompilerIncludeDir().empty())
+    Args.insert(Args.end(), {"-idirafter", hostCompilerIncludeDir()});
   Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
   return Args;
 }
@@ -221,7 +274,11 @@ parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
   ErrorRecorder Printer(llvm::errs(), DiagOpts.get());
   std::unique_ptr<clang::ASTUnit> AST =
       clang::tooling::buildASTFromCodeWithArgs(
-          (*Buffer)->getBuffer(), clangArgs(Opts), Path, "gmem-analyze",
+          (*Buffer)->getBuffer(),
+          llvm::sys::path::extension(Path) == ".c"
+              ? cArgs(Opts, findCudaPath(Opts))
+              : clangArgs(Opts),
+          Path, "gmem-analyze",
           std::make_shared<clang::PCHContainerOperations>(),
           clang::tooling::getClangStripDependencyFileAdjuster(),
           clang::tooling::FileContentMappings(), &Printer);

@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Path.h"
 #include <map>
 #include <set>
 
@@ -121,6 +122,36 @@ void restoreLaunches(ASTImporter &Imp, const clang::Stmt *From,
     restoreLaunches(Imp, C, ToFD, Done);
 }
 
+/// Calls, in the user's code, of the runtime functions CUDA 13 removed.
+class RemovedCalls : public RecursiveASTVisitor<RemovedCalls> {
+public:
+  std::set<std::string> &Found;
+  explicit RemovedCalls(std::set<std::string> &Found) : Found(Found) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    static const std::set<std::string> Removed = {
+        "cudaThreadSynchronize", "cudaThreadExit",
+        "cudaThreadSetLimit",    "cudaThreadGetLimit",
+        "cudaThreadGetCacheConfig", "cudaThreadSetCacheConfig"};
+    if (const auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
+      if (FD->getIdentifier() && Removed.count(FD->getName().str()))
+        Found.insert(FD->getName().str());
+    return true;
+  }
+};
+
+/// What the unit needs of the build beyond its files: the removed runtime
+/// calls it makes (gmem_removed_apis.h defines them), and OpenMP.
+void noteBuildNeeds(ASTContext &Ctx, Program &P) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  RemovedCalls V(P.RemovedApis);
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(D->getLocation()))
+      V.TraverseDecl(D);
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+    if (llvm::sys::path::filename(It->first.getName()) == "omp.h")
+      P.UsesOpenMp = true;
+}
+
 const FunctionDecl *mainOf(ASTContext &Ctx) {
   std::vector<const FunctionDecl *> Fns;
   userFunctions(Ctx.getTranslationUnitDecl(), Ctx.getSourceManager(), Fns);
@@ -143,6 +174,10 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
   for (const std::string &F : Files) {
     std::vector<std::string> HostErrors;
     auto AST = parseCudaFile(F, Opts, &HostErrors);
+    if (!AST && !FindLaunches && Files.size() > P.Unparsed.size() + 1) {
+      P.Unparsed.emplace_back(F, llvm::toString(AST.takeError()));
+      continue;
+    }
     if (!AST)
       return AST.takeError();
     P.HostErrors.insert(P.HostErrors.end(), HostErrors.begin(),
@@ -162,16 +197,18 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
     // errors.
     (*AST)->getDiagnostics().setClient(new IgnoringDiagConsumer(),
                                        /*ShouldOwnClient=*/true);
+    noteBuildNeeds(Ctx, P);
     P.Units.push_back(std::move(*AST));
+    P.UnitFiles.push_back(F);
   }
   if (Mains.size() > 1)
     return llvm::createStringError(
         std::errc::invalid_argument,
         "%s and %s both define main(); give the files of one program",
-        Files[Mains[0]].c_str(), Files[Mains[1]].c_str());
+        P.UnitFiles[Mains[0]].c_str(), P.UnitFiles[Mains[1]].c_str());
   P.MainUnit = Mains.empty() ? 0 : Mains.front();
   P.HasMain = !Mains.empty();
-  P.M.File = Files[P.MainUnit];
+  P.M.File = P.UnitFiles[P.MainUnit];
   if (FindLaunches)
     interpretLaunches(P, Files, Opts, Overrides);
   return std::move(P);
@@ -187,10 +224,16 @@ void interpretLaunches(Program &P, const std::vector<std::string> &Files,
   // Definitions elsewhere, by mangled name (external linkage only: a static
   // function of another file is not the one main's file calls).
   std::map<std::string, std::pair<size_t, const FunctionDecl *>> Defs;
+  const bool MainIsCxx =
+      P.Units[P.MainUnit]->getASTContext().getLangOpts().CPlusPlus;
   for (size_t U = 0; U < P.Units.size(); ++U) {
     if (U == P.MainUnit)
       continue;
     ASTContext &Ctx = P.Units[U]->getASTContext();
+    // The importer does not carry code between C and C++: a C main()
+    // calling a .cu file's extern "C" function is not followed.
+    if (Ctx.getLangOpts().CPlusPlus != MainIsCxx)
+      continue;
     ASTNameGenerator Names(Ctx);
     std::vector<const FunctionDecl *> Fns;
     userFunctions(Ctx.getTranslationUnitDecl(), Ctx.getSourceManager(), Fns);
@@ -228,7 +271,7 @@ void interpretLaunches(Program &P, const std::vector<std::string> &Files,
           P.Units[U]->getFileManager(), /*MinimalImport=*/false, Shared);
     llvm::Expected<const Decl *> D = Imp->Import(Def);
     if (!D) {
-      P.Warnings.push_back(Files[U] + ": " + Def->getNameAsString() +
+      P.Warnings.push_back(P.UnitFiles[U] + ": " + Def->getNameAsString() +
                            "() could not be brought into " + P.M.File + " (" +
                            llvm::toString(D.takeError()) +
                            "); calls to it are not followed");

@@ -17,6 +17,7 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,15 @@ namespace gmem {
 
 struct Program {
   std::vector<std::unique_ptr<clang::ASTUnit>> Units; ///< One per file.
+  std::vector<std::string> UnitFiles; ///< The file of each unit.
+  /// Files Clang could not parse, with its error, when launches are to be
+  /// recorded (FindLaunches false): nvcc may still build them, and then
+  /// only their kernels are missing. Else a parse error fails the call.
+  std::vector<std::pair<std::string, std::string>> Unparsed;
+  /// Runtime calls CUDA 13 removed that the program makes (the build maps
+  /// them onto their replacements: gmem_removed_apis.h).
+  std::set<std::string> RemovedApis;
+  bool UsesOpenMp = false; ///< Some unit includes <omp.h>.
   size_t MainUnit = 0; ///< The unit that defines main() (0 if none does).
   bool HasMain = false;
   Module M; ///< Kernels of every unit; launches from main().
@@ -34,10 +44,11 @@ struct Program {
   std::vector<std::string> HostErrors;
 };
 
-/// Parses Files (each as CUDA, with Opts) and, unless FindLaunches is
-/// false (the launches are recorded instead), interprets the host code for
-/// the program's launches. Fails when a file does not parse, or when
-/// several define main().
+/// Parses Files (each as CUDA, .c files as C, with Opts) and, unless
+/// FindLaunches is false (the launches are recorded instead), interprets
+/// the host code for the program's launches. Fails when several files
+/// define main(), or when a file does not parse (with FindLaunches false:
+/// only when none does; see Program::Unparsed).
 llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
                                        const FrontendOptions &Opts,
                                        const LaunchOverrides &Overrides,

@@ -457,6 +457,10 @@ struct Launch {
   /// Recorded runs: why a GPU run may not make this launch as recorded
   /// (the host read back memory a kernel may have written before it).
   std::string Caveat;
+  /// Where this launch came from when it is not where the module's
+  /// launches come from (CompilerInfo::Launches): "interpreted" for one
+  /// that reading the host code found after a recorded run stopped.
+  std::string Origin;
 };
 
 /// Which instructions the counts are of.
@@ -477,6 +481,9 @@ struct CompilerInfo {
   /// A recorded program that crashed or ran past the time limit: how it
   /// stopped (its launches before that are kept; gmem-analyze exits 2).
   std::string HostStopped;
+  /// What the recorded build got beyond the given files and flags, and
+  /// which of the given flags Clang did not get (a sentence each).
+  std::vector<std::string> BuildNotes;
 };
 
 /// Everything the analyzer found in one translation unit.

@@ -186,6 +186,7 @@ public:
           R.Compiler.Launches = "interpreted";
         R.Compiler.LaunchesWhy = optString(*C, "compiler", "launches_why");
         R.Compiler.HostStopped = optString(*C, "compiler", "host_stopped");
+        R.Compiler.BuildNotes = strings(*C, "compiler", "build_notes");
       }
       forEach(J, "", "kernels", [&](const json &K, const std::string &P) {
         R.Kernels.push_back(kernel(K, P));
@@ -590,6 +591,7 @@ private:
     L.Loc = loc(J, Path);
     L.Unresolved = strings(J, Path, "unresolved");
     L.Caveat = optString(J, Path, "caveat");
+    L.Origin = optString(J, Path, "origin");
     forEach(J, Path, "args", [&](const json &A, const std::string &P) {
       object(A, P);
       ArgValue V;
@@ -718,6 +720,8 @@ json toJson(const Launch &L) {
             {"unresolved", L.Unresolved}};
   if (!L.Caveat.empty())
     J["caveat"] = L.Caveat;
+  if (!L.Origin.empty())
+    J["origin"] = L.Origin;
   return J;
 }
 
@@ -767,6 +771,8 @@ json toJson(const CompilerInfo &C) {
     J["launches_why"] = C.LaunchesWhy;
   if (!C.HostStopped.empty())
     J["host_stopped"] = C.HostStopped;
+  if (!C.BuildNotes.empty())
+    J["build_notes"] = C.BuildNotes;
   return J;
 }
 

@@ -8,6 +8,7 @@
 #include "host/recorded_launches.h"
 #include "host/runtime/boards.h"
 
+#include "build_flags.h"
 #include "frontend.h"
 #include "host_launches.h"
 #include "install_paths.h"
@@ -41,8 +42,9 @@ std::string recordRuntimeDir() {
 
 /// What recording needs: the toolkit and the runtime of its CUDA major, and
 /// a board of --arch. An error says what is missing.
-static llvm::Expected<RecordRequest> recordRequest(const Options &O,
-                                                   const ArchRules &Arch) {
+static llvm::Expected<RecordRequest>
+recordRequest(const Options &O, const ArchRules &Arch,
+              const std::vector<std::string> &Flags) {
   if (!*GMEM_RECORD_RUNTIME_DIR)
     return llvm::createStringError(
         "this gmem was built without a CUDA toolkit, so it has no recording "
@@ -75,8 +77,7 @@ static llvm::Expected<RecordRequest> recordRequest(const Options &O,
   // The toolkit's root, two levels above bin/nvcc.
   R.Toolkit =
       llvm::sys::path::parent_path(llvm::sys::path::parent_path(T->Nvcc)).str();
-  R.Flags = nvccFlagsFromClangArgs(O.ClangArgs);
-  R.Flags.insert(R.Flags.end(), O.NvccFlags.begin(), O.NvccFlags.end());
+  R.Flags = Flags;
   R.Arch = Arch.Name;
   R.Board = B->Name;
   R.RunArgs = O.Overrides.RunArgs;
@@ -104,6 +105,14 @@ static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
   M.Launches = std::move(L.Launches);
   M.Compiler.Launches = "recorded";
   M.Compiler.HostStopped = L.Stopped;
+  for (const std::string &Lib : Built.AddedLibraries) {
+    M.Compiler.BuildNotes.push_back("the program calls lib" + Lib +
+                                    ": linked with gmem's stand-in, which "
+                                    "runs nothing (no -l" + Lib + " given)");
+    if (!O.Quiet)
+      std::cerr << "gmem-analyze: note: build: " << M.Compiler.BuildNotes.back()
+                << "\n";
+  }
   Stopped = Run->Stopped.empty() ? "" : "the program " + Run->Stopped;
   // --block, --grid, --dynamic-smem and --arg replace recorded values (the
   // program is not run again, so nothing is re-derived from them).
@@ -123,6 +132,100 @@ static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
   return llvm::Error::success();
 }
 
+/// After a recorded run that stopped early: the launches that reading the
+/// host code finds beyond the recorded ones, added to M marked
+/// "interpreted". Launches whose values the reading cannot compute are left
+/// out with a warning; so is everything when it finds no more.
+static void appendInterpretedTail(Program &Prog,
+                                  const std::vector<std::string> &Files,
+                                  const FrontendOptions &FO, const Options &O,
+                                  const std::string &Stopped, Module &M,
+                                  std::vector<std::string> &Warnings) {
+  const size_t Recorded = M.Launches.size();
+  Prog.M.Kernels = M.Kernels;
+  Prog.Warnings.clear();
+  interpretLaunches(Prog, Files, FO, O.Overrides);
+  std::vector<Launch> &Read = Prog.M.Launches;
+  const std::string Head = "the recorded run stopped after " +
+                           std::to_string(Recorded) + " launches (" + Stopped +
+                           ")";
+  if (Read.size() <= Recorded) {
+    Warnings.push_back(Head + "; reading the host code found no launch after "
+                              "them");
+    return;
+  }
+  size_t Added = 0, Unresolved = 0;
+  for (size_t I = Recorded; I < Read.size(); ++I) {
+    if (!Read[I].Unresolved.empty()) {
+      ++Unresolved;
+      continue;
+    }
+    Read[I].Origin = "interpreted";
+    M.Launches.push_back(std::move(Read[I]));
+    ++Added;
+  }
+  Warnings.push_back(
+      Head + "; reading the host code found " + std::to_string(Read.size()) +
+      ": the " + std::to_string(Added) + " after them are reported as read" +
+      (Unresolved ? " (" + std::to_string(Unresolved) +
+                        " left out: their configuration depends on values "
+                        "the reading cannot compute)"
+                  : std::string()) +
+      (Recorded ? ", each marked so" : ""));
+  if (Added) {
+    Warnings.insert(Warnings.end(), Prog.Warnings.begin(),
+                    Prog.Warnings.end());
+    if (!Recorded) {
+      // Nothing was recorded (a missing argument stopped the program): the
+      // launches are all read, and how the run stopped is this warning.
+      M.Compiler.Launches = "interpreted";
+      M.Compiler.HostStopped.clear();
+      for (Launch &L : M.Launches)
+        L.Origin.clear();
+    }
+  }
+}
+
+/// nvcc's flags for the recorded build: the build's own (as the user gave
+/// them), then what gmem adds so that nvcc builds what it built before
+/// CUDA 13 (the removed runtime calls) and what the host code needs
+/// (OpenMP). Notes says each addition and each flag Clang did not get.
+static std::vector<std::string>
+buildAdditions(const Program &P, const Options &O, const BuildFlags &BF,
+               std::vector<std::string> &Notes) {
+  std::vector<std::string> Flags = nvccFlagsFromClangArgs(BF.Clang);
+  Flags.insert(Flags.end(), BF.NvccOnly.begin(), BF.NvccOnly.end());
+  Flags.insert(Flags.end(), O.NvccFlags.begin(), O.NvccFlags.end());
+  Notes = BF.Notes;
+  Flags.insert(Flags.end(),
+               {"-include", cudaStubDir() + "/compat/gmem_removed_apis.h"});
+  for (const std::string &Api : P.RemovedApis)
+    Notes.push_back(Api + " (removed in CUDA 13) is called: gmem's "
+                          "compatibility header maps it onto its "
+                          "replacement");
+  auto Has = [&](llvm::StringRef S) {
+    return std::any_of(Flags.begin(), Flags.end(), [&](const std::string &F) {
+      return llvm::StringRef(F).contains(S);
+    });
+  };
+  if (P.UsesOpenMp || Has("fopenmp")) {
+    // nvcc links with the host compiler but without -fopenmp.
+    std::string Added;
+    if (!Has("fopenmp")) {
+      Flags.insert(Flags.end(), {"-Xcompiler", "-fopenmp"});
+      Added = "-Xcompiler -fopenmp";
+    }
+    if (!Has("-lgomp")) {
+      Flags.push_back("-lgomp");
+      Added += (Added.empty() ? "" : " ") + std::string("-lgomp");
+    }
+    if (!Added.empty())
+      Notes.push_back("the host code uses OpenMP: built with the host "
+                      "compiler's (" + Added + ")");
+  }
+  return Flags;
+}
+
 llvm::Error loadModule(const Options &O, const std::string &File,
                        const ArchRules &Arch, Module &M,
                        std::vector<std::string> &Warnings) {
@@ -132,10 +235,12 @@ llvm::Error loadModule(const Options &O, const std::string &File,
 llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
                        const ArchRules &Arch, Module &M,
                        std::vector<std::string> &Warnings) {
+  // The build's flags: nvcc gets them as given, Clang what it understands.
+  const BuildFlags BF = splitBuildFlags(O.ClangArgs);
   FrontendOptions FO;
   FO.CudaPath = O.CudaPath;
   FO.Arch = Arch.Name;
-  FO.ExtraArgs = O.ClangArgs;
+  FO.ExtraArgs = BF.Clang;
   // --host auto records a program that has a main() when nvcc is to be
   // used; it falls back to interpreting, saying why, when recording cannot
   // be set up or nvcc does not build the program.
@@ -144,6 +249,13 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   auto Prog = analyzeProgram(Files, FO, O.Overrides, /*FindLaunches=*/false);
   if (!Prog)
     return Prog.takeError();
+  // A file Clang rejects is an error unless nvcc builds the program: then
+  // only its kernels are missing from the report.
+  auto ParseError = [&] {
+    return llvm::createStringError(Prog->Unparsed.front().second);
+  };
+  if (!Prog->Unparsed.empty() && !Record)
+    return ParseError();
   // Every file each translation unit read keys the caches.
   std::vector<std::vector<std::string>> UnitInputs;
   for (const auto &U : Prog->Units) {
@@ -154,7 +266,7 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   }
   std::string WhyInterpreted;
   const LaunchOverrides &Ov = O.Overrides;
-  if (Auto && Record && !Prog->HasMain) {
+  if (Auto && Record && !Prog->HasMain && Prog->Unparsed.empty()) {
     Record = false; // Nothing to run: --kernel names the launch.
     WhyInterpreted = "no file defines main()";
   } else if (Auto && Record &&
@@ -171,8 +283,9 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   }
   std::optional<RecordRequest> Request;
   std::optional<BuiltProgram> Built;
+  std::vector<std::string> BuildNotes; // For M.Compiler, once it is set.
   if (Record) {
-    auto R = recordRequest(O, Arch);
+    auto R = recordRequest(O, Arch, buildAdditions(*Prog, O, BF, BuildNotes));
     if (R) {
       Request = std::move(*R);
       for (const std::vector<std::string> &In : UnitInputs)
@@ -187,6 +300,8 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
     } else {
       WhyInterpreted = llvm::toString(R.takeError());
     }
+    if (!Built && !Prog->Unparsed.empty())
+      return ParseError();
     if (!Built) {
       if (!Auto)
         return llvm::createStringError("--host record: " + WhyInterpreted);
@@ -199,9 +314,16 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
                          "code (--host interpret)");
     }
   }
+  for (const auto &[File, Error] : Prog->Unparsed)
+    Warnings.push_back(File + ": Clang could not parse it, nvcc built it: "
+                              "its kernels are not analysed (" +
+                       llvm::StringRef(Error).split('\n').first.str() + ")");
   if (!Record)
     interpretLaunches(*Prog, Files, FO, O.Overrides);
   M = std::move(Prog->M);
+  if (!O.Quiet)
+    for (const std::string &N : BuildNotes)
+      std::cerr << "gmem-analyze: note: build: " << N << "\n";
   Warnings.insert(Warnings.end(), Prog->Warnings.begin(), Prog->Warnings.end());
 
   // Count the instructions nvcc emits: each file's device code from the
@@ -212,52 +334,47 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   CompO.Nvcc = O.Nvcc;
   CompO.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
   CompO.Arch = Arch.Name.substr(0, Arch.Name.find(':')); // nvcc: no mode
-  CompO.ClangArgs = O.ClangArgs;
+  CompO.ClangArgs = BF.Clang;
+  CompO.NvccFlags = BF.NvccOnly;
+  CompO.NvccFlags.insert(CompO.NvccFlags.end(),
+                         {"-include",
+                          cudaStubDir() + "/compat/gmem_removed_apis.h"});
+  CompO.NvccFlags.insert(CompO.NvccFlags.end(), O.NvccFlags.begin(),
+                         O.NvccFlags.end());
   std::vector<CompiledUnit> Units;
   for (size_t U = 0; U < Prog->Units.size(); ++U) {
     CompiledUnit CU;
-    CU.File = Files[U];
+    CU.File = Prog->UnitFiles[U];
     CU.Kernels = Prog->UnitKernels[U];
     CU.KeyInputs = UnitInputs[U];
     if (Built)
-      if (auto S = Built->Sass.find(Files[U]); S != Built->Sass.end())
+      if (auto S = Built->Sass.find(CU.File); S != Built->Sass.end())
         CU.Sass = SassText{S->second, Built->FromCache};
     Units.push_back(std::move(CU));
   }
   auto CompiledNotes = applyCompiled(M, CompO, Units);
   if (!CompiledNotes)
     return CompiledNotes.takeError();
+  M.Compiler.BuildNotes = std::move(BuildNotes);
   std::string Stopped;
   if (Record)
     if (llvm::Error E =
             recordLaunches(O, *Request, *Built, M, Warnings, Stopped))
       return E;
-  if (Record && Auto && !Stopped.empty() &&
-      (M.Compiler.HostStopped.empty() || M.Launches.empty())) {
-    // The run exited early (a check of results no kernel computed, a call
-    // gmem does not answer) or crashed before its first launch (a missing
-    // argument). Reading the host code may get further, or say which value
-    // is missing: it is taken when it finds more launches. A crash after
-    // launches stays an error.
-    Prog->M.Kernels = M.Kernels;
-    Prog->Warnings.clear();
-    interpretLaunches(*Prog, Files, FO, O.Overrides);
-    if (Prog->M.Launches.size() > M.Launches.size()) {
-      Record = false;
-      WhyInterpreted = "the recorded run stopped after " +
-                       std::to_string(M.Launches.size()) + " launches (" +
-                       Stopped + "), and reading the host code found " +
-                       std::to_string(Prog->M.Launches.size());
-      Warnings.push_back(WhyInterpreted + ": those are reported");
-      M.Launches = std::move(Prog->M.Launches);
-      M.Compiler.Launches = "interpreted";
-      M.Compiler.HostStopped.clear();
-      Warnings.insert(Warnings.end(), Prog->Warnings.begin(),
-                      Prog->Warnings.end());
-    }
-  }
-  if (Record)
+  if (Record && Auto && !Stopped.empty()) {
+    // The run stopped early (a check of results no kernel computed, a call
+    // gmem does not answer, a crash, the time limit): its launches stay,
+    // in order. Reading the host code may find launches after them; those
+    // are added, marked, and its failures are notes.
     placeLaunchColumns(M, Prog->Units);
+    appendInterpretedTail(*Prog, Files, FO, O, Stopped, M, Warnings);
+    Record = M.Compiler.Launches == "recorded";
+    if (!Record)
+      WhyInterpreted = "the recorded run stopped before its first launch (" +
+                       Stopped + ")";
+  } else if (Record) {
+    placeLaunchColumns(M, Prog->Units);
+  }
   if (!Record && !WhyInterpreted.empty())
     M.Compiler.LaunchesWhy = WhyInterpreted;
   // Template instances of one source line give the same note: once each.

@@ -1,7 +1,8 @@
 //===- json_view.cpp - The result as data ---------------------------------===//
 //
 // {"file": ..., "warnings": [...], "launches": [{"kernel", "grid", "block",
-//  "dynamic_smem", "args", "loc", "caveat" (recorded runs), "arch", "warps",
+//  "dynamic_smem", "args", "loc", "caveat" (recorded runs), "origin" (read
+//  from the host code after a recorded run stopped), "arch", "warps",
 //  "warps_evaluated", "warps_derived", "count", "metrics": {name: value or
 //  null}, "unknown_metrics": {name: reason}, "metric_bounds": {name: {"min",
 //  "max", "known_part", "excluded_requests"}}, "accesses": [...],

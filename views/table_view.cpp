@@ -172,6 +172,9 @@ void printTableView(const Report &Rep, std::ostream &OS) {
     OS << " [" << R.Arch << ", " << R.Warps << " warps]\n";
     if (!R.L.Caveat.empty())
       OS << "  note: " << R.L.Caveat << "\n";
+    if (R.L.Origin == "interpreted")
+      OS << "  note: not recorded: read from the host code after the "
+            "recorded run stopped\n";
     std::string Sass = explainSass(R.K->Sass);
     if (!Sass.empty())
       OS << "  " << Sass << "\n";

@@ -56,6 +56,7 @@ applyCompiled(Module &M, const CompiledOptions &O,
     R.File = U.File;
     R.Arch = O.Arch;
     R.Flags = nvccFlagsFromClangArgs(O.ClangArgs);
+    R.Flags.insert(R.Flags.end(), O.NvccFlags.begin(), O.NvccFlags.end());
     R.KeyInputs = U.KeyInputs;
     R.CacheDir = O.CacheDir;
     auto Text =

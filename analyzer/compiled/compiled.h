@@ -26,6 +26,7 @@ struct CompiledOptions {
   std::string CacheDir; ///< Empty: no cache.
   std::string Arch = "sm_90";
   std::vector<std::string> ClangArgs; ///< -I, -D... are passed to nvcc.
+  std::vector<std::string> NvccFlags; ///< The build's flags for nvcc alone.
 };
 
 /// One translation unit of the program and the kernels it defines.

@@ -1,5 +1,6 @@
 //===- matcher.cpp - Which SASS instructions each source access became ----===//
 #include "matcher.h"
+#include "device_name.h"
 #include "int_semantics.h"
 #include "select_merge.h"
 #include "stmt_walk.h"
@@ -749,7 +750,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   std::vector<std::string> Notes;
   const SassFunction *F = nullptr;
   for (const SassFunction &X : Functions)
-    if (!K.MangledName.empty() && X.Name == K.MangledName)
+    if (!K.MangledName.empty() && sameDeviceName(X.Name, K.MangledName))
       F = &X;
   if (!F) {
     Notes.push_back(K.Name + ": not found in the SASS (no function named '" +
@@ -1098,7 +1099,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     for (auto &[Class, Ids] : Want) {
       std::vector<size_t> Have;
       for (size_t O = 0; O < Orphans.size(); ++O)
-        if (KeyOf("", 0, classOf(*Orphans[O])) == Class.first &&
+        // Orphans placed for an earlier class are null until erased below.
+        if (Orphans[O] && KeyOf("", 0, classOf(*Orphans[O])) == Class.first &&
             Orphans[O]->Width == Class.second && Orphans[O]->Copies == 1 &&
             !Orphans[O]->Matrix)
           Have.push_back(O);

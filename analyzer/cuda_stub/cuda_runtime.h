@@ -271,6 +271,7 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaThreadSynchronize(void);
+cudaError_t cudaThreadExit(void);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t error);

@@ -6,6 +6,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
@@ -83,7 +84,12 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
         R.Allocs.push_back(
             {J.at("id").get<uint64_t>(), J.at("base").get<uint64_t>(),
              J.at("bytes").get<uint64_t>(), J.value("pitch", uint64_t(0)),
-             J.at("kind").get<std::string>()});
+             J.at("kind").get<std::string>(), uint64_t(R.Launches.size())});
+      } else if (Ev == "free") {
+        const uint64_t Id = J.at("id").get<uint64_t>();
+        for (RecordedAlloc &A : R.Allocs)
+          if (A.Id == Id)
+            A.FreedBefore = uint64_t(R.Launches.size());
       } else if (Ev == "read") {
         R.Reads.push_back(
             {J.at("id").get<uint64_t>(), J.at("bytes").get<uint64_t>(),
@@ -107,6 +113,25 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
     }
   }
   return R;
+}
+
+/// The NVIDIA libraries gmem has stand-ins for (beside its runtime), which
+/// the build may link without the user's -l: those not asked for already.
+static std::vector<std::string> offeredLibraries(const RecordRequest &R) {
+  std::vector<std::string> Out;
+  // nvcc links against the toolkit's own copy, which must be there too.
+  const std::string Toolkit =
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(R.Nvcc)).str();
+  for (const char *L : {"cublas", "cublasLt"}) {
+    const std::string Flag = std::string("-l") + L;
+    const std::string So = std::string("/lib") + L + ".so";
+    if (!R.RuntimeDir.empty() && llvm::sys::fs::exists(R.RuntimeDir + So) &&
+        (llvm::sys::fs::exists(Toolkit + "/lib64" + So) ||
+         llvm::sys::fs::exists(Toolkit + "/targets/x86_64-linux/lib" + So)) &&
+        std::find(R.Flags.begin(), R.Flags.end(), Flag) == R.Flags.end())
+      Out.push_back(L);
+  }
+  return Out;
 }
 
 /// The .cu files whose cubin the build keeps: nvcc's -keep names a cubin
@@ -172,6 +197,13 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
       Args.insert(Args.end(), {"-keep", "-keep-dir", std::string(Keep)});
     }
     Args.insert(Args.end(), R.Flags.begin(), R.Flags.end());
+    // The libraries gmem stands in for, linked only where the program
+    // names their symbols (nvcc puts -Xlinker before every -l).
+    const std::vector<std::string> Offered = offeredLibraries(R);
+    if (!Offered.empty())
+      Args.insert(Args.end(), {"-Xlinker", "--as-needed"});
+    for (const std::string &L : Offered)
+      Args.push_back("-l" + L);
     Args.insert(Args.end(), R.Files.begin(), R.Files.end());
     Args.insert(Args.end(), {"-o", Out});
     std::string Text, Err, Why;
@@ -200,6 +232,11 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
       writeAtomically(SassFile(B.Binary, I), Sass[I]);
     llvm::sys::fs::rename(Out, B.Binary);
   }
+  // What --as-needed kept: the binary names each library it needs.
+  const std::string Image = readFile(B.Binary);
+  for (const std::string &L : offeredLibraries(R))
+    if (Image.find("lib" + L + ".so.") != std::string::npos)
+      B.AddedLibraries.push_back(L);
   for (size_t I = 0; I < Kept.size(); ++I) {
     std::string Text = readFile(SassFile(B.Binary, I));
     if (!Text.empty())

@@ -62,6 +62,9 @@ struct RecordedLaunch {
 struct RecordedAlloc {
   uint64_t Id = 0, Base = 0, Bytes = 0, Pitch = 0;
   std::string Kind; ///< "device", "managed", "host".
+  /// Launches logged before it was made, and before it was freed (never:
+  /// UINT64_MAX). A freed base given out again is another allocation.
+  uint64_t LaunchesBefore = 0, FreedBefore = UINT64_MAX;
 };
 
 struct RecordedRead {
@@ -115,6 +118,9 @@ struct BuiltProgram {
   /// .cu file as given -> `nvdisasm -c -gi` of its cubin. A file is missing
   /// when its cubin was not kept (two .cu files of one name, no nvdisasm).
   std::map<std::string, std::string> Sass;
+  /// NVIDIA libraries gmem linked without being asked, because the program
+  /// calls them (-lcublas...): they run as gmem's stand-ins.
+  std::vector<std::string> AddedLibraries;
 };
 
 /// Builds the program (or takes it from the cache). Fails when nvcc

@@ -1,7 +1,9 @@
 //===- recorded_launches.cpp - A recorded run as launches to simulate -----===//
 #include "recorded_launches.h"
 #include "known_memory.h"
+#include "device_name.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -81,13 +83,32 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
   std::map<std::string, const Kernel *> ByMangled;
   for (const Kernel &K : Kernels)
     if (!K.MangledName.empty())
-      ByMangled[K.MangledName] = &K;
-  // By base address. A base freed and allocated again maps to its latest
-  // allocation: launches before the reuse then name the newer one (the
-  // log does not yet order allocations among launches).
+      ByMangled[deviceNameKey(K.MangledName)] = &K;
+  // The allocations live at each launch, by base address: a base freed
+  // and given out again names the allocation made last before the launch.
   std::map<uint64_t, const RecordedAlloc *> ByBase;
-  for (const RecordedAlloc &A : Run.Allocs)
-    ByBase[A.Base] = &A;
+  std::vector<const RecordedAlloc *> ByMade, ByFreed;
+  for (const RecordedAlloc &A : Run.Allocs) {
+    ByMade.push_back(&A);
+    if (A.FreedBefore != UINT64_MAX)
+      ByFreed.push_back(&A);
+  }
+  std::stable_sort(ByFreed.begin(), ByFreed.end(), [](auto *A, auto *B) {
+    return A->FreedBefore < B->FreedBefore;
+  });
+  size_t Made = 0, Freed = 0;
+  auto LiveAt = [&](uint64_t I) {
+    // In log order, allocations before frees of the same interval: a free
+    // only removes the base while it still names the freed allocation.
+    for (; Made < ByMade.size() && ByMade[Made]->LaunchesBefore <= I; ++Made)
+      ByBase[ByMade[Made]->Base] = ByMade[Made];
+    for (; Freed < ByFreed.size() && ByFreed[Freed]->FreedBefore <= I;
+         ++Freed) {
+      auto It = ByBase.find(ByFreed[Freed]->Base);
+      if (It != ByBase.end() && It->second == ByFreed[Freed])
+        ByBase.erase(It);
+    }
+  };
 
   std::set<std::string> Unknown;
   KnownMemory Known(Run);
@@ -95,7 +116,8 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
   for (size_t I = 0; I < Run.Launches.size(); ++I) {
     const RecordedLaunch &R = Run.Launches[I];
     const std::string Label = "launch " + std::to_string(R.N + 1);
-    auto K = ByMangled.find(R.Mangled);
+    LiveAt(I);
+    auto K = ByMangled.find(deviceNameKey(R.Mangled));
     if (K == ByMangled.end()) {
       if (R.Error.empty())
         Known.unmodelled(I, Label + " (" + R.Mangled +

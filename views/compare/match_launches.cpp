@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compare.h"
+#include "device_name.h"
 #include "views.h"
 
 #include <algorithm>
@@ -25,7 +26,7 @@ const Kernel *findMeasuredKernel(const Module &M, const MeasuredLaunch &ML) {
     return K;
   if (!ML.Mangled.empty())
     for (const Kernel &K : M.Kernels)
-      if (K.MangledName == ML.Mangled)
+      if (sameDeviceName(K.MangledName, ML.Mangled))
         return &K;
   // "k" measured where the source has exactly one instance "k<...>".
   if (ML.Kernel.find('<') != std::string::npos)

@@ -30,9 +30,4 @@ GMEM_HOST_MINMAX(double, float, double)
 GMEM_HOST_MINMAX(double, double, float)
 #undef GMEM_HOST_MINMAX
 
-// Runtime calls CUDA 13 removed and older toolkits still declare
-// (deprecated): programs written for those still call them.
-extern __host__ cudaError_t cudaThreadSynchronize(void);
-extern __host__ cudaError_t cudaThreadExit(void);
-
 #endif // GMEM_HOST_MATH_H

@@ -10,6 +10,7 @@
 // logged with its error and refused the same way.
 //
 //===----------------------------------------------------------------------===//
+#include "device_name.h"
 #include "images.h"
 #include "recorder.h"
 #include "streams.h"
@@ -58,7 +59,7 @@ cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
                      ",\"stream\":" + std::to_string(uintptr_t(Stream));
   if (!Site.empty())
     Line += ",\"site\":" + Site;
-  auto Sizes = R.ParamSizes.find(K->second);
+  auto Sizes = R.ParamSizes.find(deviceNameKey(K->second));
   std::vector<uintptr_t> Pointed;
   if (Sizes == R.ParamSizes.end()) {
     Line += ",\"args\":null";

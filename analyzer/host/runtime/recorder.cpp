@@ -1,5 +1,6 @@
 //===- recorder.cpp - The recorder's state, its log and its settings ------===//
 #include "recorder.h"
+#include "device_name.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -12,7 +13,8 @@
 namespace gmem::rec {
 
 static void readParamSizes(Recorder &R, const char *Path) {
-  // One kernel per line: its mangled name, then each parameter's size.
+  // One kernel per line: its mangled name, then each parameter's size;
+  // looked up by the key of nvcc's name (device_name.h).
   std::ifstream In(Path);
   std::string Line;
   while (std::getline(In, Line)) {
@@ -23,7 +25,7 @@ static void readParamSizes(Recorder &R, const char *Path) {
     std::vector<unsigned> Sizes;
     for (unsigned B; S >> B;)
       Sizes.push_back(B);
-    R.ParamSizes[Name] = std::move(Sizes);
+    R.ParamSizes[deviceNameKey(Name)] = std::move(Sizes);
   }
 }
 

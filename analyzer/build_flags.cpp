@@ -1,0 +1,127 @@
+//===- build_flags.cpp - A build's flags, for nvcc and for Clang -----------===//
+#include "build_flags.h"
+
+#include "clang/Driver/Options.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace gmem {
+
+namespace {
+
+/// nvcc's options that take a value, joined by '=' or as the next argument.
+const char *const NvccValued[] = {
+    "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options",
+    "-Xlinker", "--linker-options", "-Xnvlink", "--nvlink-options",
+    "-Xcudafe", "-Xarchive", "-maxrregcount", "--maxrregcount",
+    "-default-stream", "--default-stream", "-ccbin", "--compiler-bindir",
+    "-cudart", "--cudart", "-rdc", "--relocatable-device-code", "-ftz",
+    "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt", "-fmad",
+    "--fmad", "-t", "--threads", "-split-compile", "--split-compile",
+    "-diag-suppress", "--diag-suppress", "-x", "--x", "-ewp"};
+
+/// nvcc's options without a value.
+const char *const NvccPlain[] = {
+    "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
+    "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda",
+    "-extended-lambda", "-lineinfo", "--generate-line-info", "-G",
+    "--device-debug", "--use_fast_math", "-use_fast_math", "-m64",
+    "-res-usage", "--resource-usage", "-dc", "--device-c", "-dw", "-dlink",
+    "-keep", "--keep", "-Wno-deprecated-gpu-targets", "-src-in-ptx",
+    "-restrict", "--restrict", "-g", "-O", "-O0", "-O1", "-O2", "-O3",
+    "--disable-warnings", "-Werror=all-warnings"};
+
+/// What gmem sets itself for its build: given to neither.
+const char *const GmemValued[] = {"-arch",   "--gpu-architecture",
+                                  "-gencode", "--generate-code",
+                                  "-code",    "--gpu-code",
+                                  "-o",       "--output-file"};
+const char *const GmemPlain[] = {"-c", "--compile", "-cubin", "-ptx",
+                                 "-fatbin"};
+
+template <size_t N> bool among(const char *const (&List)[N], llvm::StringRef A) {
+  return std::find(std::begin(List), std::end(List), A) != std::end(List);
+}
+
+/// A valued option of List, as "-opt=value" or "-opt" (value next).
+template <size_t N>
+bool valued(const char *const (&List)[N], llvm::StringRef A, bool &Joined) {
+  for (const char *Name : List) {
+    if (A == Name) {
+      Joined = false;
+      return true;
+    }
+    if (A.starts_with(std::string(Name) + "=")) {
+      Joined = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Whether Clang's driver knows A (an option, not a file).
+bool clangKnows(llvm::StringRef A) {
+  const llvm::opt::OptTable &T = clang::driver::getDriverOptTable();
+  unsigned MissingIndex = 0, MissingCount = 0;
+  const char *Argv[] = {A.data()};
+  llvm::opt::InputArgList L =
+      T.ParseArgs(Argv, MissingIndex, MissingCount,
+                  llvm::opt::Visibility(clang::driver::options::ClangOption));
+  return !L.hasArg(clang::driver::options::OPT_UNKNOWN);
+}
+
+} // namespace
+
+BuildFlags splitBuildFlags(const std::vector<std::string> &Args) {
+  BuildFlags F;
+  std::vector<std::string> ForClang;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    llvm::StringRef S(A);
+    auto Value = [&](bool Joined) {
+      return Joined ? S.split('=').second.str()
+                    : (I + 1 < Args.size() ? Args[++I] : std::string());
+    };
+    bool Joined = false;
+    if (valued(GmemValued, S, Joined)) {
+      const std::string V = Value(Joined);
+      F.Notes.push_back(A + (Joined ? "" : " " + V) +
+                        ": gmem sets this for its own build (--arch); left "
+                        "out");
+    } else if (among(GmemPlain, S)) {
+      F.Notes.push_back(A + ": gmem builds the whole program; left out");
+    } else if (valued(NvccValued, S, Joined)) {
+      const std::string Name = Joined ? S.split('=').first.str() : A;
+      const std::string V = Value(Joined);
+      F.NvccOnly.insert(F.NvccOnly.end(), {Name, V});
+      F.Notes.push_back(Name + " " + V + ": nvcc's option, given to nvcc only");
+    } else if (among(NvccPlain, S)) {
+      F.NvccOnly.push_back(A);
+      F.Notes.push_back(A + ": nvcc's option, given to nvcc only");
+    } else if ((S.starts_with("-l") || S.starts_with("-L")) && S.size() > 2) {
+      F.NvccOnly.push_back(A); // Linking: nvcc's alone.
+    } else if (S.starts_with("-Wl,")) {
+      F.NvccOnly.insert(F.NvccOnly.end(), {"-Xlinker", S.drop_front(4).str()});
+      F.Notes.push_back(A + ": given to nvcc as -Xlinker " +
+                        S.drop_front(4).str());
+    } else if (S == "-fopenmp" || S == "-fPIC" || S == "-pthread") {
+      // Host compiler flags nvcc does not take itself.
+      F.NvccOnly.insert(F.NvccOnly.end(), {"-Xcompiler", A});
+      F.Notes.push_back(A + ": given to nvcc as -Xcompiler " + A +
+                        ", not to Clang");
+    } else if (S.starts_with("-") && !clangKnows(S)) {
+      F.NvccOnly.push_back(A);
+      F.Notes.push_back(A + ": not a Clang option, given to nvcc only");
+    } else {
+      ForClang.push_back(A);
+    }
+  }
+  F.Clang = std::move(ForClang);
+  return F;
+}
+
+} // namespace gmem

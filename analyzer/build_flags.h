@@ -1,0 +1,32 @@
+//===- build_flags.h - A build's flags, for nvcc and for Clang -------------===//
+//
+// Users give gmem the flags of their own build (after "--"), as their
+// Makefile gives them to nvcc. nvcc gets them all, but for the few gmem
+// sets itself (-arch, -gencode, -o, -c); Clang gets what it understands
+// as nvcc means it (-I, -D, -U, -include, -isystem, -std=...), and every
+// flag it does not get is said in a note, never an error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_ANALYZER_BUILD_FLAGS_H
+#define GMEM_ANALYZER_BUILD_FLAGS_H
+
+#include <string>
+#include <vector>
+
+namespace gmem {
+
+struct BuildFlags {
+  std::vector<std::string> Clang; ///< For the parse.
+  /// For nvcc alone; nvcc also gets what nvccFlagsFromClangArgs takes
+  /// from Clang's (-I, -D, -U, -include, -isystem, -std=).
+  std::vector<std::string> NvccOnly;
+  /// One per flag Clang does not get: what it is and where it goes.
+  std::vector<std::string> Notes;
+};
+
+/// Splits the build's flags (Args: as given after "--").
+BuildFlags splitBuildFlags(const std::vector<std::string> &Args);
+
+} // namespace gmem
+
+#endif // GMEM_ANALYZER_BUILD_FLAGS_H

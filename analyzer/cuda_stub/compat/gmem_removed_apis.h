@@ -1,0 +1,33 @@
+/* gmem: runtime calls that CUDA 13 removed, each mapped onto the call that
+   replaced it, so that programs written for older toolkits build as they
+   did. gmem-analyze pre-includes this header into its nvcc build and its
+   parse and names each call a program makes in a note. C and C++ alike
+   (nvcc builds .c files as C). */
+#ifndef GMEM_REMOVED_APIS_H
+#define GMEM_REMOVED_APIS_H
+
+#include <cuda_runtime_api.h>
+
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+static inline cudaError_t cudaThreadSynchronize(void) {
+  return cudaDeviceSynchronize();
+}
+static inline cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
+static inline cudaError_t cudaThreadSetLimit(enum cudaLimit limit,
+                                             size_t value) {
+  return cudaDeviceSetLimit(limit, value);
+}
+static inline cudaError_t cudaThreadGetLimit(size_t *value,
+                                             enum cudaLimit limit) {
+  return cudaDeviceGetLimit(value, limit);
+}
+static inline cudaError_t
+cudaThreadGetCacheConfig(enum cudaFuncCache *config) {
+  return cudaDeviceGetCacheConfig(config);
+}
+static inline cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config) {
+  return cudaDeviceSetCacheConfig(config);
+}
+#endif
+
+#endif /* GMEM_REMOVED_APIS_H */

@@ -1,0 +1,389 @@
+//===- build_edges_test.cpp - What nvcc builds, gmem records --------------===//
+//
+// Programs at the edges of a build that nvcc accepts: runtime calls CUDA 13
+// removed, nvcc's own flags, C files, OpenMP, cuBLAS without -l flags,
+// internal-linkage kernels, buffers freed and allocated again, and runs
+// that stop after a failed check. Each is given as a user would give it
+// (files, the Makefile's flags after --, no more), and each must be
+// recorded with every launch it made. Needs nvcc and gmem's recording
+// runtime; skipped where the build has none.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis.h"
+#include "device_name.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+using namespace gmem::test;
+using nlohmann::json;
+
+namespace {
+
+/// Runs gmem-analyze on Args with a fresh cache, as JSON; skips the test
+/// where recording cannot be set up.
+json analyzed(const std::string &Name, const std::string &Args,
+              int ExpectedExit = 0, ToolRun *Out = nullptr,
+              const std::string &BuildFlags = "") {
+  const std::string Cache = ::testing::TempDir() + "/gmem-cache-edges-" + Name;
+  std::filesystem::remove_all(Cache);
+  ToolRun R = runTool(Args + " --format json --cache-dir " + Cache +
+                      (BuildFlags.empty() ? "" : " -- " + BuildFlags));
+  if (Out)
+    *Out = R;
+  json J = json::parse(R.Out, nullptr, false);
+  if (J.is_discarded()) {
+    ADD_FAILURE() << "exit " << R.Exit << ": " << R.Out << R.Err;
+    return json::object();
+  }
+  EXPECT_EQ(R.Exit, ExpectedExit) << R.Err;
+  return J;
+}
+
+bool canRecord(const json &J) {
+  const std::string Why = J["compiler"].value("launches_why", "");
+  return Why.find("no recording runtime") == std::string::npos &&
+         Why.find("recording needs nvcc") == std::string::npos;
+}
+
+std::string notes(const json &J) {
+  return J["compiler"].value("build_notes", json::array()).dump();
+}
+
+TEST(DeviceName, ClangAndNvccNamesOfInternalKernelsShareAKey) {
+  // As Clang 19 and nvcc 13 mangle `static __global__ void k(float *)` and
+  // `namespace { __global__ void k2(float *, int); }` of st.cu.
+  EXPECT_EQ(gmem::deviceNameKey("_ZL1kPf"), gmem::deviceNameKey("_Z1kPf"));
+  EXPECT_EQ(gmem::deviceNameKey("_ZN12_GLOBAL__N_12k2EPfi"),
+            gmem::deviceNameKey(
+                "_ZN33_GLOBAL__N__43f9a74a_5_st_cu_main2k2EPfi"));
+  // Other kernels keep their own keys.
+  EXPECT_NE(gmem::deviceNameKey("_Z1kPf"), gmem::deviceNameKey("_Z1kPi"));
+  EXPECT_NE(gmem::deviceNameKey("_ZN12_GLOBAL__N_12k2EPfi"),
+            gmem::deviceNameKey("_ZN12_GLOBAL__N_12k3EPfi"));
+  EXPECT_EQ(gmem::deviceNameKey("_Z1kILi32EEvPf"), "_Z1kILi32EEvPf");
+}
+
+TEST(BuildEdges, StaticAndAnonymousNamespaceKernelsAreSimulated) {
+  std::string Src = writeTemp("internal.cu", R"(
+static __global__ void scale(float *a) { a[threadIdx.x] *= 2; }
+namespace {
+__global__ void stride(float *a, int s) { a[threadIdx.x * s] = 0; }
+}
+int main() {
+  float *a;
+  cudaMalloc(&a, 32 * 4 * sizeof(float));
+  scale<<<1, 32>>>(a);
+  stride<<<1, 32>>>(a, 4);
+  return 0;
+}
+)");
+  json J = analyzed("internal", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded");
+  ASSERT_EQ(J["launches"].size(), 2u) << J["warnings"].dump();
+  EXPECT_EQ(J["launches"][0]["kernel"], "scale");
+  EXPECT_EQ(J["launches"][1]["kernel"], "stride");
+  // 32 lanes 16 bytes apart: 16 sectors for one store request.
+  EXPECT_EQ(J["launches"][1]["metrics"]["gst_transactions_per_request"], 16.0)
+      << J["launches"][1]["metrics"].dump();
+  EXPECT_EQ(J["warnings"].dump().find("not in the analysed source"),
+            std::string::npos);
+}
+
+TEST(BuildEdges, RemovedRuntimeCallsBuildThroughTheCompatibilityHeader) {
+  std::string Src = writeTemp("removed.cu", R"(
+__global__ void fill(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }
+int main() {
+  int *a;
+  cudaMalloc(&a, 1024 * sizeof(int));
+  fill<<<4, 256>>>(a);
+  cudaThreadSynchronize();
+  fill<<<8, 128>>>(a);
+  cudaThreadExit();
+  return 0;
+}
+)");
+  json J = analyzed("removed", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded")
+      << J["compiler"].value("launches_why", "");
+  ASSERT_EQ(J["launches"].size(), 2u);
+  EXPECT_EQ(J["launches"][1]["grid"], json({8, 1, 1}));
+  EXPECT_NE(notes(J).find("cudaThreadSynchronize (removed in CUDA 13)"),
+            std::string::npos)
+      << notes(J);
+  EXPECT_NE(notes(J).find("cudaThreadExit"), std::string::npos);
+}
+
+TEST(BuildEdges, NvccFlagsGoToNvccAndClangIsToldWhatItUnderstands) {
+  // A constexpr host function called from a kernel needs
+  // --expt-relaxed-constexpr from nvcc; Clang needs nothing. -arch is
+  // gmem's own; -Xcompiler's value is the host compiler's.
+  std::string Src = writeTemp("flags.cu", R"(
+constexpr int width() { return 64; }
+__global__ void row(float *a) { a[threadIdx.x * width()] = SCALE; }
+int main() {
+  float *a;
+  cudaMalloc(&a, 64 * 32 * sizeof(float));
+  row<<<1, 32>>>(a);
+  return 0;
+}
+)");
+  json J = analyzed("flags", Src, 0, nullptr,
+                    "--expt-relaxed-constexpr -arch=sm_70 -Xcompiler -Wall "
+                    "-DSCALE=2.0f -O3");
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded")
+      << J["compiler"].value("launches_why", "");
+  ASSERT_EQ(J["launches"].size(), 1u);
+  // 256-byte stride: one sector per lane.
+  EXPECT_EQ(J["launches"][0]["metrics"]["gst_transactions_per_request"], 32.0);
+  const std::string N = notes(J);
+  EXPECT_NE(N.find("--expt-relaxed-constexpr: nvcc's option, given to nvcc "
+                   "only"),
+            std::string::npos)
+      << N;
+  EXPECT_NE(N.find("-arch=sm_70: gmem sets this"), std::string::npos) << N;
+  EXPECT_NE(N.find("-Xcompiler -Wall"), std::string::npos) << N;
+  EXPECT_NE(N.find("-O3"), std::string::npos) << N;
+}
+
+TEST(BuildEdges, ACFileIsHostCAndItsLaunchesAreRecorded) {
+  // main() in C, as Rodinia's programs have it: time() and gettimeofday()
+  // are C's, and the kernel is launched through an extern "C" wrapper.
+  std::string Main = writeTemp("main.c", R"(#include <stdio.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <time.h>
+void run_kernel(int n);
+int main(int argc, char **argv) {
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  srand((unsigned)time(NULL));
+  run_kernel(argc > 1 ? atoi(argv[1]) : 4096);
+  printf("done\n");
+  return 0;
+}
+)");
+  std::string Kernels = writeTemp("kernels.cu", R"(
+__global__ void add(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] += 1;
+}
+extern "C" void run_kernel(int n) {
+  float *a;
+  cudaMalloc(&a, n * sizeof(float));
+  add<<<(n + 255) / 256, 256>>>(a, n);
+  cudaThreadSynchronize();
+}
+)");
+  json J = analyzed("cfile", Main + " " + Kernels + " --run-args 2048");
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded")
+      << J["compiler"].value("launches_why", "");
+  ASSERT_EQ(J["launches"].size(), 1u);
+  EXPECT_EQ(J["launches"][0]["grid"], json({8, 1, 1}));
+}
+
+TEST(BuildEdges, OpenMpHostCodeBuildsWithTheHostCompilersOpenMp) {
+  std::string Src = writeTemp("omp.cu", R"(#include <omp.h>
+#include <cstdio>
+__global__ void copy(const float *in, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+}
+int main() {
+  omp_set_num_threads(2);
+  float *in, *out;
+  cudaMalloc(&in, 4096 * sizeof(float));
+  cudaMalloc(&out, 4096 * sizeof(float));
+  int threads = 0;
+#pragma omp parallel
+  {
+#pragma omp atomic
+    threads++;
+  }
+  std::printf("%d threads\n", threads);
+  copy<<<16, 256>>>(in, out);
+  return 0;
+}
+)");
+  json J = analyzed("omp", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded")
+      << J["compiler"].value("launches_why", "");
+  ASSERT_EQ(J["launches"].size(), 1u);
+  EXPECT_NE(notes(J).find("OpenMP"), std::string::npos) << notes(J);
+}
+
+TEST(BuildEdges, CublasIsLinkedWithoutFlagsAndNamed) {
+  std::string Src = writeTemp("blas.cu", R"(#include <cublas_v2.h>
+__global__ void zero(float *a) { a[blockIdx.x * 64 + threadIdx.x] = 0; }
+int main() {
+  cublasHandle_t h;
+  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 1;
+  float *a;
+  cudaMalloc(&a, 64 * 64 * sizeof(float));
+  zero<<<64, 64>>>(a);
+  float one = 1;
+  cublasSscal(h, 64 * 64, &one, a, 1);
+  return 0;
+}
+)");
+  json J = analyzed("blas", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded")
+      << J["compiler"].value("launches_why", "");
+  ASSERT_EQ(J["launches"].size(), 1u);
+  EXPECT_NE(notes(J).find("the program calls libcublas: linked with gmem's "
+                          "stand-in"),
+            std::string::npos)
+      << notes(J);
+  EXPECT_EQ(notes(J).find("libcublasLt"), std::string::npos) << notes(J);
+  EXPECT_NE(J["warnings"].dump().find("cublasSscal"), std::string::npos);
+}
+
+TEST(BuildEdges, AReallocatedBufferKnowsWhatWasCopiedIntoIt) {
+  // Each configuration frees and allocates its buffers again; the gather's
+  // indices are copied in just before each launch, so its addresses are
+  // known every time: 32 lanes reading 32 consecutive floats (4 sectors).
+  std::string Src = writeTemp("realloc.cu", R"(#include <vector>
+__global__ void gather(const float *in, const int *idx, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[idx[i]];
+}
+int main() {
+  for (int n = 1024; n <= 4096; n *= 2) {
+    float *in, *out;
+    int *idx;
+    cudaMalloc(&in, n * sizeof(float));
+    cudaMalloc(&idx, n * sizeof(int));
+    cudaMalloc(&out, n * sizeof(float));
+    std::vector<int> h(n);
+    for (int i = 0; i < n; ++i) h[i] = n - 1 - i;
+    cudaMemcpy(idx, h.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+    gather<<<n / 256, 256>>>(in, idx, out);
+    cudaFree(in);
+    cudaFree(idx);
+    cudaFree(out);
+  }
+  return 0;
+}
+)");
+  json J = analyzed("realloc", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 3u);
+  for (const json &L : J["launches"]) {
+    EXPECT_EQ(L["metrics"]["gld_transactions_per_request"], 4.0)
+        << L["metrics"].dump() << J["warnings"].dump();
+  }
+  EXPECT_EQ(J["warnings"].dump().find("not known"), std::string::npos)
+      << J["warnings"].dump();
+}
+
+TEST(BuildEdges, LaunchesOfARunThatStopsAtAFailedCheckAreKept) {
+  // The result check fails (kernels do not run under recording) after the
+  // first launch; the host code then reads a struct member gmem does not
+  // follow. The recorded launch is reported, with how the run stopped.
+  std::string Src = writeTemp("check.cu", R"(#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+struct Header { int width, height; };
+__global__ void twice(const int *in, int *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = 2 * in[i];
+}
+int main(int argc, char **argv) {
+  Header header;
+  std::memset(&header, 0, sizeof header);
+  header.width = argc > 1 ? std::atoi(argv[1]) : 512;
+  header.height = header.width / 2;
+  int n = header.width * header.height;
+  int *in, *out, *h = (int *)std::malloc(n * sizeof(int));
+  for (int i = 0; i < n; ++i) h[i] = i;
+  cudaMalloc(&in, n * sizeof(int));
+  cudaMalloc(&out, n * sizeof(int));
+  cudaMemcpy(in, h, n * sizeof(int), cudaMemcpyHostToDevice);
+  twice<<<n / 256, 256>>>(in, out);
+  cudaMemcpy(h, out, n * sizeof(int), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i)
+    if (h[i] != 2 * i) {
+      std::printf("INCORRECT at %d: FAIL\n", i);
+      return 1;
+    }
+  twice<<<n / 128, 128>>>(out, in);
+  return 0;
+}
+)");
+  ToolRun R;
+  json J = analyzed("check", Src + " --run-args 256", 0, &R);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded");
+  ASSERT_GE(J["launches"].size(), 1u) << R.Err;
+  // 256 * 128 / 256 blocks, as the run made them.
+  EXPECT_EQ(J["launches"][0]["grid"], json({128, 1, 1}));
+  EXPECT_FALSE(J["launches"][0].contains("origin"));
+  EXPECT_NE(J["warnings"].dump().find("the recorded run stopped after 1 "
+                                      "launches (the program exited with 1)"),
+            std::string::npos)
+      << J["warnings"].dump();
+  // Whatever reading the host code added is marked as read.
+  for (size_t I = 1; I < J["launches"].size(); ++I)
+    EXPECT_EQ(J["launches"][I]["origin"], "interpreted");
+}
+
+TEST(BuildEdges, ClusterGroupsParseAsNvccSeesThem) {
+  // CUDA 13 declares cooperative_groups::cluster_group only under
+  // __NVCC__ (or _CG_CLUSTER_INTRINSICS_AVAILABLE).
+  std::string Src = writeTemp("cluster.cu", R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void __cluster_dims__(2, 1, 1) ranks(unsigned *out) {
+  cg::cluster_group c = cg::this_cluster();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = c.block_rank();
+}
+int main() {
+  unsigned *out;
+  cudaMalloc(&out, 4 * 64 * sizeof(unsigned));
+  ranks<<<4, 64>>>(out);
+  return 0;
+}
+)");
+  json J = analyzed("cluster", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 1u);
+  EXPECT_EQ(J["launches"][0]["metrics"]["gst_transactions_per_request"], 4.0);
+}
+
+} // namespace
+
+namespace {
+
+TEST(BuildEdges, TheMatcherPlacesLeftOverInstructionsOfSeveralClasses) {
+  // tests/data/programs/tree_scan.cu: accesses of two classes whose lines
+  // have no instruction, each with left-over instructions elsewhere. The
+  // matcher read an instruction it had already placed and crashed (exit
+  // 139) on this program as nvcc 13 compiles it.
+  ToolRun R = runTool("tests/data/programs/tree_scan.cu --emit-model");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  json J = json::parse(R.Out);
+  ASSERT_EQ(J["kernels"].size(), 1u);
+  if (J["compiler"]["used"] != "nvcc")
+    GTEST_SKIP() << "no nvcc: the matcher did not run";
+  // Every access got a compiled form.
+  for (const json &A : J["kernels"][0]["accesses"])
+    EXPECT_TRUE(A.contains("compiled")) << A.dump();
+}
+
+} // namespace
