@@ -1,4 +1,4 @@
-//===- build_flags.cpp - A build's flags, for nvcc and for Clang -----------===//
+//===- build_flags.cpp - A build's flags, for nvcc and for Clang --------===//
 #include "build_flags.h"
 
 #include "clang/Driver/Options.h"
@@ -14,36 +14,88 @@ namespace gmem {
 namespace {
 
 /// nvcc's options that take a value, joined by '=' or as the next argument.
-const char *const NvccValued[] = {
-    "-Xcompiler", "--compiler-options", "-Xptxas", "--ptxas-options",
-    "-Xlinker", "--linker-options", "-Xnvlink", "--nvlink-options",
-    "-Xcudafe", "-Xarchive", "-maxrregcount", "--maxrregcount",
-    "-default-stream", "--default-stream", "-ccbin", "--compiler-bindir",
-    "-cudart", "--cudart", "-rdc", "--relocatable-device-code", "-ftz",
-    "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt", "-fmad",
-    "--fmad", "-t", "--threads", "-split-compile", "--split-compile",
-    "-diag-suppress", "--diag-suppress", "-x", "--x", "-ewp"};
+const char *const NvccValued[] = {"-Xcompiler",
+                                  "--compiler-options",
+                                  "-Xptxas",
+                                  "--ptxas-options",
+                                  "-Xlinker",
+                                  "--linker-options",
+                                  "-Xnvlink",
+                                  "--nvlink-options",
+                                  "-Xcudafe",
+                                  "-Xarchive",
+                                  "-maxrregcount",
+                                  "--maxrregcount",
+                                  "-default-stream",
+                                  "--default-stream",
+                                  "-ccbin",
+                                  "--compiler-bindir",
+                                  "-cudart",
+                                  "--cudart",
+                                  "-rdc",
+                                  "--relocatable-device-code",
+                                  "-ftz",
+                                  "--ftz",
+                                  "-prec-div",
+                                  "--prec-div",
+                                  "-prec-sqrt",
+                                  "--prec-sqrt",
+                                  "-fmad",
+                                  "--fmad",
+                                  "-t",
+                                  "--threads",
+                                  "-split-compile",
+                                  "--split-compile",
+                                  "-diag-suppress",
+                                  "--diag-suppress",
+                                  "-x",
+                                  "--x",
+                                  "-ewp"};
 
 /// nvcc's options without a value.
-const char *const NvccPlain[] = {
-    "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
-    "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda",
-    "-extended-lambda", "-lineinfo", "--generate-line-info", "-G",
-    "--device-debug", "--use_fast_math", "-use_fast_math", "-m64",
-    "-res-usage", "--resource-usage", "-dc", "--device-c", "-dw", "-dlink",
-    "-keep", "--keep", "-Wno-deprecated-gpu-targets", "-src-in-ptx",
-    "-restrict", "--restrict", "-g", "-O", "-O0", "-O1", "-O2", "-O3",
-    "--disable-warnings", "-Werror=all-warnings"};
+const char *const NvccPlain[] = {"--expt-relaxed-constexpr",
+                                 "-expt-relaxed-constexpr",
+                                 "--expt-extended-lambda",
+                                 "-expt-extended-lambda",
+                                 "--extended-lambda",
+                                 "-extended-lambda",
+                                 "-lineinfo",
+                                 "--generate-line-info",
+                                 "-G",
+                                 "--device-debug",
+                                 "--use_fast_math",
+                                 "-use_fast_math",
+                                 "-m64",
+                                 "-res-usage",
+                                 "--resource-usage",
+                                 "-dc",
+                                 "--device-c",
+                                 "-dw",
+                                 "-dlink",
+                                 "-keep",
+                                 "--keep",
+                                 "-Wno-deprecated-gpu-targets",
+                                 "-src-in-ptx",
+                                 "-restrict",
+                                 "--restrict",
+                                 "-g",
+                                 "-O",
+                                 "-O0",
+                                 "-O1",
+                                 "-O2",
+                                 "-O3",
+                                 "--disable-warnings",
+                                 "-Werror=all-warnings"};
 
 /// What gmem sets itself for its build: given to neither.
-const char *const GmemValued[] = {"-arch",   "--gpu-architecture",
-                                  "-gencode", "--generate-code",
-                                  "-code",    "--gpu-code",
-                                  "-o",       "--output-file"};
+const char *const GmemValued[] = {
+    "-arch", "--gpu-architecture", "-gencode", "--generate-code",
+    "-code", "--gpu-code",         "-o",       "--output-file"};
 const char *const GmemPlain[] = {"-c", "--compile", "-cubin", "-ptx",
                                  "-fatbin"};
 
-template <size_t N> bool among(const char *const (&List)[N], llvm::StringRef A) {
+template <size_t N>
+bool among(const char *const (&List)[N], llvm::StringRef A) {
   return std::find(std::begin(List), std::end(List), A) != std::end(List);
 }
 

@@ -1,4 +1,4 @@
-//===- build_flags.h - A build's flags, for nvcc and for Clang -------------===//
+//===- build_flags.h - A build's flags, for nvcc and for Clang ----------===//
 //
 // Users give gmem the flags of their own build (after "--"), as their
 // Makefile gives them to nvcc. nvcc gets them all, but for the few gmem

@@ -61,11 +61,10 @@ const std::string &hostCompilerIncludeDir() {
     llvm::SmallString<128> Out;
     if (!Gxx || llvm::sys::fs::createTemporaryFile("gmem-gxx", "txt", Out))
       return std::string();
-    std::optional<llvm::StringRef> Redirects[] = {std::nullopt,
-                                                  llvm::StringRef(Out),
-                                                  llvm::StringRef("")};
-    int RC = llvm::sys::ExecuteAndWait(
-        *Gxx, {*Gxx, "-print-file-name=include"}, std::nullopt, Redirects, 10);
+    std::optional<llvm::StringRef> Redirects[] = {
+        std::nullopt, llvm::StringRef(Out), llvm::StringRef("")};
+    int RC = llvm::sys::ExecuteAndWait(*Gxx, {*Gxx, "-print-file-name=include"},
+                                       std::nullopt, Redirects, 10);
     auto Text = llvm::MemoryBuffer::getFile(Out);
     llvm::sys::fs::remove(Out);
     if (RC != 0 || !Text)
@@ -80,13 +79,12 @@ const std::string &hostCompilerIncludeDir() {
 /// runtime's headers and the removed calls' compatibility header.
 std::vector<std::string> cArgs(const FrontendOptions &Opts,
                                const std::string &Cuda) {
-  std::vector<std::string> Args = {"-x",           "c",
-                                   "-std=gnu11",   "-resource-dir",
-                                   GMEM_CLANG_RESOURCE_DIR, "-w"};
+  std::vector<std::string> Args = {
+      "-x", "c", "-std=gnu11", "-resource-dir", GMEM_CLANG_RESOURCE_DIR, "-w"};
   if (!Cuda.empty())
-    Args.insert(Args.end(), {"-isystem", Cuda + "/include", "-isystem",
-                             cudaStubDir() + "/compat", "-include",
-                             "gmem_removed_apis.h"});
+    Args.insert(Args.end(),
+                {"-isystem", Cuda + "/include", "-isystem",
+                 cudaStubDir() + "/compat", "-include", "gmem_removed_apis.h"});
   if (!hostCompilerIncludeDir().empty())
     Args.insert(Args.end(), {"-idirafter", hostCompilerIncludeDir()});
   // A C++ standard given for the program's .cu files is not C's.

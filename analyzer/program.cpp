@@ -129,8 +129,8 @@ public:
   explicit RemovedCalls(std::set<std::string> &Found) : Found(Found) {}
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     static const std::set<std::string> Removed = {
-        "cudaThreadSynchronize", "cudaThreadExit",
-        "cudaThreadSetLimit",    "cudaThreadGetLimit",
+        "cudaThreadSynchronize",    "cudaThreadExit",
+        "cudaThreadSetLimit",       "cudaThreadGetLimit",
         "cudaThreadGetCacheConfig", "cudaThreadSetCacheConfig"};
     if (const auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
       if (FD->getIdentifier() && Removed.count(FD->getName().str()))

@@ -1,4 +1,4 @@
-//===- device_name.h - One key for a kernel's name as Clang and nvcc mangle --===//
+//===- device_name.h - A kernel's name as Clang and nvcc mangle it -----===//
 //
 // Clang and nvcc mangle external kernels alike, but not internal ones:
 // `static __global__ void k(float *)` is _ZL1kPf to Clang and _Z1kPf to

@@ -108,7 +108,8 @@ static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
   for (const std::string &Lib : Built.AddedLibraries) {
     M.Compiler.BuildNotes.push_back("the program calls lib" + Lib +
                                     ": linked with gmem's stand-in, which "
-                                    "runs nothing (no -l" + Lib + " given)");
+                                    "runs nothing (no -l" +
+                                    Lib + " given)");
     if (!O.Quiet)
       std::cerr << "gmem-analyze: note: build: " << M.Compiler.BuildNotes.back()
                 << "\n";
@@ -173,8 +174,7 @@ static void appendInterpretedTail(Program &Prog,
                   : std::string()) +
       (Recorded ? ", each marked so" : ""));
   if (Added) {
-    Warnings.insert(Warnings.end(), Prog.Warnings.begin(),
-                    Prog.Warnings.end());
+    Warnings.insert(Warnings.end(), Prog.Warnings.begin(), Prog.Warnings.end());
     if (!Recorded) {
       // Nothing was recorded (a missing argument stopped the program): the
       // launches are all read, and how the run stopped is this warning.
@@ -221,7 +221,8 @@ buildAdditions(const Program &P, const Options &O, const BuildFlags &BF,
     }
     if (!Added.empty())
       Notes.push_back("the host code uses OpenMP: built with the host "
-                      "compiler's (" + Added + ")");
+                      "compiler's (" +
+                      Added + ")");
   }
   return Flags;
 }
@@ -315,8 +316,9 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
     }
   }
   for (const auto &[File, Error] : Prog->Unparsed)
-    Warnings.push_back(File + ": Clang could not parse it, nvcc built it: "
-                              "its kernels are not analysed (" +
+    Warnings.push_back(File +
+                       ": Clang could not parse it, nvcc built it: "
+                       "its kernels are not analysed (" +
                        llvm::StringRef(Error).split('\n').first.str() + ")");
   if (!Record)
     interpretLaunches(*Prog, Files, FO, O.Overrides);
@@ -336,9 +338,9 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   CompO.Arch = Arch.Name.substr(0, Arch.Name.find(':')); // nvcc: no mode
   CompO.ClangArgs = BF.Clang;
   CompO.NvccFlags = BF.NvccOnly;
-  CompO.NvccFlags.insert(CompO.NvccFlags.end(),
-                         {"-include",
-                          cudaStubDir() + "/compat/gmem_removed_apis.h"});
+  CompO.NvccFlags.insert(
+      CompO.NvccFlags.end(),
+      {"-include", cudaStubDir() + "/compat/gmem_removed_apis.h"});
   CompO.NvccFlags.insert(CompO.NvccFlags.end(), O.NvccFlags.begin(),
                          O.NvccFlags.end());
   std::vector<CompiledUnit> Units;
@@ -370,8 +372,8 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
     appendInterpretedTail(*Prog, Files, FO, O, Stopped, M, Warnings);
     Record = M.Compiler.Launches == "recorded";
     if (!Record)
-      WhyInterpreted = "the recorded run stopped before its first launch (" +
-                       Stopped + ")";
+      WhyInterpreted =
+          "the recorded run stopped before its first launch (" + Stopped + ")";
   } else if (Record) {
     placeLaunchColumns(M, Prog->Units);
   }

@@ -1,7 +1,7 @@
 //===- recorded_launches.cpp - A recorded run as launches to simulate -----===//
 #include "recorded_launches.h"
-#include "known_memory.h"
 #include "device_name.h"
+#include "known_memory.h"
 
 #include <algorithm>
 #include <cstring>

@@ -56,9 +56,9 @@ TEST(DeviceName, ClangAndNvccNamesOfInternalKernelsShareAKey) {
   // As Clang 19 and nvcc 13 mangle `static __global__ void k(float *)` and
   // `namespace { __global__ void k2(float *, int); }` of st.cu.
   EXPECT_EQ(gmem::deviceNameKey("_ZL1kPf"), gmem::deviceNameKey("_Z1kPf"));
-  EXPECT_EQ(gmem::deviceNameKey("_ZN12_GLOBAL__N_12k2EPfi"),
-            gmem::deviceNameKey(
-                "_ZN33_GLOBAL__N__43f9a74a_5_st_cu_main2k2EPfi"));
+  EXPECT_EQ(
+      gmem::deviceNameKey("_ZN12_GLOBAL__N_12k2EPfi"),
+      gmem::deviceNameKey("_ZN33_GLOBAL__N__43f9a74a_5_st_cu_main2k2EPfi"));
   // Other kernels keep their own keys.
   EXPECT_NE(gmem::deviceNameKey("_Z1kPf"), gmem::deviceNameKey("_Z1kPi"));
   EXPECT_NE(gmem::deviceNameKey("_ZN12_GLOBAL__N_12k2EPfi"),
