@@ -117,6 +117,11 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   if (OwnArch)
     Args.insert(Args.end(), {"-U__CUDA_ARCH__",
                              "-D__CUDA_ARCH__=" + std::to_string(Sm * 10)});
+  // nvcc defines the list of architectures it compiles for; CUB names its
+  // namespace after it (CUB_300001_SM_900), so kernels' mangled names
+  // match nvcc's only with it.
+  if (Sm)
+    Args.push_back("-D__CUDA_ARCH_LIST__=" + std::to_string(Sm * 10));
   std::string Cuda = findCudaPath(Opts);
   if (!Cuda.empty()) {
     // CUDA 13 removed texture_fetch_functions.h, which Clang 19's wrapper

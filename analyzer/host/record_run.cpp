@@ -1,5 +1,6 @@
 //===- record_run.cpp - Build the program, run it against the recorder ----===//
 #include "record_run.h"
+#include "cubin_attrs.h"
 #include "launch_sites.h"
 #include "toolkit.h"
 
@@ -115,6 +116,13 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
   return R;
 }
 
+/// 90 for "sm_90" (0 when not of that form).
+static unsigned smOf(const std::string &Arch) {
+  return Arch.rfind("sm_", 0) == 0
+             ? unsigned(std::strtoul(Arch.c_str() + 3, nullptr, 10))
+             : 0;
+}
+
 /// The NVIDIA libraries gmem has stand-ins for (beside its runtime), which
 /// the build may link without the user's -l: those not asked for already.
 static std::vector<std::string> offeredLibraries(const RecordRequest &R) {
@@ -154,7 +162,7 @@ static std::vector<std::string> keptUnits(const RecordRequest &R) {
 llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
   // The binary's key: what nvcc sees and how it is called (the files'
   // order is the link order), and the nvdisasm that read its cubins.
-  std::vector<std::string> Fields = {"gmem-record-3", R.Nvcc, R.NvccVersion,
+  std::vector<std::string> Fields = {"gmem-record-4", R.Nvcc, R.NvccVersion,
                                      R.Nvdisasm, R.Arch};
   Fields.insert(Fields.end(), R.Flags.begin(), R.Flags.end());
   // Where the files are, not only how they were named: the binary's line
@@ -190,12 +198,12 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
     // the device code is the same with or without it.
     std::vector<std::string> Args = {R.Nvcc, "-arch=" + R.Arch, "-lineinfo",
                                      "-g",   "-cudart",         "shared"};
+    // The intermediates are kept for the cubins: their disassembly (the
+    // SASS step) and their kernels' attributes (the runtime's answers).
     llvm::SmallString<128> Keep;
-    if (!Kept.empty()) {
-      if (llvm::sys::fs::createUniqueDirectory("gmem-build", Keep))
-        return llvm::createStringError("cannot create a temporary folder");
-      Args.insert(Args.end(), {"-keep", "-keep-dir", std::string(Keep)});
-    }
+    if (llvm::sys::fs::createUniqueDirectory("gmem-build", Keep))
+      return llvm::createStringError("cannot create a temporary folder");
+    Args.insert(Args.end(), {"-keep", "-keep-dir", std::string(Keep)});
     Args.insert(Args.end(), R.Flags.begin(), R.Flags.end());
     // The libraries gmem stands in for, linked only where the program
     // names their symbols (nvcc puts -Xlinker before every -l).
@@ -220,8 +228,14 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
                      DisWhy) != 0)
         Sass[I].clear(); // The SASS step compiles this file on its own.
     }
-    if (!Keep.empty())
-      llvm::sys::fs::remove_directories(Keep);
+    std::string Attributes;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Keep, EC), End;
+         RC == 0 && It != End && !EC; It.increment(EC))
+      if (llvm::sys::path::extension(It->path()) == ".cubin")
+        Attributes += attributeLines(
+            readCubinKernels(readFile(It->path()), smOf(R.Arch)));
+    llvm::sys::fs::remove_directories(Keep);
     if (RC != 0) {
       llvm::sys::fs::remove(Out);
       return llvm::createStringError(
@@ -230,6 +244,7 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
     }
     for (size_t I = 0; I < Kept.size(); ++I)
       writeAtomically(SassFile(B.Binary, I), Sass[I]);
+    writeAtomically(B.Binary + ".attrs", Attributes);
     llvm::sys::fs::rename(Out, B.Binary);
   }
   // What --as-needed kept: the binary names each library it needs.
@@ -290,6 +305,11 @@ llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
   Env.push_back("GMEM_RECORD_MEMORY=" + std::string(Memory));
   if (R.LaunchCount)
     Env.push_back("GMEM_RECORD_LAUNCH_COUNT=" + std::to_string(R.LaunchCount));
+  // The kernels' attributes from the build's cubins (cubin_attrs.h).
+  const std::string Attributes = Binary + ".attrs";
+  if (llvm::sys::fs::exists(Attributes))
+    Env.push_back("GMEM_RECORD_ATTRS=" + Attributes);
+  Env.push_back("GMEM_RECORD_SM=" + std::to_string(smOf(R.Arch)));
   std::vector<std::string> Argv = {Binary};
   Argv.insert(Argv.end(), R.RunArgs.begin(), R.RunArgs.end());
   std::string Output, Err, Why;
@@ -310,14 +330,18 @@ llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
   llvm::sys::fs::remove(Params);
   llvm::sys::fs::remove(Log);
   if (RC == -1) {
-    if (B.Temporary)
+    if (B.Temporary) {
       llvm::sys::fs::remove(Binary);
+      llvm::sys::fs::remove(Attributes);
+    }
     return llvm::createStringError("cannot run the program: " + Why);
   }
   LaunchSites Sites(Binary, R.Files, R.Toolkit);
   auto Parsed = parseRecordLog(LogText, &Sites);
-  if (B.Temporary)
+  if (B.Temporary) {
     llvm::sys::fs::remove(Binary);
+    llvm::sys::fs::remove(Attributes);
+  }
   if (!Parsed)
     return Parsed.takeError();
   Parsed->FromCache = B.FromCache;

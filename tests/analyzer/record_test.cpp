@@ -20,6 +20,7 @@
 #include "llvm/Support/FileSystem.h"
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -465,9 +466,9 @@ int main() {
   k<<<1, 2048>>>(d);  // More threads than a block may have.
   if (cudaGetLastError() != cudaErrorInvalidConfiguration) return 3;
   k<<<2, 32>>>(d);
-  cudaGraph_t g;
-  if (cudaGraphCreate(&g, 0) != cudaSuccess) {
-    std::fprintf(stderr, "no graphs\n");
+  cudaIpcMemHandle_t h;
+  if (cudaIpcGetMemHandle(&h, d) != cudaSuccess) {
+    std::fprintf(stderr, "no IPC\n");
     return 1;
   }
   k<<<4, 32>>>(d);
@@ -476,11 +477,11 @@ int main() {
 )");
   RecordedRun Run = run(P, {});
   EXPECT_EQ(Run.Stopped, "exited with 1");
-  EXPECT_NE(Run.OutputTail.find("no graphs"), std::string::npos);
+  EXPECT_NE(Run.OutputTail.find("no IPC"), std::string::npos);
   ASSERT_EQ(Run.Launches.size(), 2u);
   EXPECT_EQ(Run.Launches[0].Error, "cudaErrorInvalidConfiguration");
   EXPECT_EQ(Run.Launches[1].Grid.X, 2u);
-  EXPECT_EQ(Run.Missing, std::vector<std::string>{"cudaGraphCreate"});
+  EXPECT_EQ(Run.Missing, std::vector<std::string>{"cudaIpcGetMemHandle"});
 }
 
 // Handles, descriptors, a heuristic and GEMMs of cuBLAS and cuBLASLt, as
@@ -649,6 +650,150 @@ int main() {
   EXPECT_EQ(Run->Launches[0].Site.Line, 24u);
   EXPECT_EQ(Run->Launches[1].Api, "cudaLaunchKernel");
   EXPECT_EQ(Run->Launches[1].Site.Line, 26u);
+}
+
+} // namespace
+
+namespace {
+
+// Thrust, CUB and hand-written launchers size their launches from the
+// kernels' attributes and the occupancy calculator: the recording runtime
+// answers them from the build's cubins as the GPU's runtime does. The
+// reference is the program's own output on an H200 (132 SMs, the SM limits
+// of h100-sxm, the board the recorder describes for sm_90).
+TEST_F(RecordRun, KernelAttributesAndOccupancyAreTheGpusAnswers) {
+  const std::string Dir = std::string(GMEM_SOURCE_DIR) + "/tests/data/record";
+  RecordRequest R;
+  R.Nvcc = Tk.Nvcc;
+  R.NvccVersion = Tk.Version;
+  R.Files = {Dir + "/func_attributes.cu"};
+  R.Board = "h100-sxm";
+  R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
+  R.CacheDir = ::testing::TempDir() + "/gmem-attrs-cache";
+  llvm::sys::fs::remove_directories(R.CacheDir);
+  auto B = buildProgram(R);
+  ASSERT_TRUE(bool(B)) << llvm::toString(B.takeError());
+  const std::string Attrs = B->Binary + ".attrs";
+  ASSERT_TRUE(llvm::sys::fs::exists(Attrs));
+  const std::string Cmd = "LD_LIBRARY_PATH=" + R.RuntimeDir +
+                          " GMEM_RECORD_ATTRS=" + Attrs +
+                          " GMEM_RECORD_SM=90 GMEM_RECORD_GPU=h100-sxm " +
+                          B->Binary;
+  FILE *P = popen(Cmd.c_str(), "r");
+  ASSERT_NE(P, nullptr);
+  std::string Out;
+  char Buf[4096];
+  for (size_t N; (N = fread(Buf, 1, sizeof Buf, P)) > 0;)
+    Out.append(Buf, N);
+  EXPECT_EQ(pclose(P), 0) << Out;
+  std::ifstream Ref(Dir + "/func_attributes.h200.txt");
+  std::string Expected((std::istreambuf_iterator<char>(Ref)),
+                       std::istreambuf_iterator<char>());
+  EXPECT_EQ(Out, Expected);
+}
+
+} // namespace
+
+namespace {
+
+// Graphs built node by node (memset, kernel and host nodes), an
+// executable's kernel node changed after instantiation, host functions put
+// in a stream (run when issued, or replayed with a captured graph), and the
+// capture status queries libraries make: all answered, none named missing.
+TEST_F(RecordRun, GraphsBuiltNodeByNodeAndHostFunctionsRun) {
+  std::string P = write(R"(#include <cstdio>
+__global__ void add(float *a, float v) { a[threadIdx.x] += v; }
+static int Calls = 0;
+void CUDART_CB count(void *p) { ++*static_cast<int *>(p); }
+int main() {
+  float *a;
+  cudaMalloc(&a, 256 * sizeof(float));
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  cudaLaunchHostFunc(s, count, &Calls);
+  cudaGraph_t g;
+  cudaGraphCreate(&g, 0);
+  cudaGraphNode_t set, k, h;
+  cudaMemsetParams mp = {};
+  mp.dst = a;
+  mp.elementSize = 4;
+  mp.width = 256;
+  mp.height = 1;
+  cudaGraphAddMemsetNode(&set, g, nullptr, 0, &mp);
+  float v = 2;
+  void *args[] = {&a, &v};
+  cudaKernelNodeParams kp = {};
+  kp.func = (void *)add;
+  kp.gridDim = dim3(1);
+  kp.blockDim = dim3(128);
+  kp.kernelParams = args;
+  cudaGraphAddKernelNode(&k, g, &set, 1, &kp);
+  cudaHostNodeParams hp = {count, &Calls};
+  cudaGraphAddHostNode(&h, g, &k, 1, &hp);
+  cudaGraphExec_t e;
+  cudaGraphInstantiate(&e, g, 0);
+  cudaGraphLaunch(e, s);
+  cudaGraphLaunch(e, s);
+  kp.blockDim = dim3(256);
+  cudaGraphExecKernelNodeSetParams(e, k, &kp);
+  cudaGraphLaunch(e, s);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamCaptureStatus st;
+  unsigned long long id = 0;
+  cudaStreamGetCaptureInfo(s, &st, &id);
+  if (st != cudaStreamCaptureStatusActive) return 2;
+  add<<<1, 64, 0, s>>>(a, 1);
+  cudaLaunchHostFunc(s, count, &Calls);
+  cudaGraph_t cg;
+  cudaStreamEndCapture(s, &cg);
+  cudaGraphExec_t ce;
+  cudaGraphInstantiate(&ce, cg, 0);
+  cudaGraphLaunch(ce, s);
+  std::printf("calls %d\n", Calls);
+  return Calls == 5 ? 0 : 1;
+}
+)");
+  RecordedRun Run = run(P, {});
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_NE(Run.OutputTail.find("calls 5"), std::string::npos)
+      << Run.OutputTail;
+  EXPECT_TRUE(Run.Missing.empty()) << Run.Missing.front();
+  ASSERT_EQ(Run.Launches.size(), 4u);
+  const unsigned Blocks[] = {128, 128, 256, 64};
+  for (size_t I = 0; I < 4; ++I) {
+    EXPECT_EQ(Run.Launches[I].Block.X, Blocks[I]) << I;
+    EXPECT_GE(Run.Launches[I].Graph, 0) << I;
+  }
+  // The memset node wrote every byte before each launch: the arguments'
+  // allocation was saved with the launch.
+  EXPECT_FALSE(Run.Launches[0].Images.empty());
+}
+
+} // namespace
+
+namespace {
+
+// Thrust's sequence, transform, reduce and sort and CUB's DeviceReduce run
+// their launches under recording, each with the grid and block the GPU
+// gave it (gmem-verify on an H200: thrust_algorithms.measured.json): the
+// occupancy calls, function attributes and temporary allocations they
+// make are answered as the GPU's runtime answers them.
+TEST_F(RecordRun, ThrustAndCubMakeTheLaunchesTheGpuMade) {
+  const std::string Dir = std::string(GMEM_SOURCE_DIR) + "/tests/data/record";
+  RecordedRun Run = run(Dir + "/thrust_algorithms.cu", {});
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_TRUE(Run.Missing.empty()) << Run.Missing.front();
+  std::ifstream In(Dir + "/thrust_algorithms.measured.json");
+  const nlohmann::json M = nlohmann::json::parse(In);
+  ASSERT_EQ(Run.Launches.size(), M["launches"].size());
+  for (size_t I = 0; I < Run.Launches.size(); ++I) {
+    const nlohmann::json &L = M["launches"][I];
+    const RecordedLaunch &R = Run.Launches[I];
+    EXPECT_EQ(R.Mangled, L["mangled"].get<std::string>()) << I;
+    EXPECT_EQ(nlohmann::json({R.Grid.X, R.Grid.Y, R.Grid.Z}), L["grid"]) << I;
+    EXPECT_EQ(nlohmann::json({R.Block.X, R.Block.Y, R.Block.Z}), L["block"])
+        << I;
+  }
 }
 
 } // namespace

@@ -15,9 +15,34 @@
 #include "recorder.h"
 #include "streams.h"
 
+#include <cuda_occupancy.h>
+
+#include <cstring>
+
 using namespace gmem::rec;
 
 namespace {
+
+/// The cubin's attributes of the kernel whose host stub is Fn, or null.
+const Recorder::KernelAttrs *attributesOf(const void *Fn) {
+  Recorder &R = recorder();
+  auto K = R.Kernels.find(Fn);
+  if (K == R.Kernels.end())
+    return nullptr;
+  auto A = R.Attrs.find(K->second);
+  return A == R.Attrs.end() ? nullptr : &A->second;
+}
+
+/// Dynamic shared memory a launch of Fn may ask for: what
+/// cudaFuncSetAttribute allowed, else the 48 KiB a block gets by default
+/// less the kernel's static shared memory.
+size_t maxDynamicShared(const void *Fn, const Recorder::KernelAttrs &K) {
+  Recorder &R = recorder();
+  auto It = R.MaxDynamicSmem.find(Fn);
+  if (It != R.MaxDynamicSmem.end())
+    return It->second;
+  return K.Shared < 48 * 1024 ? 48 * 1024 - K.Shared : 0;
+}
 
 std::string dims(dim3 D) {
   return "[" + std::to_string(D.x) + "," + std::to_string(D.y) + "," +
@@ -42,25 +67,25 @@ const char *refusal(const Recorder &R, const void *Fn, dim3 G, dim3 B,
 
 namespace gmem::rec {
 
-cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
-                   cudaStream_t Stream, const char *Api) {
+const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args,
+                       size_t Smem, cudaStream_t Stream, const char *Api,
+                       std::string &Line, std::vector<uintptr_t> &Pointed) {
   Recorder &R = recorder();
-  std::lock_guard<std::mutex> Guard(R.Lock);
   auto K = R.Kernels.find(Fn);
   if (K == R.Kernels.end())
-    return fail(cudaErrorInvalidDeviceFunction);
+    return "cudaErrorInvalidDeviceFunction";
   // A <<<>>> launch is made where its configuration was pushed; the stub
   // that calls __cudaLaunchKernel carries the kernel's own line.
   const std::string Site =
       std::string(Api) == "<<<>>>" ? R.PoppedSite : callSite();
-  std::string Line = "\"kernel\":\"" + K->second + "\",\"api\":\"" + Api +
+  Line = "\"kernel\":\"" + K->second + "\",\"api\":\"" + Api +
                      "\",\"grid\":" + dims(G) + ",\"block\":" + dims(B) +
                      ",\"smem\":" + std::to_string(Smem) +
                      ",\"stream\":" + std::to_string(uintptr_t(Stream));
   if (!Site.empty())
     Line += ",\"site\":" + Site;
   auto Sizes = R.ParamSizes.find(deviceNameKey(K->second));
-  std::vector<uintptr_t> Pointed;
+  Pointed.clear();
   if (Sizes == R.ParamSizes.end()) {
     Line += ",\"args\":null";
   } else {
@@ -77,6 +102,19 @@ cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
   const char *Refused = refusal(R, Fn, G, B, Smem);
   if (Refused)
     Line += std::string(",\"error\":\"") + Refused + "\"";
+  return Refused;
+}
+
+cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
+                   cudaStream_t Stream, const char *Api) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> Guard(R.Lock);
+  if (!R.Kernels.count(Fn))
+    return fail(cudaErrorInvalidDeviceFunction);
+  std::string Line;
+  std::vector<uintptr_t> Pointed;
+  const char *Refused =
+      launchLine(Fn, G, B, Args, Smem, Stream, Api, Line, Pointed);
   if (!Refused && captureLaunch(Stream, Line, Pointed))
     return cudaSuccess; // Logged when its graph is launched.
   logLaunch(Line + (Refused ? "" : imagesField(Pointed)));
@@ -191,20 +229,56 @@ cudaError_t cudaFuncSetCacheConfig(const void *, cudaFuncCache) {
   return cudaSuccess;
 }
 
-// Registers and static shared memory are in the cubin, not read here: the
-// calls that need them are not answered.
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *, const void *) {
-  return missing("cudaFuncGetAttributes");
+// Registers, static shared memory, stack and launch bounds come from the
+// build's cubins (GMEM_RECORD_ATTRS); a kernel without them (a build whose
+// cubins were not kept) is not answered.
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *A, const void *Fn) {
+  Recorder &R = recorder();
+  const Recorder::KernelAttrs *K = attributesOf(Fn);
+  if (!K)
+    return missing("cudaFuncGetAttributes");
+  std::memset(A, 0, sizeof *A);
+  A->sharedSizeBytes = K->Shared;
+  A->localSizeBytes = K->Local;
+  A->maxThreadsPerBlock = K->MaxThreads;
+  A->numRegs = K->Regs;
+  A->ptxVersion = A->binaryVersion = R.Sm;
+  A->maxDynamicSharedSizeBytes = int(maxDynamicShared(Fn, *K));
+  A->preferredShmemCarveout = -1;
+  return cudaSuccess;
 }
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *, const void *,
-                                                          int, size_t) {
-  return missing("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *Blocks, const void *Fn, int BlockSize, size_t DynamicSmem,
+    unsigned Flags) {
+  const Recorder::KernelAttrs *K = attributesOf(Fn);
+  if (!K)
+    return missing("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  // The toolkit's own calculator (cuda_occupancy.h), over the board's
+  // properties as cudaGetDeviceProperties gives them.
+  cudaDeviceProp P;
+  cudaGetDeviceProperties(&P, 0);
+  cudaOccDeviceProp Props(P);
+  cudaOccFuncAttributes Attrs;
+  Attrs.maxThreadsPerBlock = K->MaxThreads;
+  Attrs.numRegs = K->Regs;
+  Attrs.sharedSizeBytes = K->Shared;
+  Attrs.maxDynamicSharedSizeBytes = int(maxDynamicShared(Fn, *K));
+  cudaOccDeviceState State;
+  cudaOccResult Result;
+  (void)Flags; // cudaOccupancyDisableCachingOverride: no caching here.
+  if (cudaOccMaxActiveBlocksPerMultiprocessor(&Result, &Props, &Attrs, &State,
+                                              BlockSize, DynamicSmem) !=
+      CUDA_OCC_SUCCESS)
+    return fail(cudaErrorInvalidValue);
+  *Blocks = Result.activeBlocksPerMultiprocessor;
+  return cudaSuccess;
 }
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *,
-                                                                   const void *,
-                                                                   int, size_t,
-                                                                   unsigned) {
-  return missing("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags");
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks,
+                                                          const void *Fn,
+                                                          int BlockSize,
+                                                          size_t DynamicSmem) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+      Blocks, Fn, BlockSize, DynamicSmem, cudaOccupancyDefault);
 }
 
 } // extern "C"

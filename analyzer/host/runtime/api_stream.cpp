@@ -1,10 +1,13 @@
 //===- api_stream.cpp - Streams, events and graphs ------------------------===//
 //
 // Streams and events are handles with nothing behind them: work is
-// recorded in the order the host issues it. Events time nothing; their
-// elapsed time is reported as 0 ms. A stream being captured keeps its
-// launches for the graph, and every launch of the graph's executable logs
-// them again, in capture order, marked with the graph's number.
+// recorded in the order the host issues it, and host functions put in a
+// stream run when issued. Events time nothing; their elapsed time is
+// reported as 0 ms. A stream being captured keeps its launches and host
+// functions for the graph; a graph built node by node keeps its kernel,
+// host, memset, copy and empty nodes. Every launch of a graph's executable
+// replays them in the order they were added, its launches logged again,
+// marked with the graph's number.
 //
 //===----------------------------------------------------------------------===//
 #include "images.h"
@@ -12,6 +15,7 @@
 #include "streams.h"
 
 #include <map>
+#include <utility>
 #include <vector>
 
 using namespace gmem::rec;
@@ -19,11 +23,27 @@ using namespace gmem::rec;
 namespace {
 
 struct Graphs {
-  /// A captured launch: its log fields and the allocations it points into.
-  using Node = std::pair<std::string, std::vector<uintptr_t>>;
+  /// A graph's node, replayed at each launch of its executable in the
+  /// order nodes were added (which follows their dependencies): a launch
+  /// (its log fields and the allocations it points into), a host
+  /// function, a memset or copy, or nothing.
+  struct Node {
+    enum KindT { Launch, HostFn, Memset, Memcpy, Empty } Kind = Launch;
+    std::string Fields;
+    std::vector<uintptr_t> Pointed;
+    cudaHostFn_t Fn = nullptr;
+    void *Data = nullptr, *Dst = nullptr;
+    const void *Src = nullptr;
+    size_t Bytes = 0;
+    int Value = 0;
+    cudaMemcpyKind Copy = cudaMemcpyDefault;
+  };
   std::map<uintptr_t, std::vector<Node>> Capturing; ///< By stream.
   std::map<uintptr_t, std::vector<Node>> Captured;  ///< By graph.
-  std::map<uintptr_t, uintptr_t> Execs;             ///< Exec -> graph.
+  /// Each executable's nodes, as its graph had them when instantiated.
+  std::map<uintptr_t, std::pair<uintptr_t, std::vector<Node>>> Execs;
+  /// Node handle -> its graph and place there.
+  std::map<uintptr_t, std::pair<uintptr_t, size_t>> Nodes;
 };
 
 Graphs &graphs() {
@@ -38,6 +58,52 @@ template <typename T> cudaError_t newHandle(T *Out) {
   return cudaSuccess;
 }
 
+
+/// Adds N to Graph and hands out its handle. Lock held.
+cudaError_t addNode(cudaGraphNode_t *Out, cudaGraph_t Graph, Graphs::Node N) {
+  Recorder &R = recorder();
+  auto It = graphs().Captured.find(uintptr_t(Graph));
+  if (It == graphs().Captured.end())
+    return fail(cudaErrorInvalidValue);
+  const uintptr_t Id = uintptr_t(R.NextHandle++);
+  graphs().Nodes[Id] = {It->first, It->second.size()};
+  It->second.push_back(std::move(N));
+  *Out = reinterpret_cast<cudaGraphNode_t>(Id);
+  return cudaSuccess;
+}
+
+/// The node of a graph (Exec null) or of an executable made from its
+/// graph, or null. Lock held.
+Graphs::Node *nodeOf(cudaGraphNode_t Node, cudaGraphExec_t Exec) {
+  auto N = graphs().Nodes.find(uintptr_t(Node));
+  if (N == graphs().Nodes.end())
+    return nullptr;
+  const auto [Graph, At] = N->second;
+  std::vector<Graphs::Node> *List = nullptr;
+  if (!Exec) {
+    List = &graphs().Captured[Graph];
+  } else {
+    auto E = graphs().Execs.find(uintptr_t(Exec));
+    if (E == graphs().Execs.end() || E->second.first != Graph)
+      return nullptr;
+    List = &E->second.second;
+  }
+  return At < List->size() ? &(*List)[At] : nullptr;
+}
+
+/// A kernel node's launch made again from new parameters. Lock held.
+cudaError_t setKernelParams(Graphs::Node &N, const cudaKernelNodeParams *P) {
+  std::string Fields;
+  std::vector<uintptr_t> Pointed;
+  if (launchLine(P->func, P->gridDim, P->blockDim, P->kernelParams,
+                 P->sharedMemBytes, nullptr, "cudaGraphAddKernelNode", Fields,
+                 Pointed))
+    return fail(cudaErrorInvalidValue);
+  N.Fields = std::move(Fields);
+  N.Pointed = std::move(Pointed);
+  return cudaSuccess;
+}
+
 } // namespace
 
 namespace gmem::rec {
@@ -47,7 +113,10 @@ bool captureLaunch(cudaStream_t Stream, const std::string &Fields,
   auto It = graphs().Capturing.find(uintptr_t(Stream));
   if (It == graphs().Capturing.end())
     return false;
-  It->second.emplace_back(Fields, Pointed);
+  Graphs::Node N;
+  N.Fields = Fields;
+  N.Pointed = Pointed;
+  It->second.push_back(std::move(N));
   return true;
 }
 
@@ -121,10 +190,11 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *Exec, cudaGraph_t Graph,
                                  unsigned long long) {
   Recorder &R = recorder();
   std::lock_guard<std::mutex> G(R.Lock);
-  if (!graphs().Captured.count(uintptr_t(Graph)))
+  auto It = graphs().Captured.find(uintptr_t(Graph));
+  if (It == graphs().Captured.end())
     return fail(cudaErrorInvalidValue);
   const uintptr_t Id = uintptr_t(R.NextHandle++);
-  graphs().Execs[Id] = uintptr_t(Graph);
+  graphs().Execs[Id] = {It->first, It->second};
   *Exec = reinterpret_cast<cudaGraphExec_t>(Id);
   return cudaSuccess;
 }
@@ -135,13 +205,37 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *Exec,
 }
 cudaError_t cudaGraphLaunch(cudaGraphExec_t Exec, cudaStream_t) {
   Recorder &R = recorder();
-  std::lock_guard<std::mutex> G(R.Lock);
-  auto It = graphs().Execs.find(uintptr_t(Exec));
-  if (It == graphs().Execs.end())
-    return fail(cudaErrorInvalidValue);
-  for (const auto &[Fields, Pointed] : graphs().Captured[It->second])
-    logLaunch("\"graph\":" + std::to_string(It->second) + "," + Fields +
-              imagesField(Pointed));
+  uintptr_t Graph;
+  std::vector<Graphs::Node> Nodes;
+  {
+    std::lock_guard<std::mutex> G(R.Lock);
+    auto It = graphs().Execs.find(uintptr_t(Exec));
+    if (It == graphs().Execs.end())
+      return fail(cudaErrorInvalidValue);
+    Graph = It->second.first;
+    Nodes = It->second.second;
+  }
+  // Without the lock between nodes: host functions may call the runtime.
+  for (const Graphs::Node &N : Nodes)
+    switch (N.Kind) {
+    case Graphs::Node::Launch: {
+      std::lock_guard<std::mutex> G(R.Lock);
+      logLaunch("\"graph\":" + std::to_string(Graph) + "," + N.Fields +
+                imagesField(N.Pointed));
+      break;
+    }
+    case Graphs::Node::HostFn:
+      N.Fn(N.Data);
+      break;
+    case Graphs::Node::Memset:
+      cudaMemset(N.Dst, N.Value, N.Bytes);
+      break;
+    case Graphs::Node::Memcpy:
+      cudaMemcpy(N.Dst, N.Src, N.Bytes, N.Copy);
+      break;
+    case Graphs::Node::Empty:
+      break;
+    }
   return cudaSuccess;
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t Exec) {
@@ -151,5 +245,158 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t Exec) {
   return cudaSuccess;
 }
 cudaError_t cudaGraphDestroy(cudaGraph_t) { return cudaSuccess; }
+
+// Graphs built node by node.
+cudaError_t cudaGraphCreate(cudaGraph_t *Graph, unsigned) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  const uintptr_t Id = uintptr_t(R.NextHandle++);
+  graphs().Captured[Id];
+  *Graph = reinterpret_cast<cudaGraph_t>(Id);
+  return cudaSuccess;
+}
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *Out, cudaGraph_t Graph,
+                                   const cudaGraphNode_t *, size_t,
+                                   const cudaKernelNodeParams *P) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  Graphs::Node N;
+  if (const char *Refused = launchLine(
+          P->func, P->gridDim, P->blockDim, P->kernelParams,
+          P->sharedMemBytes, nullptr, "cudaGraphAddKernelNode", N.Fields,
+          N.Pointed))
+    return fail(std::string(Refused) == "cudaErrorInvalidDeviceFunction"
+                    ? cudaErrorInvalidDeviceFunction
+                    : cudaErrorInvalidValue);
+  return addNode(Out, Graph, std::move(N));
+}
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *Out, cudaGraph_t Graph,
+                                 const cudaGraphNode_t *, size_t,
+                                 const cudaHostNodeParams *P) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  Graphs::Node N;
+  N.Kind = Graphs::Node::HostFn;
+  N.Fn = P->fn;
+  N.Data = P->userData;
+  return addNode(Out, Graph, std::move(N));
+}
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *Out, cudaGraph_t Graph,
+                                  const cudaGraphNode_t *, size_t) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  Graphs::Node N;
+  N.Kind = Graphs::Node::Empty;
+  return addNode(Out, Graph, std::move(N));
+}
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *Out, cudaGraph_t Graph,
+                                   const cudaGraphNode_t *, size_t,
+                                   const cudaMemsetParams *P) {
+  // One row of bytes, or a value whose bytes are all alike (0 included).
+  const unsigned V = P->value;
+  const bool Bytewise =
+      P->elementSize == 1 || V == 0 ||
+      (P->elementSize == 2 && (V & 0xff) * 0x101u == (V & 0xffff)) ||
+      (P->elementSize == 4 && (V & 0xff) * 0x1010101u == V);
+  if (P->height > 1 || !Bytewise)
+    return missing("cudaGraphAddMemsetNode (2-D or a multi-byte value)");
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  Graphs::Node N;
+  N.Kind = Graphs::Node::Memset;
+  N.Dst = P->dst;
+  N.Value = int(V & 0xff);
+  N.Bytes = P->width * P->elementSize;
+  return addNode(Out, Graph, std::move(N));
+}
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *Out, cudaGraph_t Graph,
+                                     const cudaGraphNode_t *, size_t,
+                                     void *Dst, const void *Src, size_t Bytes,
+                                     cudaMemcpyKind Kind) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  Graphs::Node N;
+  N.Kind = Graphs::Node::Memcpy;
+  N.Dst = Dst;
+  N.Src = Src;
+  N.Bytes = Bytes;
+  N.Copy = Kind;
+  return addNode(Out, Graph, std::move(N));
+}
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t Node,
+                                         const cudaKernelNodeParams *P) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  Graphs::Node *N = nodeOf(Node, nullptr);
+  if (!N || N->Kind != Graphs::Node::Launch)
+    return fail(cudaErrorInvalidValue);
+  return setKernelParams(*N, P);
+}
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t Exec,
+                                             cudaGraphNode_t Node,
+                                             const cudaKernelNodeParams *P) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  Graphs::Node *N = nodeOf(Node, Exec);
+  if (!N || N->Kind != Graphs::Node::Launch)
+    return fail(cudaErrorInvalidValue);
+  return setKernelParams(*N, P);
+}
+
+// Host work in a stream runs when the host issues it (work is recorded in
+// host order); while the stream is captured, it is a node of the graph.
+cudaError_t cudaLaunchHostFunc(cudaStream_t Stream, cudaHostFn_t Fn,
+                               void *Data) {
+  Recorder &R = recorder();
+  {
+    std::lock_guard<std::mutex> G(R.Lock);
+    auto It = graphs().Capturing.find(uintptr_t(Stream));
+    if (It != graphs().Capturing.end()) {
+      Graphs::Node N;
+      N.Kind = Graphs::Node::HostFn;
+      N.Fn = Fn;
+      N.Data = Data;
+      It->second.push_back(std::move(N));
+      return cudaSuccess;
+    }
+  }
+  Fn(Data);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t Stream,
+                                  cudaStreamCallback_t Callback, void *Data,
+                                  unsigned) {
+  Callback(Stream, cudaSuccess, Data);
+  return cudaSuccess;
+}
+cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode *Mode) {
+  thread_local cudaStreamCaptureMode Current = cudaStreamCaptureModeGlobal;
+  std::swap(Current, *Mode);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t S,
+                                     cudaStreamCaptureStatus *Status,
+                                     unsigned long long *Id,
+                                     cudaGraph_t *Graph,
+                                     const cudaGraphNode_t **Deps,
+                                     const cudaGraphEdgeData **Edges,
+                                     size_t *NumDeps) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  const bool Active = graphs().Capturing.count(uintptr_t(S));
+  *Status =
+      Active ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  if (Id)
+    *Id = Active ? uintptr_t(S) : 0;
+  if (Graph)
+    *Graph = nullptr;
+  if (Deps)
+    *Deps = nullptr;
+  if (Edges)
+    *Edges = nullptr;
+  if (NumDeps)
+    *NumDeps = 0;
+  return cudaSuccess;
+}
 
 } // extern "C"

@@ -29,6 +29,15 @@ static void readParamSizes(Recorder &R, const char *Path) {
   }
 }
 
+static void readAttrs(Recorder &R, const char *Path) {
+  // One kernel per line: mangled name, registers, shared, local, threads.
+  std::ifstream In(Path);
+  std::string Name;
+  Recorder::KernelAttrs A;
+  while (In >> Name >> A.Regs >> A.Shared >> A.Local >> A.MaxThreads)
+    R.Attrs[Name] = A;
+}
+
 Recorder &recorder() {
   static Recorder *R = [] {
     auto *New = new Recorder(); // Never destroyed: atexit order is unknown.
@@ -36,6 +45,10 @@ Recorder &recorder() {
       New->Log = std::fopen(Log, "w");
     if (const char *Params = std::getenv("GMEM_RECORD_PARAMS"))
       readParamSizes(*New, Params);
+    if (const char *Attrs = std::getenv("GMEM_RECORD_ATTRS"))
+      readAttrs(*New, Attrs);
+    if (const char *Sm = std::getenv("GMEM_RECORD_SM"))
+      New->Sm = std::atoi(Sm);
     if (const char *Count = std::getenv("GMEM_RECORD_LAUNCH_COUNT"))
       New->LaunchLimit = std::strtoull(Count, nullptr, 10);
     // The analyzer checks the name; a run by hand falls back to an H100.

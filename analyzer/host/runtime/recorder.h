@@ -44,6 +44,15 @@ struct Recorder {
   std::map<const void *, std::string> Kernels;
   std::map<std::string, std::vector<unsigned>> ParamSizes;
   std::map<const void *, size_t> MaxDynamicSmem;
+  /// What ptxas wrote into the cubins for each kernel, by mangled name
+  /// (GMEM_RECORD_ATTRS, analyzer/host/cubin_attrs.h), and the build's sm.
+  struct KernelAttrs {
+    int Regs = 0;
+    size_t Shared = 0, Local = 0;
+    int MaxThreads = 1024;
+  };
+  std::map<std::string, KernelAttrs> Attrs;
+  int Sm = 0;
   /// Host shadow of each __device__/__constant__ variable -> its size.
   std::map<const void *, size_t> Symbols;
   std::map<uintptr_t, Allocation> Allocs; ///< By base address.

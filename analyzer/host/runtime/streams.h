@@ -14,6 +14,13 @@ namespace gmem::rec {
 cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
                    cudaStream_t Stream, const char *Api);
 
+/// The log fields of a launch (its arguments' bytes copied now) and the
+/// allocations they point into; returns the error name when the real
+/// runtime would refuse it (then in Line too), else null. Lock held.
+const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args,
+                       size_t Smem, cudaStream_t Stream, const char *Api,
+                       std::string &Line, std::vector<uintptr_t> &Pointed);
+
 /// When Stream is being captured, keeps the launch (its log fields and the
 /// allocations its arguments point into, saved at each replay) for the
 /// graph and returns true. Called with the recorder's lock held.
