@@ -1,7 +1,7 @@
 //===- launch_memory.h - What a recorded launch's memory holds ------------===//
 //
 // A recorded run knows the bytes of the allocations the host alone wrote
-// (analyzer/host/recorded_launches.cpp decides which). The evaluator reads
+// (analyzer/record/recorded_launches.cpp decides which). The evaluator reads
 // loaded values from them (Op::Unknown with an address, makeLoaded), so a
 // gather through a host-built index array is priced at its real addresses.
 // Allocations live at the simulator's own bases (makeLaunchEnv); a pointer

@@ -4,9 +4,9 @@
 #include "compiled.h"
 #include "toolkit.h"
 
-#include "host/record_run.h"
-#include "host/recorded_launches.h"
-#include "host/runtime/boards.h"
+#include "record/record_run.h"
+#include "record/recorded_launches.h"
+#include "record/runtime/boards.h"
 
 #include "build_flags.h"
 #include "frontend.h"

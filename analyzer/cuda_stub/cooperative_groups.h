@@ -1,5 +1,5 @@
 // Stand-in for CUDA's <cooperative_groups.h>: the group types and queries
-// the analyzer translates (analyzer/coop_groups.cpp), declarations only.
+// the analyzer translates (analyzer/translate/coop_groups.cpp), declarations only.
 #ifndef GMEM_STUB_COOPERATIVE_GROUPS_H
 #define GMEM_STUB_COOPERATIVE_GROUPS_H
 

@@ -6,7 +6,7 @@
 // golden tests read with it; measured on an H100 beside it) and small
 // programs written below for one family each. Expected configurations follow
 // from the programs' own arithmetic; the board figures (132 SMs for
-// h100-sxm, 108 for a100-sxm) from host/runtime/boards.cpp; the pitch of
+// h100-sxm, 108 for a100-sxm) from record/runtime/boards.cpp; the pitch of
 // a 4000-byte row (4096) was measured on an H100.
 //
 //===----------------------------------------------------------------------===//

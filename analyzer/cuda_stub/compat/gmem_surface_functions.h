@@ -2,7 +2,7 @@
 // as CUDA's surface_indirect_functions.h declares them. Clang's CUDA wrapper
 // leaves that header out, so gmem-analyze includes this one: both with a
 // CUDA installation and with the stand-in headers. The analyzer names the
-// calls instead of counting them (analyzer/texture_calls.cpp). The boundary
+// calls instead of counting them (analyzer/translate/texture_calls.cpp). The boundary
 // mode is an int here: CUDA's enum converts to it.
 #ifndef GMEM_SURFACE_FUNCTIONS_H
 #define GMEM_SURFACE_FUNCTIONS_H

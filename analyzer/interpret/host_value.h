@@ -8,8 +8,8 @@
 // reason a user can act on ("read from argv at transpose.cu:88").
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_HOST_VALUE_H
-#define GMEM_ANALYZER_HOST_VALUE_H
+#ifndef GMEM_ANALYZER_RECORD_VALUE_H
+#define GMEM_ANALYZER_RECORD_VALUE_H
 
 #include "model.h"
 #include <cstdint>
@@ -73,4 +73,4 @@ HostValue mergeValues(const HostValue &A, const HostValue &B,
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_HOST_VALUE_H
+#endif // GMEM_ANALYZER_RECORD_VALUE_H

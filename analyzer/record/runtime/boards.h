@@ -5,8 +5,8 @@
 // Plain C++: the analyzer reads the same table.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_HOST_RUNTIME_BOARDS_H
-#define GMEM_HOST_RUNTIME_BOARDS_H
+#ifndef GMEM_RECORD_RUNTIME_BOARDS_H
+#define GMEM_RECORD_RUNTIME_BOARDS_H
 
 #include <cstddef>
 #include <string>
@@ -35,4 +35,4 @@ std::string boardNames();
 
 } // namespace gmem::rec
 
-#endif // GMEM_HOST_RUNTIME_BOARDS_H
+#endif // GMEM_RECORD_RUNTIME_BOARDS_H

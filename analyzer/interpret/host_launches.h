@@ -5,8 +5,8 @@
 // where they can be, and warnings (as data: no library code prints).
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_HOST_LAUNCHES_H
-#define GMEM_ANALYZER_HOST_LAUNCHES_H
+#ifndef GMEM_ANALYZER_RECORD_LAUNCHES_H
+#define GMEM_ANALYZER_RECORD_LAUNCHES_H
 
 #include "arch.h"
 #include "translate.h"
@@ -46,4 +46,4 @@ void applyOverrides(Launch &L, const std::vector<Param> &Params,
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_HOST_LAUNCHES_H
+#endif // GMEM_ANALYZER_RECORD_LAUNCHES_H

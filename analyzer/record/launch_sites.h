@@ -9,8 +9,8 @@
 // are not kept: nvcc's front end rewrites the launch expression.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_HOST_LAUNCH_SITES_H
-#define GMEM_ANALYZER_HOST_LAUNCH_SITES_H
+#ifndef GMEM_ANALYZER_RECORD_LAUNCH_SITES_H
+#define GMEM_ANALYZER_RECORD_LAUNCH_SITES_H
 
 #include "model.h"
 #include <cstdint>
@@ -40,4 +40,4 @@ private:
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_HOST_LAUNCH_SITES_H
+#endif // GMEM_ANALYZER_RECORD_LAUNCH_SITES_H

@@ -7,8 +7,8 @@
 // occupancy calls with them, as a GPU's runtime does from the same cubin.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_HOST_CUBIN_ATTRS_H
-#define GMEM_ANALYZER_HOST_CUBIN_ATTRS_H
+#ifndef GMEM_ANALYZER_RECORD_CUBIN_ATTRS_H
+#define GMEM_ANALYZER_RECORD_CUBIN_ATTRS_H
 
 #include "llvm/ADT/StringRef.h"
 #include <string>
@@ -34,4 +34,4 @@ std::string attributeLines(const std::vector<CubinKernel> &Kernels);
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_HOST_CUBIN_ATTRS_H
+#endif // GMEM_ANALYZER_RECORD_CUBIN_ATTRS_H

@@ -3,12 +3,12 @@
 // gmem-analyze --host record: nvcc builds the user's files as the user
 // would (plus -cudart shared and -lineinfo), the binary is cached by
 // content like the SASS, and it runs with the user's arguments against
-// gmem's recording libcudart (host/runtime), which logs every allocation,
+// gmem's recording libcudart (record/runtime), which logs every allocation,
 // read-back and launch with its argument bytes. Nothing runs on a GPU.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_HOST_RECORD_RUN_H
-#define GMEM_ANALYZER_HOST_RECORD_RUN_H
+#ifndef GMEM_ANALYZER_RECORD_RECORD_RUN_H
+#define GMEM_ANALYZER_RECORD_RECORD_RUN_H
 
 #include "model.h"
 #include "llvm/Support/Error.h"
@@ -138,4 +138,4 @@ llvm::Expected<RecordedRun> recordProgram(const RecordRequest &R);
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_HOST_RECORD_RUN_H
+#endif // GMEM_ANALYZER_RECORD_RECORD_RUN_H

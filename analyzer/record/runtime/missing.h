@@ -5,12 +5,12 @@
 // with: each is a weak `int NAME()` that the real definitions override.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_HOST_RUNTIME_MISSING_H
-#define GMEM_HOST_RUNTIME_MISSING_H
+#ifndef GMEM_RECORD_RUNTIME_MISSING_H
+#define GMEM_RECORD_RUNTIME_MISSING_H
 
 namespace gmem::rec {
 /// Logs the call as missing and returns cudaErrorNotSupported.
 int missingCall(const char *Api);
 } // namespace gmem::rec
 
-#endif // GMEM_HOST_RUNTIME_MISSING_H
+#endif // GMEM_RECORD_RUNTIME_MISSING_H

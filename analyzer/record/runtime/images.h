@@ -1,6 +1,6 @@
 //===- images.h - The bytes of the allocations a launch is given ----------===//
-#ifndef GMEM_HOST_RUNTIME_IMAGES_H
-#define GMEM_HOST_RUNTIME_IMAGES_H
+#ifndef GMEM_RECORD_RUNTIME_IMAGES_H
+#define GMEM_RECORD_RUNTIME_IMAGES_H
 
 #include <cstdint>
 #include <string>
@@ -20,4 +20,4 @@ std::string imagesField(const std::vector<uintptr_t> &Bases);
 
 } // namespace gmem::rec
 
-#endif // GMEM_HOST_RUNTIME_IMAGES_H
+#endif // GMEM_RECORD_RUNTIME_IMAGES_H

@@ -28,8 +28,8 @@
 // between boards of one architecture stay Unknown and say so.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_HOST_INTERPRETER_H
-#define GMEM_ANALYZER_HOST_INTERPRETER_H
+#ifndef GMEM_ANALYZER_RECORD_INTERPRETER_H
+#define GMEM_ANALYZER_RECORD_INTERPRETER_H
 
 #include "arch.h"
 #include "host_value.h"
@@ -273,4 +273,4 @@ private:
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_HOST_INTERPRETER_H
+#endif // GMEM_ANALYZER_RECORD_INTERPRETER_H

@@ -6,11 +6,11 @@
 // registered and every launch is written to the log that GMEM_RECORD_LOG
 // names, one JSON object per line, flushed at once so that a program that
 // crashes leaves the launches it made. The analyzer reads the log
-// (analyzer/host/record_run.cpp).
+// (analyzer/record/record_run.cpp).
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_HOST_RUNTIME_RECORDER_H
-#define GMEM_HOST_RUNTIME_RECORDER_H
+#ifndef GMEM_RECORD_RUNTIME_RECORDER_H
+#define GMEM_RECORD_RUNTIME_RECORDER_H
 
 #include "boards.h"
 
@@ -45,7 +45,7 @@ struct Recorder {
   std::map<std::string, std::vector<unsigned>> ParamSizes;
   std::map<const void *, size_t> MaxDynamicSmem;
   /// What ptxas wrote into the cubins for each kernel, by mangled name
-  /// (GMEM_RECORD_ATTRS, analyzer/host/cubin_attrs.h), and the build's sm.
+  /// (GMEM_RECORD_ATTRS, analyzer/record/cubin_attrs.h), and the build's sm.
   struct KernelAttrs {
     int Regs = 0;
     size_t Shared = 0, Local = 0;
@@ -102,4 +102,4 @@ std::string callSite();
 
 } // namespace gmem::rec
 
-#endif // GMEM_HOST_RUNTIME_RECORDER_H
+#endif // GMEM_RECORD_RUNTIME_RECORDER_H

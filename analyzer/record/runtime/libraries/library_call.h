@@ -1,6 +1,6 @@
 //===- library_call.h - What the recording libraries share ----------------===//
-#ifndef GMEM_HOST_RUNTIME_LIBRARY_CALL_H
-#define GMEM_HOST_RUNTIME_LIBRARY_CALL_H
+#ifndef GMEM_RECORD_RUNTIME_LIBRARY_CALL_H
+#define GMEM_RECORD_RUNTIME_LIBRARY_CALL_H
 
 #include <cstdlib>
 #include <cublas_api.h>
@@ -38,4 +38,4 @@ inline const char *statusName(cublasStatus_t S) {
 
 } // namespace gmem::rec
 
-#endif // GMEM_HOST_RUNTIME_LIBRARY_CALL_H
+#endif // GMEM_RECORD_RUNTIME_LIBRARY_CALL_H

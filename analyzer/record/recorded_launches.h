@@ -10,8 +10,8 @@
 // recorder's, and so might what the host does next).
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_HOST_RECORDED_LAUNCHES_H
-#define GMEM_ANALYZER_HOST_RECORDED_LAUNCHES_H
+#ifndef GMEM_ANALYZER_RECORD_RECORDED_LAUNCHES_H
+#define GMEM_ANALYZER_RECORD_RECORDED_LAUNCHES_H
 
 #include "model.h"
 #include "record_run.h"
@@ -32,4 +32,4 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_HOST_RECORDED_LAUNCHES_H
+#endif // GMEM_ANALYZER_RECORD_RECORDED_LAUNCHES_H

@@ -1,6 +1,6 @@
 //===- streams.h - Stream capture into graphs -----------------------------===//
-#ifndef GMEM_HOST_RUNTIME_STREAMS_H
-#define GMEM_HOST_RUNTIME_STREAMS_H
+#ifndef GMEM_RECORD_RUNTIME_STREAMS_H
+#define GMEM_RECORD_RUNTIME_STREAMS_H
 
 #include <cstdint>
 #include <cuda_runtime_api.h>
@@ -29,4 +29,4 @@ bool captureLaunch(cudaStream_t Stream, const std::string &Fields,
 
 } // namespace gmem::rec
 
-#endif // GMEM_HOST_RUNTIME_STREAMS_H
+#endif // GMEM_RECORD_RUNTIME_STREAMS_H

@@ -9,8 +9,8 @@
 // recorded run in order and gives each launch the images it may read.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GMEM_ANALYZER_HOST_KNOWN_MEMORY_H
-#define GMEM_ANALYZER_HOST_KNOWN_MEMORY_H
+#ifndef GMEM_ANALYZER_RECORD_KNOWN_MEMORY_H
+#define GMEM_ANALYZER_RECORD_KNOWN_MEMORY_H
 
 #include "model.h"
 #include "record_run.h"
@@ -64,4 +64,4 @@ private:
 
 } // namespace gmem
 
-#endif // GMEM_ANALYZER_HOST_KNOWN_MEMORY_H
+#endif // GMEM_ANALYZER_RECORD_KNOWN_MEMORY_H
