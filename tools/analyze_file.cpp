@@ -135,11 +135,13 @@ static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
 
 /// After a recorded run that stopped early: the launches that reading the
 /// host code finds beyond the recorded ones, added to M marked
-/// "interpreted". Launches whose values the reading cannot compute are left
-/// out with a warning; so is everything when it finds no more.
+/// "interpreted". Launches whose values the reading cannot compute (their
+/// configuration, an argument the kernel reads) are left out with a
+/// warning; so is everything when it finds no more.
 static void appendInterpretedTail(Program &Prog,
                                   const std::vector<std::string> &Files,
                                   const FrontendOptions &FO, const Options &O,
+                                  const ArchRules &Arch,
                                   const std::string &Stopped, Module &M,
                                   std::vector<std::string> &Warnings) {
   const size_t Recorded = M.Launches.size();
@@ -157,7 +159,9 @@ static void appendInterpretedTail(Program &Prog,
   }
   size_t Added = 0, Unresolved = 0;
   for (size_t I = Recorded; I < Read.size(); ++I) {
-    if (!Read[I].Unresolved.empty()) {
+    const Kernel *K = M.findKernel(Read[I].Kernel);
+    if (!K || !Read[I].Unresolved.empty() ||
+        !validateLaunch(*K, Read[I], Arch)) {
       ++Unresolved;
       continue;
     }
@@ -165,14 +169,17 @@ static void appendInterpretedTail(Program &Prog,
     M.Launches.push_back(std::move(Read[I]));
     ++Added;
   }
+  const std::string LeftOut =
+      Unresolved ? " (" + std::to_string(Unresolved) +
+                       " left out: their configuration or arguments depend "
+                       "on values the reading cannot compute)"
+                 : std::string();
   Warnings.push_back(
       Head + "; reading the host code found " + std::to_string(Read.size()) +
-      ": the " + std::to_string(Added) + " after them are reported as read" +
-      (Unresolved ? " (" + std::to_string(Unresolved) +
-                        " left out: their configuration depends on values "
-                        "the reading cannot compute)"
-                  : std::string()) +
-      (Recorded ? ", each marked so" : ""));
+      (Added ? ": the " + std::to_string(Added) +
+                   " after them are reported as read" +
+                   (Recorded ? ", each marked so" : "") + LeftOut
+             : ", none after them with values it can compute" + LeftOut));
   if (Added) {
     Warnings.insert(Warnings.end(), Prog.Warnings.begin(), Prog.Warnings.end());
     if (!Recorded) {
@@ -369,7 +376,7 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
     // in order. Reading the host code may find launches after them; those
     // are added, marked, and its failures are notes.
     placeLaunchColumns(M, Prog->Units);
-    appendInterpretedTail(*Prog, Files, FO, O, Stopped, M, Warnings);
+    appendInterpretedTail(*Prog, Files, FO, O, Arch, Stopped, M, Warnings);
     Record = M.Compiler.Launches == "recorded";
     if (!Record)
       WhyInterpreted =

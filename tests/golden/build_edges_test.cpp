@@ -192,6 +192,48 @@ extern "C" void run_kernel(int n) {
   EXPECT_EQ(J["launches"][0]["grid"], json({8, 1, 1}));
 }
 
+TEST(BuildEdges, AFileClangRejectsDoesNotStopAProgramNvccBuilds) {
+  // GCC accepts the two-argument malloc attribute (as glibc's and GCC's own
+  // headers use it); Clang 19 rejects it at file scope, where no function
+  // body holds the error. nvcc's host compiler builds the file.
+  std::string Host = writeTemp("gcc_only.cpp", R"(#include <cstdlib>
+void release(void *p) { std::free(p); }
+void *acquire(std::size_t n) __attribute__((malloc, malloc(release, 1)));
+void *acquire(std::size_t n) { return std::malloc(n); }
+void run(int n);
+int main() {
+  void *p = acquire(16);
+  run(1 << 12);
+  release(p);
+  return 0;
+}
+)");
+  std::string Kernels = writeTemp("gcc_only_kernels.cu", R"(
+__global__ void half(float *a) { a[2 * (blockIdx.x * blockDim.x + threadIdx.x)] = 0; }
+void run(int n) {
+  float *a;
+  cudaMalloc(&a, 2 * n * sizeof(float));
+  half<<<n / 128, 128>>>(a);
+}
+)");
+  ToolRun R;
+  json J = analyzed("gcc_only", Host + " " + Kernels, 0, &R);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded");
+  ASSERT_EQ(J["launches"].size(), 1u) << R.Err;
+  EXPECT_EQ(J["launches"][0]["grid"], json({32, 1, 1}));
+  // 32 lanes 8 bytes apart: 8 sectors per store request.
+  EXPECT_EQ(J["launches"][0]["metrics"]["gst_transactions_per_request"], 8.0);
+  EXPECT_NE(J["warnings"].dump().find("gcc_only.cpp: Clang could not parse "
+                                      "it, nvcc built it"),
+            std::string::npos)
+      << J["warnings"].dump();
+  // Without nvcc's build the same error stops the analysis.
+  ToolRun Interp = runTool(Host + " " + Kernels + " --host interpret");
+  EXPECT_EQ(Interp.Exit, 2);
+}
+
 TEST(BuildEdges, OpenMpHostCodeBuildsWithTheHostCompilersOpenMp) {
   std::string Src = writeTemp("omp.cu", R"(#include <omp.h>
 #include <cstdio>
