@@ -749,6 +749,7 @@ int main() {
   cudaGraphExec_t ce;
   cudaGraphInstantiate(&ce, cg, 0);
   cudaGraphLaunch(ce, s);
+  cudaStreamSynchronize(s);
   std::printf("calls %d\n", Calls);
   return Calls == 5 ? 0 : 1;
 }
