@@ -135,9 +135,10 @@ static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
 
 /// After a recorded run that stopped early: the launches that reading the
 /// host code finds beyond the recorded ones, added to M marked
-/// "interpreted". Launches whose values the reading cannot compute (their
-/// configuration, an argument the kernel reads) are left out with a
-/// warning; so is everything when it finds no more.
+/// "interpreted". Beside recorded launches, those whose values the reading
+/// cannot compute (their configuration, an argument the kernel reads) are
+/// left out with a warning; with none recorded (a missing argument stopped
+/// the program) all are taken, so that the error names the value to give.
 static void appendInterpretedTail(Program &Prog,
                                   const std::vector<std::string> &Files,
                                   const FrontendOptions &FO, const Options &O,
@@ -160,8 +161,8 @@ static void appendInterpretedTail(Program &Prog,
   size_t Added = 0, Unresolved = 0;
   for (size_t I = Recorded; I < Read.size(); ++I) {
     const Kernel *K = M.findKernel(Read[I].Kernel);
-    if (!K || !Read[I].Unresolved.empty() ||
-        !validateLaunch(*K, Read[I], Arch)) {
+    if (Recorded && (!K || !Read[I].Unresolved.empty() ||
+                     !validateLaunch(*K, Read[I], Arch))) {
       ++Unresolved;
       continue;
     }
