@@ -194,6 +194,12 @@ static void appendInterpretedTail(Program &Prog,
   }
 }
 
+/// nvcc's pre-include of the runtime calls CUDA 13 removed, for every nvcc
+/// step (the recorded build and the SASS compile), as the parse has it.
+static std::vector<std::string> removedApisFlags() {
+  return {"-include", cudaStubDir() + "/compat/gmem_removed_apis.h"};
+}
+
 /// nvcc's flags for the recorded build: the build's own (as the user gave
 /// them), then what gmem adds so that nvcc builds what it built before
 /// CUDA 13 (the removed runtime calls) and what the host code needs
@@ -205,8 +211,8 @@ buildAdditions(const Program &P, const Options &O, const BuildFlags &BF,
   Flags.insert(Flags.end(), BF.NvccOnly.begin(), BF.NvccOnly.end());
   Flags.insert(Flags.end(), O.NvccFlags.begin(), O.NvccFlags.end());
   Notes = BF.Notes;
-  Flags.insert(Flags.end(),
-               {"-include", cudaStubDir() + "/compat/gmem_removed_apis.h"});
+  const std::vector<std::string> Compat = removedApisFlags();
+  Flags.insert(Flags.end(), Compat.begin(), Compat.end());
   for (const std::string &Api : P.RemovedApis)
     Notes.push_back(Api + " (removed in CUDA 13) is called: gmem's "
                           "compatibility header maps it onto its "
@@ -346,9 +352,8 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   CompO.Arch = Arch.Name.substr(0, Arch.Name.find(':')); // nvcc: no mode
   CompO.ClangArgs = BF.Clang;
   CompO.NvccFlags = BF.NvccOnly;
-  CompO.NvccFlags.insert(
-      CompO.NvccFlags.end(),
-      {"-include", cudaStubDir() + "/compat/gmem_removed_apis.h"});
+  const std::vector<std::string> Compat = removedApisFlags();
+  CompO.NvccFlags.insert(CompO.NvccFlags.end(), Compat.begin(), Compat.end());
   CompO.NvccFlags.insert(CompO.NvccFlags.end(), O.NvccFlags.begin(),
                          O.NvccFlags.end());
   std::vector<CompiledUnit> Units;

@@ -251,16 +251,12 @@ protected:
                   unsigned TimeLimit = 60) {
     Translated Tr = translateFile(Path, Headers::Cuda);
     Kernels = Tr.Kernels;
-    RecordRequest R;
-    R.Nvcc = Tk.Nvcc;
-    R.NvccVersion = Tk.Version;
-    R.Files = {Path};
+    RecordRequest R = request(Path);
     R.Board = Board;
     R.RunArgs = std::move(Args);
     R.TimeLimit = TimeLimit;
     R.LaunchCount = LaunchCount;
     R.Flags = Flags;
-    R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
     R.Kernels = &Kernels;
     auto Run = recordProgram(R);
     if (!Run) {
@@ -268,6 +264,16 @@ protected:
       return {};
     }
     return *Run;
+  }
+  /// Building Path for an H100 against the recording runtime.
+  RecordRequest request(const std::string &Path) const {
+    RecordRequest R;
+    R.Nvcc = Tk.Nvcc;
+    R.NvccVersion = Tk.Version;
+    R.Files = {Path};
+    R.Board = "h100-sxm";
+    R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
+    return R;
   }
   std::string write(const std::string &Code) {
     llvm::SmallString<128> P;
@@ -575,12 +581,7 @@ int main(int argc, char **argv) {
 
 TEST_F(RecordRun, AProgramNvccRejectsIsAnErrorWithNvccsWords) {
   std::string P = write("int main() { return undeclared; }\n");
-  RecordRequest R;
-  R.Nvcc = Tk.Nvcc;
-  R.Files = {P};
-  R.Board = "h100-sxm";
-  R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
-  auto Run = recordProgram(R);
+  auto Run = recordProgram(request(P));
   ASSERT_FALSE(bool(Run));
   std::string Msg = llvm::toString(Run.takeError());
   EXPECT_NE(Msg.find("nvcc could not build"), std::string::npos);
@@ -627,13 +628,8 @@ int main() {
   return 0;
 }
 )");
-  RecordRequest R;
-  R.Nvcc = Tk.Nvcc;
+  RecordRequest R = request(P);
   R.Nvdisasm = Tk.Nvdisasm;
-  R.NvccVersion = Tk.Version;
-  R.Files = {P};
-  R.Board = "h100-sxm";
-  R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
   Translated Tr = translateFile(P, Headers::Cuda);
   R.Kernels = &Tr.Kernels;
   auto Built = buildProgram(R);
@@ -663,12 +659,7 @@ namespace {
 // of h100-sxm, the board the recorder describes for sm_90).
 TEST_F(RecordRun, KernelAttributesAndOccupancyAreTheGpusAnswers) {
   const std::string Dir = std::string(GMEM_SOURCE_DIR) + "/tests/data/record";
-  RecordRequest R;
-  R.Nvcc = Tk.Nvcc;
-  R.NvccVersion = Tk.Version;
-  R.Files = {Dir + "/func_attributes.cu"};
-  R.Board = "h100-sxm";
-  R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
+  RecordRequest R = request(Dir + "/func_attributes.cu");
   R.CacheDir = ::testing::TempDir() + "/gmem-attrs-cache";
   llvm::sys::fs::remove_directories(R.CacheDir);
   auto B = buildProgram(R);
@@ -782,13 +773,7 @@ TEST_F(RecordRun, ThrustAndCubMakeTheLaunchesTheGpuMade) {
   const std::string Dir = std::string(GMEM_SOURCE_DIR) + "/tests/data/record";
   // Only the launches are compared: the kernels' parameter sizes (Clang's
   // parse of Thrust, the slow half of run()) are not needed.
-  RecordRequest R;
-  R.Nvcc = Tk.Nvcc;
-  R.NvccVersion = Tk.Version;
-  R.Files = {Dir + "/thrust_algorithms.cu"};
-  R.Board = "h100-sxm";
-  R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
-  auto Recorded = recordProgram(R);
+  auto Recorded = recordProgram(request(Dir + "/thrust_algorithms.cu"));
   ASSERT_TRUE(bool(Recorded)) << llvm::toString(Recorded.takeError());
   const RecordedRun &Run = *Recorded;
   EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
