@@ -22,6 +22,8 @@
 
 namespace gmem {
 
+struct ExecutedCounts; // executor/executed.h
+
 /// Bumped whenever the JSON form of the model changes incompatibly.
 /// Version 2 added what the compiler emitted per access (Access::Compiled)
 /// and which compiler was read (Module::Compiler); version 3 the accounting
@@ -457,6 +459,13 @@ struct Launch {
   /// Recorded runs: why a GPU run may not make this launch as recorded
   /// (the host read back memory a kernel may have written before it).
   std::string Caveat;
+  /// Functional recordings: what running the launch on its PTX counted,
+  /// per access of its executed kernel (executor/executed.h). Not in the
+  /// JSON.
+  std::shared_ptr<const ExecutedCounts> Executed;
+  /// Recorded runs: each argument's bytes as the program passed them
+  /// (empty where not recorded), for the executed path. Not in the JSON.
+  std::vector<std::vector<uint8_t>> ArgBytes;
   /// Where this launch came from when it is not where the module's
   /// launches come from (CompilerInfo::Launches): "interpreted" for one
   /// that reading the host code found after a recorded run stopped.
@@ -493,6 +502,11 @@ struct Module {
   CompilerInfo Compiler;
   std::vector<Kernel> Kernels;
   std::vector<Launch> Launches; ///< In host-code order.
+  /// The PTX nvcc emitted for each translation unit that has device code
+  /// (its file, the text), which the executed path runs. Not in the JSON.
+  std::vector<std::pair<std::string, std::string>> DevicePtx;
+  /// The same units' SASS (nvdisasm -c -gi). Not in the JSON.
+  std::vector<std::pair<std::string, std::string>> DeviceSass;
 
   const Kernel *findKernel(const std::string &Name) const;
 };

@@ -10,6 +10,7 @@
 #include "model.h"
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -127,6 +128,9 @@ struct FaultExample {
 struct LaunchResult {
   Launch L;
   const Kernel *K = nullptr;
+  /// The kernel K points to when the result owns it (the executed path's
+  /// kernel of PTX accesses); the model's kernels live in their Module.
+  std::shared_ptr<const Kernel> OwnedKernel;
   std::string Arch;
   std::vector<AccessStats> PerAccess; ///< Indexed by Access::Id.
   uint64_t Warps = 0;                 ///< Warps of the launch.
@@ -143,6 +147,10 @@ struct LaunchResult {
   /// Per access (Access::Id): the first lane outside its shared array and
   /// the first misaligned lane, where there is one.
   std::vector<std::optional<FaultExample>> FirstOutOfBounds, FirstMisaligned;
+  /// Which path produced the figures: "model" (the kernel model,
+  /// simulated) or "executed" (its PTX, run), and why that one.
+  std::string Path = "model";
+  std::string PathWhy;
   /// How many times the host code makes this same launch (same place,
   /// configuration and arguments: a timing loop); the figures are per launch.
   uint64_t Count = 1;

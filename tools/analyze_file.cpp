@@ -18,6 +18,9 @@
 #include "program.h"
 #include "progress_bar.h"
 #include "simulate.h"
+#include "execute_launch.h"
+#include "reconcile.h"
+#include "sass.h"
 #include "translate.h"
 
 #include "llvm/Support/Path.h"
@@ -38,6 +41,29 @@ std::string recordRuntimeDir() {
   if (!*GMEM_RECORD_RUNTIME_DIR)
     return "";
   return installedOr("lib/gmem-record", GMEM_RECORD_RUNTIME_DIR);
+}
+
+/// Annotates executed kernels with what ptxas made of their accesses, from
+/// the units' SASS (parsed once); Notes gets the lines it could not match.
+static std::function<void(ExecutedKernel &)>
+annotateFromSass(const std::vector<std::pair<std::string, std::string>> &Sass,
+                 std::vector<std::string> *Notes) {
+  auto Functions = std::make_shared<std::vector<SassFunction>>();
+  for (const auto &[File, Text] : Sass) {
+    auto F = parseSass(Text);
+    if (!F) {
+      llvm::consumeError(F.takeError());
+      continue;
+    }
+    Functions->insert(Functions->end(), F->begin(), F->end());
+  }
+  return [Functions, Notes](ExecutedKernel &EK) {
+    for (const SassFunction &F : *Functions)
+      if (F.Name == EK.K.MangledName)
+        for (std::string &N : reconcileWithSass(EK, F))
+          if (Notes)
+            Notes->push_back(std::move(N));
+  };
 }
 
 /// What recording needs: the toolkit and the runtime of its CUDA major, and
@@ -363,8 +389,11 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
     CU.Kernels = Prog->UnitKernels[U];
     CU.KeyInputs = UnitInputs[U];
     if (Built)
-      if (auto S = Built->Sass.find(CU.File); S != Built->Sass.end())
-        CU.Sass = SassText{S->second, Built->FromCache};
+      if (auto S = Built->Sass.find(CU.File); S != Built->Sass.end()) {
+        CU.Sass = SassText{S->second, Built->FromCache, ""};
+        if (auto P = Built->Ptx.find(CU.File); P != Built->Ptx.end())
+          CU.Sass->Ptx = P->second;
+      }
     Units.push_back(std::move(CU));
   }
   auto CompiledNotes = applyCompiled(M, CompO, Units);
@@ -372,6 +401,25 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
     return CompiledNotes.takeError();
   M.Compiler.BuildNotes = std::move(BuildNotes);
   std::string Stopped;
+  if (Record && O.ExecSeconds > 0 && !Built->Ptx.empty()) {
+    // Functional recording: the kernels run on the build's PTX, priced as
+    // ptxas compiled them.
+    std::vector<std::pair<std::string, std::string>> Units(Built->Ptx.begin(),
+                                                           Built->Ptx.end());
+    auto P = ExecutedProgram::create(Units);
+    if (P) {
+      std::vector<std::pair<std::string, std::string>> Sass(
+          Built->Sass.begin(), Built->Sass.end());
+      ExecOptions EO;
+      EO.Annotate = annotateFromSass(Sass, nullptr);
+      Request->CompiledLines = (*P)->compiledLines(EO);
+      Request->ExecSeconds = O.ExecSeconds;
+    } else {
+      Warnings.push_back("the kernels were not run while recording: their "
+                         "PTX could not be read (" +
+                         P.error() + ")");
+    }
+  }
   if (Record)
     if (llvm::Error E =
             recordLaunches(O, *Request, *Built, M, Warnings, Stopped))
@@ -419,6 +467,73 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   return llvm::Error::success();
 }
 
+/// Whether every figure of R is known and every memory instruction of its
+/// kernel's SASS is accounted for.
+static bool complete(const LaunchResult &R) {
+  if (!R.Incomplete.empty() || !R.K || !R.K->Sass.Unclaimed.empty())
+    return false;
+  for (const auto &[Name, M] : R.Metrics)
+    if (!M.Value)
+      return false;
+  return true;
+}
+
+/// The executed path for launch L of K (--path executed, or auto when the
+/// model's result Model is not complete): the launch run on the PTX of the
+/// program's build. None when the model's result stays (with why in
+/// Model.PathWhy).
+static std::optional<LaunchResult>
+executedPath(const Module &M, const Kernel &K, const Launch &L,
+             const Options &O, const ArchRules &Arch,
+             std::unique_ptr<ExecutedProgram> &Exec, LaunchResult &Model) {
+  // A functional recording ran it already; otherwise it runs here, on the
+  // memory the launch knows.
+  if (O.Path == "auto" && complete(Model))
+    return std::nullopt;
+  auto Keep = [&](const std::string &Why) -> std::optional<LaunchResult> {
+    if (O.Path == "executed" && !Model.K) {
+      // The model was not simulated: it must be now.
+      SimOptions SO;
+      SO.Arch = &Arch;
+      SO.Threads = O.Threads;
+      SO.MaxWarps = O.MaxWarps;
+      Model = simulate(K, L, SO);
+    }
+    Model.PathWhy = Why;
+    return std::nullopt;
+  };
+  if (M.DevicePtx.empty())
+    return Keep("no PTX was kept for this program (no toolkit, or the "
+                "program was not compiled)");
+  if (!Exec) {
+    auto P = ExecutedProgram::create(M.DevicePtx);
+    if (!P)
+      return Keep("its PTX could not be read: " + P.error());
+    Exec = std::move(*P);
+  }
+  ExecOptions EO;
+  EO.MaxWarpInstructions = uint64_t(4) << 30;
+  std::vector<std::string> Notes;
+  EO.Annotate = annotateFromSass(M.DeviceSass, &Notes);
+  auto R = L.Executed ? Exec->fromRecording(K, L, Arch, EO)
+                      : Exec->execute(K, L, Arch, EO);
+  if (!R)
+    return Keep(R.error());
+  if (O.Path == "auto" && !complete(*R)) {
+    Model.PathWhy = "the model is not complete, and neither is the executed "
+                    "PTX" +
+                    (R->Incomplete.empty() ? "" : " (" + R->Incomplete + ")");
+    return std::nullopt;
+  }
+  R->PathWhy = O.Path == "executed"
+                   ? "--path executed"
+                   : "the model does not account for every access; the "
+                     "launch was run on its PTX";
+  for (const std::string &N : Notes)
+    R->PathWhy += "; " + N;
+  return std::move(*R);
+}
+
 llvm::Error simulateLaunches(const Module &M,
                              const std::vector<Launch> &Launches,
                              const Options &O, const ArchRules &Arch,
@@ -444,6 +559,7 @@ llvm::Error simulateLaunches(const Module &M,
   SO.EveryIteration = O.EveryIteration;
   SO.MaxWarps = O.MaxWarps;
   SO.OnProgress = terminalProgressBar();
+  std::unique_ptr<ExecutedProgram> Exec;
   // A launch repeated with the same configuration and arguments has the
   // same result: simulate it once. Repeated at the same place (a timing
   // loop), it is reported once with its count.
@@ -451,6 +567,8 @@ llvm::Error simulateLaunches(const Module &M,
   for (const Launch &L : Launches) {
     nlohmann::json Key = toJson(L);
     // Recorded launches: the same arguments over other bytes differ.
+    for (const std::vector<uint8_t> &B : L.ArgBytes)
+      Key["bytes"].push_back(B);
     for (const ArgValue &A : L.Args) {
       auto I = L.Memory.find(A.Allocation);
       if (A.Kind == ArgValue::Pointer && I != L.Memory.end())
@@ -464,7 +582,13 @@ llvm::Error simulateLaunches(const Module &M,
     Key.erase("loc");
     auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
     if (New) {
-      Rep.Launches.push_back(simulate(*M.findKernel(L.Kernel), L, SO));
+      const Kernel &K = *M.findKernel(L.Kernel);
+      Rep.Launches.push_back(O.Path == "executed" ? LaunchResult()
+                                                  : simulate(K, L, SO));
+      if (O.Path != "model")
+        if (std::optional<LaunchResult> E =
+                executedPath(M, K, L, O, Arch, Exec, Rep.Launches.back()))
+          Rep.Launches.back() = std::move(*E);
       if (!Rep.Launches.back().Incomplete.empty())
         std::cerr << "gmem-analyze: warning: " << where(L, M.File)
                   << Rep.Launches.back().Incomplete << "\n";

@@ -184,6 +184,18 @@ struct Flags {
       cl::desc("run every iteration of every loop (the reference) instead "
                "of\ncounting long loops by their periods; same counts, slower"),
       cl::cat(AnalysisCat)};
+  cl::opt<std::string> Path{
+      "path", cl::value_desc("model|executed|auto"),
+      cl::desc("what produces the figures: the kernel model (simulated),\n"
+               "the PTX nvcc emitted (run warp by warp), or auto: the model\n"
+               "where it is complete, the PTX where it is not"),
+      cl::cat(AnalysisCat)};
+  cl::opt<std::string> ExecBudget{
+      "exec-budget", cl::value_desc("SECONDS"),
+      cl::desc("when recording: run the kernels on their PTX for at most\n"
+               "this long in all (default 60), so that device memory holds\n"
+               "what a GPU computes; 0 records without running them"),
+      cl::cat(AnalysisCat)};
   cl::opt<std::string> MaxWarps{
       "max-warps", cl::value_desc("N"),
       cl::desc("evaluate at most N warps one by one per launch "
@@ -414,6 +426,20 @@ input or I/O.
     O.Strict = Strict;
     O.Exhaustive = Exhaustive;
     O.EveryIteration = EveryIteration;
+    if (Path.getNumOccurrences()) {
+      if (Path != "model" && Path != "executed" && Path != "auto")
+        return llvm::createStringError(
+            "--path '" + Path + "': expected model, executed or auto");
+      O.Path = Path;
+    }
+    if (ExecBudget.getNumOccurrences()) {
+      char *End = nullptr;
+      const double V = std::strtod(ExecBudget.c_str(), &End);
+      if (ExecBudget.empty() || *End || V < 0)
+        return llvm::createStringError("--exec-budget '" + ExecBudget +
+                                       "': expected seconds (0 or more)");
+      O.ExecSeconds = V;
+    }
     O.CudaPath = CudaPath;
     O.Compiler = Compiler;
     O.Nvcc = Nvcc;

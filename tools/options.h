@@ -29,6 +29,12 @@ struct Options {
   unsigned Threads = 0;
   bool Exhaustive = false;        ///< --exhaustive
   bool EveryIteration = false;    ///< --every-iteration
+  /// --path model|executed|auto: the kernel model, the PTX run, or the
+  /// model where it is complete and the PTX where it is not.
+  std::string Path = "model";
+  /// --exec-budget: seconds a recorded run may spend running its kernels
+  /// on their PTX (0: record without running them).
+  double ExecSeconds = 60;
   uint64_t MaxWarps = 1ull << 23; ///< --max-warps (DefaultMaxWarps)
   std::string CudaPath;
   std::string Compiler; ///< --compiler source|nvcc; empty: nvcc when found.

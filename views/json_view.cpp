@@ -101,6 +101,9 @@ nlohmann::json launchJson(const LaunchResult &R) {
     L["sass"] = toJson(R.K->Sass);
     L["sass"]["summary"] = explainSass(R.K->Sass);
   }
+  L["path"] = R.Path;
+  if (!R.PathWhy.empty())
+    L["path_why"] = R.PathWhy;
   L["warps"] = R.Warps;
   L["warps_evaluated"] = R.WarpsEvaluated;
   L["warps_derived"] = R.WarpsDerived;

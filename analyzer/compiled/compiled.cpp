@@ -74,6 +74,10 @@ applyCompiled(Module &M, const CompiledOptions &O,
     }
     AnyRead = true;
     AllFromCache = AllFromCache && Text->FromCache;
+    if (!Text->Ptx.empty()) {
+      M.DevicePtx.push_back({U.File, Text->Ptx});
+      M.DeviceSass.push_back({U.File, Text->Text});
+    }
     for (Kernel &K : M.Kernels)
       if (std::find(U.Kernels.begin(), U.Kernels.end(), K.Name) !=
           U.Kernels.end())

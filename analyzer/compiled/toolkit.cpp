@@ -218,7 +218,7 @@ std::string realPath(llvm::StringRef P) {
 llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
   // The key: what nvcc would see (file contents), how it is called, and
   // which nvcc/nvdisasm it is.
-  std::vector<std::string> Fields = {"gmem-sass-1", T.Version, T.Nvcc,
+  std::vector<std::string> Fields = {"gmem-sass-2", T.Version, T.Nvcc,
                                      T.Nvdisasm, R.Arch};
   Fields.insert(Fields.end(), R.Flags.begin(), R.Flags.end());
   std::vector<std::string> Inputs = R.KeyInputs;
@@ -227,8 +227,10 @@ llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
   std::string CacheFile;
   if (!R.CacheDir.empty()) {
     CacheFile = R.CacheDir + "/sass/" + Key + ".sass";
-    if (auto B = llvm::MemoryBuffer::getFile(CacheFile))
-      return SassText{(*B)->getBuffer().str(), true};
+    auto B = llvm::MemoryBuffer::getFile(CacheFile);
+    auto P = llvm::MemoryBuffer::getFile(CacheFile + ".ptx");
+    if (B && P)
+      return SassText{(*B)->getBuffer().str(), true, (*P)->getBuffer().str()};
   }
 
   llvm::SmallString<128> Cubin;
@@ -236,12 +238,23 @@ llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
           llvm::sys::fs::createTemporaryFile("gmem-device", "cubin", Cubin))
     return llvm::createStringError("cannot create a temporary file: " +
                                    EC.message());
-  std::vector<std::string> Args = {T.Nvcc, "-cubin", "-arch=" + R.Arch,
-                                   "-lineinfo"};
+  // The PTX of the same compile is kept for the executed path.
+  llvm::SmallString<128> Keep;
+  if (llvm::sys::fs::createUniqueDirectory("gmem-ptx", Keep))
+    return llvm::createStringError("cannot create a temporary folder");
+  std::vector<std::string> Args = {T.Nvcc,   "-cubin",  "-arch=" + R.Arch,
+                                   "-lineinfo", "-keep", "-keep-dir",
+                                   std::string(Keep)};
   Args.insert(Args.end(), R.Flags.begin(), R.Flags.end());
   Args.insert(Args.end(), {"-o", std::string(Cubin), R.File});
   std::string Out, Err;
   int RC = runProgram(Args, Out, Err);
+  std::string Ptx;
+  if (auto P = llvm::MemoryBuffer::getFile(
+          std::string(Keep) + "/" + llvm::sys::path::stem(R.File).str() +
+          ".ptx"))
+    Ptx = (*P)->getBuffer().str();
+  llvm::sys::fs::remove_directories(Keep);
   if (RC != 0) {
     llvm::sys::fs::remove(Cubin);
     llvm::StringRef First = llvm::StringRef(Err).trim();
@@ -258,9 +271,10 @@ llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
                                    ": " + Err);
   if (!CacheFile.empty()) {
     llvm::sys::fs::create_directories(R.CacheDir + "/sass");
+    writeAtomically(CacheFile + ".ptx", Ptx);
     writeAtomically(CacheFile, Out);
   }
-  return SassText{Out, false};
+  return SassText{Out, false, Ptx};
 }
 
 } // namespace gmem

@@ -41,10 +41,12 @@ struct SassRequest {
 struct SassText {
   std::string Text;
   bool FromCache = false;
+  /// The PTX the same compile emitted (empty where it was not kept).
+  std::string Ptx;
 };
 
-/// The disassembly of File's device code for Arch, from the cache or by
-/// compiling. Fails with nvcc's first error lines when it does not compile.
+/// The disassembly of File's device code for Arch (and its PTX), from the
+/// cache or by compiling. Fails with nvcc's first error lines when it does not compile.
 llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R);
 
 /// The nvcc flags among Clang arguments (include paths, macros, standard).

@@ -140,6 +140,22 @@ static bool mayWriteMemory(llvm::StringRef Api) {
 }
 
 void KnownMemory::advanceTo(size_t Index) {
+  if (Run.Functional) {
+    // The launches ran: what the host reads back is what a GPU computed,
+    // unless memory stopped being known before (a launch not run, a
+    // library call).
+    for (; NextRead < Run.Reads.size() &&
+           Run.Reads[NextRead].LaunchesBefore <= Index;
+         ++NextRead) {
+      const RecordedRead &Rd = Run.Reads[NextRead];
+      for (const auto &[Why, Before] : Run.Forgets)
+        if (Caveat.empty() && Before <= Rd.LaunchesBefore)
+          Caveat = "made after the host read (" + Rd.Api + ") memory that " +
+                   Why + ": if what the host did next depends on those "
+                   "bytes, a GPU run may launch differently";
+    }
+    return;
+  }
   for (; NextLibrary < Run.Library.size() &&
          Run.Library[NextLibrary].second <= Index;
        ++NextLibrary)
@@ -244,6 +260,25 @@ KnownMemory::launch(size_t Index, const Launch &L, const Kernel &K) {
     auto File = R.Images.find(A->Id);
     auto Data = File == R.Images.end() ? Run.Images.end()
                                        : Run.Images.find(File->second);
+    if (Run.Functional) {
+      // The recorder ran every launch and says which images are known.
+      auto Known = R.ImageKnown.find(A->Id);
+      if (Data == Run.Images.end())
+        I.Unknown = "the bytes of " + Name +
+                    " were not saved (the launch was not given it, or it is "
+                    "larger than 64 MiB)";
+      else if (Known == R.ImageKnown.end() || !Known->second)
+        I.Unknown = "the bytes of " + Name + " are not known: " +
+                    (Run.Forgets.empty() || A->Kind == "device"
+                         ? uninitialised(*A) + ", or were computed from "
+                                               "bytes that are not"
+                         : Run.Forgets.back().first);
+      else if (Written.count(Name) || W.Any)
+        I.Unknown = "the bytes of " + Name + " are not known: " + Self;
+      else
+        I.Data = Data->second;
+      continue;
+    }
     if (Why != Unknown.end())
       I.Unknown = "the bytes of " + Name + " are not known: " + Why->second;
     else if (Written.count(Name) || W.Any)

@@ -1,6 +1,7 @@
 //===- record_run.cpp - Build the program, run it against the recorder ----===//
 #include "record_run.h"
 #include "cubin_attrs.h"
+#include "executed_json.h"
 #include "launch_sites.h"
 #include "toolkit.h"
 
@@ -36,6 +37,7 @@ Dim3 dim3Of(const json &J) {
 llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
                                            LaunchSites *Sites) {
   RecordedRun R;
+  std::map<uint64_t, std::string> Execs; // Launch number -> exec event.
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   Text.split(Lines, '\n', -1, false);
   for (size_t I = 0; I < Lines.size(); ++I) {
@@ -78,8 +80,11 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
           }
         }
         if (J.contains("images"))
-          for (const json &I : J.at("images"))
+          for (const json &I : J.at("images")) {
             L.Images[I.at(0).get<uint64_t>()] = I.at(1).get<std::string>();
+            if (I.size() > 2)
+              L.ImageKnown[I.at(0).get<uint64_t>()] = I.at(2).get<int>() != 0;
+          }
         R.Launches.push_back(std::move(L));
       } else if (Ev == "alloc") {
         R.Allocs.push_back(
@@ -103,6 +108,12 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
       } else if (Ev == "library") {
         R.Library.emplace_back(J.at("api").get<std::string>(),
                                uint64_t(R.Launches.size()));
+      } else if (Ev == "exec") {
+        R.Functional = true;
+        Execs[J.at("n").get<uint64_t>()] = Lines[I].str();
+      } else if (Ev == "forget") {
+        R.Forgets.emplace_back(J.at("why").get<std::string>(),
+                               uint64_t(R.Launches.size()));
       } else if (Ev == "stop") {
         R.AtLaunchCount = true;
       } else if (Ev == "missing") {
@@ -112,6 +123,16 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
       return llvm::createStringError("recording log line " +
                                      std::to_string(I + 1) + ": " + E.what());
     }
+  }
+  for (RecordedLaunch &L : R.Launches) {
+    auto It = Execs.find(L.N);
+    if (It == Execs.end())
+      continue;
+    auto C = countsFromJson(It->second);
+    if (!C)
+      return llvm::createStringError("recording log, launch " +
+                                     std::to_string(L.N) + ": " + C.error());
+    L.Exec = std::make_shared<const ExecutedCounts>(std::move(*C));
   }
   return R;
 }
@@ -150,8 +171,6 @@ static std::vector<std::string> keptUnits(const RecordRequest &R) {
     if (llvm::sys::path::extension(F) == ".cu")
       ++Stems[llvm::sys::path::stem(F).str()];
   std::vector<std::string> Kept;
-  if (R.Nvdisasm.empty())
-    return Kept;
   for (const std::string &F : R.Files)
     if (llvm::sys::path::extension(F) == ".cu" &&
         Stems[llvm::sys::path::stem(F).str()] == 1)
@@ -162,7 +181,7 @@ static std::vector<std::string> keptUnits(const RecordRequest &R) {
 llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
   // The binary's key: what nvcc sees and how it is called (the files'
   // order is the link order), and the nvdisasm that read its cubins.
-  std::vector<std::string> Fields = {"gmem-record-4", R.Nvcc, R.NvccVersion,
+  std::vector<std::string> Fields = {"gmem-record-5", R.Nvcc, R.NvccVersion,
                                      R.Nvdisasm, R.Arch};
   Fields.insert(Fields.end(), R.Flags.begin(), R.Flags.end());
   // Where the files are, not only how they were named: the binary's line
@@ -176,6 +195,9 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
   auto SassFile = [&](const std::string &Binary, size_t I) {
     return Binary + "." + std::to_string(I) + ".sass";
   };
+  auto PtxFile = [&](const std::string &Binary, size_t I) {
+    return Binary + "." + std::to_string(I) + ".ptx";
+  };
 
   BuiltProgram B;
   if (!R.CacheDir.empty()) {
@@ -183,7 +205,9 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
     B.Binary = R.CacheDir + "/bin/" + Key;
     B.FromCache = llvm::sys::fs::can_execute(B.Binary);
     for (size_t I = 0; I < Kept.size(); ++I)
-      B.FromCache = B.FromCache && llvm::sys::fs::exists(SassFile(B.Binary, I));
+      B.FromCache = B.FromCache &&
+                    llvm::sys::fs::exists(SassFile(B.Binary, I)) &&
+                    llvm::sys::fs::exists(PtxFile(B.Binary, I));
   } else {
     llvm::SmallString<128> Temp;
     if (auto EC = llvm::sys::fs::createTemporaryFile("gmem-program", "", Temp))
@@ -217,8 +241,12 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
     std::string Text, Err, Why;
     int RC = runProcess(Args, 600, Text, Err, Why, std::nullopt,
                         /*MergeOutput=*/true);
-    std::vector<std::string> Sass(Kept.size());
-    for (size_t I = 0; RC == 0 && I < Kept.size(); ++I) {
+    std::vector<std::string> Sass(Kept.size()), Ptx(Kept.size());
+    for (size_t I = 0; RC == 0 && I < Kept.size(); ++I)
+      Ptx[I] = readFile(std::string(Keep) + "/" +
+                        llvm::sys::path::stem(Kept[I]).str() + ".ptx");
+    for (size_t I = 0; RC == 0 && !R.Nvdisasm.empty() && I < Kept.size();
+         ++I) {
       const std::string Cubin = std::string(Keep) + "/" +
                                 llvm::sys::path::stem(Kept[I]).str() + "." +
                                 R.Arch + ".cubin";
@@ -242,8 +270,10 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
           "nvcc could not build the program: " +
           (Why.empty() ? tail(llvm::StringRef(Text).trim().str(), 1500) : Why));
     }
-    for (size_t I = 0; I < Kept.size(); ++I)
+    for (size_t I = 0; I < Kept.size(); ++I) {
+      writeAtomically(PtxFile(B.Binary, I), Ptx[I]);
       writeAtomically(SassFile(B.Binary, I), Sass[I]);
+    }
     writeAtomically(B.Binary + ".attrs", Attributes);
     llvm::sys::fs::rename(Out, B.Binary);
   }
@@ -256,8 +286,13 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
     std::string Text = readFile(SassFile(B.Binary, I));
     if (!Text.empty())
       B.Sass[Kept[I]] = std::move(Text);
-    if (B.Temporary)
+    std::string PtxText = readFile(PtxFile(B.Binary, I));
+    if (!PtxText.empty())
+      B.Ptx[Kept[I]] = std::move(PtxText);
+    if (B.Temporary) {
       llvm::sys::fs::remove(SassFile(B.Binary, I));
+      llvm::sys::fs::remove(PtxFile(B.Binary, I));
+    }
   }
   return B;
 }
@@ -310,6 +345,28 @@ llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
   if (llvm::sys::fs::exists(Attributes))
     Env.push_back("GMEM_RECORD_ATTRS=" + Attributes);
   Env.push_back("GMEM_RECORD_SM=" + std::to_string(smOf(R.Arch)));
+  // Functional recording: the kernels run on the build's PTX.
+  std::vector<std::string> PtxFiles;
+  llvm::SmallString<128> Compiled;
+  if (R.ExecSeconds > 0 && !B.Ptx.empty()) {
+    std::string List;
+    for (const auto &[File, Text] : B.Ptx) {
+      llvm::SmallString<128> P;
+      if (llvm::sys::fs::createTemporaryFile("gmem-unit", "ptx", P))
+        continue;
+      writeAtomically(std::string(P), Text);
+      PtxFiles.push_back(std::string(P));
+      List += (List.empty() ? "" : ":") + std::string(P);
+    }
+    if (!llvm::sys::fs::createTemporaryFile("gmem-compiled", "txt",
+                                            Compiled)) {
+      writeAtomically(std::string(Compiled), R.CompiledLines);
+      Env.push_back("GMEM_RECORD_COMPILED=" + std::string(Compiled));
+    }
+    Env.push_back("GMEM_RECORD_PTX=" + List);
+    Env.push_back("GMEM_RECORD_ARCH=" + R.Arch);
+    Env.push_back("GMEM_RECORD_EXEC_SECONDS=" + std::to_string(R.ExecSeconds));
+  }
   std::vector<std::string> Argv = {Binary};
   Argv.insert(Argv.end(), R.RunArgs.begin(), R.RunArgs.end());
   std::string Output, Err, Why;
@@ -329,6 +386,10 @@ llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
   llvm::sys::fs::remove(Memory);
   llvm::sys::fs::remove(Params);
   llvm::sys::fs::remove(Log);
+  for (const std::string &P : PtxFiles)
+    llvm::sys::fs::remove(P);
+  if (!Compiled.empty())
+    llvm::sys::fs::remove(Compiled);
   if (RC == -1) {
     if (B.Temporary) {
       llvm::sys::fs::remove(Binary);

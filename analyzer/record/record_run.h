@@ -10,6 +10,7 @@
 #ifndef GMEM_ANALYZER_RECORD_RECORD_RUN_H
 #define GMEM_ANALYZER_RECORD_RECORD_RUN_H
 
+#include "executed.h"
 #include "model.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
@@ -40,6 +41,11 @@ struct RecordRequest {
   std::string Toolkit; ///< The toolkit's root: launch sites skip its headers.
   /// Kernels whose launch parameter sizes the recorder is told.
   const std::vector<Kernel> *Kernels = nullptr;
+  /// Functional recording: run the launches on the build's PTX for at most
+  /// this many seconds in all (0: record without running them), and what
+  /// ptxas made of each kernel's accesses (executed_json.h's lines).
+  double ExecSeconds = 0;
+  std::string CompiledLines;
 };
 
 struct RecordedLaunch {
@@ -57,6 +63,10 @@ struct RecordedLaunch {
   /// The allocations its pointer arguments point into, as they were at the
   /// launch: allocation id -> image file (a key of RecordedRun::Images).
   std::map<uint64_t, std::string> Images;
+  /// Functional recording: whether each image's bytes were all known (what
+  /// a GPU would hold), and what running the launch counted.
+  std::map<uint64_t, bool> ImageKnown;
+  std::shared_ptr<const ExecutedCounts> Exec;
 };
 
 struct RecordedAlloc {
@@ -89,6 +99,11 @@ struct RecordedRun {
   std::vector<RecordedWrite> Writes;
   /// Calls of recorded libraries (cuBLAS...): API and launches before.
   std::vector<std::pair<std::string, uint64_t>> Library;
+  /// Functional recording: the launches were run; and when device memory
+  /// stopped being known (a launch not run, a library call), with why and
+  /// the launches logged before.
+  bool Functional = false;
+  std::vector<std::pair<std::string, uint64_t>> Forgets;
   /// The saved contents of allocations, by file name.
   std::map<std::string, std::shared_ptr<const std::string>> Images;
   std::vector<std::string> Missing; ///< API calls not answered, in order.
@@ -118,6 +133,8 @@ struct BuiltProgram {
   /// .cu file as given -> `nvdisasm -c -gi` of its cubin. A file is missing
   /// when its cubin was not kept (two .cu files of one name, no nvdisasm).
   std::map<std::string, std::string> Sass;
+  /// .cu file as given -> the PTX of the same build (the executed path).
+  std::map<std::string, std::string> Ptx;
   /// NVIDIA libraries gmem linked without being asked, because the program
   /// calls them (-lcublas...): they run as gmem's stand-ins.
   std::vector<std::string> AddedLibraries;

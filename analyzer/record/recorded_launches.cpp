@@ -146,8 +146,10 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
       std::optional<std::vector<uint8_t>> None;
       const auto &Bytes = R.ArgsKnown && P < R.Args.size() ? R.Args[P] : None;
       L.Args.push_back(decode(Kn.Params[P], Bytes, ByBase));
+      L.ArgBytes.push_back(Bytes ? *Bytes : std::vector<uint8_t>());
     }
     L.Memory = Known.launch(I, L, Kn);
+    L.Executed = R.Exec;
     L.Caveat = Known.caveat();
     if (FirstCaveat.empty() && !L.Caveat.empty())
       FirstCaveat = "launches from " + std::to_string(R.N + 1) + " on were " +

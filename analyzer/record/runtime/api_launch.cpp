@@ -69,7 +69,8 @@ namespace gmem::rec {
 
 const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args,
                        size_t Smem, cudaStream_t Stream, const char *Api,
-                       std::string &Line, std::vector<uintptr_t> &Pointed) {
+                       std::string &Line, std::vector<uintptr_t> &Pointed,
+                       FunctionalLaunch &Exec) {
   Recorder &R = recorder();
   auto K = R.Kernels.find(Fn);
   if (K == R.Kernels.end())
@@ -102,7 +103,27 @@ const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args,
   const char *Refused = refusal(R, Fn, G, B, Smem);
   if (Refused)
     Line += std::string(",\"error\":\"") + Refused + "\"";
+  Exec = FunctionalLaunch();
+  Exec.Kernel = K->second;
+  Exec.Grid = G;
+  Exec.Block = B;
+  Exec.Smem = Smem;
+  Exec.Cooperative = std::string(Api) == "cudaLaunchCooperativeKernel";
+  if (!Refused && functional() &&
+      !layoutParams(K->second, Args, Exec.Params))
+    Exec.Kernel.clear(); // No PTX of it: executing says so.
   return Refused;
+}
+
+void logAndRun(const std::string &Line, const std::vector<uintptr_t> &Pointed,
+               const FunctionalLaunch &Exec) {
+  // The images are of the launch's inputs: saved before it runs. The run's
+  // "exec" event comes before the launch's line, which may end the program
+  // (--launch-count).
+  const std::string Full = Line + imagesField(Pointed);
+  if (functional())
+    execute(recorder().NextLaunch, Exec);
+  logLaunch(Full);
 }
 
 cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
@@ -113,11 +134,15 @@ cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
     return fail(cudaErrorInvalidDeviceFunction);
   std::string Line;
   std::vector<uintptr_t> Pointed;
+  FunctionalLaunch Exec;
   const char *Refused =
-      launchLine(Fn, G, B, Args, Smem, Stream, Api, Line, Pointed);
-  if (!Refused && captureLaunch(Stream, Line, Pointed))
+      launchLine(Fn, G, B, Args, Smem, Stream, Api, Line, Pointed, Exec);
+  if (!Refused && captureLaunch(Stream, Line, Pointed, Exec))
     return cudaSuccess; // Logged when its graph is launched.
-  logLaunch(Line + (Refused ? "" : imagesField(Pointed)));
+  if (Refused)
+    logLaunch(Line);
+  else
+    logAndRun(Line, Pointed, Exec);
   if (Refused)
     return fail(std::string(Refused) == "cudaErrorInvalidValue"
                     ? cudaErrorInvalidValue
@@ -146,9 +171,10 @@ void __cudaRegisterFunction(void **, const char *HostFun, char *,
   R.Kernels[HostFun] = DeviceName;
 }
 
-void __cudaRegisterVar(void **, char *HostVar, char *, const char *, int,
-                       size_t Size, int, int) {
+void __cudaRegisterVar(void **, char *HostVar, char *, const char *DeviceName,
+                       int, size_t Size, int, int) {
   recorder().Symbols[HostVar] = Size;
+  variable(DeviceName, HostVar, Size);
 }
 
 void __cudaRegisterManagedVar(void **, void **HostVarPtrAddress, char *,

@@ -13,6 +13,7 @@
 // that one held).
 //
 //===----------------------------------------------------------------------===//
+#include "functional.h"
 #include "recorder.h"
 
 #include <cstdlib>
@@ -50,6 +51,7 @@ cudaError_t allocate(void **Ptr, size_t Bytes, const char *Kind,
     return fail(cudaErrorMemoryAllocation);
   const uint64_t Id = R.NextAlloc++;
   R.Allocs[uintptr_t(P)] = {Id, Bytes, Kind};
+  allocated(P, Bytes, Kind);
   logLine("{\"ev\":\"alloc\",\"id\":" + std::to_string(Id) +
           ",\"base\":" + std::to_string(uintptr_t(P)) +
           ",\"bytes\":" + std::to_string(Bytes) + ",\"kind\":\"" + Kind + "\"" +
@@ -68,6 +70,7 @@ cudaError_t release(void *P) {
     return fail(cudaErrorInvalidValue);
   const size_t Rounded = (It->second.Bytes + Align - 1) / Align * Align;
   logLine("{\"ev\":\"free\",\"id\":" + std::to_string(It->second.Id) + "}");
+  freed(P);
   if (Rounded >= MapAbove)
     munmap(P, Rounded);
   else
@@ -111,6 +114,7 @@ cudaError_t copy(void *Dst, const void *Src, size_t Bytes, const char *Api) {
   if (Bytes && (!Dst || !Src))
     return fail(cudaErrorInvalidValue);
   logCopy(Dst, Src, Bytes, Bytes, Api);
+  written(Dst, Src, Bytes);
   std::memmove(Dst, Src, Bytes);
   return cudaSuccess;
 }
@@ -191,9 +195,12 @@ cudaError_t cudaMemcpy2D(void *Dst, size_t DPitch, const void *Src,
     return fail(cudaErrorInvalidValue);
   logCopy(Dst, Src, Width * Height, (Height - 1) * DPitch + Width,
           "cudaMemcpy2D");
-  for (size_t Row = 0; Row < Height; ++Row)
+  for (size_t Row = 0; Row < Height; ++Row) {
+    written(static_cast<char *>(Dst) + Row * DPitch,
+            static_cast<const char *>(Src) + Row * SPitch, Width);
     std::memmove(static_cast<char *>(Dst) + Row * DPitch,
                  static_cast<const char *>(Src) + Row * SPitch, Width);
+  }
   return cudaSuccess;
 }
 cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DPitch, const void *Src,
@@ -239,6 +246,7 @@ cudaError_t cudaGetSymbolSize(size_t *Bytes, const void *Symbol) {
 
 cudaError_t cudaMemset(void *P, int Value, size_t Bytes) {
   logWrite(P, Bytes, nullptr, "cudaMemset");
+  set(P, Bytes);
   std::memset(P, Value, Bytes);
   return cudaSuccess;
 }
@@ -249,8 +257,10 @@ cudaError_t cudaMemset2D(void *P, size_t Pitch, int Value, size_t Width,
                          size_t Height) {
   if (Height)
     logWrite(P, (Height - 1) * Pitch + Width, nullptr, "cudaMemset2D");
-  for (size_t Row = 0; Row < Height; ++Row)
+  for (size_t Row = 0; Row < Height; ++Row) {
+    set(static_cast<char *>(P) + Row * Pitch, Width);
     std::memset(static_cast<char *>(P) + Row * Pitch, Value, Width);
+  }
   return cudaSuccess;
 }
 

@@ -31,6 +31,7 @@ struct Graphs {
     enum KindT { Launch, HostFn, Memset, Memcpy, Empty } Kind = Launch;
     std::string Fields;
     std::vector<uintptr_t> Pointed;
+    FunctionalLaunch Exec;
     cudaHostFn_t Fn = nullptr;
     void *Data = nullptr, *Dst = nullptr;
     const void *Src = nullptr;
@@ -95,12 +96,14 @@ Graphs::Node *nodeOf(cudaGraphNode_t Node, cudaGraphExec_t Exec) {
 cudaError_t setKernelParams(Graphs::Node &N, const cudaKernelNodeParams *P) {
   std::string Fields;
   std::vector<uintptr_t> Pointed;
+  FunctionalLaunch Exec;
   if (launchLine(P->func, P->gridDim, P->blockDim, P->kernelParams,
                  P->sharedMemBytes, nullptr, "cudaGraphAddKernelNode", Fields,
-                 Pointed))
+                 Pointed, Exec))
     return fail(cudaErrorInvalidValue);
   N.Fields = std::move(Fields);
   N.Pointed = std::move(Pointed);
+  N.Exec = std::move(Exec);
   return cudaSuccess;
 }
 
@@ -109,13 +112,15 @@ cudaError_t setKernelParams(Graphs::Node &N, const cudaKernelNodeParams *P) {
 namespace gmem::rec {
 
 bool captureLaunch(cudaStream_t Stream, const std::string &Fields,
-                   const std::vector<uintptr_t> &Pointed) {
+                   const std::vector<uintptr_t> &Pointed,
+                   const FunctionalLaunch &Exec) {
   auto It = graphs().Capturing.find(uintptr_t(Stream));
   if (It == graphs().Capturing.end())
     return false;
   Graphs::Node N;
   N.Fields = Fields;
   N.Pointed = Pointed;
+  N.Exec = Exec;
   It->second.push_back(std::move(N));
   return true;
 }
@@ -220,8 +225,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t Exec, cudaStream_t) {
     switch (N.Kind) {
     case Graphs::Node::Launch: {
       std::lock_guard<std::mutex> G(R.Lock);
-      logLaunch("\"graph\":" + std::to_string(Graph) + "," + N.Fields +
-                imagesField(N.Pointed));
+      logAndRun("\"graph\":" + std::to_string(Graph) + "," + N.Fields,
+                N.Pointed, N.Exec);
       break;
     }
     case Graphs::Node::HostFn:
@@ -264,7 +269,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *Out, cudaGraph_t Graph,
   if (const char *Refused = launchLine(
           P->func, P->gridDim, P->blockDim, P->kernelParams,
           P->sharedMemBytes, nullptr, "cudaGraphAddKernelNode", N.Fields,
-          N.Pointed))
+          N.Pointed, N.Exec))
     return fail(std::string(Refused) == "cudaErrorInvalidDeviceFunction"
                     ? cudaErrorInvalidDeviceFunction
                     : cudaErrorInvalidValue);

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "images.h"
+#include "functional.h"
 #include "recorder.h"
 
 #include <algorithm>
@@ -119,7 +120,11 @@ std::string imagesField(const std::vector<uintptr_t> &Bases) {
     if (Name.empty())
       continue;
     Field += First ? "" : ",";
-    Field += "[" + std::to_string(It->second.Id) + ",\"" + Name + "\"]";
+    Field += "[" + std::to_string(It->second.Id) + ",\"" + Name + "\"";
+    // Functional recording knows which bytes are what a GPU holds.
+    if (functional())
+      Field += allKnown(B) ? ",1" : ",0";
+    Field += "]";
     First = false;
   }
   return Field + "]";

@@ -1,5 +1,6 @@
 //===- recorder.cpp - The recorder's state, its log and its settings ------===//
 #include "recorder.h"
+#include "functional.h"
 #include "device_name.h"
 
 #include <cstdlib>
@@ -148,5 +149,7 @@ extern "C" int gmemRecordLibraryCall(const char *Api) {
   Recorder &R = recorder();
   std::lock_guard<std::mutex> G(R.Lock);
   logLine(std::string("{\"ev\":\"library\",\"api\":\"") + Api + "\"}");
+  forgetAll(std::string(Api) + " (a library call gmem does not run) may have "
+                               "written device memory");
   return 0;
 }

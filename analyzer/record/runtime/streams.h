@@ -2,6 +2,8 @@
 #ifndef GMEM_RECORD_RUNTIME_STREAMS_H
 #define GMEM_RECORD_RUNTIME_STREAMS_H
 
+#include "functional.h"
+
 #include <cstdint>
 #include <cuda_runtime_api.h>
 #include <string>
@@ -14,18 +16,26 @@ namespace gmem::rec {
 cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
                    cudaStream_t Stream, const char *Api);
 
-/// The log fields of a launch (its arguments' bytes copied now) and the
-/// allocations they point into; returns the error name when the real
-/// runtime would refuse it (then in Line too), else null. Lock held.
+/// The log fields of a launch (its arguments' bytes copied now), the
+/// allocations they point into, and the launch as the executor runs it;
+/// returns the error name when the real runtime would refuse it (then in
+/// Line too), else null. Lock held.
 const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args,
                        size_t Smem, cudaStream_t Stream, const char *Api,
-                       std::string &Line, std::vector<uintptr_t> &Pointed);
+                       std::string &Line, std::vector<uintptr_t> &Pointed,
+                       FunctionalLaunch &Exec);
+
+/// Logs a launch: its line (with the images of Pointed, saved before it
+/// runs), then runs it when recording is functional. Lock held.
+void logAndRun(const std::string &Line, const std::vector<uintptr_t> &Pointed,
+               const FunctionalLaunch &Exec);
 
 /// When Stream is being captured, keeps the launch (its log fields and the
 /// allocations its arguments point into, saved at each replay) for the
 /// graph and returns true. Called with the recorder's lock held.
 bool captureLaunch(cudaStream_t Stream, const std::string &Fields,
-                   const std::vector<uintptr_t> &Pointed);
+                   const std::vector<uintptr_t> &Pointed,
+                   const FunctionalLaunch &Exec);
 
 } // namespace gmem::rec
 

@@ -1,0 +1,280 @@
+//===- reconcile.cpp - What ptxas made of the PTX's memory instructions -----===//
+#include "reconcile.h"
+
+#include <algorithm>
+#include <map>
+
+namespace gmem {
+
+namespace {
+
+/// A class of memory instruction, as both sides name it.
+enum class Cls : uint8_t {
+  GlobalLoad,
+  GlobalStore,
+  GlobalAtomic,
+  SharedLoad,
+  SharedStore,
+  SharedAtomic
+};
+
+Cls classOf(const Access &A) {
+  const bool Shared = A.Sp == Space::Shared;
+  switch (A.Kind) {
+  case AccessKind::Load:
+    return Shared ? Cls::SharedLoad : Cls::GlobalLoad;
+  case AccessKind::Store:
+    return Shared ? Cls::SharedStore : Cls::GlobalStore;
+  default:
+    return Shared ? Cls::SharedAtomic : Cls::GlobalAtomic;
+  }
+}
+
+bool classOf(const SassInstr &I, Cls &C) {
+  bool Shared;
+  switch (I.Space) {
+  case SassSpace::Global:
+  case SassSpace::Generic:
+  case SassSpace::Async:
+    Shared = false;
+    break;
+  case SassSpace::Shared:
+    Shared = true;
+    break;
+  default:
+    return false; // Local, texture, bulk: no executed access stands for them.
+  }
+  if (I.Matrix)
+    return false;
+  switch (I.Kind) {
+  case SassKind::Load:
+    C = Shared ? Cls::SharedLoad : Cls::GlobalLoad;
+    break;
+  case SassKind::Store:
+    C = Shared ? Cls::SharedStore : Cls::GlobalStore;
+    break;
+  default:
+    C = Shared ? Cls::SharedAtomic : Cls::GlobalAtomic;
+    break;
+  }
+  return true;
+}
+
+using Widths = std::map<unsigned, unsigned>; // Width -> count.
+
+/// Whether S is P scaled by one whole factor (ptxas unrolls loops, which
+/// repeats instructions in the binary but not their executions).
+bool scaled(const Widths &P, const Widths &S) {
+  if (P.empty() || S.empty() || P.size() != S.size())
+    return false;
+  unsigned K = 0;
+  for (const auto &[W, N] : P) {
+    auto It = S.find(W);
+    if (It == S.end() || It->second % N)
+      return false;
+    const unsigned F = It->second / N;
+    if (K && F != K)
+      return false;
+    K = F;
+  }
+  return K >= 1;
+}
+
+std::string widthsText(const Widths &W) {
+  std::string S;
+  for (const auto &[Width, N] : W)
+    S += (S.empty() ? "" : ", ") + std::to_string(N) + " x " +
+         std::to_string(Width * 8) + "-bit";
+  return S;
+}
+
+/// The maximal runs of Ids: one block, one base, consecutive offsets, one
+/// width; in address order, each run in program order.
+std::vector<std::vector<int>> runsOf(const ExecutedKernel &EK,
+                                     const std::vector<int> &Ids) {
+  std::vector<int> Order = Ids;
+  std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
+    const ExecutedKernel::Site &X = EK.Sites[size_t(A)],
+                               &Y = EK.Sites[size_t(B)];
+    return std::tie(X.Block, X.Base, X.Offset) <
+           std::tie(Y.Block, Y.Base, Y.Offset);
+  });
+  std::vector<std::vector<int>> Runs;
+  for (int Id : Order) {
+    const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
+    const unsigned Size = EK.K.Accesses[size_t(Id)].Size;
+    if (!Runs.empty()) {
+      const int Last = Runs.back().back();
+      const ExecutedKernel::Site &T = EK.Sites[size_t(Last)];
+      if (EK.K.Accesses[size_t(Last)].Size == Size && T.Block == S.Block &&
+          T.Base == S.Base && S.Offset == T.Offset + int64_t(Size)) {
+        Runs.back().push_back(Id);
+        continue;
+      }
+    }
+    Runs.push_back({Id});
+  }
+  for (std::vector<int> &R : Runs)
+    std::sort(R.begin(), R.end());
+  return Runs;
+}
+
+bool mergeAcrossIterations(ExecutedKernel &EK, const std::vector<int> &Ids,
+                           unsigned W, unsigned SassCount) {
+  uint64_t Bytes = 0;
+  const std::vector<std::vector<int>> Runs = runsOf(EK, Ids);
+  for (const std::vector<int> &R : Runs) {
+    const unsigned Size = EK.K.Accesses[size_t(R.front())].Size;
+    const uint64_t Run = uint64_t(Size) * R.size();
+    if (Run >= W || W % Run)
+      return false;
+    Bytes += Run;
+  }
+  if (Bytes % W || !SassCount || SassCount % (Bytes / W))
+    return false;
+  for (const std::vector<int> &R : Runs)
+    for (int Id : R) {
+      CompiledForm &C = EK.K.Accesses[size_t(Id)].Compiled;
+      C.State = CompiledForm::Merged;
+      C.Width = W;
+      C.Leader = R.front();
+      C.Loop = 0;
+    }
+  return true;
+}
+
+} // namespace
+
+std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
+                                           const SassFunction &F) {
+  std::vector<std::string> Notes;
+  using Key = std::tuple<std::string, unsigned, Cls>;
+  std::map<Key, std::vector<int>> Ptx;
+  std::map<Key, std::vector<const SassInstr *>> Sass;
+  for (size_t I = 0; I < EK.K.Accesses.size(); ++I) {
+    const Access &A = EK.K.Accesses[I];
+    if (A.AsyncPartner >= 0 && A.Sp == Space::Shared)
+      continue; // The shared side of cp.async: its LDGSTS is the global's.
+    const auto &[Fn, Instr] = EK.Where[I];
+    const std::vector<SourceLoc> Chain = sourceChain(*Fn, Instr);
+    const SourceLoc Inner = Chain.empty() ? SourceLoc() : Chain.front();
+    Ptx[{Inner.File, Inner.Line, classOf(A)}].push_back(int(I));
+  }
+  for (const SassInstr &S : F.Memory) {
+    Cls C;
+    if (!classOf(S, C))
+      continue;
+    const SassLoc L = S.Where.empty() ? SassLoc() : S.Where.front();
+    Sass[{L.File, L.Line, C}].push_back(&S);
+  }
+  for (auto &[K, Ids] : Ptx) {
+    auto SIt = Sass.find(K);
+    if (SIt == Sass.end())
+      continue; // Placed on another line by the line table: as written.
+    const std::vector<const SassInstr *> &S = SIt->second;
+    // Atomics: RED where the result is unused, one lane where nvcc
+    // aggregated them.
+    if (std::get<2>(K) == Cls::GlobalAtomic ||
+        std::get<2>(K) == Cls::SharedAtomic) {
+      const bool AllRed = std::all_of(S.begin(), S.end(), [](auto *I) {
+        return I->Kind == SassKind::Reduction;
+      });
+      const bool AllAtom = std::all_of(S.begin(), S.end(), [](auto *I) {
+        return I->Kind == SassKind::Atomic;
+      });
+      const bool OneLane =
+          std::all_of(S.begin(), S.end(), [](auto *I) { return I->OneLane; });
+      for (int Id : Ids) {
+        Access &A = EK.K.Accesses[size_t(Id)];
+        if (AllRed)
+          A.Reduction = true;
+        else if (AllAtom)
+          A.Reduction = false;
+        A.Compiled.OneLane = OneLane;
+      }
+    }
+    Widths P, Sw;
+    for (int Id : Ids)
+      ++P[EK.K.Accesses[size_t(Id)].Size];
+    for (const SassInstr *I : S)
+      ++Sw[I->Width];
+    for (int Id : Ids)
+      EK.K.Accesses[size_t(Id)].Compiled.State = CompiledForm::AsWritten;
+    if (scaled(P, Sw))
+      continue;
+    // Merges: runs of one width from one base at consecutive offsets in
+    // one basic block, cut into aligned pieces of a width the SASS has and
+    // the PTX lacks.
+    bool Done = false;
+    for (unsigned W : {16u, 8u}) {
+      if (!Sw.count(W) || P.count(W))
+        continue;
+      // Candidates in address order: one base, one block, by offset.
+      std::vector<int> Order = Ids;
+      std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
+        const ExecutedKernel::Site &X = EK.Sites[size_t(A)],
+                                   &Y = EK.Sites[size_t(B)];
+        return std::tie(X.Block, X.Base, X.Offset) <
+               std::tie(Y.Block, Y.Base, Y.Offset);
+      });
+      Widths Merged;
+      std::vector<std::vector<int>> Groups;
+      size_t I = 0;
+      while (I < Order.size()) {
+        const Access &A = EK.K.Accesses[size_t(Order[I])];
+        const ExecutedKernel::Site &Site = EK.Sites[size_t(Order[I])];
+        const unsigned N = A.Size < W ? W / A.Size : 1;
+        bool Run = N > 1 && Site.Offset % int64_t(W) == 0 &&
+                   I + N <= Order.size();
+        for (size_t J = 1; Run && J < N; ++J) {
+          const Access &B = EK.K.Accesses[size_t(Order[I + J])];
+          const ExecutedKernel::Site &T = EK.Sites[size_t(Order[I + J])];
+          Run = B.Size == A.Size && T.Block == Site.Block &&
+                T.Base == Site.Base &&
+                T.Offset == Site.Offset + int64_t(J * A.Size);
+        }
+        if (Run) {
+          std::vector<int> G(Order.begin() + long(I),
+                             Order.begin() + long(I + N));
+          // The leader is the first in program order.
+          std::sort(G.begin(), G.end());
+          Groups.push_back(std::move(G));
+          ++Merged[W];
+          I += N;
+        } else {
+          ++Merged[A.Size];
+          ++I;
+        }
+      }
+      if (!Groups.empty() && scaled(Merged, Sw)) {
+        for (const std::vector<int> &G : Groups)
+          for (int Id : G) {
+            CompiledForm &C = EK.K.Accesses[size_t(Id)].Compiled;
+            C.State = CompiledForm::Merged;
+            C.Width = W;
+            C.Leader = G.front();
+          }
+        Done = true;
+        break;
+      }
+    }
+    if (Done)
+      continue;
+    // Runs narrower than the SASS's one width, which ptxas merged across
+    // the iterations of a loop it unrolled further (a run at +0 and +4
+    // twice makes one LDS.128): each run's parts are gathered over its
+    // executions, W / size parts to a request.
+    if (Sw.size() == 1 && mergeAcrossIterations(EK, Ids, Sw.begin()->first,
+                                                Sw.begin()->second))
+      continue;
+    const Access &First = EK.K.Accesses[size_t(Ids.front())];
+    Notes.push_back(First.Loc.File + ":" + std::to_string(std::get<1>(K)) +
+                    ": the PTX has " + widthsText(P) + " " +
+                    (First.Sp == Space::Shared ? "shared" : "global") +
+                    " accesses where ptxas emitted " + widthsText(Sw) +
+                    "; counted as the PTX has them");
+  }
+  return Notes;
+}
+
+} // namespace gmem

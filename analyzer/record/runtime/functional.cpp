@@ -1,0 +1,293 @@
+//===- functional.cpp - Kernels run on their PTX while the program records --===//
+#include "functional.h"
+#include "executed_json.h"
+#include "recorder.h"
+
+#include "arch.h"
+#include "executed.h"
+#include "launch.h"
+#include "ptx_parser.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace gmem::rec {
+
+namespace {
+
+struct State {
+  bool On = false;
+  bool Linked = false;
+  std::string LinkError;
+  exec::GlobalMemory Mem;
+  std::unique_ptr<exec::Program> Prog;
+  std::shared_ptr<std::vector<ptx::Module>> Modules;
+  /// Per allocation (by base): which of its bytes are known.
+  std::map<uintptr_t, std::unique_ptr<exec::KnownBits>> Known;
+  std::map<uintptr_t, std::string> Kinds;
+  /// __device__ / __constant__ variables: device name -> host copy, size.
+  std::map<std::string, std::pair<void *, size_t>> Vars;
+  std::vector<std::unique_ptr<exec::KnownBits>> VarKnown;
+  /// Executed kernels, by entry name, with gmem-analyze's reconciliation
+  /// applied (GMEM_RECORD_COMPILED).
+  std::map<std::string, ExecutedKernel> Kernels;
+  std::map<std::string, std::vector<std::string>> Compiled;
+  const ArchRules *Arch = nullptr;
+  /// The execution budget in seconds, and what has been spent.
+  double Budget = 60, Spent = 0;
+};
+
+State &state() {
+  static State *S = [] {
+    auto *New = new State();
+    const char *Ptx = std::getenv("GMEM_RECORD_PTX");
+    if (!Ptx || !*Ptx)
+      return New;
+    New->On = true;
+    New->Modules = std::make_shared<std::vector<ptx::Module>>();
+    // Colon-separated files.
+    std::stringstream List(Ptx);
+    for (std::string File; std::getline(List, File, ':');) {
+      std::ifstream In(File);
+      std::stringstream Text;
+      Text << In.rdbuf();
+      auto M = ptx::parseModule(Text.str(), File);
+      if (!M) {
+        New->LinkError = M.error();
+        continue;
+      }
+      New->Modules->push_back(std::move(*M));
+    }
+    const char *Arch = std::getenv("GMEM_RECORD_ARCH");
+    New->Arch = findArch(Arch ? Arch : "sm_90");
+    if (!New->Arch)
+      New->Arch = findArch("sm_90");
+    if (const char *B = std::getenv("GMEM_RECORD_EXEC_SECONDS"))
+      New->Budget = std::atof(B);
+    if (const char *C = std::getenv("GMEM_RECORD_COMPILED")) {
+      std::ifstream In(C);
+      for (std::string Line; std::getline(In, Line);) {
+        std::istringstream L(Line);
+        std::string Kernel;
+        if (L >> Kernel)
+          New->Compiled[Kernel].push_back(Line);
+      }
+    }
+    return New;
+  }();
+  return *S;
+}
+
+/// Links the modules once every variable is registered (before the first
+/// launch): the program's own copies of its variables are their memory.
+bool link() {
+  State &S = state();
+  if (S.Linked)
+    return S.Prog != nullptr;
+  S.Linked = true;
+  if (!S.LinkError.empty())
+    return false;
+  auto P = exec::Program::link(
+      S.Modules, S.Mem, [&S](const ptx::Variable &V) -> uint64_t {
+        auto It = S.Vars.find(V.Name);
+        if (It == S.Vars.end())
+          return 0;
+        auto [Host, Bytes] = It->second;
+        S.VarKnown.push_back(std::make_unique<exec::KnownBits>(Bytes, true));
+        S.Mem.addExternal(uintptr_t(Host), Bytes, static_cast<uint8_t *>(Host),
+                          S.VarKnown.back().get(), V.Name);
+        return uintptr_t(Host);
+      });
+  if (!P) {
+    S.LinkError = P.error();
+    return false;
+  }
+  S.Prog = std::move(*P);
+  return true;
+}
+
+/// The kernel's accesses, with what ptxas made of them.
+ExecutedKernel &executedFor(const exec::XFunction &K) {
+  State &S = state();
+  auto It = S.Kernels.find(K.Name);
+  if (It != S.Kernels.end())
+    return It->second;
+  ExecutedKernel &EK = S.Kernels[K.Name] = executedKernel(K);
+  for (const std::string &Line : S.Compiled[K.Name])
+    applyCompiledLine(EK, Line);
+  return EK;
+}
+
+std::string quoted(const std::string &S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    if (static_cast<unsigned char>(C) < 0x20)
+      Out += ' ';
+    else
+      Out += C;
+  }
+  return Out + "\"";
+}
+
+} // namespace
+
+bool functional() { return state().On; }
+
+bool layoutParams(const std::string &Kernel, void **Args,
+                  std::vector<uint8_t> &Out) {
+  if (!functional() || !link())
+    return false;
+  const exec::XFunction *K = state().Prog->kernel(Kernel);
+  if (!K)
+    return false;
+  uint64_t Bytes = 0;
+  for (const auto &[Off, N] : K->ParamSlots)
+    Bytes = std::max<uint64_t>(Bytes, Off + N);
+  Out.assign(Bytes, 0);
+  for (size_t I = 0; I < K->ParamSlots.size(); ++I)
+    if (Args && Args[I])
+      std::memcpy(&Out[K->ParamSlots[I].first], Args[I],
+                  K->ParamSlots[I].second);
+  return true;
+}
+
+void execute(uint64_t N, const FunctionalLaunch &L) {
+  State &S = state();
+  auto Log = [&](const std::string &Fields) {
+    logLine("{\"ev\":\"exec\",\"n\":" + std::to_string(N) + "," + Fields +
+            "}");
+  };
+  if (!link()) {
+    Log("\"error\":" + quoted("the PTX could not be read: " + S.LinkError));
+    forgetAll("a kernel was not run");
+    return;
+  }
+  const exec::XFunction *K = S.Prog->kernel(L.Kernel);
+  if (!K) {
+    Log("\"error\":" + quoted("the PTX has no kernel " + L.Kernel));
+    forgetAll("launch " + std::to_string(N) + " was not run");
+    return;
+  }
+  if (S.Spent >= S.Budget) {
+    Log("\"error\":" + quoted("not run: the execution budget of " +
+                               std::to_string(int(S.Budget)) +
+                               " s was spent (--exec-budget)"));
+    forgetAll("launch " + std::to_string(N) + " was not run");
+    return;
+  }
+  // Managed and host memory the host may have written directly.
+  for (auto &[Base, Kind] : S.Kinds)
+    if (Kind != "device")
+      S.Known[Base]->setRange(0, S.Mem.find(Base, 1) ? S.Mem.find(Base, 1)->Size
+                                                     : 0,
+                              true);
+  exec::LaunchConfig C;
+  C.Grid[0] = L.Grid.x;
+  C.Grid[1] = L.Grid.y;
+  C.Grid[2] = L.Grid.z;
+  C.Block[0] = L.Block.x;
+  C.Block[1] = L.Block.y;
+  C.Block[2] = L.Block.z;
+  C.DynamicSmem = L.Smem;
+  C.Params = L.Params;
+  C.Cooperative = L.Cooperative;
+  C.GridId = N + 1;
+  C.SmCount = unsigned(recorder().Gpu->SMs);
+  C.Deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(S.Budget - S.Spent));
+  const auto Start = std::chrono::steady_clock::now();
+  ExecutedKernel &EK = executedFor(*K);
+  ExecutedCounts Counts = executeLaunch(*S.Prog, *K, EK, S.Mem, C, *S.Arch);
+  const double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  S.Spent += Seconds;
+  if (!Counts.Out.Printed.empty()) {
+    std::fputs(Counts.Out.Printed.c_str(), stdout);
+    std::fflush(stdout);
+  }
+  Log(countsJson(Counts, Seconds));
+  if (!Counts.Out.Finished)
+    forgetAll("launch " + std::to_string(N) + " stopped before its end (" +
+              Counts.Out.Error + ")");
+  else if (Counts.Out.UncertainWrites)
+    forgetAll("launch " + std::to_string(N) +
+              " stored under a branch on unknown data");
+}
+
+void allocated(void *P, size_t Bytes, const char *Kind) {
+  State &S = state();
+  if (!S.On || !P)
+    return;
+  // Device memory is unknown until written; the host's and managed memory
+  // are the host's own bytes.
+  const bool Host = std::string(Kind) != "device";
+  auto &K = S.Known[uintptr_t(P)];
+  K = std::make_unique<exec::KnownBits>(Bytes, Host);
+  S.Kinds[uintptr_t(P)] = Kind;
+  S.Mem.addExternal(uintptr_t(P), Bytes, static_cast<uint8_t *>(P), K.get(),
+                    std::string(Kind) + " allocation");
+}
+
+void freed(void *P) {
+  State &S = state();
+  if (!S.On || !P)
+    return;
+  S.Mem.remove(uintptr_t(P));
+  S.Known.erase(uintptr_t(P));
+  S.Kinds.erase(uintptr_t(P));
+}
+
+void written(void *Dst, const void *Src, size_t Bytes) {
+  State &S = state();
+  if (!S.On || !Bytes)
+    return;
+  exec::Region *To = S.Mem.find(uintptr_t(Dst), 1);
+  if (!To || !To->Known)
+    return;
+  const uint64_t Off = uintptr_t(Dst) - To->Base;
+  const uint64_t N = std::min<uint64_t>(Bytes, To->Size - Off);
+  exec::Region *From = S.Mem.find(uintptr_t(Src), 1);
+  if (!From || !From->Known) {
+    To->Known->setRange(Off, N, true);
+    return;
+  }
+  const uint64_t FromOff = uintptr_t(Src) - From->Base;
+  for (uint64_t I = 0; I < N && FromOff + I < From->Size; ++I)
+    To->Known->set(Off + I, 1, From->Known->get(FromOff + I));
+}
+
+void set(void *Dst, size_t Bytes) { written(Dst, nullptr, Bytes); }
+
+void variable(const char *DeviceName, void *Host, size_t Bytes) {
+  State &S = state();
+  if (S.On && DeviceName)
+    S.Vars[DeviceName] = {Host, Bytes};
+}
+
+void forgetAll(const std::string &Why) {
+  State &S = state();
+  if (!S.On)
+    return;
+  for (auto &[Base, K] : S.Known)
+    if (S.Kinds[Base] == "device")
+      if (exec::Region *R = S.Mem.find(Base, 1))
+        K->setRange(0, R->Size, false);
+  logLine("{\"ev\":\"forget\",\"why\":" + quoted(Why) + "}");
+}
+
+bool allKnown(uintptr_t Base) {
+  State &S = state();
+  auto It = S.Known.find(Base);
+  exec::Region *R = S.Mem.find(Base, 1);
+  return It != S.Known.end() && R && It->second->allKnown(R->Size);
+}
+
+} // namespace gmem::rec

@@ -1,0 +1,70 @@
+//===- functional.h - Kernels run on their PTX while the program records ----===//
+//
+// Functional recording: when gmem-analyze passes the build's PTX
+// (GMEM_RECORD_PTX), every launch runs on the executor (executor/) at the
+// moment it is made, over the program's own buffers, so that device memory
+// holds what a GPU computes: the host's checks of results pass, loops that
+// run until a kernel says it converged run as often as on a GPU, and later
+// launches see the data earlier ones wrote. Each launch's requests are
+// priced as they run (GMEM_RECORD_ARCH's rules) and logged as an "exec"
+// event after its "launch" line.
+//
+// Which bytes are known is tracked per allocation: a cudaMalloc'd buffer is
+// unknown until the host copies or sets it; a kernel's store of a known
+// value makes bytes known; a library call that may launch kernels, a launch
+// not run (over the budget, stopped) makes every buffer it may have written
+// unknown. Loads of unknown bytes give values the executor marks unknown.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_RECORD_RUNTIME_FUNCTIONAL_H
+#define GMEM_RECORD_RUNTIME_FUNCTIONAL_H
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gmem::rec {
+
+/// Whether launches are executed (the build's PTX was given).
+bool functional();
+
+/// A launch to execute: its kernel's device name, configuration and
+/// parameter bytes as the PTX lays them out.
+struct FunctionalLaunch {
+  std::string Kernel;
+  dim3 Grid, Block;
+  size_t Smem = 0;
+  bool Cooperative = false;
+  std::vector<uint8_t> Params;
+};
+
+/// Lays out the arguments of a launch of Kernel (Args as the runtime gets
+/// them) by its PTX's parameters; false when the PTX has no such kernel.
+bool layoutParams(const std::string &Kernel, void **Args,
+                  std::vector<uint8_t> &Out);
+
+/// Runs launch number N (already logged), logs its "exec" event and prints
+/// what its printf calls wrote. Called with the recorder's lock held.
+void execute(uint64_t N, const FunctionalLaunch &L);
+
+// What the runtime tells about memory, to follow which bytes are known.
+void allocated(void *P, size_t Bytes, const char *Kind);
+void freed(void *P);
+/// Bytes at Dst were written from Src (the host's when it lies in no
+/// allocation, or an allocation's, whose known bytes carry over).
+void written(void *Dst, const void *Src, size_t Bytes);
+/// Bytes at Dst were set by the host (memset).
+void set(void *Dst, size_t Bytes);
+/// A __device__ or __constant__ variable's host copy, by device name.
+void variable(const char *DeviceName, void *Host, size_t Bytes);
+/// A library call that may have run kernels: no device byte is known.
+void forgetAll(const std::string &Why);
+/// Whether every byte of the allocation at Base is known.
+bool allKnown(uintptr_t Base);
+
+} // namespace gmem::rec
+
+#endif // GMEM_RECORD_RUNTIME_FUNCTIONAL_H

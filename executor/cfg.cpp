@@ -1,0 +1,137 @@
+//===- cfg.cpp - Where divergent paths meet again ----------------------------===//
+//
+// A divergent branch's lanes reconverge at the immediate post-dominator of
+// its block: the first point every path from the branch passes through
+// (Cooper, Harvey and Kennedy's iterative algorithm on the reversed flow
+// graph). Paths that never reach the function's end (an endless loop) have
+// none: they meet at the end.
+//
+//===----------------------------------------------------------------------===//
+#include "program.h"
+
+#include <algorithm>
+
+namespace gmem::exec {
+
+namespace {
+
+bool unconditional(const XInstr &I) { return I.Guard < 0; }
+
+} // namespace
+
+void computeReconvergence(XFunction &X) {
+  const uint32_t N = uint32_t(X.Code.size());
+  if (!N)
+    return;
+  // Block leaders: the first instruction, targets, what follows control.
+  std::vector<char> Leader(N + 1, 0);
+  Leader[0] = 1;
+  auto Targets = [&](const XInstr &I) {
+    std::vector<uint32_t> T;
+    if (I.Ctl == XInstr::Branch)
+      T.push_back(I.Target);
+    else if (I.Ctl == XInstr::MultiBranch)
+      for (Opnd O : X.Extras[size_t(I.Extra)])
+        T.push_back(O);
+    return T;
+  };
+  for (uint32_t I = 0; I < N; ++I) {
+    const XInstr &In = X.Code[I];
+    if (In.Ctl == XInstr::None)
+      continue;
+    Leader[I + 1] = 1;
+    for (uint32_t T : Targets(In))
+      if (T <= N)
+        Leader[T] = 1;
+  }
+  std::vector<uint32_t> Start, BlockOf(N + 1, 0);
+  for (uint32_t I = 0; I < N; ++I) {
+    if (Leader[I])
+      Start.push_back(I);
+    BlockOf[I] = uint32_t(Start.size() - 1);
+  }
+  X.BlockOf.assign(BlockOf.begin(), BlockOf.begin() + N);
+  const uint32_t NB = uint32_t(Start.size()), Exit = NB;
+  BlockOf[N] = Exit;
+  std::vector<std::vector<uint32_t>> Succ(NB), Pred(NB + 1);
+  for (uint32_t B = 0; B < NB; ++B) {
+    const uint32_t End = B + 1 < NB ? Start[B + 1] : N;
+    const XInstr &Last = X.Code[End - 1];
+    std::vector<uint32_t> &S = Succ[B];
+    if (Last.Ctl == XInstr::Leave) {
+      S.push_back(Exit);
+      if (!unconditional(Last))
+        S.push_back(BlockOf[End]);
+    } else if (Last.Ctl == XInstr::Branch || Last.Ctl == XInstr::MultiBranch) {
+      for (uint32_t T : Targets(Last))
+        S.push_back(T <= N ? BlockOf[T] : Exit);
+      if (!unconditional(Last) && Last.Ctl == XInstr::Branch)
+        S.push_back(BlockOf[End]);
+    } else {
+      S.push_back(BlockOf[End]);
+    }
+    std::sort(S.begin(), S.end());
+    S.erase(std::unique(S.begin(), S.end()), S.end());
+    for (uint32_t T : S)
+      Pred[T].push_back(B);
+  }
+  // Post-order of the reversed graph from the exit.
+  std::vector<int> PO(NB + 1, -1);
+  std::vector<uint32_t> Order;
+  {
+    std::vector<std::pair<uint32_t, size_t>> Stack = {{Exit, 0}};
+    std::vector<char> Seen(NB + 1, 0);
+    Seen[Exit] = 1;
+    while (!Stack.empty()) {
+      auto &[Node, Next] = Stack.back();
+      if (Next < Pred[Node].size()) {
+        const uint32_t P = Pred[Node][Next++];
+        if (!Seen[P]) {
+          Seen[P] = 1;
+          Stack.push_back({P, 0});
+        }
+        continue;
+      }
+      PO[Node] = int(Order.size());
+      Order.push_back(Node);
+      Stack.pop_back();
+    }
+  }
+  std::vector<int> IDom(NB + 1, -1);
+  IDom[Exit] = int(Exit);
+  auto Intersect = [&](int A, int B) {
+    while (A != B) {
+      while (PO[size_t(A)] < PO[size_t(B)])
+        A = IDom[size_t(A)];
+      while (PO[size_t(B)] < PO[size_t(A)])
+        B = IDom[size_t(B)];
+    }
+    return A;
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t I = Order.size(); I-- > 0;) {
+      const uint32_t B = Order[I];
+      if (B == Exit)
+        continue;
+      int New = -1;
+      for (uint32_t S : Succ[B])
+        if (IDom[S] >= 0)
+          New = New < 0 ? int(S) : Intersect(int(S), New);
+      if (New >= 0 && IDom[B] != New) {
+        IDom[B] = New;
+        Changed = true;
+      }
+    }
+  }
+  for (uint32_t B = 0; B < NB; ++B) {
+    const uint32_t End = B + 1 < NB ? Start[B + 1] : N;
+    XInstr &Last = X.Code[End - 1];
+    if (Last.Ctl == XInstr::None)
+      continue;
+    const int D = IDom[B];
+    Last.Reconv = D < 0 || uint32_t(D) == Exit ? N : Start[size_t(D)];
+  }
+}
+
+} // namespace gmem::exec

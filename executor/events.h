@@ -1,0 +1,51 @@
+//===- events.h - What an executed memory instruction tells ----------------===//
+//
+// Every warp-level global or shared memory instruction the executor runs is
+// one MemRequest to the launch's sink: which instruction, its lanes, their
+// addresses and width. gmem prices these with the same memory units and
+// listeners as the kernel model's requests (executed_kernel.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_EXECUTOR_EVENTS_H
+#define GMEM_EXECUTOR_EVENTS_H
+
+#include <cstdint>
+
+namespace gmem::exec {
+
+struct XFunction;
+enum class MemSpace : uint8_t;
+enum class MemOp : uint8_t;
+
+struct MemRequest {
+  const XFunction *Fn = nullptr; ///< The function holding the instruction.
+  uint32_t Instr = 0;            ///< Its index in Fn->Code.
+  MemOp Op;
+  MemSpace Space; ///< Global or Shared (a generic access, resolved).
+  unsigned Size = 0; ///< Bytes per lane.
+  uint32_t Mask = 0; ///< Lanes that issue it.
+  /// Lanes whose address depends on unknown bytes: their addresses are not
+  /// the GPU's.
+  uint32_t Unknown = 0;
+  /// Lanes that got here through a branch on an unknown value: the GPU may
+  /// not have issued this request at all.
+  uint32_t Uncertain = 0;
+  /// 32 addresses (active lanes only): global addresses, or offsets in the
+  /// block's shared memory.
+  const uint64_t *Addr = nullptr;
+  uint64_t Block = 0; ///< Linear block index.
+  unsigned Warp = 0;
+  /// The instruction's second request: the shared side of an async copy
+  /// (cp.async), whose first is the global side.
+  uint8_t Part = 0;
+};
+
+class RequestSink {
+public:
+  virtual ~RequestSink() = default;
+  virtual void request(const MemRequest &R) = 0;
+};
+
+} // namespace gmem::exec
+
+#endif // GMEM_EXECUTOR_EVENTS_H

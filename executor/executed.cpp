@@ -1,0 +1,298 @@
+//===- executed.cpp - An executed launch, priced as a modelled one is -------===//
+#include "executed.h"
+#include "memory_units.h"
+
+#include <algorithm>
+
+namespace gmem {
+
+using namespace exec;
+
+int ExecutedKernel::id(const XFunction *F, uint32_t Instr,
+                       uint8_t Part) const {
+  auto It = Ids.find(F);
+  if (It == Ids.end() || size_t(Instr) * 2 + Part >= It->second.size())
+    return -1;
+  return It->second[size_t(Instr) * 2 + Part];
+}
+
+std::vector<SourceLoc> sourceChain(const XFunction &F, uint32_t Instr) {
+  std::vector<SourceLoc> Out;
+  if (Instr >= F.Code.size() || !F.Code[Instr].Src || !F.Mod)
+    return Out;
+  int32_t Pos = F.Code[Instr].Src->Pos;
+  for (unsigned Depth = 0; Pos >= 0 && Depth < 64; ++Depth) {
+    const ptx::SourcePos &P = F.Mod->Positions[size_t(Pos)];
+    auto File = F.Mod->Files.find(P.File);
+    Out.push_back({File == F.Mod->Files.end() ? "" : File->second, P.Line,
+                   P.Col});
+    Pos = P.InlinedAt;
+  }
+  return Out;
+}
+
+ExecutedKernel executedKernel(const XFunction &K) {
+  ExecutedKernel EK;
+  EK.K.Name = K.Name;
+  EK.K.MangledName = K.Name;
+  // The kernel, then the functions it may call, breadth first.
+  std::vector<const XFunction *> Reach = {&K};
+  for (size_t I = 0; I < Reach.size(); ++I)
+    for (const CallInfo &C : Reach[I]->Calls)
+      if (C.Callee &&
+          std::find(Reach.begin(), Reach.end(), C.Callee) == Reach.end())
+        Reach.push_back(C.Callee);
+  for (const XFunction *F : Reach) {
+    std::vector<int> &Ids = EK.Ids[F];
+    Ids.assign(F->Code.size() * 2, -1);
+    for (const uint32_t &Instr : F->Accesses) {
+      const XInstr &X = F->Code[Instr];
+      const bool Async = X.Fn && X.Space == MemSpace::Shared &&
+                         X.Mem == MemOp::Load && X.Src && X.Src->Op == "cp";
+      const std::vector<SourceLoc> Chain = sourceChain(*F, Instr);
+      for (uint8_t Part = 0; Part < (Async ? 2 : 1); ++Part) {
+        Access A;
+        A.Id = int(EK.K.Accesses.size());
+        A.Size = unsigned(X.Width) * X.Vec;
+        A.Sp = X.Space == MemSpace::Shared && (!Async || Part == 1)
+                   ? Space::Shared
+                   : Space::Global;
+        switch (X.Mem) {
+        case MemOp::Store:
+          A.Kind = AccessKind::Store;
+          break;
+        case MemOp::Atomic:
+          A.Kind = AccessKind::Atomic;
+          break;
+        case MemOp::Reduction:
+          A.Kind = AccessKind::Atomic;
+          A.Reduction = true;
+          break;
+        default:
+          A.Kind = Async && Part == 1 ? AccessKind::Store : AccessKind::Load;
+          break;
+        }
+        if (Async)
+          A.AsyncPartner = Part ? A.Id - 1 : A.Id + 1;
+        if (!Chain.empty())
+          A.Loc = Chain.front();
+        const size_t K = size_t(&Instr - F->Accesses.data());
+        if (K < F->AccessOrigin.size() && F->AccessOrigin[K] >= 0)
+          A.Array = F->Origins[size_t(F->AccessOrigin[K])];
+        Ids[size_t(Instr) * 2 + Part] = A.Id;
+        EK.Where.push_back({F, Instr});
+        EK.Sites.push_back({Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0,
+                            X.Addr, X.Off});
+        EK.K.Accesses.push_back(std::move(A));
+      }
+    }
+  }
+  return EK;
+}
+
+namespace {
+
+const Why &unknownAddress() {
+  static const Why W{UnknownCause::LoadedData,
+                     "its address depends on memory whose bytes are not "
+                     "known (nothing wrote them with known values before the "
+                     "launch)"};
+  return W;
+}
+const Why &uncertainControl() {
+  static const Why W{UnknownCause::LoadedData,
+                     "it runs under a branch on values whose bytes are not "
+                     "known: whether the GPU makes this request is not "
+                     "known"};
+  return W;
+}
+
+/// Turns the executor's requests into the pipeline's events, as ptxas's
+/// instructions make them (ExecutedKernel's CompiledForms): an aggregated
+/// atomic is issued by one lane, and the accesses of a merged group are one
+/// request of the group's width when their lanes' bytes are one aligned run
+/// (else each is its own request, and the pipeline hears it was unmerged).
+class PricingSink : public RequestSink {
+public:
+  PricingSink(RequestPipeline &P, const ExecutedKernel &EK,
+              const LaunchConfig &C)
+      : Pipe(P), EK(EK),
+        WarpsPerBlock((uint64_t(C.Block[0]) * C.Block[1] * C.Block[2] + 31) /
+                      32),
+        Grid{C.Grid[0], C.Grid[1], C.Grid[2]} {
+    for (const Access &A : EK.K.Accesses)
+      if (A.Compiled.State == CompiledForm::Merged && A.Compiled.Leader >= 0) {
+        Group &G = Groups[A.Compiled.Leader];
+        G.Need = A.Compiled.Loop == 0 ? A.Compiled.Width / A.Size
+                                      : G.Need + 1;
+        G.Width = A.Compiled.Width;
+      }
+  }
+  ~PricingSink() override { flushAll(); }
+
+  void request(const MemRequest &R) override {
+    if (R.Fn != LastFn) {
+      auto It = EK.Ids.find(R.Fn);
+      LastIds = It == EK.Ids.end() ? nullptr : &It->second;
+      LastFn = R.Fn;
+    }
+    if (!LastIds)
+      return;
+    const int Id = (*LastIds)[size_t(R.Instr) * 2 + R.Part];
+    if (Id < 0)
+      return;
+    One E;
+    E.Id = Id;
+    E.Mask = R.Mask;
+    E.Size = R.Size;
+    E.Unknown = R.Unknown != 0;
+    E.Uncertain = R.Uncertain != 0;
+    E.Order = R.Block * WarpsPerBlock + R.Warp;
+    E.Block = R.Block;
+    E.Warp = R.Warp;
+    for (uint32_t M = R.Mask; M; M &= M - 1)
+      E.Addr[ctz(M)] = R.Addr[ctz(M)];
+    const Access &A = EK.K.Accesses[size_t(Id)];
+    if (A.Compiled.State == CompiledForm::Merged && A.Compiled.Leader >= 0)
+      return join(Groups[A.Compiled.Leader], A.Compiled.Leader, E);
+    emit(E);
+  }
+
+private:
+  struct One {
+    int Id = 0;
+    uint32_t Mask = 0;
+    unsigned Size = 0;
+    bool Unknown = false, Uncertain = false;
+    uint64_t Order = 0, Block = 0;
+    unsigned Warp = 0;
+    uint64_t Addr[32];
+  };
+  struct Group {
+    unsigned Need = 0, Width = 0;
+    std::vector<One> Seen;
+  };
+
+  void emit(const One &O) {
+    if (O.Unknown || O.Uncertain) {
+      UnknownEvent U;
+      U.AccessId = O.Id;
+      U.Issued = !O.Uncertain;
+      U.Mask = O.Mask;
+      U.Reason = O.Uncertain ? &uncertainControl() : &unknownAddress();
+      U.Order = O.Order;
+      Pipe.unknown(U);
+      return;
+    }
+    const Access &A = EK.K.Accesses[size_t(O.Id)];
+    RequestEvent E;
+    E.A = &A;
+    E.Addr = O.Addr;
+    E.Mask = issuingLanes(A, O.Mask);
+    E.Size = O.Size;
+    E.Order = O.Order;
+    E.Block = {O.Block % Grid.X, O.Block / Grid.X % Grid.Y,
+               O.Block / (Grid.X * Grid.Y)};
+    E.Warp = O.Warp;
+    Pipe.priced(E);
+  }
+
+  void join(Group &G, int Leader, const One &O) {
+    // A group another warp (or an earlier pass) left open is flushed.
+    if (!G.Seen.empty() &&
+        (G.Seen.front().Order != O.Order || (O.Id == Leader && G.Need > 1 &&
+                                             EK.K.Accesses[size_t(Leader)]
+                                                     .Compiled.Loop != 0)))
+      flush(G, Leader);
+    G.Seen.push_back(O);
+    if (G.Seen.size() >= G.Need)
+      flush(G, Leader);
+  }
+
+  /// Emits a group's requests: one wide request when complete, unknown if
+  /// any part is, the parts apart otherwise.
+  void flush(Group &G, int Leader) {
+    if (G.Seen.empty())
+      return;
+    const One &F = G.Seen.front();
+    bool Whole = G.Seen.size() == G.Need, Unknown = false, Uncertain = false;
+    for (const One &P : G.Seen) {
+      Unknown |= P.Unknown;
+      Uncertain |= P.Uncertain;
+      Whole = Whole && P.Mask == F.Mask && P.Size == F.Size;
+    }
+    // Each lane's parts must be one aligned run of the group's width, in
+    // whatever order the instructions came.
+    uint64_t Low[32];
+    for (uint32_t M = F.Mask; Whole && M; M &= M - 1) {
+      const unsigned L = ctz(M);
+      uint64_t Min = F.Addr[L];
+      for (const One &P : G.Seen)
+        Min = std::min(Min, P.Addr[L]);
+      uint32_t Parts = 0;
+      for (const One &P : G.Seen) {
+        const uint64_t D = P.Addr[L] - Min;
+        const uint64_t K = D / F.Size;
+        Whole = Whole && D % F.Size == 0 && K < G.Need && !(Parts >> K & 1);
+        Parts |= Whole ? 1u << K : 0;
+      }
+      Whole = Whole && Min % G.Width == 0;
+      Low[L] = Min;
+    }
+    if (Whole || Unknown || Uncertain) {
+      One W = F;
+      if (Whole)
+        for (uint32_t M = F.Mask; M; M &= M - 1)
+          W.Addr[ctz(M)] = Low[ctz(M)];
+      W.Id = Leader;
+      W.Size = G.Width;
+      W.Unknown = Unknown;
+      W.Uncertain = Uncertain;
+      emit(W);
+    } else {
+      for (const One &P : G.Seen)
+        emit(P);
+      UnmergedEvent U;
+      U.AccessId = Leader;
+      Pipe.unmerged(U);
+    }
+    G.Seen.clear();
+  }
+
+  void flushAll() {
+    for (auto &[Leader, G] : Groups)
+      flush(G, Leader);
+  }
+
+  RequestPipeline &Pipe;
+  const ExecutedKernel &EK;
+  uint64_t WarpsPerBlock;
+  Dim3 Grid;
+  const XFunction *LastFn = nullptr;
+  const std::vector<int> *LastIds = nullptr;
+  std::map<int, Group> Groups;
+};
+
+} // namespace
+
+ExecutedCounts executeLaunch(Program &P, const XFunction &K,
+                             const ExecutedKernel &EK, GlobalMemory &Mem,
+                             const LaunchConfig &C, const ArchRules &A) {
+  ExecutedCounts Out;
+  Out.Stats.resize(EK.K.Accesses.size());
+  RequestPipeline Pipe(A);
+  AccessTotals Totals(&Out.Stats);
+  FirstFaults Faults;
+  Faults.reset(EK.K.Accesses.size());
+  Pipe.listen(Totals);
+  Pipe.listen(Faults);
+  {
+    PricingSink Sink(Pipe, EK, C);
+    exec::Launch L(P, K, Mem, C, &Sink);
+    Out.Out = L.run();
+  } // The sink flushes its open groups.
+  Out.Misaligned = std::move(Faults.Misaligned);
+  return Out;
+}
+
+} // namespace gmem

@@ -1,0 +1,70 @@
+//===- executed.h - An executed launch, priced as a modelled one is ---------===//
+//
+// The executor's requests go through the simulator's pipeline (memory units
+// and listeners), so that an executed launch has the same AccessStats as a
+// simulated one. Its accesses are the PTX's memory instructions: one Access
+// per global or shared instruction of the kernel and of every function it
+// may call (two for cp.async: its global and its shared side), in an order
+// that depends on the PTX alone, so that the recording runtime (which runs
+// the launch) and gmem-analyze (which reports it) number them alike.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_EXECUTOR_EXECUTED_H
+#define GMEM_EXECUTOR_EXECUTED_H
+
+#include "arch.h"
+#include "launch.h"
+#include "model.h"
+#include "request_listeners.h"
+#include "result.h"
+
+#include <map>
+#include <vector>
+
+namespace gmem {
+
+struct ExecutedKernel {
+  /// Name, mangled name and accesses (space, kind, width, reduction, async
+  /// partner; Loc is the innermost source position, Text empty): what
+  /// pricing needs. gmem-analyze adds the source's words.
+  Kernel K;
+  /// Per function: instruction index x 2 + part -> access id, or -1.
+  std::map<const exec::XFunction *, std::vector<int>> Ids;
+  /// Per access: its function and instruction.
+  std::vector<std::pair<const exec::XFunction *, uint32_t>> Where;
+  /// Per access, what tells whether ptxas may have merged it with its
+  /// neighbours into one wider instruction: its basic block, its address
+  /// base (a register slot, or a constant) and offset.
+  struct Site {
+    uint32_t Block = 0;
+    uint32_t Base = 0;
+    int64_t Offset = 0;
+  };
+  std::vector<Site> Sites;
+
+  int id(const exec::XFunction *F, uint32_t Instr, uint8_t Part) const;
+};
+
+/// The accesses of kernel K and the functions it may call.
+ExecutedKernel executedKernel(const exec::XFunction &K);
+
+/// The source positions of a PTX instruction, innermost (the inlined
+/// library line) first, outermost (the kernel's own line) last.
+std::vector<SourceLoc> sourceChain(const exec::XFunction &F, uint32_t Instr);
+
+/// What executing a launch counted, per access of its ExecutedKernel.
+struct ExecutedCounts {
+  std::vector<AccessStats> Stats;
+  std::vector<OrderedExample> Misaligned;
+  exec::Outcome Out;
+};
+
+/// Runs the launch over Mem and prices every request with Arch's memory
+/// units.
+ExecutedCounts executeLaunch(exec::Program &P, const exec::XFunction &K,
+                             const ExecutedKernel &EK, exec::GlobalMemory &Mem,
+                             const exec::LaunchConfig &C, const ArchRules &A);
+
+} // namespace gmem
+
+#endif // GMEM_EXECUTOR_EXECUTED_H

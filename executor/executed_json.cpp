@@ -1,0 +1,182 @@
+//===- executed_json.cpp - Executed counts across the recording boundary ----===//
+#include "executed_json.h"
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace gmem {
+
+using nlohmann::json;
+
+namespace {
+
+/// An access's counts as an array; 0 for an access that never ran.
+json statsJson(const AccessStats &S) {
+  if (!S.Requests && !S.UnknownRequests && !S.UncountedRequests &&
+      !S.UnmergedGroups)
+    return 0;
+  json Sample = nullptr;
+  if (S.Costliest) {
+    const WarpSample &W = *S.Costliest;
+    json Addr = json::array();
+    for (unsigned L = 0; L < 32; ++L)
+      Addr.push_back(W.Mask >> L & 1 ? W.Addr[L] : 0);
+    Sample = {W.Mask, W.Size, W.Units, W.IdealUnits, W.Order, Addr};
+  }
+  return json{S.Requests,
+              S.ActiveLanes,
+              S.Units,
+              S.SassUnits,
+              S.IdealUnits,
+              S.DistinctBytes,
+              S.MaxUnitsPerRequest,
+              S.MaxWays,
+              S.MisalignedLanes,
+              S.UnknownRequests,
+              S.UncountedRequests,
+              S.UnmergedGroups,
+              S.HasStride,
+              S.Stride,
+              S.FirstAddress,
+              S.StrideOrder,
+              S.UnknownReason,
+              int(S.ReasonCause),
+              S.ReasonOrder,
+              Sample};
+}
+
+AccessStats statsFrom(const json &J) {
+  AccessStats S;
+  if (!J.is_array())
+    return S;
+  size_t I = 0;
+  auto U = [&]() { return J.at(I++).get<uint64_t>(); };
+  S.Requests = U();
+  S.ActiveLanes = U();
+  S.Units = U();
+  S.SassUnits = U();
+  S.IdealUnits = U();
+  S.DistinctBytes = U();
+  S.MaxUnitsPerRequest = U();
+  S.MaxWays = U();
+  S.MisalignedLanes = U();
+  S.UnknownRequests = U();
+  S.UncountedRequests = U();
+  S.UnmergedGroups = U();
+  S.HasStride = J.at(I++).get<bool>();
+  S.Stride = J.at(I++).get<int64_t>();
+  S.FirstAddress = U();
+  S.StrideOrder = U();
+  S.UnknownReason = J.at(I++).get<std::string>();
+  S.ReasonCause = UnknownCause(J.at(I++).get<int>());
+  S.ReasonOrder = U();
+  const json &Sample = J.at(I++);
+  if (Sample.is_array()) {
+    WarpSample W;
+    W.Mask = Sample.at(0).get<uint32_t>();
+    W.Size = Sample.at(1).get<unsigned>();
+    W.Units = Sample.at(2).get<uint64_t>();
+    W.IdealUnits = Sample.at(3).get<uint64_t>();
+    W.Order = Sample.at(4).get<uint64_t>();
+    for (unsigned L = 0; L < 32; ++L)
+      W.Addr[L] = Sample.at(5).at(L).get<uint64_t>();
+    S.Costliest = W;
+  }
+  return S;
+}
+
+} // namespace
+
+std::string countsJson(const ExecutedCounts &C, double Seconds) {
+  json Stats = json::array(), Mis = json::array();
+  for (const AccessStats &S : C.Stats)
+    Stats.push_back(statsJson(S));
+  for (const OrderedExample &E : C.Misaligned)
+    Mis.push_back(E.Order == ~uint64_t(0)
+                      ? json(nullptr)
+                      : json{E.Order, E.Where.BlockIdx.X, E.Where.BlockIdx.Y,
+                             E.Where.BlockIdx.Z, E.Where.Lane, E.Where.Warp,
+                             E.Where.Address});
+  json J = {{"finished", C.Out.Finished},
+            {"error", C.Out.Error},
+            {"seconds", Seconds},
+            {"warp_instructions", C.Out.WarpInstructions},
+            {"thread_instructions", C.Out.ThreadInstructions},
+            {"uncertain_writes", C.Out.UncertainWrites},
+            {"stats", Stats},
+            {"misaligned", Mis}};
+  const std::string S = J.dump(-1, ' ', false,
+                               json::error_handler_t::replace);
+  return S.substr(1, S.size() - 2);
+}
+
+Expected<ExecutedCounts> countsFromJson(const std::string &Event) {
+  json J = json::parse(Event, nullptr, false);
+  if (J.is_discarded() || !J.is_object())
+    return Failure{"an exec event that is not JSON"};
+  ExecutedCounts C;
+  try {
+    C.Out.Finished = J.value("finished", false);
+    C.Out.Error = J.value("error", std::string());
+    C.Out.WarpInstructions = J.value("warp_instructions", uint64_t(0));
+    C.Out.ThreadInstructions = J.value("thread_instructions", uint64_t(0));
+    C.Out.UncertainWrites = J.value("uncertain_writes", false);
+    if (J.contains("stats"))
+      for (const json &S : J.at("stats"))
+        C.Stats.push_back(statsFrom(S));
+    if (J.contains("misaligned"))
+      for (const json &M : J.at("misaligned")) {
+        OrderedExample E;
+        if (M.is_array()) {
+          E.Order = M.at(0).get<uint64_t>();
+          E.Where.BlockIdx = {M.at(1).get<uint64_t>(), M.at(2).get<uint64_t>(),
+                              M.at(3).get<uint64_t>()};
+          E.Where.Lane = M.at(4).get<unsigned>();
+          E.Where.Warp = M.at(5).get<unsigned>();
+          E.Where.Address = M.at(6).get<uint64_t>();
+        }
+        C.Misaligned.push_back(E);
+      }
+  } catch (const json::exception &E) {
+    return Failure{std::string("an exec event with a field of the wrong "
+                               "shape: ") +
+                   E.what()};
+  }
+  return C;
+}
+
+std::string compiledLines(const ExecutedKernel &EK) {
+  std::string Out;
+  for (const Access &A : EK.K.Accesses) {
+    const CompiledForm &C = A.Compiled;
+    if (C.State != CompiledForm::Merged && !C.OneLane && !A.Reduction)
+      continue;
+    Out += EK.K.MangledName + " " + std::to_string(A.Id) + " " +
+           std::to_string(int(C.State)) + " " + std::to_string(C.Width) +
+           " " + std::to_string(C.Leader) + " " + std::to_string(C.Loop) +
+           " " + std::to_string(int(C.OneLane)) + " " +
+           std::to_string(int(A.Reduction)) + "\n";
+  }
+  return Out;
+}
+
+void applyCompiledLine(ExecutedKernel &EK, const std::string &Line) {
+  std::istringstream In(Line);
+  std::string Kernel;
+  int Id = -1, State = 0, Leader = -1, Loop = -1, OneLane = 0, Red = 0;
+  unsigned Width = 0;
+  if (!(In >> Kernel >> Id >> State >> Width >> Leader >> Loop >> OneLane >>
+        Red) ||
+      Kernel != EK.K.MangledName || Id < 0 ||
+      size_t(Id) >= EK.K.Accesses.size())
+    return;
+  Access &A = EK.K.Accesses[size_t(Id)];
+  A.Compiled.State = CompiledForm::StateT(State);
+  A.Compiled.Width = Width;
+  A.Compiled.Leader = Leader;
+  A.Compiled.Loop = Loop;
+  A.Compiled.OneLane = OneLane;
+  A.Reduction = Red;
+}
+
+} // namespace gmem

@@ -1,0 +1,83 @@
+//===- lanes.h - Running an operation over a warp's active lanes ------------===//
+//
+// The handlers' common shape: read each source's 32 lanes, apply the
+// operation to the active ones, write the destination, and mark its lanes
+// known where every source was. Values are registers' bits (zero-extended);
+// Get/Put convert them to and from the C++ type of the PTX type.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_EXECUTOR_LANES_H
+#define GMEM_EXECUTOR_LANES_H
+
+#include "machine.h"
+
+#include <type_traits>
+
+namespace gmem::exec {
+
+template <class T> inline T get(uint64_t V) {
+  if constexpr (std::is_same_v<T, float>) {
+    const uint32_t W = uint32_t(V);
+    float F;
+    std::memcpy(&F, &W, 4);
+    return F;
+  } else if constexpr (std::is_same_v<T, double>) {
+    double D;
+    std::memcpy(&D, &V, 8);
+    return D;
+  } else {
+    return T(V);
+  }
+}
+
+template <class T> inline uint64_t put(T V) {
+  if constexpr (std::is_same_v<T, float>) {
+    uint32_t W;
+    std::memcpy(&W, &V, 4);
+    return W;
+  } else if constexpr (std::is_same_v<T, double>) {
+    uint64_t W;
+    std::memcpy(&W, &V, 8);
+    return W;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return V ? 1 : 0;
+  } else {
+    return uint64_t(std::make_unsigned_t<T>(V));
+  }
+}
+
+/// Calls F(L) for every lane of Mask (all 32 in a loop the compiler can
+/// unroll when the warp is converged).
+template <class Fn> inline void forLanes(uint32_t Mask, Fn &&F) {
+  if (Mask == ~0u) {
+    for (unsigned L = 0; L < 32; ++L)
+      F(L);
+    return;
+  }
+  for (; Mask; Mask &= Mask - 1)
+    F(unsigned(__builtin_ctz(Mask)));
+}
+
+/// D = Op(S[0], S[1], S[2]) over the active lanes, sources read as T and
+/// the result as R; the destination's lanes are known where all sources'
+/// are.
+template <class T, class R, class Op>
+inline void lanewise(Ctx &C, const XInstr &I, Op &&F) {
+  uint64_t *D = C.lanes(I.D[0]);
+  const uint64_t *A = C.lanes(I.S[0]);
+  const uint64_t *B = I.NS > 1 ? C.lanes(I.S[1]) : A;
+  const uint64_t *Cc = I.NS > 2 ? C.lanes(I.S[2]) : A;
+  uint32_t K = C.known(I.S[0]);
+  if (I.NS > 1)
+    K &= C.known(I.S[1]);
+  if (I.NS > 2)
+    K &= C.known(I.S[2]);
+  forLanes(C.Active, [&](unsigned L) {
+    D[L] = put<R>(F(get<T>(A[L]), get<T>(B[L]), get<T>(Cc[L])));
+  });
+  C.setKnown(I.D[0], K);
+}
+
+} // namespace gmem::exec
+
+#endif // GMEM_EXECUTOR_LANES_H

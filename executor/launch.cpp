@@ -1,0 +1,465 @@
+//===- launch.cpp - Blocks, warps, frames and barriers ----------------------===//
+#include "launch.h"
+#include "decode.h"
+
+#include <algorithm>
+
+namespace gmem::exec {
+
+std::string where(const XInstr &I, const XFunction &F) {
+  std::string S = "line " + std::to_string(I.Src ? I.Src->PtxLine : 0) +
+                  " of the PTX of " + F.Name;
+  if (I.Src && I.Src->Pos >= 0 && F.Mod) {
+    // The innermost source position, as the line table gives it.
+    const ptx::SourcePos &P = F.Mod->Positions[size_t(I.Src->Pos)];
+    auto File = F.Mod->Files.find(P.File);
+    if (File != F.Mod->Files.end())
+      S += " (" + File->second + ":" + std::to_string(P.Line) + ")";
+  }
+  return S;
+}
+
+Launch::Launch(Program &P, const XFunction &K, GlobalMemory &M,
+               const LaunchConfig &C, RequestSink *S)
+    : Prog(P), Kernel(K), Mem(M), Config(C), Sink(S), Layout(P.layout(K)) {
+  const size_t NS = Prog.shared().size();
+  LaunchConsts.assign(NS * 32 + 32, 0);
+  LaunchKnown.assign(NS + 1, ~0u);
+  for (size_t I = 0; I < NS; ++I) {
+    const uint64_t Off = I < Layout.Offset.size() ? Layout.Offset[I] : 0;
+    std::fill_n(LaunchConsts.begin() + long(I * 32), 32,
+                Off == ~uint64_t(0) ? 0 : Off);
+  }
+  KernelParams = C.Params;
+  KernelParamsKnown = KnownBits(KernelParams.size() + 1, true);
+  for (size_t I = 0; I < C.ParamsKnown.size(); ++I)
+    if (!C.ParamsKnown[I])
+      KernelParamsKnown.set(I, 1, false);
+  Budget = C.MaxWarpInstructions;
+}
+
+void Launch::fail(const XInstr &I, const std::string &Why) {
+  if (Stop)
+    return;
+  Stop = true;
+  const XFunction *F = &Kernel;
+  // Find the function that holds I, for its line.
+  (void)F;
+  Out.Error = Why;
+  if (I.Src)
+    Out.Error += " (PTX line " + std::to_string(I.Src->PtxLine) + ")";
+}
+
+void Launch::exitLanes(Warp &W, uint32_t Lanes) {
+  Lanes &= W.Live;
+  if (!Lanes)
+    return;
+  W.Live &= ~Lanes;
+  W.B->LiveThreads -= unsigned(popc(Lanes));
+  for (Frame &F : W.Frames)
+    for (StackEntry &E : F.Stack)
+      E.Mask &= ~Lanes;
+}
+
+/// The deepest local memory a thread may use: the kernel's frame and its
+/// deepest chain of calls (recursion: 64 KiB).
+static uint64_t stackBytes(const XFunction &F, unsigned Depth) {
+  if (Depth > 32)
+    return 64 * 1024;
+  uint64_t Deepest = 0;
+  for (const CallInfo &C : F.Calls)
+    if (C.Callee && C.Callee != &F)
+      Deepest = std::max(Deepest, stackBytes(*C.Callee, Depth + 1));
+    else if (C.Callee == &F || (!C.Callee && C.Name.empty()))
+      Deepest = std::max<uint64_t>(Deepest, 64 * 1024);
+  return F.LocalBytes + Deepest;
+}
+
+void Launch::initBlock(Block &B, uint64_t Linear) {
+  const uint32_t *G = Config.Grid, *Bk = Config.Block;
+  B.Linear = Linear;
+  B.Idx[0] = Linear % G[0];
+  B.Idx[1] = Linear / G[0] % G[1];
+  B.Idx[2] = Linear / (uint64_t(G[0]) * G[1]);
+  const unsigned Threads = Bk[0] * Bk[1] * Bk[2];
+  const unsigned NW = (Threads + 31) / 32;
+  B.Warps.resize(NW);
+  const uint64_t SharedBytes = Layout.StaticBytes + Config.DynamicSmem + 16;
+  B.Shared.assign(SharedBytes, 0);
+  B.SharedKnown = KnownBits(SharedBytes, false);
+  for (BarrierState &S : B.Barriers)
+    S = {};
+  B.LiveThreads = Threads;
+  const uint64_t Stack = std::max<uint64_t>(stackBytes(Kernel, 0), 16);
+  for (unsigned WI = 0; WI < NW; ++WI) {
+    Warp &W = B.Warps[WI];
+    W.Id = WI;
+    W.B = &B;
+    W.State = WarpState::Ready;
+    W.Executed = 0;
+    const unsigned Lanes = std::min(32u, Threads - WI * 32);
+    W.Live = Lanes == 32 ? ~0u : (1u << Lanes) - 1;
+    W.Specials.assign(size_t(NumSpecials) * 32, 0);
+    W.SpecialKnown.assign(NumSpecials, ~0u);
+    auto Set = [&](uint32_t S, unsigned L, uint64_t V) {
+      W.Specials[size_t(S) * 32 + L] = V;
+    };
+    for (unsigned L = 0; L < 32; ++L) {
+      const uint64_t T = uint64_t(WI) * 32 + L;
+      Set(STidX, L, T % Bk[0]);
+      Set(STidY, L, T / Bk[0] % Bk[1]);
+      Set(STidZ, L, T / (uint64_t(Bk[0]) * Bk[1]));
+      for (unsigned D = 0; D < 3; ++D) {
+        Set(SNtidX + D, L, Bk[D]);
+        Set(SCtaidX + D, L, B.Idx[D]);
+        Set(SNctaidX + D, L, G[D]);
+      }
+      Set(SLaneid, L, L);
+      Set(SWarpid, L, WI);
+      Set(SNwarpid, L, 64);
+      Set(SLanemaskEq, L, uint64_t(1) << L);
+      Set(SLanemaskLt, L, (uint64_t(1) << L) - 1);
+      Set(SLanemaskLe, L, (uint64_t(2) << L) - 1);
+      Set(SLanemaskGt, L, uint32_t(~((uint64_t(2) << L) - 1)));
+      Set(SLanemaskGe, L, uint32_t(~((uint64_t(1) << L) - 1)));
+      Set(SSmid, L, Linear % Config.SmCount);
+      Set(SNsmid, L, Config.SmCount);
+      Set(SGridid, L, Config.GridId);
+      Set(SDynSmem, L, Config.DynamicSmem);
+      Set(STotalSmem, L, Layout.StaticBytes + Config.DynamicSmem);
+      Set(SClusterCtarank, L, 0);
+      Set(SClusterNctarank, L, 1);
+      Set(SZero, L, 0);
+      Set(SOne, L, 1);
+      if (!GridWorkspace.empty()) {
+        // The grid's barrier word: envreg1 (high) and envreg2 (low) of its
+        // address, as the driver passes it to a cooperative launch.
+        const uint64_t A = GridBarrier;
+        Set(SEnvreg0 + 1, L, A >> 32);
+        Set(SEnvreg0 + 2, L, uint32_t(A));
+      }
+    }
+    W.LocalStride = Stack;
+    W.LocalTop = 0;
+    W.Local.assign(Stack * 32, 0);
+    W.LocalKnown = KnownBits(Stack * 32, false);
+    W.Frames.clear();
+    pushFrame(W, Kernel, W.Live);
+  }
+}
+
+void Launch::pushFrame(Warp &W, const XFunction &F, uint32_t Mask) {
+  W.Frames.emplace_back();
+  Frame &Fr = W.Frames.back();
+  Fr.Fn = &F;
+  Fr.R.assign(size_t(F.NumRegs) * 32, 0);
+  Fr.K.assign(F.NumRegs, 0);
+  Fr.P.assign(F.NumPreds + 1, 0);
+  Fr.PK.assign(F.NumPreds + 1, 0);
+  Fr.LocalBase = W.LocalTop;
+  W.LocalTop += F.LocalBytes;
+  Fr.FrameConsts.resize(F.FrameOffsets.size() * 32);
+  for (size_t I = 0; I < F.FrameOffsets.size(); ++I)
+    std::fill_n(Fr.FrameConsts.begin() + long(I * 32), 32,
+                Fr.LocalBase + F.FrameOffsets[I]);
+  Fr.FrameKnown.assign(F.FrameOffsets.size() + 1, ~0u);
+  Fr.Params.assign(size_t(F.ParamBytes) * 32, 0);
+  Fr.ParamKnown.assign(size_t(F.ParamBytes) * 32, 0);
+  Fr.CallMask = Mask;
+  Fr.Stack.clear();
+  Fr.Stack.push_back({0, Mask, uint32_t(F.Code.size()), 0});
+}
+
+void Launch::bindCtx(Ctx &C, Warp &W) {
+  Frame &Fr = W.Frames.back();
+  const XFunction &F = *Fr.Fn;
+  C.F[FReg] = Fr.R.data();
+  C.KF[FReg] = Fr.K.data();
+  C.F[FConst] = const_cast<uint64_t *>(F.Consts.data());
+  C.KF[FConst] = const_cast<uint32_t *>(F.ConstKnown.data());
+  C.F[FSpecial] = W.Specials.data();
+  C.KF[FSpecial] = W.SpecialKnown.data();
+  C.F[FLaunch] = LaunchConsts.data();
+  C.KF[FLaunch] = LaunchKnown.data();
+  C.F[FFrame] = Fr.FrameConsts.data();
+  C.KF[FFrame] = Fr.FrameKnown.data();
+  C.P = Fr.P.data();
+  C.PK = Fr.PK.data();
+  C.W = &W;
+  C.Fr = &Fr;
+  C.B = W.B;
+  C.L = this;
+}
+
+void Launch::call(Ctx &C, const XInstr &I, const CallInfo &CI) {
+  Warp &W = *C.W;
+  const XFunction *Callee = CI.Callee;
+  if (!Callee) {
+    // An indirect call: the address names the function per lane; all
+    // active lanes must agree (a warp calls one function at a time here).
+    const uint64_t *T = C.lanes(CI.Target);
+    const unsigned First = unsigned(ctz(C.Active));
+    for (unsigned L = 0; L < 32; ++L)
+      if ((C.Active >> L & 1) && T[L] != T[First])
+        return fail(I, "an indirect call whose lanes call different "
+                       "functions");
+    Callee = Prog.functionAt(T[First]);
+    if (!Callee)
+      return fail(I, "an indirect call through an address that is no "
+                     "function");
+  }
+  const uint32_t Caller = uint32_t(W.Frames.size() - 1);
+  const int32_t Index = I.Extra;
+  pushFrame(W, *Callee, C.Active);
+  Frame &From = W.Frames[Caller], &To = W.Frames.back();
+  To.CallIndex = Index;
+  To.Taint = C.Taint;
+  To.Stack.back().Taint = C.Taint;
+  // Arguments: the caller's .param variables into the callee's parameters,
+  // lane by lane.
+  const unsigned FromBytes = From.Fn->ParamBytes, ToBytes = Callee->ParamBytes;
+  for (size_t A = 0; A < CI.Args.size() && A < Callee->ParamSlots.size();
+       ++A) {
+    const auto [FromOff, Bytes] = CI.Args[A];
+    const auto [ToOff, ToSize] = Callee->ParamSlots[A];
+    const unsigned N = std::min(Bytes, ToSize);
+    for (unsigned L = 0; L < 32; ++L) {
+      if (!(C.Active >> L & 1))
+        continue;
+      std::memcpy(&To.Params[size_t(L) * ToBytes + ToOff],
+                  &From.Params[size_t(L) * FromBytes + FromOff], N);
+      std::memcpy(&To.ParamKnown[size_t(L) * ToBytes + ToOff],
+                  &From.ParamKnown[size_t(L) * FromBytes + FromOff], N);
+    }
+  }
+}
+
+void Launch::returnFromFrame(Warp &W) {
+  Frame &Callee = W.Frames.back();
+  Frame &Caller = W.Frames[W.Frames.size() - 2];
+  const uint32_t Lanes = Callee.CallMask & W.Live;
+  if (Callee.CallIndex >= 0) {
+    const CallInfo &CI = Caller.Fn->Calls[size_t(Callee.CallIndex)];
+    const unsigned FromBytes = Callee.Fn->ParamBytes,
+                   ToBytes = Caller.Fn->ParamBytes;
+    for (size_t R = 0; R < CI.Rets.size() && R < Callee.Fn->ReturnSlots.size();
+         ++R) {
+      const auto [ToOff, Bytes] = CI.Rets[R];
+      const auto [FromOff, Size] = Callee.Fn->ReturnSlots[R];
+      const unsigned N = std::min(Bytes, Size);
+      for (unsigned L = 0; L < 32; ++L) {
+        if (!(Lanes >> L & 1))
+          continue;
+        std::memcpy(&Caller.Params[size_t(L) * ToBytes + ToOff],
+                    &Callee.Params[size_t(L) * FromBytes + FromOff], N);
+        std::memcpy(&Caller.ParamKnown[size_t(L) * ToBytes + ToOff],
+                    &Callee.ParamKnown[size_t(L) * FromBytes + FromOff], N);
+      }
+    }
+  }
+  W.LocalTop = Callee.LocalBase;
+  W.Frames.pop_back();
+}
+
+void Launch::runWarp(Block &B, Warp &W, uint64_t Slice) {
+  Ctx C;
+  Frame *Bound = nullptr;
+  while (!Stop) {
+    Frame &Fr = W.Frames.back();
+    if (Fr.Stack.empty()) {
+      if (W.Frames.size() == 1) {
+        W.State = WarpState::Done;
+        return;
+      }
+      returnFromFrame(W);
+      Bound = nullptr;
+      continue;
+    }
+    if (Bound != &Fr) {
+      bindCtx(C, W);
+      Bound = &Fr;
+    }
+    StackEntry &E = Fr.Stack.back();
+    const XFunction &F = *Fr.Fn;
+    if (!(E.Mask & W.Live) || E.PC == E.Reconv || E.PC >= F.Code.size()) {
+      Fr.Stack.pop_back();
+      continue;
+    }
+    const XInstr &I = F.Code[E.PC];
+    uint32_t A = E.Mask & W.Live;
+    C.Taint = E.Taint;
+    if (I.Guard >= 0 && !I.GuardInHandler) {
+      const uint32_t P = C.P[I.Guard];
+      // Lanes whose guard is unknown may or may not run it.
+      C.Taint |= A & ~C.PK[I.Guard];
+      A &= I.GuardNot ? ~P : P;
+    }
+    C.Active = A;
+    ++E.PC;
+    if (A || I.GuardInHandler) {
+      I.Fn(C, I);
+      ++W.Executed;
+      ++Out.WarpInstructions;
+      Out.ThreadInstructions += unsigned(popc(A));
+    }
+    if (C.Yield) {
+      C.Yield = false;
+      return;
+    }
+    if (Budget && Out.WarpInstructions >= Budget) {
+      Stop = true;
+      Out.Error = "stopped after " + std::to_string(Budget) +
+                  " warp instructions (the execution budget)";
+      return;
+    }
+    if (!(Out.WarpInstructions & 0xffff) &&
+        Config.Deadline.time_since_epoch().count() &&
+        std::chrono::steady_clock::now() >= Config.Deadline) {
+      Stop = true;
+      Out.Error = "stopped after " + std::to_string(Out.WarpInstructions) +
+                  " warp instructions: the execution budget (time) was spent";
+      return;
+    }
+    if (Slice && !--Slice)
+      return;
+  }
+  (void)B;
+}
+
+bool Launch::releaseBarriers(Block &B) {
+  bool Released = false;
+  for (unsigned Id = 0; Id < 16; ++Id) {
+    unsigned Waiting = 0;
+    for (const Warp &W : B.Warps)
+      if (W.State == WarpState::AtBarrier && W.BarrierId == Id)
+        Waiting += unsigned(popc(W.BarrierMask & W.Live));
+    BarrierState &S = B.Barriers[Id];
+    const bool Counted = S.Expected != 0;
+    const unsigned Arrived = Counted ? S.Arrived : Waiting;
+    if (!Waiting && !Counted)
+      continue;
+    const unsigned Need = Counted ? S.Expected : B.LiveThreads;
+    if (Arrived < Need)
+      continue;
+    // bar.red: every arrived thread's predicate, reduced.
+    unsigned Count = 0, Arrivals = 0;
+    for (const Warp &W : B.Warps)
+      if (W.State == WarpState::AtBarrier && W.BarrierId == Id && W.RedOp) {
+        Count += unsigned(popc(W.RedBits));
+        Arrivals += unsigned(popc(W.BarrierMask));
+      }
+    for (Warp &W : B.Warps) {
+      if (W.State != WarpState::AtBarrier || W.BarrierId != Id)
+        continue;
+      W.State = WarpState::Ready;
+      if (!W.RedOp)
+        continue;
+      Frame &F = W.Frames.back();
+      const uint32_t M = W.BarrierMask;
+      if (fileOf(W.RedDst) == FPred) {
+        const bool V = W.RedOp == 2 ? Count == Arrivals : Count != 0;
+        const uint32_t Sl = slotOf(W.RedDst);
+        F.P[Sl] = (F.P[Sl] & ~M) | (V ? M : 0);
+        F.PK[Sl] |= M;
+      } else {
+        uint64_t *D = F.R.data() + size_t(slotOf(W.RedDst)) * 32;
+        for (unsigned L = 0; L < 32; ++L)
+          if (M >> L & 1)
+            D[L] = W.RedOp == 1 ? Count
+                   : W.RedOp == 2 ? (Count == Arrivals)
+                                  : (Count != 0);
+        F.K[slotOf(W.RedDst)] |= M;
+      }
+      W.RedOp = 0;
+    }
+    S = {};
+    Released = true;
+  }
+  return Released;
+}
+
+void Launch::runBlock(Block &B) {
+  while (!Stop) {
+    bool Ran = false, AllDone = true;
+    for (Warp &W : B.Warps) {
+      if (W.State == WarpState::Ready) {
+        runWarp(B, W, 0);
+        Ran = true;
+      }
+      AllDone &= W.State == WarpState::Done;
+    }
+    if (AllDone || Stop)
+      return;
+    if (releaseBarriers(B) || Ran)
+      continue;
+    Out.Error = "block " + std::to_string(B.Linear) +
+                " cannot go on: its warps wait at barriers that the others "
+                "never reach";
+    Stop = true;
+  }
+}
+
+void Launch::runCooperative(uint64_t First, uint64_t Count) {
+  // Every block resident: turn between them with slices of instructions,
+  // so that blocks spinning on a grid barrier let the others arrive.
+  std::vector<Block> Blocks(Count);
+  for (uint64_t I = 0; I < Count; ++I)
+    initBlock(Blocks[I], First + I);
+  const uint64_t Slice = 256;
+  while (!Stop) {
+    bool AllDone = true, Any = false;
+    for (Block &B : Blocks) {
+      bool Ran = false, Done = true;
+      for (Warp &W : B.Warps) {
+        if (W.State == WarpState::Ready) {
+          runWarp(B, W, Slice);
+          Ran = true;
+        }
+        Done &= W.State == WarpState::Done;
+      }
+      if (!Done && releaseBarriers(B))
+        Ran = true;
+      AllDone &= Done;
+      Any |= Ran;
+      if (Stop)
+        return;
+    }
+    if (AllDone)
+      return;
+    if (!Any) {
+      Out.Error = "the cooperative launch cannot go on: every block waits "
+                  "at a barrier";
+      Stop = true;
+    }
+  }
+}
+
+Outcome Launch::run() {
+  const uint64_t Total =
+      uint64_t(Config.Grid[0]) * Config.Grid[1] * Config.Grid[2];
+  const uint64_t First = std::min(Config.FirstBlock, Total);
+  const uint64_t Count = std::min(Config.BlockCount, Total - First);
+  if (!Kernel.DecodeError.empty() && Kernel.Code.empty()) {
+    Out.Error = Kernel.DecodeError;
+    return Out;
+  }
+  if (Config.Cooperative) {
+    // The grid barrier's word, which the driver provides.
+    GridWorkspace.assign(64, 0);
+    const uint64_t A = (Mem.NextFree + 255) / 256 * 256;
+    Mem.NextFree = A + 256;
+    Mem.addOwned(A, 64, "grid barrier", true);
+    GridBarrier = A;
+    runCooperative(First, Count);
+  } else {
+    Block B;
+    for (uint64_t I = 0; I < Count && !Stop; ++I) {
+      initBlock(B, First + I);
+      runBlock(B);
+    }
+  }
+  Out.Finished = !Stop;
+  return std::move(Out);
+}
+
+} // namespace gmem::exec

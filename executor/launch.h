@@ -1,0 +1,102 @@
+//===- launch.h - Run one kernel launch ---------------------------------------===//
+//
+// Runs every block of a launch, warp by warp, over a GlobalMemory: blocks
+// one after another in linear order (so a block may wait for an earlier
+// one, as decoupled look-back scans do), the warps of a block in turn up to
+// each barrier. A cooperative launch keeps every block resident and turns
+// between them, so that grid-wide synchronisation completes.
+//
+// What the launch could not do is said in Outcome::Error: an instruction
+// the executor does not implement (with its opcode and line), a fault, a
+// trap, a deadlock, or the instruction budget spent.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_EXECUTOR_LAUNCH_H
+#define GMEM_EXECUTOR_LAUNCH_H
+
+#include "events.h"
+#include "machine.h"
+#include "program.h"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gmem::exec {
+
+struct LaunchConfig {
+  uint32_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1};
+  uint64_t DynamicSmem = 0;
+  std::vector<uint8_t> Params; ///< The kernel's parameter bytes, laid out.
+  std::vector<bool> ParamsKnown; ///< Per byte; empty: all known.
+  bool Cooperative = false;
+  unsigned SmCount = 132;
+  uint64_t GridId = 1;
+  /// Stop after this many warp instructions (0: no limit), or at this time
+  /// (the epoch: none).
+  uint64_t MaxWarpInstructions = 0;
+  std::chrono::steady_clock::time_point Deadline{};
+  /// Blocks to run (a contiguous range of linear indices); all by default.
+  uint64_t FirstBlock = 0, BlockCount = ~uint64_t(0);
+};
+
+struct Outcome {
+  bool Finished = false; ///< Every block ran to its end.
+  std::string Error;     ///< Why not.
+  uint64_t WarpInstructions = 0, ThreadInstructions = 0;
+  /// A store or atomic made under a branch on unknown data: memory may hold
+  /// bytes the GPU would not have written (they are marked unknown).
+  bool UncertainWrites = false;
+  /// printf output of the launch, in order.
+  std::string Printed;
+};
+
+class Launch {
+public:
+  Launch(Program &P, const XFunction &K, GlobalMemory &Mem,
+         const LaunchConfig &C, RequestSink *Sink);
+  Outcome run();
+
+  // For handlers.
+  Program &Prog;
+  const XFunction &Kernel;
+  GlobalMemory &Mem;
+  const LaunchConfig &Config;
+  RequestSink *Sink;
+  const SharedLayout &Layout;
+  std::vector<uint64_t> LaunchConsts; ///< File FLaunch.
+  std::vector<uint32_t> LaunchKnown;
+  std::vector<uint8_t> KernelParams;
+  KnownBits KernelParamsKnown;
+  std::vector<uint8_t> GridWorkspace; ///< %envreg1/2 of a cooperative launch.
+  uint64_t GridBarrier = 0;            ///< Its address.
+  Outcome Out;
+  bool Stop = false; ///< An error ended the launch.
+
+  /// Ends the launch with Why, naming the instruction.
+  void fail(const XInstr &I, const std::string &Why);
+  /// Calls F from the current frame of W (lanes Active).
+  void call(Ctx &C, const XInstr &I, const CallInfo &CI);
+  /// The lanes leave the warp (exit).
+  void exitLanes(Warp &W, uint32_t Lanes);
+
+private:
+  void initBlock(Block &B, uint64_t Linear);
+  void pushFrame(Warp &W, const XFunction &F, uint32_t Mask);
+  void bindCtx(Ctx &C, Warp &W);
+  /// Runs W until it waits at a barrier, finishes, or Slice instructions
+  /// have run (0: no slice).
+  void runWarp(Block &B, Warp &W, uint64_t Slice);
+  bool releaseBarriers(Block &B);
+  void runBlock(Block &B);
+  void runCooperative(uint64_t First, uint64_t Count);
+  void returnFromFrame(Warp &W);
+  uint64_t Budget = 0;
+};
+
+std::string where(const XInstr &I, const XFunction &F);
+
+} // namespace gmem::exec
+
+#endif // GMEM_EXECUTOR_LAUNCH_H

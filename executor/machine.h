@@ -1,0 +1,140 @@
+//===- machine.h - The state a launch runs in --------------------------------===//
+//
+// A warp is 32 lanes run together: each register is a slot of 32 64-bit
+// values with a mask of the lanes whose value is known; each predicate a
+// 32-bit mask. Control follows a reconvergence stack per call frame
+// (GPGPU-Sim's scheme): a divergent branch pushes its two paths, which run
+// one after the other and meet at the branch's immediate post-dominator.
+// Lanes that return leave every entry of their frame; lanes that exit leave
+// the warp.
+//
+// Handlers (ops_*.cpp) see one instruction and a Ctx: the operand files of
+// the running frame, the active lanes, and the warp, block and launch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_EXECUTOR_MACHINE_H
+#define GMEM_EXECUTOR_MACHINE_H
+
+#include "events.h"
+#include "memory.h"
+#include "program.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gmem::exec {
+
+/// Bit counts (gmem is C++17: no <bit>).
+inline unsigned popc(uint64_t V) { return unsigned(__builtin_popcountll(V)); }
+/// The lowest set bit's index (V nonzero).
+inline unsigned ctz(uint32_t V) { return unsigned(__builtin_ctz(V)); }
+/// Leading zeros of V in its own width.
+template <class T> inline unsigned clz(T V) {
+  constexpr unsigned W = sizeof(T) * 8;
+  return V ? unsigned(__builtin_clzll(uint64_t(V))) - (64 - W) : W;
+}
+
+struct StackEntry {
+  uint32_t PC = 0, Mask = 0, Reconv = 0;
+  /// Lanes whose path was decided by an unknown value, to restore when the
+  /// entry's paths meet again (Ctx::Taint).
+  uint32_t Taint = 0;
+};
+
+struct Frame {
+  const XFunction *Fn = nullptr;
+  std::vector<uint64_t> R; ///< NumRegs x 32.
+  std::vector<uint32_t> K; ///< Known lanes per register.
+  std::vector<uint32_t> P, PK; ///< Predicates and their known lanes.
+  std::vector<uint64_t> FrameConsts;
+  std::vector<uint32_t> FrameKnown;
+  std::vector<StackEntry> Stack;
+  uint64_t LocalBase = 0; ///< Per-thread offset of this frame's locals.
+  /// Per-lane parameter area, lane-major: lane L at L * Fn->ParamBytes.
+  std::vector<uint8_t> Params;
+  std::vector<uint8_t> ParamKnown; ///< 1 per known byte, lane-major.
+  uint32_t CallMask = 0;    ///< The lanes that entered it.
+  int32_t CallIndex = -1;   ///< The caller's CallInfo (results to copy).
+  uint32_t Taint = 0;
+  uint32_t Carry = 0; ///< The carry flag of add.cc and friends, per lane.
+};
+
+enum class WarpState : uint8_t { Ready, AtBarrier, Done };
+
+struct Block;
+
+struct Warp {
+  unsigned Id = 0;
+  Block *B = nullptr;
+  uint32_t Live = 0; ///< Lanes of threads that have not exited.
+  WarpState State = WarpState::Ready;
+  unsigned BarrierId = 0;
+  uint32_t BarrierMask = 0; ///< Lanes that arrived at the barrier.
+  /// bar.red: the reduction (1 popc, 2 and, 3 or; 0 none), the lanes whose
+  /// predicate is true, and the register that gets the result.
+  uint8_t RedOp = 0;
+  uint32_t RedBits = 0;
+  Opnd RedDst = 0;
+  std::vector<Frame> Frames;
+  std::vector<uint64_t> Specials; ///< NumSpecials x 32.
+  std::vector<uint32_t> SpecialKnown;
+  /// Per-thread local memory, lane-major (lane L at L * LocalStride).
+  std::vector<uint8_t> Local;
+  KnownBits LocalKnown;
+  uint64_t LocalStride = 0, LocalTop = 0;
+  /// Registers and lanes of the last wmma/mma fragments... (none yet).
+  uint64_t Executed = 0; ///< Warp instructions run.
+};
+
+/// A named barrier's count of arrived threads.
+struct BarrierState {
+  unsigned Arrived = 0;
+  unsigned Expected = 0; ///< 0: every live thread of the block.
+};
+
+struct Block {
+  uint64_t Linear = 0; ///< Linear block index, x fastest.
+  uint64_t Idx[3] = {0, 0, 0};
+  std::vector<Warp> Warps;
+  std::vector<uint8_t> Shared;
+  KnownBits SharedKnown;
+  BarrierState Barriers[16];
+  unsigned LiveThreads = 0;
+};
+
+class Launch;
+
+struct Ctx {
+  uint64_t *F[5] = {};
+  uint32_t *KF[5] = {};
+  uint32_t *P = nullptr, *PK = nullptr;
+  uint32_t Active = 0;
+  uint32_t Taint = 0;
+  Warp *W = nullptr;
+  Frame *Fr = nullptr;
+  Block *B = nullptr;
+  Launch *L = nullptr;
+  bool Yield = false;
+
+  uint64_t *lanes(Opnd O) const {
+    return F[fileOf(O)] + size_t(slotOf(O)) * 32;
+  }
+  uint32_t known(Opnd O) const { return KF[fileOf(O)][slotOf(O)]; }
+  /// Sets the known lanes of register D among the active ones.
+  void setKnown(Opnd D, uint32_t Lanes) {
+    uint32_t &K = KF[FReg][slotOf(D)];
+    K = ((K & ~Active) | (Active & Lanes)) & ~Taint;
+  }
+  uint32_t pred(Opnd O) const { return P[slotOf(O)]; }
+  uint32_t predKnown(Opnd O) const { return PK[slotOf(O)]; }
+  void setPred(Opnd D, uint32_t Bits, uint32_t Known) {
+    const uint32_t S = slotOf(D);
+    P[S] = (P[S] & ~Active) | (Bits & Active);
+    PK[S] = ((PK[S] & ~Active) | (Known & Active)) & ~Taint;
+  }
+};
+
+} // namespace gmem::exec
+
+#endif // GMEM_EXECUTOR_MACHINE_H

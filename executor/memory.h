@@ -1,0 +1,113 @@
+//===- memory.h - Device memory as the executor sees it ---------------------===//
+//
+// Global memory is a set of regions (allocations, module variables) at
+// their device addresses, each with its bytes and which of them are known:
+// a byte is known when something with known bytes wrote it (the host's
+// copies, an executed store of a known value). A load of unknown bytes
+// gives a value marked unknown (machine.h), so that an address computed
+// from it is never invented.
+//
+// In the recording runtime the regions are the program's own buffers (the
+// device addresses are host addresses); in gmem-analyze they are images
+// saved by a recorded run, or nothing at all (every load unknown).
+//
+// Shared, local and kernel-parameter memory are per block, per thread and
+// per launch; generic addresses reach them through windows far above any
+// host address, as the GPU's generic address space does.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_EXECUTOR_MEMORY_H
+#define GMEM_EXECUTOR_MEMORY_H
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gmem::exec {
+
+/// Generic-address windows (host addresses stay below 2^48).
+constexpr uint64_t SharedWindow = uint64_t(1) << 56;
+constexpr uint64_t LocalWindow = uint64_t(2) << 56;
+constexpr uint64_t ParamWindow = uint64_t(3) << 56;
+constexpr uint64_t WindowSize = uint64_t(1) << 48;
+
+/// One bit per byte: which bytes are known.
+class KnownBits {
+public:
+  KnownBits() = default;
+  explicit KnownBits(uint64_t Bytes, bool Known)
+      : Bits((Bytes + 63) / 64, Known ? ~uint64_t(0) : 0) {}
+  bool all(uint64_t Off, unsigned N) const {
+    for (unsigned I = 0; I < N; ++I)
+      if (!get(Off + I))
+        return false;
+    return true;
+  }
+  bool get(uint64_t Off) const { return Bits[Off >> 6] >> (Off & 63) & 1; }
+  void set(uint64_t Off, unsigned N, bool Known) {
+    for (unsigned I = 0; I < N; ++I) {
+      const uint64_t B = uint64_t(1) << ((Off + I) & 63);
+      if (Known)
+        Bits[(Off + I) >> 6] |= B;
+      else
+        Bits[(Off + I) >> 6] &= ~B;
+    }
+  }
+  void setRange(uint64_t Off, uint64_t N, bool Known);
+  bool allKnown(uint64_t Bytes) const;
+
+private:
+  std::vector<uint64_t> Bits;
+};
+
+struct Region {
+  uint64_t Base = 0, Size = 0;
+  uint8_t *Data = nullptr; ///< Size bytes (owned elsewhere or by Owned).
+  KnownBits *Known = nullptr;
+  std::string Name; ///< For messages: "cudaMalloc #3", "perm".
+  /// The bytes' owner when the memory made them (images, module variables
+  /// in gmem-analyze); null for the program's own buffers.
+  std::shared_ptr<uint8_t[]> Owned;
+  std::shared_ptr<KnownBits> OwnedKnown;
+  /// Why its unknown bytes are unknown ("nothing has written it").
+  std::string UnknownWhy;
+};
+
+/// The global address space: regions, found by address.
+class GlobalMemory {
+public:
+  /// Adds a region that owns zeroed bytes (all unknown unless Known).
+  Region &addOwned(uint64_t Base, uint64_t Size, std::string Name,
+                   bool Known);
+  /// Adds the program's own buffer at its address.
+  Region &addExternal(uint64_t Base, uint64_t Size, uint8_t *Data,
+                      KnownBits *Known, std::string Name);
+  /// Removes the region at Base (a freed allocation).
+  void remove(uint64_t Base);
+  /// The region holding [Addr, Addr + N), or null.
+  Region *find(uint64_t Addr, unsigned N);
+  /// Outside every region, loads are unknown and stores dropped instead of
+  /// faulting: gmem-analyze without the program's memory.
+  bool Lenient = false;
+  /// Where module variables are placed when nothing else places them.
+  uint64_t NextFree = uint64_t(1) << 44;
+  const std::vector<std::unique_ptr<Region>> &regions() const {
+    return Regions;
+  }
+  void clear() {
+    Regions.clear();
+    Sorted.clear();
+    Last = nullptr;
+  }
+
+private:
+  std::vector<std::unique_ptr<Region>> Regions;
+  std::vector<Region *> Sorted;
+  Region *Last = nullptr;
+};
+
+} // namespace gmem::exec
+
+#endif // GMEM_EXECUTOR_MEMORY_H

@@ -1,0 +1,375 @@
+//===- ops_compare.cpp - setp, set, selp, slct, testp -----------------------===//
+#include "decode.h"
+#include "float_bits.h"
+#include "lanes.h"
+
+#include <cmath>
+
+namespace gmem::exec {
+
+namespace {
+
+enum Cmp : uint8_t {
+  CEq,
+  CNe,
+  CLt,
+  CLe,
+  CGt,
+  CGe,
+  CEqu,
+  CNeu,
+  CLtu,
+  CLeu,
+  CGtu,
+  CGeu,
+  CNum,
+  CNan,
+};
+
+/// Compares two values of the instruction's type (a float's unordered
+/// forms are true when either is NaN; the ordered ones false).
+template <class T> bool compare(uint8_t Op, T A, T B) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const bool Un = std::isnan(A) || std::isnan(B);
+    switch (Op) {
+    case CEq:
+      return !Un && A == B;
+    case CNe:
+      return !Un && A != B;
+    case CLt:
+      return !Un && A < B;
+    case CLe:
+      return !Un && A <= B;
+    case CGt:
+      return !Un && A > B;
+    case CGe:
+      return !Un && A >= B;
+    case CEqu:
+      return Un || A == B;
+    case CNeu:
+      return Un || A != B;
+    case CLtu:
+      return Un || A < B;
+    case CLeu:
+      return Un || A <= B;
+    case CGtu:
+      return Un || A > B;
+    case CGeu:
+      return Un || A >= B;
+    case CNum:
+      return !Un;
+    default:
+      return Un;
+    }
+  } else {
+    switch (Op) {
+    case CEq:
+      return A == B;
+    case CNe:
+      return A != B;
+    case CLt:
+      return A < B;
+    case CLe:
+      return A <= B;
+    case CGt:
+      return A > B;
+    default:
+      return A >= B;
+    }
+  }
+}
+
+/// A value of the compared type as C++ computes it.
+template <class T> T value(uint64_t B, bool Ftz) {
+  T V = get<T>(B);
+  if constexpr (std::is_same_v<T, float>)
+    if (Ftz)
+      V = flush(V);
+  return V;
+}
+
+/// Half formats are compared as doubles: exact.
+struct Half {};
+struct BHalf {};
+template <class T> bool cmpLane(uint8_t Op, uint64_t A, uint64_t B, bool Ftz,
+                                unsigned Shift) {
+  if constexpr (std::is_same_v<T, Half>)
+    return compare<double>(Op, halfToDouble(uint32_t(A >> Shift)),
+                           halfToDouble(uint32_t(B >> Shift)));
+  else if constexpr (std::is_same_v<T, BHalf>)
+    return compare<double>(Op, bf16ToDouble(uint32_t(A >> Shift)),
+                           bf16ToDouble(uint32_t(B >> Shift)));
+  else
+    return compare<T>(Op, value<T>(A, Ftz), value<T>(B, Ftz));
+}
+
+/// setp: Sub the comparison; Flags bit 0 ftz, bits 1-2 the combining
+/// operation (0 none, 1 and, 2 or, 3 xor), bit 3 c negated, bit 4 packed
+/// (two results: the high halves' in D[0], the low halves' in D[1]).
+template <class T> void setpH(Ctx &C, const XInstr &I) {
+  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]);
+  const bool Ftz = I.Flags & 1, Packed = I.Flags & 16;
+  const unsigned Comb = I.Flags >> 1 & 3;
+  uint32_t R = 0, R2 = 0;
+  forLanes(C.Active, [&](unsigned L) {
+    if (Packed) {
+      R |= uint32_t(cmpLane<T>(I.Sub, A[L], B[L], Ftz, 16)) << L;
+      R2 |= uint32_t(cmpLane<T>(I.Sub, A[L], B[L], Ftz, 0)) << L;
+    } else {
+      R |= uint32_t(cmpLane<T>(I.Sub, A[L], B[L], Ftz, 0)) << L;
+    }
+  });
+  uint32_t K = C.known(I.S[0]) & C.known(I.S[1]);
+  uint32_t Other = 0;
+  if (Comb) {
+    Other = C.pred(I.S[2]);
+    if (I.Flags & 8)
+      Other = ~Other;
+    K &= C.predKnown(I.S[2]);
+  }
+  auto Combine = [&](uint32_t V) {
+    switch (Comb) {
+    case 1:
+      return V & Other;
+    case 2:
+      return V | Other;
+    case 3:
+      return V ^ Other;
+    default:
+      return V;
+    }
+  };
+  if (Packed) {
+    C.setPred(I.D[0], Combine(R), K);
+    if (I.ND > 1)
+      C.setPred(I.D[1], Combine(R2), K);
+    return;
+  }
+  C.setPred(I.D[0], Combine(R), K);
+  if (I.ND > 1) // p|q: q is the negated comparison, combined.
+    C.setPred(I.D[1], Combine(~R), K);
+}
+
+/// set: the comparison as 1.0f / 0xffffffff or 0 (Off 1: a float result).
+template <class T> void setH(Ctx &C, const XInstr &I) {
+  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]);
+  uint64_t *D = C.lanes(I.D[0]);
+  const bool Ftz = I.Flags & 1;
+  const uint64_t True = I.Off ? 0x3f800000 : 0xffffffff;
+  forLanes(C.Active, [&](unsigned L) {
+    D[L] = cmpLane<T>(I.Sub, A[L], B[L], Ftz, 0) ? True : 0;
+  });
+  C.setKnown(I.D[0], C.known(I.S[0]) & C.known(I.S[1]));
+}
+
+void selpH(Ctx &C, const XInstr &I) {
+  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]);
+  uint64_t *D = C.lanes(I.D[0]);
+  const uint32_t P = C.pred(I.S[2]);
+  const uint32_t KA = C.known(I.S[0]), KB = C.known(I.S[1]);
+  const uint32_t K = C.predKnown(I.S[2]) & ((P & KA) | (~P & KB));
+  forLanes(C.Active, [&](unsigned L) { D[L] = (P >> L & 1) ? A[L] : B[L]; });
+  C.setKnown(I.D[0], K);
+}
+
+/// slct: c >= 0 ? a : b (Off 1: c is a float).
+void slctH(Ctx &C, const XInstr &I) {
+  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]),
+                 *Cv = C.lanes(I.S[2]);
+  uint64_t *D = C.lanes(I.D[0]);
+  forLanes(C.Active, [&](unsigned L) {
+    const bool Pick = I.Off ? asFloat(Cv[L]) >= 0.0f : int32_t(Cv[L]) >= 0;
+    D[L] = Pick ? A[L] : B[L];
+  });
+  C.setKnown(I.D[0], C.known(I.S[0]) & C.known(I.S[1]) & C.known(I.S[2]));
+}
+
+/// testp.op: Sub 0 finite, 1 infinite, 2 number, 3 notanumber, 4 normal,
+/// 5 subnormal.
+template <class T> void testpH(Ctx &C, const XInstr &I) {
+  const uint64_t *A = C.lanes(I.S[0]);
+  uint32_t R = 0;
+  forLanes(C.Active, [&](unsigned L) {
+    const T V = get<T>(A[L]);
+    bool B = false;
+    switch (I.Sub) {
+    case 0:
+      B = std::isfinite(V);
+      break;
+    case 1:
+      B = std::isinf(V);
+      break;
+    case 2:
+      B = !std::isnan(V);
+      break;
+    case 3:
+      B = std::isnan(V);
+      break;
+    case 4:
+      B = std::fpclassify(V) == FP_NORMAL;
+      break;
+    default:
+      B = std::fpclassify(V) == FP_SUBNORMAL;
+      break;
+    }
+    R |= uint32_t(B) << L;
+  });
+  C.setPred(I.D[0], R, C.known(I.S[0]));
+}
+
+int cmpOf(const ptx::Instr &I, Ty T) {
+  static const std::pair<const char *, Cmp> Names[] = {
+      {"eq", CEq},   {"ne", CNe},   {"lt", CLt},   {"le", CLe},
+      {"gt", CGt},   {"ge", CGe},   {"lo", CLt},   {"ls", CLe},
+      {"hi", CGt},   {"hs", CGe},   {"equ", CEqu}, {"neu", CNeu},
+      {"ltu", CLtu}, {"leu", CLeu}, {"gtu", CGtu}, {"geu", CGeu},
+      {"num", CNum}, {"nan", CNan}};
+  for (size_t K = 0; K < I.Mods.size(); ++K)
+    for (auto &[N, C] : Names)
+      if (I.Mods[K] == N)
+        return C;
+  (void)T;
+  return -1;
+}
+
+template <template <class> class H> Handler pick(Ty T, bool Lo) {
+  switch (T) {
+  case Ty::F32:
+    return H<float>::fn;
+  case Ty::F64:
+    return H<double>::fn;
+  case Ty::F16:
+  case Ty::F16x2:
+    return H<Half>::fn;
+  case Ty::BF16:
+  case Ty::BF16x2:
+    return H<BHalf>::fn;
+  case Ty::S16:
+    return H<int16_t>::fn;
+  case Ty::S32:
+    return H<int32_t>::fn;
+  case Ty::S64:
+    return H<int64_t>::fn;
+  case Ty::U16:
+  case Ty::B16:
+    return H<uint16_t>::fn;
+  case Ty::U64:
+  case Ty::B64:
+    return H<uint64_t>::fn;
+  case Ty::S8:
+    return H<int8_t>::fn;
+  case Ty::U8:
+  case Ty::B8:
+    return H<uint8_t>::fn;
+  default:
+    (void)Lo;
+    return H<uint32_t>::fn;
+  }
+}
+template <class T> struct SetpF {
+  static void fn(Ctx &C, const XInstr &I) { setpH<T>(C, I); }
+};
+template <class T> struct SetF {
+  static void fn(Ctx &C, const XInstr &I) { setH<T>(C, I); }
+};
+
+} // namespace
+
+bool decodeCompare(Decoder &D, const ptx::Instr &I, XInstr &X) {
+  const std::string &Op = I.Op;
+  if (Op == "selp") {
+    const Ty T = Decoder::lastType(I);
+    X.D[0] = D.dst(I.Ops.at(0));
+    X.S[0] = D.src(I.Ops.at(1), T);
+    X.S[1] = D.src(I.Ops.at(2), T);
+    X.S[2] = D.src(I.Ops.at(3), Ty::Pred);
+    if (I.Ops[3].Not) {
+      std::swap(X.S[0], X.S[1]);
+    }
+    X.ND = 1;
+    X.NS = 3;
+    X.Fn = selpH;
+    return true;
+  }
+  if (Op == "slct") {
+    const Ty T = Decoder::lastType(I);
+    std::vector<Ty> Types;
+    for (const std::string &M : I.Mods)
+      if (tyOf(M) != Ty::None)
+        Types.push_back(tyOf(M));
+    X.D[0] = D.dst(I.Ops.at(0));
+    X.S[0] = D.src(I.Ops.at(1), Types.empty() ? T : Types[0]);
+    X.S[1] = D.src(I.Ops.at(2), Types.empty() ? T : Types[0]);
+    X.S[2] = D.src(I.Ops.at(3), T);
+    X.Off = T == Ty::F32;
+    X.ND = 1;
+    X.NS = 3;
+    X.Fn = slctH;
+    return true;
+  }
+  if (Op == "testp") {
+    static const char *Names[] = {"finite", "infinite", "number",
+                                  "notanumber", "normal", "subnormal"};
+    for (uint8_t K = 0; K < 6; ++K)
+      if (I.has(Names[K]))
+        X.Sub = K;
+    const Ty T = Decoder::lastType(I);
+    X.D[0] = D.dst(I.Ops.at(0));
+    X.S[0] = D.src(I.Ops.at(1), T);
+    X.ND = 1;
+    X.NS = 1;
+    X.Fn = T == Ty::F64 ? testpH<double> : testpH<float>;
+    return true;
+  }
+  if (Op != "setp" && Op != "set")
+    return false;
+  // setp.cmp{.bool}{.ftz}.type / set.cmp{.bool}{.ftz}.dtype.stype: the
+  // compared type is the last.
+  const Ty T = Decoder::lastType(I);
+  const int Cmp = cmpOf(I, T);
+  if (Cmp < 0) {
+    D.unsupported(X, Op + " with an unknown comparison");
+    return true;
+  }
+  X.Sub = uint8_t(Cmp);
+  uint16_t Flags = I.has("ftz") ? 1 : 0;
+  unsigned Comb = I.has("and") ? 1 : I.has("or") ? 2 : I.has("xor") ? 3 : 0;
+  Flags |= uint16_t(Comb << 1);
+  const ptx::Operand &Dst = I.Ops.at(0);
+  X.D[0] = D.dst(Dst);
+  X.ND = 1;
+  if (Dst.Pair >= 0) {
+    X.D[1] = D.dst(ptx::Operand{ptx::Operand::Reg, Dst.Pair});
+    X.ND = 2;
+  }
+  X.S[0] = D.src(I.Ops.at(1), T);
+  X.S[1] = D.src(I.Ops.at(2), T);
+  X.NS = 2;
+  if (Comb) {
+    X.S[2] = D.src(I.Ops.at(3), Ty::Pred);
+    X.NS = 3;
+    if (I.Ops[3].Not)
+      Flags |= 8;
+  }
+  if (T == Ty::F16x2 || T == Ty::BF16x2)
+    Flags |= 16;
+  X.Flags = Flags;
+  if (Op == "set") {
+    if (Comb || (Flags & 16)) {
+      D.unsupported(X, "set with a boolean operation or packed halves");
+      return true;
+    }
+    // set.cmp.dtype.stype: the first type is the result's.
+    for (const std::string &M : I.Mods)
+      if (tyOf(M) != Ty::None) {
+        X.Off = tyOf(M) == Ty::F32;
+        break;
+      }
+    X.Fn = pick<SetF>(T, false);
+    return true;
+  }
+  X.Fn = pick<SetpF>(T, false);
+  return true;
+}
+
+} // namespace gmem::exec

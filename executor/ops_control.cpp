@@ -1,0 +1,358 @@
+//===- ops_control.cpp - Branches, calls, returns, barriers -----------------===//
+#include "decode.h"
+#include "float_bits.h"
+#include "launch.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gmem::exec {
+
+namespace {
+
+uint32_t guardLanes(const Ctx &C, const XInstr &I, uint32_t Mask) {
+  if (I.Guard < 0)
+    return Mask;
+  const uint32_t P = C.P[I.Guard];
+  return Mask & (I.GuardNot ? ~P : P);
+}
+
+/// A branch: the active lanes split by the guard; both paths run, the
+/// taken one first, and meet at the reconvergence point. A guard that is
+/// unknown for some lane makes everything up to that point uncertain.
+void braH(Ctx &C, const XInstr &I) {
+  StackEntry &E = C.Fr->Stack.back();
+  const uint32_t Mask = C.Active;
+  const uint32_t Taken = guardLanes(C, I, Mask), Not = Mask & ~Taken;
+  const bool Unknown = I.Guard >= 0 && (Mask & ~C.PK[I.Guard]);
+  if (!Unknown) {
+    if (!Not) {
+      E.PC = I.Target;
+      return;
+    }
+    if (!Taken)
+      return;
+  }
+  const uint32_t Fall = E.PC, Taint = Unknown ? E.Taint | Mask : E.Taint;
+  E.PC = I.Reconv;
+  std::vector<StackEntry> &S = C.Fr->Stack;
+  if (Not)
+    S.push_back({Fall, Not, I.Reconv, Taint});
+  if (Taken)
+    S.push_back({I.Target, Taken, I.Reconv, Taint});
+}
+
+void retH(Ctx &C, const XInstr &I) {
+  const uint32_t Lanes = guardLanes(C, I, C.Active);
+  if (C.W->Frames.size() == 1) {
+    C.L->exitLanes(*C.W, Lanes);
+    return;
+  }
+  for (StackEntry &E : C.Fr->Stack)
+    E.Mask &= ~Lanes;
+}
+
+void exitH(Ctx &C, const XInstr &I) {
+  C.L->exitLanes(*C.W, guardLanes(C, I, C.Active));
+}
+
+void trapH(Ctx &C, const XInstr &I) {
+  if (guardLanes(C, I, C.Active))
+    C.L->fail(I, "the kernel executed trap (the GPU stops the launch with an "
+                 "error)");
+}
+
+void nopH(Ctx &, const XInstr &) {}
+
+/// Reads a NUL-terminated string of global memory at A (at most 4 KiB).
+std::string cString(Ctx &C, uint64_t A) {
+  std::string S;
+  while (S.size() < 4096) {
+    Region *R = C.L->Mem.find(A + S.size(), 1);
+    if (!R)
+      break;
+    const char Ch = char(R->Data[A + S.size() - R->Base]);
+    if (!Ch)
+      break;
+    S += Ch;
+  }
+  return S;
+}
+
+/// printf's arguments as the device packs them (each aligned to its size).
+std::string formatPrintf(const std::string &Fmt, const uint8_t *Args,
+                         size_t Size) {
+  std::string Out;
+  size_t Off = 0;
+  auto Take = [&](unsigned N) {
+    Off = (Off + N - 1) / N * N;
+    uint64_t V = 0;
+    if (Args && Off + N <= Size)
+      std::memcpy(&V, Args + Off, N);
+    Off += N;
+    return V;
+  };
+  for (size_t I = 0; I < Fmt.size(); ++I) {
+    if (Fmt[I] != '%') {
+      Out += Fmt[I];
+      continue;
+    }
+    size_t J = I + 1;
+    while (J < Fmt.size() && std::strchr("-+ #0123456789.*", Fmt[J]))
+      ++J;
+    std::string Len;
+    while (J < Fmt.size() && std::strchr("hlLqjzt", Fmt[J]))
+      Len += Fmt[J++];
+    if (J >= Fmt.size())
+      break;
+    const char Conv = Fmt[J];
+    std::string Spec = Fmt.substr(I, J - I + 1);
+    char Buf[512];
+    if (Conv == '%') {
+      Out += '%';
+    } else if (std::strchr("diuxXoc", Conv)) {
+      const bool Long = Len.find('l') != std::string::npos ||
+                        Len.find('j') != std::string::npos ||
+                        Len.find('z') != std::string::npos;
+      const uint64_t V = Take(Long ? 8 : 4);
+      // Print with a 64-bit length whatever was written.
+      std::string S64 = Fmt.substr(I, J - I - Len.size()) + "ll" + Conv;
+      if (Conv == 'c')
+        std::snprintf(Buf, sizeof Buf, Spec.c_str(), int(V));
+      else if (Conv == 'd' || Conv == 'i')
+        std::snprintf(Buf, sizeof Buf, S64.c_str(),
+                      Long ? (long long)V : (long long)int32_t(V));
+      else
+        std::snprintf(Buf, sizeof Buf, S64.c_str(),
+                      Long ? (unsigned long long)V
+                           : (unsigned long long)uint32_t(V));
+      Out += Buf;
+    } else if (std::strchr("feEgGaA", Conv)) {
+      std::snprintf(Buf, sizeof Buf, Spec.c_str(), asDouble(Take(8)));
+      Out += Buf;
+    } else if (Conv == 'p') {
+      std::snprintf(Buf, sizeof Buf, "%p", (void *)uintptr_t(Take(8)));
+      Out += Buf;
+    } else if (Conv == 's') {
+      Take(8); // A device string: its address is not readable here.
+      Out += "(string)";
+    } else {
+      Out += Spec;
+    }
+    I = J;
+  }
+  return Out;
+}
+
+/// The functions a PTX module may call without defining them.
+void builtinCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
+  Frame &Fr = *C.Fr;
+  const unsigned PB = Fr.Fn->ParamBytes;
+  auto Arg = [&](unsigned L, size_t K) -> uint64_t {
+    if (K >= CI.Args.size())
+      return 0;
+    uint64_t V = 0;
+    std::memcpy(&V, &Fr.Params[size_t(L) * PB + CI.Args[K].first],
+                std::min(8u, CI.Args[K].second));
+    return V;
+  };
+  auto Ret = [&](unsigned L, uint64_t V) {
+    if (CI.Rets.empty())
+      return;
+    std::memcpy(&Fr.Params[size_t(L) * PB + CI.Rets[0].first], &V,
+                std::min(8u, CI.Rets[0].second));
+    std::memset(&Fr.ParamKnown[size_t(L) * PB + CI.Rets[0].first], 1,
+                std::min(8u, CI.Rets[0].second));
+  };
+  if (CI.Name == "vprintf") {
+    for (uint32_t M = C.Active; M; M &= M - 1) {
+      const unsigned L = unsigned(ctz(M));
+      const std::string Fmt = cString(C, Arg(L, 0));
+      uint64_t Buf = Arg(L, 1);
+      // The arguments are a local buffer of this thread.
+      std::vector<uint8_t> Args;
+      if (Buf - LocalWindow < WindowSize)
+        Buf -= LocalWindow;
+      if (Buf < C.W->LocalStride)
+        Args.assign(C.W->Local.begin() + long(L * C.W->LocalStride + Buf),
+                    C.W->Local.begin() + long((L + 1) * C.W->LocalStride));
+      C.L->Out.Printed += formatPrintf(Fmt, Args.data(), Args.size());
+      Ret(L, 0);
+    }
+    return;
+  }
+  if (CI.Name == "malloc") {
+    for (uint32_t M = C.Active; M; M &= M - 1) {
+      const unsigned L = unsigned(ctz(M));
+      const uint64_t Bytes = std::max<uint64_t>(Arg(L, 0), 1);
+      const uint64_t A = (C.L->Mem.NextFree + 255) / 256 * 256;
+      C.L->Mem.NextFree = A + (Bytes + 255) / 256 * 256;
+      C.L->Mem.addOwned(A, Bytes, "device malloc", false);
+      Ret(L, A);
+    }
+    return;
+  }
+  if (CI.Name == "free")
+    return;
+  if (CI.Name == "__assertfail") {
+    const unsigned L = unsigned(ctz(C.Active));
+    C.L->fail(I, "a device assert failed: " + cString(C, Arg(L, 0)) +
+                     " (" + cString(C, Arg(L, 1)) + ":" +
+                     std::to_string(uint32_t(Arg(L, 2))) + ")");
+    return;
+  }
+  C.L->fail(I, "a call of " + CI.Name +
+                   ", which no module of the program defines");
+}
+
+void callH(Ctx &C, const XInstr &I) {
+  const CallInfo &CI = C.Fr->Fn->Calls[size_t(I.Extra)];
+  if (CI.Callee || CI.Name.empty())
+    C.L->call(C, I, CI);
+  else
+    builtinCall(C, I, CI);
+}
+
+/// bar.sync / barrier.sync id{, count}: the warp waits; bar.arrive counts
+/// without waiting. bar.red also reduces a predicate (Sub: 1 popc, 2 and,
+/// 3 or).
+void barH(Ctx &C, const XInstr &I) {
+  const unsigned First = unsigned(ctz(C.Active));
+  const unsigned Id = I.NS ? unsigned(C.lanes(I.S[0])[First] & 15) : 0;
+  const unsigned Count = I.NS > 1 ? unsigned(C.lanes(I.S[1])[First]) : 0;
+  BarrierState &S = C.B->Barriers[Id];
+  if (Count) {
+    S.Expected = Count;
+    S.Arrived += unsigned(popc(C.Active));
+  }
+  Warp &W = *C.W;
+  W.RedOp = I.Sub;
+  if (I.Sub) {
+    uint32_t P = C.P[slotOf(I.S[2])];
+    if (I.Flags)
+      P = ~P;
+    W.RedBits = P & C.Active;
+    W.RedDst = I.D[0];
+  }
+  if (I.Off == 1) // bar.arrive
+    return;
+  W.State = WarpState::AtBarrier;
+  W.BarrierId = Id;
+  W.BarrierMask = C.Active;
+  C.Yield = true;
+}
+
+} // namespace
+
+bool decodeControl(Decoder &D, const ptx::Instr &I, XInstr &X) {
+  const std::string &Op = I.Op;
+  if (Op == "bra") {
+    const ptx::Operand &T = I.Ops.at(0);
+    X.Target = D.label(T.Name);
+    if (X.Target == ~0u) {
+      D.unsupported(X, "a branch to an unknown label " + T.Name);
+      return true;
+    }
+    X.Fn = braH;
+    X.Ctl = XInstr::Branch;
+    X.GuardInHandler = true;
+    return true;
+  }
+  if (Op == "ret" || Op == "exit") {
+    X.Fn = Op == "ret" ? retH : exitH;
+    X.Ctl = XInstr::Leave;
+    X.GuardInHandler = true;
+    return true;
+  }
+  if (Op == "trap") {
+    X.Fn = trapH;
+    X.Ctl = XInstr::Leave;
+    X.GuardInHandler = true;
+    return true;
+  }
+  if (Op == "brkpt" || Op == "nanosleep" || Op == "pmevent" ||
+      (Op == "bar" && I.has("warp")) || Op == "setmaxnreg") {
+    X.Fn = nopH;
+    return true;
+  }
+  if (Op == "call") {
+    CallInfo CI;
+    size_t K = 0;
+    auto Vars = [&](const ptx::Operand &V) {
+      std::vector<std::pair<uint32_t, unsigned>> Out;
+      for (const ptx::Operand &E : V.Elems) {
+        const Opnd O = D.src(E, Ty::U64);
+        unsigned Bytes = 0;
+        for (const ptx::Variable &L : D.Fn.Locals)
+          if (L.Name == E.Name)
+            Bytes = unsigned(L.Bytes);
+        Out.push_back({uint32_t(D.X.Consts[size_t(slotOf(O)) * 32]), Bytes});
+      }
+      return Out;
+    };
+    if (K < I.Ops.size() && I.Ops[K].Kind == ptx::Operand::Vector)
+      CI.Rets = Vars(I.Ops[K++]);
+    if (K >= I.Ops.size()) {
+      D.unsupported(X, "a call without a callee");
+      return true;
+    }
+    const ptx::Operand &Callee = I.Ops[K++];
+    if (Callee.Kind == ptx::Operand::Reg) {
+      CI.Target = D.src(Callee, Ty::U64);
+    } else {
+      CI.Name = Callee.Name;
+      const std::string Local =
+          std::to_string(D.X.ModuleIndex) + ":" + Callee.Name;
+      if (D.Prog.definition(Local, nullptr))
+        CI.Callee = D.Prog.decodeFunction(Local);
+      else if (D.Prog.definition(Callee.Name, nullptr))
+        CI.Callee = D.Prog.decodeFunction(Callee.Name);
+    }
+    if (K < I.Ops.size() && I.Ops[K].Kind == ptx::Operand::Vector)
+      CI.Args = Vars(I.Ops[K++]);
+    X.Extra = int32_t(D.X.Calls.size());
+    D.X.Calls.push_back(std::move(CI));
+    X.Fn = callH;
+    return true;
+  }
+  if (Op == "bar" || Op == "barrier") {
+    if (I.has("cluster")) {
+      // A launch without clusters: the cluster is the block itself.
+      if (I.has("arrive")) {
+        X.Fn = nopH;
+        return true;
+      }
+      X.Fn = barH;
+      X.S[0] = D.constant(15);
+      X.NS = 1;
+      return true;
+    }
+    size_t K = 0;
+    if (I.has("red")) {
+      X.Sub = I.has("popc") ? 1 : I.has("and") ? 2 : 3;
+      X.D[0] = D.dst(I.Ops.at(K++));
+      X.ND = 1;
+    }
+    X.S[0] = D.src(I.Ops.at(K++), Ty::U32);
+    X.NS = 1;
+    if (K < I.Ops.size() && (!X.Sub || K + 1 < I.Ops.size()))
+      X.S[X.NS++] = D.src(I.Ops.at(K++), Ty::U32);
+    if (X.Sub) {
+      if (K >= I.Ops.size()) {
+        D.unsupported(X, "bar.red without its predicate");
+        return true;
+      }
+      if (X.NS == 1)
+        X.S[1] = D.constant(0);
+      X.NS = 3;
+      X.Flags = I.Ops[K].Not;
+      X.S[2] = D.src(I.Ops[K], Ty::Pred);
+    }
+    X.Off = I.has("arrive") ? 1 : 0;
+    X.Fn = barH;
+    return true;
+  }
+  return false;
+}
+
+} // namespace gmem::exec

@@ -1,0 +1,574 @@
+//===- ops_memory.cpp - ld, st, atom, red, cp.async and their kin -----------===//
+//
+// Each lane's address is resolved in its state space (a generic address by
+// the window it falls in), its bytes read or written with their known bits,
+// and every global or shared instruction is one request to the launch's
+// sink, with the lanes' addresses. A lane whose address is known but lies
+// outside every region faults, as on the GPU (the launch stops, naming the
+// instruction); a lane whose address is unknown reads an unknown value.
+//
+//===----------------------------------------------------------------------===//
+#include "decode.h"
+#include "float_bits.h"
+#include "launch.h"
+
+#include <algorithm>
+
+namespace gmem::exec {
+
+namespace {
+
+/// Where one lane's bytes are.
+struct Place {
+  uint8_t *Data = nullptr; ///< Null: no bytes (unknown value, or a fault).
+  KnownBits *Bits = nullptr;
+  uint64_t BitOff = 0;
+  uint8_t *KnownBytes = nullptr; ///< Parameter areas: a byte per byte.
+  MemSpace Space = MemSpace::Global; ///< Resolved (never Generic).
+  uint64_t EventAddr = 0; ///< Global address, or shared offset.
+  const char *Fault = nullptr;
+};
+
+Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
+  Place P;
+  if (S == MemSpace::Generic) {
+    if (A - SharedWindow < WindowSize)
+      S = MemSpace::Shared, A -= SharedWindow;
+    else if (A - LocalWindow < WindowSize)
+      S = MemSpace::Local, A -= LocalWindow;
+    else if (A - ParamWindow < WindowSize)
+      S = MemSpace::KernelParam, A -= ParamWindow;
+    else
+      S = MemSpace::Global;
+  }
+  if (S == MemSpace::Const)
+    S = MemSpace::Global;
+  P.Space = S;
+  P.EventAddr = A;
+  switch (S) {
+  case MemSpace::Global:
+    if (Region *R = C.L->Mem.find(A, N)) {
+      P.Data = R->Data + (A - R->Base);
+      P.Bits = R->Known;
+      P.BitOff = A - R->Base;
+    } else if (!C.L->Mem.Lenient) {
+      P.Fault = "an address outside every allocation";
+    }
+    break;
+  case MemSpace::Shared:
+    if (A + N <= C.B->Shared.size() && A + N >= A) {
+      P.Data = C.B->Shared.data() + A;
+      P.Bits = &C.B->SharedKnown;
+      P.BitOff = A;
+    } else {
+      P.Fault = "a shared address beyond the block's shared memory";
+    }
+    break;
+  case MemSpace::Local:
+    if (A + N <= C.W->LocalStride && A + N >= A) {
+      const uint64_t O = L * C.W->LocalStride + A;
+      P.Data = C.W->Local.data() + O;
+      P.Bits = &C.W->LocalKnown;
+      P.BitOff = O;
+    } else {
+      P.Fault = "a local address beyond the thread's stack";
+    }
+    break;
+  case MemSpace::KernelParam:
+    if (A + N <= C.L->KernelParams.size() && A + N >= A) {
+      P.Data = C.L->KernelParams.data() + A;
+      P.Bits = &C.L->KernelParamsKnown;
+      P.BitOff = A;
+    } else {
+      P.Fault = "a parameter address beyond the kernel's parameters";
+    }
+    break;
+  case MemSpace::Param: {
+    const unsigned PB = C.Fr->Fn->ParamBytes;
+    if (A + N <= PB) {
+      P.Data = C.Fr->Params.data() + size_t(L) * PB + A;
+      P.KnownBytes = C.Fr->ParamKnown.data() + size_t(L) * PB + A;
+    } else {
+      P.Fault = "a parameter address beyond the function's parameters";
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  return P;
+}
+
+bool placeKnown(const Place &P, unsigned N) {
+  if (P.Bits)
+    return P.Bits->all(P.BitOff, N);
+  if (P.KnownBytes) {
+    for (unsigned I = 0; I < N; ++I)
+      if (!P.KnownBytes[I])
+        return false;
+    return true;
+  }
+  return false;
+}
+
+void setPlaceKnown(const Place &P, unsigned N, bool Known) {
+  if (P.Bits)
+    P.Bits->set(P.BitOff, N, Known);
+  else if (P.KnownBytes)
+    std::memset(P.KnownBytes, Known ? 1 : 0, N);
+}
+
+uint64_t extend(uint64_t V, unsigned Width, bool Signed) {
+  if (!Signed || Width >= 8)
+    return V;
+  const unsigned Shift = 64 - 8 * Width;
+  return uint64_t(int64_t(V << Shift) >> Shift);
+}
+
+/// The lanes of one instruction by resolved space, for events.
+struct Requests {
+  uint64_t Addr[2][32];
+  uint32_t Mask[2] = {0, 0}; ///< Global, shared.
+  uint32_t Unknown[2] = {0, 0};
+
+  void add(const Place &P, unsigned L, bool AddrKnown) {
+    const int K = P.Space == MemSpace::Global   ? 0
+                  : P.Space == MemSpace::Shared ? 1
+                                                : -1;
+    if (K < 0)
+      return;
+    Addr[K][L] = P.EventAddr;
+    Mask[K] |= 1u << L;
+    if (!AddrKnown)
+      Unknown[K] |= 1u << L;
+  }
+  void emit(Ctx &C, const XInstr &I, unsigned Size, uint8_t Part = 0) {
+    RequestSink *S = C.L->Sink;
+    if (!S || I.Access < 0)
+      return;
+    for (int K = 0; K < 2; ++K) {
+      if (!Mask[K])
+        continue;
+      MemRequest R;
+      R.Fn = C.Fr->Fn;
+      R.Instr = uint32_t(&I - C.Fr->Fn->Code.data());
+      R.Op = I.Mem;
+      R.Space = K ? MemSpace::Shared : MemSpace::Global;
+      R.Size = Size;
+      R.Mask = Mask[K];
+      R.Unknown = Unknown[K];
+      R.Uncertain = C.Taint & Mask[K];
+      R.Addr = Addr[K];
+      R.Block = C.B->Linear;
+      R.Warp = C.W->Id;
+      R.Part = Part;
+      S->request(R);
+    }
+  }
+};
+
+void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L,
+             uint64_t A) {
+  char Hex[32];
+  std::snprintf(Hex, sizeof Hex, "0x%llx", (unsigned long long)A);
+  C.L->fail(I, std::string("lane ") + std::to_string(L) + " of warp " +
+                   std::to_string(C.W->Id) + " of block " +
+                   std::to_string(C.B->Linear) + " reads or writes " + Hex +
+                   ", " + P.Fault);
+}
+
+void loadH(Ctx &C, const XInstr &I) {
+  const uint64_t *Base = C.lanes(I.Addr);
+  const uint32_t BaseKnown = C.known(I.Addr);
+  const unsigned W = I.Width, N = W * I.Vec;
+  const bool Signed = I.Sub & 1;
+  uint32_t Known[4] = {0, 0, 0, 0};
+  Requests Req;
+  uint64_t *D[4];
+  for (unsigned V = 0; V < I.Vec; ++V)
+    D[V] = C.lanes(I.D[V]);
+  for (uint32_t M = C.Active; M; M &= M - 1) {
+    const unsigned L = unsigned(ctz(M));
+    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const bool AddrKnown = BaseKnown >> L & 1;
+    const Place P = resolve(C, I.Space, A, N, L);
+    if (P.Fault && AddrKnown)
+      return faultAt(C, I, P, L, A);
+    Req.add(P, L, AddrKnown);
+    for (unsigned V = 0; V < I.Vec; ++V) {
+      uint64_t Val = 0;
+      if (P.Data) {
+        std::memcpy(&Val, P.Data + V * W, W);
+        Val = extend(Val, W, Signed);
+        Place Part = P;
+        Part.BitOff += V * W;
+        if (Part.KnownBytes)
+          Part.KnownBytes += V * W;
+        if (AddrKnown && placeKnown(Part, W))
+          Known[V] |= 1u << L;
+      }
+      D[V][L] = Val;
+    }
+  }
+  for (unsigned V = 0; V < I.Vec; ++V)
+    C.setKnown(I.D[V], Known[V]);
+  Req.emit(C, I, N);
+}
+
+void storeH(Ctx &C, const XInstr &I) {
+  const uint64_t *Base = C.lanes(I.Addr);
+  const uint32_t BaseKnown = C.known(I.Addr);
+  const unsigned W = I.Width, N = W * I.Vec;
+  Requests Req;
+  const uint64_t *S[4];
+  uint32_t SK[4];
+  for (unsigned V = 0; V < I.Vec; ++V) {
+    S[V] = C.lanes(I.S[V]);
+    SK[V] = C.known(I.S[V]);
+  }
+  if (C.Taint && (I.Space == MemSpace::Global || I.Space == MemSpace::Generic))
+    C.L->Out.UncertainWrites = true;
+  for (uint32_t M = C.Active; M; M &= M - 1) {
+    const unsigned L = unsigned(ctz(M));
+    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const bool AddrKnown = BaseKnown >> L & 1;
+    const Place P = resolve(C, I.Space, A, N, L);
+    if (P.Fault && AddrKnown)
+      return faultAt(C, I, P, L, A);
+    Req.add(P, L, AddrKnown);
+    if (!AddrKnown) {
+      // The GPU wrote somewhere else: which bytes is not known.
+      if (P.Space == MemSpace::Global)
+        C.L->Out.UncertainWrites = true;
+      continue;
+    }
+    if (!P.Data)
+      continue;
+    for (unsigned V = 0; V < I.Vec; ++V) {
+      std::memcpy(P.Data + V * W, &S[V][L], W);
+      Place Part = P;
+      Part.BitOff += V * W;
+      if (Part.KnownBytes)
+        Part.KnownBytes += V * W;
+      setPlaceKnown(Part, W, (SK[V] >> L & 1) && !(C.Taint >> L & 1));
+    }
+  }
+  Req.emit(C, I, N);
+}
+
+/// Atomic operations (XInstr::Sub).
+enum AtomOp : uint8_t {
+  AAdd,
+  AMin,
+  AMax,
+  AInc,
+  ADec,
+  AAnd,
+  AOr,
+  AXor,
+  AExch,
+  ACas,
+};
+
+/// The new value of an atomic on Old with operand B (and C for cas), of
+/// type T (XInstr::Flags holds the Ty).
+uint64_t atomicNew(uint8_t Op, Ty T, uint64_t Old, uint64_t B, uint64_t Cv) {
+  const unsigned W = bytesOf(T);
+  const uint64_t Mask = W >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * W)) - 1;
+  switch (Op) {
+  case AAdd:
+    switch (T) {
+    case Ty::F32:
+      return bitsOf(asFloat(Old) + asFloat(B));
+    case Ty::F64:
+      return bitsOf(asDouble(Old) + asDouble(B));
+    case Ty::F16:
+      return doubleToHalf(halfToDouble(uint32_t(Old)) + halfToDouble(uint32_t(B)));
+    case Ty::BF16:
+      return doubleToBf16(bf16ToDouble(uint32_t(Old)) + bf16ToDouble(uint32_t(B)));
+    case Ty::F16x2:
+      return doubleToHalf(halfToDouble(uint32_t(Old)) +
+                          halfToDouble(uint32_t(B))) |
+             uint64_t(doubleToHalf(halfToDouble(uint32_t(Old >> 16)) +
+                                   halfToDouble(uint32_t(B >> 16))))
+                 << 16;
+    case Ty::BF16x2:
+      return doubleToBf16(bf16ToDouble(uint32_t(Old)) +
+                          bf16ToDouble(uint32_t(B))) |
+             uint64_t(doubleToBf16(bf16ToDouble(uint32_t(Old >> 16)) +
+                                   bf16ToDouble(uint32_t(B >> 16))))
+                 << 16;
+    default:
+      return (Old + B) & Mask;
+    }
+  case AMin:
+  case AMax: {
+    // Whether B is below Old, and above it, in the type's order.
+    bool Below, Above;
+    if (T == Ty::F32) {
+      Below = asFloat(B) < asFloat(Old);
+      Above = asFloat(B) > asFloat(Old);
+    } else if (T == Ty::F64) {
+      Below = asDouble(B) < asDouble(Old);
+      Above = asDouble(B) > asDouble(Old);
+    } else if (isSigned(T)) {
+      const int64_t Bs = int64_t(extend(B & Mask, W, true)),
+                    Os = int64_t(extend(Old & Mask, W, true));
+      Below = Bs < Os;
+      Above = Bs > Os;
+    } else {
+      Below = (B & Mask) < (Old & Mask);
+      Above = (B & Mask) > (Old & Mask);
+    }
+    return (Op == AMin ? Below : Above) ? B & Mask : Old & Mask;
+  }
+  case AInc:
+    return (Old & Mask) >= (B & Mask) ? 0 : (Old + 1) & Mask;
+  case ADec:
+    return ((Old & Mask) == 0 || (Old & Mask) > (B & Mask)) ? B & Mask
+                                                             : (Old - 1) & Mask;
+  case AAnd:
+    return Old & B & Mask;
+  case AOr:
+    return (Old | B) & Mask;
+  case AXor:
+    return (Old ^ B) & Mask;
+  case AExch:
+    return B & Mask;
+  case ACas:
+    return (Old & Mask) == (B & Mask) ? Cv & Mask : Old & Mask;
+  }
+  return Old;
+}
+
+void atomH(Ctx &C, const XInstr &I) {
+  const uint64_t *Base = C.lanes(I.Addr);
+  const uint32_t BaseKnown = C.known(I.Addr);
+  const unsigned W = I.Width;
+  const bool HasDst = I.ND > 0;
+  const uint64_t *B = C.lanes(I.S[0]);
+  const uint64_t *Cv = I.NS > 1 ? C.lanes(I.S[1]) : B;
+  const uint32_t BK = C.known(I.S[0]) & (I.NS > 1 ? C.known(I.S[1]) : ~0u);
+  uint64_t *D = HasDst ? C.lanes(I.D[0]) : nullptr;
+  uint32_t Known = 0;
+  Requests Req;
+  if (C.Taint && I.Space != MemSpace::Shared)
+    C.L->Out.UncertainWrites = true;
+  // Lane by lane, in lane order: one order the hardware may serve them in.
+  for (uint32_t M = C.Active; M; M &= M - 1) {
+    const unsigned L = unsigned(ctz(M));
+    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const bool AddrKnown = BaseKnown >> L & 1;
+    const Place P = resolve(C, I.Space, A, W, L);
+    if (P.Fault && AddrKnown)
+      return faultAt(C, I, P, L, A);
+    Req.add(P, L, AddrKnown);
+    uint64_t Old = 0;
+    bool OldKnown = false;
+    if (P.Data && AddrKnown) {
+      std::memcpy(&Old, P.Data, W);
+      OldKnown = placeKnown(P, W);
+      const uint64_t New = atomicNew(I.Sub, Ty(I.Flags), Old, B[L], Cv[L]);
+      std::memcpy(P.Data, &New, W);
+      setPlaceKnown(P, W,
+                    OldKnown && (BK >> L & 1) && !(C.Taint >> L & 1));
+    } else if (!AddrKnown && P.Space == MemSpace::Global) {
+      C.L->Out.UncertainWrites = true;
+    }
+    if (D) {
+      D[L] = extend(Old, W, isSigned(Ty(I.Flags)));
+      if (OldKnown)
+        Known |= 1u << L;
+    }
+  }
+  if (HasDst)
+    C.setKnown(I.D[0], Known);
+  Req.emit(C, I, W);
+}
+
+/// cp.async: the copy is made at once (the commit and wait that follow
+/// have nothing left to wait for); a global load and a shared store.
+void cpAsyncH(Ctx &C, const XInstr &I) {
+  const uint64_t *Dst = C.lanes(I.Addr), *Src = C.lanes(I.S[0]);
+  const uint32_t DK = C.known(I.Addr), SK = C.known(I.S[0]);
+  const unsigned N = I.Width;
+  const uint64_t *SrcSize = I.NS > 1 ? C.lanes(I.S[1]) : nullptr;
+  Requests Load, Store;
+  for (uint32_t M = C.Active; M; M &= M - 1) {
+    const unsigned L = unsigned(ctz(M));
+    const Place G = resolve(C, MemSpace::Global, Src[L], N, L);
+    const Place S = resolve(C, MemSpace::Shared, Dst[L] + uint64_t(I.Off), N, L);
+    if (G.Fault && (SK >> L & 1))
+      return faultAt(C, I, G, L, Src[L]);
+    if (S.Fault && (DK >> L & 1))
+      return faultAt(C, I, S, L, Dst[L]);
+    Load.add(G, L, SK >> L & 1);
+    Store.add(S, L, DK >> L & 1);
+    if (!S.Data || !(DK >> L & 1))
+      continue;
+    // Bytes beyond src-size are zero-filled.
+    const unsigned Copy =
+        SrcSize ? unsigned(std::min<uint64_t>(SrcSize[L], N)) : N;
+    std::memset(S.Data, 0, N);
+    S.Bits->set(S.BitOff, N, true);
+    if (G.Data && Copy) {
+      std::memcpy(S.Data, G.Data, Copy);
+      const bool Known = (SK >> L & 1) && placeKnown(G, Copy);
+      S.Bits->set(S.BitOff, Copy, Known && !(C.Taint >> L & 1));
+    } else if (Copy) {
+      S.Bits->set(S.BitOff, Copy, false);
+    }
+  }
+  Load.emit(C, I, N, 0);
+  Store.emit(C, I, N, 1);
+}
+
+void nopH(Ctx &, const XInstr &) {}
+
+/// createpolicy: an L2 cache policy is an opaque value; its bits do not
+/// matter here.
+void zeroH(Ctx &C, const XInstr &I) {
+  uint64_t *D = C.lanes(I.D[0]);
+  for (unsigned L = 0; L < 32; ++L)
+    if (C.Active >> L & 1)
+      D[L] = 0;
+  C.setKnown(I.D[0], ~0u);
+}
+
+bool vectorOf(const ptx::Instr &I, uint8_t &Vec) {
+  Vec = 1;
+  for (const std::string &M : I.Mods)
+    if (M == "v2")
+      Vec = 2;
+    else if (M == "v4")
+      Vec = 4;
+    else if (M == "v8")
+      return false;
+  return true;
+}
+
+} // namespace
+
+bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
+  const std::string &Op = I.Op;
+  if (Op == "prefetch" || Op == "prefetchu" || Op == "fence" ||
+      Op == "membar" || Op == "applypriority" || Op == "discard") {
+    X.Fn = nopH;
+    return true;
+  }
+  if (Op == "createpolicy") {
+    X.Fn = zeroH;
+    X.D[0] = D.dst(I.Ops.at(0));
+    X.ND = 1;
+    return true;
+  }
+  if (Op == "cp" && I.has("async")) {
+    if (I.has("commit_group") || I.has("wait_group") || I.has("wait_all")) {
+      X.Fn = nopH;
+      return true;
+    }
+    if (I.has("bulk") || I.has("tensor") || I.has("mbarrier")) {
+      D.unsupported(X, "cp.async.bulk (a TMA copy)");
+      return true;
+    }
+    // cp.async.ca.shared.global [dst], [src], cp-size{, src-size}
+    if (I.Ops.size() < 3 || !D.address(I.Ops[0], X))
+      return D.unsupported(X, "a cp.async of an unexpected form"), true;
+    const ptx::Operand &SrcA = I.Ops[1];
+    XInstr Tmp;
+    if (!D.address(SrcA, Tmp))
+      return true;
+    if (Tmp.Off) {
+      D.unsupported(X, "a cp.async whose source has an offset");
+      return true;
+    }
+    X.S[0] = Tmp.Addr;
+    X.NS = 1;
+    if (I.Ops.size() > 3 && I.Ops[3].Kind != ptx::Operand::Symbol)
+      X.S[X.NS++] = D.src(I.Ops[3], Ty::U32);
+    X.Width = uint8_t(I.Ops[2].Value);
+    X.Mem = MemOp::Load;
+    X.Space = MemSpace::Shared;
+    X.Fn = cpAsyncH;
+    return true;
+  }
+  const bool Load = Op == "ld" || Op == "ldu";
+  const bool Store = Op == "st";
+  const bool Atom = Op == "atom";
+  const bool Red = Op == "red";
+  if (!Load && !Store && !Atom && !Red)
+    return false;
+  if (I.has("async") || I.has("shared::cluster") || I.has("b128")) {
+    D.unsupported(X, Op + " of this form (cluster memory, async, b128)");
+    return true;
+  }
+  const Ty T = Decoder::lastType(I);
+  X.Space = Decoder::space(I);
+  if (X.Space == MemSpace::Param) {
+    const ptx::Operand &A = Load ? I.Ops.at(1) : I.Ops.at(0);
+    if (D.kernelParam(A))
+      X.Space = MemSpace::KernelParam;
+  }
+  X.Width = uint8_t(bytesOf(T));
+  if (!X.Width || !vectorOf(I, X.Vec)) {
+    D.unsupported(X, "a memory instruction of an unexpected type");
+    return true;
+  }
+  if (Load || Store) {
+    X.Mem = Load ? MemOp::Load : MemOp::Store;
+    X.Sub = isSigned(T) ? 1 : 0;
+    const ptx::Operand &Val = Load ? I.Ops.at(0) : I.Ops.at(1);
+    if (!D.address(Load ? I.Ops.at(1) : I.Ops.at(0), X))
+      return true;
+    auto Elems = Val.Kind == ptx::Operand::Vector
+                     ? Val.Elems
+                     : std::vector<ptx::Operand>{Val};
+    if (Elems.size() != X.Vec) {
+      D.unsupported(X, "a vector access of the wrong length");
+      return true;
+    }
+    for (unsigned V = 0; V < X.Vec; ++V) {
+      if (Load)
+        X.D[V] = D.dst(Elems[V]);
+      else
+        X.S[V] = D.src(Elems[V], T);
+    }
+    X.ND = Load ? X.Vec : 0;
+    X.NS = Load ? 0 : X.Vec;
+    X.Fn = Load ? loadH : storeH;
+    return true;
+  }
+  // atom{.sem}{.scope}{.space}.op.type d, [a], b{, c};  red: no d.
+  static const std::pair<const char *, AtomOp> Ops[] = {
+      {"add", AAdd}, {"min", AMin}, {"max", AMax},   {"inc", AInc},
+      {"dec", ADec}, {"and", AAnd}, {"or", AOr},     {"xor", AXor},
+      {"exch", AExch}, {"cas", ACas}};
+  bool Found = false;
+  for (auto &[N, A] : Ops)
+    if (I.has(N)) {
+      X.Sub = A;
+      Found = true;
+    }
+  if (!Found || X.Vec != 1) {
+    D.unsupported(X, "an atomic of this operation or vector form");
+    return true;
+  }
+  X.Flags = uint16_t(T);
+  X.Mem = Atom ? MemOp::Atomic : MemOp::Reduction;
+  size_t K = 0;
+  if (Atom) {
+    X.D[0] = D.dst(I.Ops.at(K++));
+    X.ND = 1;
+  }
+  if (!D.address(I.Ops.at(K++), X))
+    return true;
+  X.S[0] = D.src(I.Ops.at(K++), T);
+  X.NS = 1;
+  if (K < I.Ops.size() && I.Ops[K].Kind != ptx::Operand::Symbol &&
+      X.Sub == ACas)
+    X.S[X.NS++] = D.src(I.Ops[K], T);
+  X.Fn = atomH;
+  return true;
+}
+
+} // namespace gmem::exec

@@ -1,0 +1,203 @@
+//===- program.cpp - Link PTX modules, place their variables ----------------===//
+#include "program.h"
+
+#include <algorithm>
+
+namespace gmem::exec {
+
+namespace {
+
+uint64_t alignUp(uint64_t V, uint64_t A) { return A ? (V + A - 1) / A * A : V; }
+
+/// Module-scope key: the module's index and the name.
+std::string key(size_t Module, const std::string &Name) {
+  return std::to_string(Module) + ":" + Name;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Program>>
+Program::link(std::shared_ptr<const std::vector<ptx::Module>> Modules,
+              GlobalMemory &Mem, const VariablePlacer &Place,
+              bool VariablesKnown) {
+  auto P = std::unique_ptr<Program>(new Program());
+  P->Modules = std::move(Modules);
+  const std::vector<ptx::Module> &Mods = *P->Modules;
+  // Functions: each module's own first, then any module's definition (an
+  // .extern declaration is resolved as nvlink resolves it).
+  for (size_t I = 0; I < Mods.size(); ++I) {
+    const ptx::Module &M = Mods[I];
+    for (const ptx::Function &F : M.Functions) {
+      if (!F.Defined)
+        continue;
+      P->Defs[key(I, F.Name)] = {&M, &F};
+      P->Defs.emplace(F.Name, std::make_pair(&M, &F));
+    }
+  }
+  // Variables: placed by the caller (the program's own buffers) or in
+  // memory the executor owns, with their initial bytes.
+  for (size_t I = 0; I < Mods.size(); ++I) {
+    const ptx::Module &M = Mods[I];
+    for (const ptx::Variable &V : M.Globals) {
+      if (V.Space == ptx::StateSpace::Shared) {
+        SharedVar S{V.Name, V.Bytes, std::max(V.Align, 1u),
+                    V.Extern || V.Unsized};
+        P->SharedByName[key(I, V.Name)] = uint32_t(P->Shared.size());
+        P->Shared.push_back(S);
+        continue;
+      }
+      if (V.Extern || (V.Space != ptx::StateSpace::Global &&
+                       V.Space != ptx::StateSpace::Const))
+        continue;
+      uint64_t A = Place ? Place(V) : 0;
+      if (!A) {
+        const uint64_t Bytes = std::max<uint64_t>(V.Bytes, 1);
+        A = alignUp(Mem.NextFree, std::max(V.Align, 16u));
+        Mem.NextFree = A + alignUp(Bytes, 256);
+        Region &R = Mem.addOwned(A, Bytes, V.Name, VariablesKnown);
+        if (!VariablesKnown)
+          R.UnknownWhy = "the host may have written it (cudaMemcpyToSymbol)";
+        std::memcpy(R.Data, V.Init.data(),
+                    std::min<uint64_t>(V.Init.size(), Bytes));
+      }
+      P->VarAddress[key(I, V.Name)] = A;
+      P->VarAddress.emplace(V.Name, A);
+    }
+  }
+  // Address initialisers (a pointer to another variable) in owned memory.
+  for (size_t I = 0; I < Mods.size(); ++I)
+    for (const ptx::Variable &V : Mods[I].Globals) {
+      if (V.InitSymbols.empty())
+        continue;
+      auto Self = P->VarAddress.find(key(I, V.Name));
+      if (Self == P->VarAddress.end())
+        continue;
+      Region *R = Mem.find(Self->second, 1);
+      if (!R || !R->Owned)
+        continue; // The program's own copy holds its own pointers.
+      for (const auto &[Off, Sym] : V.InitSymbols) {
+        uint64_t Target = P->addressOf(key(I, Sym.first));
+        if (!Target)
+          Target = P->addressOf(Sym.first);
+        const uint64_t Value = Target + uint64_t(Sym.second);
+        if (Off + 8 <= R->Size)
+          std::memcpy(R->Data + Off, &Value, 8);
+      }
+    }
+  // Function-scope shared variables.
+  for (size_t I = 0; I < Mods.size(); ++I)
+    for (const ptx::Function &F : Mods[I].Functions)
+      for (const ptx::Variable &V : F.Locals)
+        if (V.Space == ptx::StateSpace::Shared) {
+          P->SharedByName[key(I, F.Name + "/" + V.Name)] =
+              uint32_t(P->Shared.size());
+          P->Shared.push_back({V.Name, V.Bytes, std::max(V.Align, 1u),
+                               V.Extern || V.Unsized});
+        }
+  return std::move(P);
+}
+
+uint64_t Program::addressOf(const std::string &Name) const {
+  auto It = VarAddress.find(Name);
+  return It == VarAddress.end() ? 0 : It->second;
+}
+
+int Program::sharedIndex(const std::string &Name) const {
+  auto It = SharedByName.find(Name);
+  return It == SharedByName.end() ? -1 : int(It->second);
+}
+
+const ptx::Function *Program::definition(const std::string &Name,
+                                         const ptx::Module **In) const {
+  auto It = Defs.find(Name);
+  if (It == Defs.end())
+    return nullptr;
+  if (In)
+    *In = It->second.first;
+  return It->second.second;
+}
+
+XFunction *Program::decodeFunction(const std::string &Name) {
+  const ptx::Module *M = nullptr;
+  const ptx::Function *F = definition(Name, &M);
+  if (!F)
+    return nullptr;
+  auto It = Decoded.find(F);
+  if (It != Decoded.end())
+    return It->second.get();
+  auto X = std::make_unique<XFunction>();
+  XFunction *Raw = X.get();
+  Decoded[F] = std::move(X);
+  Raw->Src = F;
+  Raw->Mod = M;
+  Raw->Name = F->Name;
+  Raw->ModuleIndex = unsigned(M - Modules->data());
+  decode(*this, *M, *F, *Raw);
+  computeReconvergence(*Raw);
+  Raw->Decoded = true;
+  return Raw;
+}
+
+const XFunction *Program::kernel(const std::string &Mangled) {
+  const ptx::Function *F = definition(Mangled, nullptr);
+  if (!F || !F->Entry)
+    return nullptr;
+  return decodeFunction(Mangled);
+}
+
+const XFunction *Program::function(const std::string &Name) {
+  return decodeFunction(Name);
+}
+
+const SharedLayout &Program::layout(const XFunction &K) {
+  auto It = Layouts.find(&K);
+  if (It != Layouts.end())
+    return It->second;
+  // Every function the kernel may call (decoded on the way).
+  std::vector<const XFunction *> Reach = {&K};
+  for (size_t I = 0; I < Reach.size(); ++I)
+    for (const CallInfo &C : Reach[I]->Calls)
+      if (C.Callee &&
+          std::find(Reach.begin(), Reach.end(), C.Callee) == Reach.end())
+        Reach.push_back(C.Callee);
+  std::vector<uint32_t> Used;
+  for (const XFunction *F : Reach)
+    for (uint32_t S : F->SharedVars)
+      if (std::find(Used.begin(), Used.end(), S) == Used.end())
+        Used.push_back(S);
+  std::sort(Used.begin(), Used.end());
+  SharedLayout L;
+  L.Offset.assign(Shared.size(), ~uint64_t(0));
+  uint64_t Top = 0;
+  for (uint32_t S : Used)
+    if (!Shared[S].Dynamic) {
+      Top = alignUp(Top, Shared[S].Align);
+      L.Offset[S] = Top;
+      Top += Shared[S].Bytes;
+    }
+  L.StaticBytes = Top;
+  // Dynamic shared memory starts after the static, 16-byte aligned, and
+  // every extern array names its start.
+  const uint64_t Dyn = alignUp(Top, 16);
+  for (uint32_t S : Used)
+    if (Shared[S].Dynamic)
+      L.Offset[S] = Dyn;
+  return Layouts.emplace(&K, std::move(L)).first->second;
+}
+
+uint64_t Program::functionAddress(const XFunction &F) {
+  for (size_t I = 0; I < FunctionTable.size(); ++I)
+    if (FunctionTable[I] == &F)
+      return (uint64_t(I) + 1) << 4 | (uint64_t(0xF0) << 40);
+  FunctionTable.push_back(&F);
+  return uint64_t(FunctionTable.size()) << 4 | (uint64_t(0xF0) << 40);
+}
+
+const XFunction *Program::functionAt(uint64_t A) {
+  if ((A >> 40) != 0xF0 || (A & 15))
+    return nullptr;
+  const uint64_t I = ((A & ((uint64_t(1) << 40) - 1)) >> 4);
+  return I && I <= FunctionTable.size() ? FunctionTable[I - 1] : nullptr;
+}
+
+} // namespace gmem::exec

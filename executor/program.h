@@ -1,0 +1,252 @@
+//===- program.h - PTX modules decoded once, linked, ready to run -----------===//
+//
+// A Program is the PTX of every translation unit of a build (several with
+// -rdc=true), linked as nvcc links them: a call to an .extern function
+// finds the module that defines it. Each function is decoded once into
+// XInstrs: a handler per instruction chosen by opcode and type, operands
+// resolved to register slots, branch targets and their reconvergence
+// points (the immediate post-dominator, cfg.cpp) computed.
+//
+// Operands live in five files of 32-lane slots (machine.h): the frame's
+// registers, the function's constants (immediates, addresses of variables
+// and parameters), the warp's special registers, the launch's constants
+// (shared variables' offsets), and the frame's own (local variables'
+// addresses). A handler reads any operand the same way.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_EXECUTOR_PROGRAM_H
+#define GMEM_EXECUTOR_PROGRAM_H
+
+#include "expected.h"
+#include "memory.h"
+#include "ptx.h"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gmem::exec {
+
+/// Operand files.
+enum FileId : uint32_t {
+  FReg = 0,
+  FConst = 1,
+  FSpecial = 2,
+  FLaunch = 3,
+  FFrame = 4,
+  FPred = 5, ///< A predicate register (its mask, not 32 lanes).
+};
+constexpr uint32_t SlotBits = 28;
+using Opnd = uint32_t;
+inline Opnd opnd(FileId F, uint32_t Slot) { return (F << SlotBits) | Slot; }
+inline FileId fileOf(Opnd O) { return FileId(O >> SlotBits); }
+inline uint32_t slotOf(Opnd O) { return O & ((1u << SlotBits) - 1); }
+
+/// The warp's special registers (file FSpecial), by slot.
+enum Special : uint32_t {
+  STidX,
+  STidY,
+  STidZ,
+  SNtidX,
+  SNtidY,
+  SNtidZ,
+  SCtaidX,
+  SCtaidY,
+  SCtaidZ,
+  SNctaidX,
+  SNctaidY,
+  SNctaidZ,
+  SLaneid,
+  SWarpid,
+  SNwarpid,
+  SLanemaskEq,
+  SLanemaskLt,
+  SLanemaskLe,
+  SLanemaskGt,
+  SLanemaskGe,
+  SSmid,
+  SNsmid,
+  SGridid,
+  SDynSmem,
+  STotalSmem,
+  SEnvreg0, // 32 of them
+  SClusterCtarank = SEnvreg0 + 32,
+  SClusterNctarank,
+  SZero, ///< Cluster ids and the like: 0 in a launch without clusters.
+  SOne,  ///< Cluster sizes: 1.
+  NumSpecials
+};
+
+/// Param: the frame's per-lane parameter area (a function's parameters,
+/// the .param variables of calls); KernelParam: the launch's parameters.
+enum class MemSpace : uint8_t {
+  Global,
+  Shared,
+  Local,
+  Param,
+  KernelParam,
+  Const,
+  Generic
+};
+
+/// What a memory instruction does, for request events.
+enum class MemOp : uint8_t { None, Load, Store, Atomic, Reduction };
+
+struct XInstr;
+struct Ctx;
+using Handler = void (*)(Ctx &, const XInstr &);
+
+/// One decoded instruction.
+struct XInstr {
+  Handler Fn = nullptr;
+  Opnd D[4] = {}, S[4] = {};
+  uint8_t ND = 0, NS = 0;
+  int32_t Guard = -1;
+  bool GuardNot = false;
+  /// Control instructions (bra, ret, exit, bar...) see their guard
+  /// themselves; others run on the lanes it lets through.
+  bool GuardInHandler = false;
+  uint8_t Width = 0; ///< Bytes per element (memory), or the type's.
+  uint8_t Vec = 1;   ///< Elements per lane (vector memory operations).
+  MemSpace Space = MemSpace::Global;
+  MemOp Mem = MemOp::None;
+  uint8_t Sub = 0;    ///< Sub-operation: comparison, atomic op, mode...
+  uint16_t Flags = 0; ///< Modifiers (ftz, sat, rounding...), per handler.
+  Opnd Addr = 0;      ///< Address base (memory operations).
+  int64_t Off = 0;    ///< Address offset, or an immediate.
+  uint32_t Target = 0, Reconv = 0; ///< Branches: target, reconvergence.
+  /// Control: a branch (Target, or Extras' targets for brx), leaving the
+  /// function (ret, exit, trap), or none.
+  enum CtlT : uint8_t { None, Branch, MultiBranch, Leave } Ctl = None;
+  int32_t Extra = -1; ///< Index into XFunction::Extras (long operand lists).
+  int32_t Access = -1; ///< Memory instructions: index in the kernel's list.
+  const ptx::Instr *Src = nullptr;
+};
+
+struct XFunction;
+
+/// A call's operands: the callee, the arguments' and results' variables.
+struct CallInfo {
+  const XFunction *Callee = nullptr; ///< Null: indirect or external.
+  std::string Name;                  ///< The callee's name.
+  Opnd Target = 0;                   ///< Indirect: the function's address.
+  std::vector<std::pair<uint32_t, unsigned>> Args; ///< Param offset, bytes.
+  std::vector<std::pair<uint32_t, unsigned>> Rets;
+};
+
+struct XFunction {
+  const ptx::Function *Src = nullptr;
+  const ptx::Module *Mod = nullptr;
+  unsigned ModuleIndex = 0;
+  std::string Name;
+  std::vector<XInstr> Code;
+  uint32_t NumRegs = 0, NumPreds = 0;
+  std::vector<uint64_t> Consts; ///< Slots x 32 lanes.
+  std::vector<uint32_t> ConstKnown;
+  /// Frame constants (file FFrame): the byte offset of a local variable in
+  /// the frame's local memory; the frame adds its base.
+  std::vector<uint64_t> FrameOffsets;
+  uint32_t LocalBytes = 0; ///< The frame's local memory per thread.
+  /// Per-lane parameter area: this function's parameters, its results,
+  /// and the .param variables of the calls it makes.
+  uint32_t ParamBytes = 0;
+  std::vector<std::pair<uint32_t, unsigned>> ParamSlots; ///< Offset, bytes.
+  std::vector<std::pair<uint32_t, unsigned>> ReturnSlots;
+  std::vector<CallInfo> Calls;
+  std::vector<std::vector<Opnd>> Extras;
+  /// Memory instructions in order (their XInstr::Access).
+  std::vector<uint32_t> Accesses;
+  /// The basic block of each instruction (cfg.cpp).
+  std::vector<uint32_t> BlockOf;
+  /// The arrays memory instructions index (provenance.cpp): "param:N" (the
+  /// kernel's N-th parameter), "shared:NAME", "global:NAME"; and each
+  /// access's (parallel to Accesses), or -1 when not known.
+  std::vector<std::string> Origins;
+  std::vector<int32_t> AccessOrigin;
+  /// Static shared variables it refers to (indices in Program::Shared).
+  std::vector<uint32_t> SharedVars;
+  bool Decoded = false;
+  std::string DecodeError; ///< Why it cannot run (an unknown opcode...).
+};
+
+/// A .shared variable of any module or function.
+struct SharedVar {
+  std::string Name;
+  uint64_t Bytes = 0;
+  unsigned Align = 4;
+  bool Dynamic = false; ///< extern []: the launch's dynamic shared memory.
+};
+
+/// The shared memory layout of one kernel.
+struct SharedLayout {
+  uint64_t StaticBytes = 0;
+  /// Offset of each SharedVar (index in Program::Shared), ~0 when unused.
+  std::vector<uint64_t> Offset;
+};
+
+/// Places module variables in global memory: returns the address of a
+/// variable (its bytes and initial value given), or 0 to let the memory
+/// place it.
+using VariablePlacer = std::function<uint64_t(const ptx::Variable &)>;
+
+class Program {
+public:
+  /// Links the modules (their text parsed already) and places their
+  /// variables in Mem. Fails on a symbol defined twice.
+  /// Variables the memory places hold their initial bytes, known when
+  /// VariablesKnown (a run whose host may have written them says no).
+  static Expected<std::unique_ptr<Program>>
+  link(std::shared_ptr<const std::vector<ptx::Module>> Modules,
+       GlobalMemory &Mem, const VariablePlacer &Place = nullptr,
+       bool VariablesKnown = true);
+
+  /// The entry function of that mangled name, decoded; null when none.
+  /// A function that cannot be decoded says why in DecodeError.
+  const XFunction *kernel(const std::string &Mangled);
+  const XFunction *function(const std::string &Name);
+  const std::vector<ptx::Module> &modules() const { return *Modules; }
+  const std::vector<SharedVar> &shared() const { return Shared; }
+  /// The shared layout of K and every function it may call.
+  const SharedLayout &layout(const XFunction &K);
+  /// Each module variable's address.
+  uint64_t addressOf(const std::string &Name) const;
+  /// The function whose address (as `mov rd, func` gives it) is A.
+  const XFunction *functionAt(uint64_t A);
+  uint64_t functionAddress(const XFunction &F);
+
+  // Used by decode.cpp.
+  int sharedIndex(const std::string &Name) const;
+  const ptx::Function *definition(const std::string &Name,
+                                  const ptx::Module **In) const;
+  XFunction *decodeFunction(const std::string &Name);
+
+private:
+  std::shared_ptr<const std::vector<ptx::Module>> Modules;
+  std::map<std::string, std::pair<const ptx::Module *, const ptx::Function *>>
+      Defs;
+  std::map<const ptx::Function *, std::unique_ptr<XFunction>> Decoded;
+  std::vector<SharedVar> Shared;
+  std::map<std::string, uint32_t> SharedByName;
+  std::map<std::string, uint64_t> VarAddress;
+  std::map<const XFunction *, SharedLayout> Layouts;
+  std::vector<const XFunction *> FunctionTable;
+};
+
+/// Decodes F (ptx) of module M into X. Unknown opcodes are decoded into a
+/// handler that stops the launch naming them.
+void decode(Program &P, const ptx::Module &M, const ptx::Function &F,
+            XFunction &X);
+
+/// Names the array each memory instruction of X indexes (X.Origins).
+void computeOrigins(const ptx::Function &F, XFunction &X);
+
+/// Computes each branch's reconvergence point (XInstr::Reconv): the first
+/// instruction of the immediate post-dominator of its block, or the end of
+/// the function.
+void computeReconvergence(XFunction &X);
+
+} // namespace gmem::exec
+
+#endif // GMEM_EXECUTOR_PROGRAM_H
