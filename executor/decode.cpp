@@ -407,6 +407,20 @@ void decode(Program &P, const ptx::Module &M, const ptx::Function &F,
     }
   }
   computeOrigins(F, X);
+  for (size_t K = 0; K < X.Code.size(); ++K) {
+    const XInstr &In = X.Code[K];
+    const ptx::Instr &I = F.Body[K];
+    const bool Global =
+        In.Space == MemSpace::Global || In.Space == MemSpace::Generic;
+    if ((Global && (In.Mem == MemOp::Atomic || In.Mem == MemOp::Reduction)) ||
+        (Global && (I.has("volatile") || I.has("acquire") ||
+                    I.has("release") || I.has("relaxed") || I.has("mmio"))) ||
+        I.Op == "fence" || I.Op == "membar")
+      X.Communicates = true;
+  }
+  for (const CallInfo &C : X.Calls)
+    if (!C.Callee && C.Name != "vprintf" && C.Name != "__assertfail")
+      X.Communicates = true;
 }
 
 } // namespace gmem::exec

@@ -30,6 +30,10 @@ struct MemRequest {
   /// Lanes that got here through a branch on an unknown value: the GPU may
   /// not have issued this request at all.
   uint32_t Uncertain = 0;
+  /// A poll of a spin-wait that found what the warp's last poll found: how
+  /// often a GPU polls is decided by timing, so this request may not be
+  /// made there.
+  bool Spin = false;
   /// 32 addresses (active lanes only): global addresses, or offsets in the
   /// block's shared memory.
   const uint64_t *Addr = nullptr;

@@ -121,6 +121,7 @@ struct Presented {
   Kernel K;
   std::vector<AccessStats> Stats;
   std::vector<std::optional<FaultExample>> Misaligned;
+  std::vector<int> ModelAccess; ///< Per row, as LaunchResult's.
 };
 
 Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
@@ -214,6 +215,7 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
       Row.Compiled.Leader = -1;
       RowOfModel[M.Id] = Row.Id;
       Out.K.Accesses.push_back(std::move(Row));
+      Out.ModelAccess.push_back(M.Id);
     }
   std::vector<int> Row(N, -1);
   for (size_t I = 0; I < N; ++I) {
@@ -226,6 +228,12 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
       continue;
     Access A = EK.K.Accesses[I];
     A.Id = int(Out.K.Accesses.size());
+    // The line table's line (the innermost: a library's), where the
+    // program's own line is another: per-line comparisons with a GPU use it.
+    if (A.Loc.Line != Where[I].Line || A.Loc.File != Where[I].File) {
+      A.Compiled.File = A.Loc.File;
+      A.Compiled.Line = A.Loc.Line;
+    }
     A.Loc = Where[I];
     A.Array = Array[I];
     A.Compiled.Leader = -1;
@@ -237,6 +245,7 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
                        ")";
     Row[I] = A.Id;
     Out.K.Accesses.push_back(std::move(A));
+    Out.ModelAccess.push_back(-1);
   }
   // Async copies' partners, among the rows.
   for (Access &A : Out.K.Accesses)
@@ -445,11 +454,20 @@ LaunchResult ExecutedProgram::result(
   R.OwnedKernel = std::move(Owned);
   R.Arch = A.Name;
   R.Path = "executed";
+  R.ThreadInstructions = Counts.Out.ThreadInstructions;
+  R.ExecSeconds = Counts.Seconds;
   R.PerAccess = std::move(P.Stats);
   R.Warps = L.Grid.count() * ((L.Block.count() + 31) / 32);
   R.WarpsEvaluated = R.Warps;
   R.FirstOutOfBounds.resize(R.K->Accesses.size());
   R.FirstMisaligned = std::move(P.Misaligned);
+  R.ModelAccess = std::move(P.ModelAccess);
+  if (Counts.Out.StrayLanes)
+    R.Diagnostics.push_back(
+        std::to_string(Counts.Out.StrayLanes) +
+        " lane accesses fall outside every allocation the program made (a GPU "
+        "may fault, or read or overwrite whatever lies there): the first " +
+        Counts.Out.FirstStray);
   if (!Counts.Out.Finished)
     R.Incomplete = "the execution of its PTX stopped: " + Counts.Out.Error;
   computeMetrics(R);

@@ -3,6 +3,8 @@
 #include "memory_units.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 namespace gmem {
 
@@ -99,6 +101,13 @@ const Why &unknownAddress() {
                      "launch)"};
   return W;
 }
+const Why &spinPoll() {
+  static const Why W{UnknownCause::Unmodelled,
+                     "a spin-wait's poll that found what the last one found: "
+                     "how often a GPU polls is decided by timing, so these "
+                     "requests may not be made there"};
+  return W;
+}
 const Why &uncertainControl() {
   static const Why W{UnknownCause::LoadedData,
                      "it runs under a branch on values whose bytes are not "
@@ -141,6 +150,35 @@ public:
     const int Id = (*LastIds)[size_t(R.Instr) * 2 + R.Part];
     if (Id < 0)
       return;
+    const Access &Acc = EK.K.Accesses[size_t(Id)];
+    if (Acc.Compiled.State == CompiledForm::Reused)
+      return; // ptxas made no instruction of it.
+    if (R.Spin) {
+      UnknownEvent U;
+      U.AccessId = Id;
+      U.Issued = false;
+      U.Mask = R.Mask;
+      U.Reason = &spinPoll();
+      U.Order = R.Block * WarpsPerBlock + R.Warp;
+      Pipe.unknown(U);
+      return;
+    }
+    if (!(Acc.Compiled.State == CompiledForm::Merged &&
+          Acc.Compiled.Leader >= 0) &&
+        !R.Unknown && !R.Uncertain) {
+      // The common case: one request as it is.
+      RequestEvent E;
+      E.A = &Acc;
+      E.Addr = R.Addr;
+      E.Mask = issuingLanes(Acc, R.Mask);
+      E.Size = R.Size;
+      E.Order = R.Block * WarpsPerBlock + R.Warp;
+      E.Block = {R.Block % Grid.X, R.Block / Grid.X % Grid.Y,
+                 R.Block / (Grid.X * Grid.Y)};
+      E.Warp = R.Warp;
+      Pipe.priced(E);
+      return;
+    }
     One E;
     E.Id = Id;
     E.Mask = R.Mask;
@@ -275,23 +313,101 @@ private:
 
 } // namespace
 
+namespace {
+
+/// One thread's share of a launch: its blocks, its pricing.
+struct Part {
+  ExecutedCounts Counts;
+  RequestPipeline Pipe;
+  AccessTotals Totals;
+  FirstFaults Faults;
+  explicit Part(const ArchRules &A, size_t Accesses)
+      : Pipe(A), Totals(&Counts.Stats) {
+    Counts.Stats.resize(Accesses);
+    Faults.reset(Accesses);
+    Pipe.listen(Totals);
+    Pipe.listen(Faults);
+  }
+  void run(Program &P, const XFunction &K, const ExecutedKernel &EK,
+           GlobalMemory &Mem, const LaunchConfig &C) {
+    {
+      PricingSink Sink(Pipe, EK, C);
+      exec::Launch L(P, K, Mem, C, &Sink);
+      Counts.Out = L.run();
+    } // The sink flushes its open groups.
+    Counts.Misaligned = Faults.Misaligned;
+  }
+};
+
+bool communicates(const XFunction &K) {
+  std::vector<const XFunction *> Reach = {&K};
+  for (size_t I = 0; I < Reach.size(); ++I) {
+    if (Reach[I]->Communicates)
+      return true;
+    for (const CallInfo &C : Reach[I]->Calls)
+      if (C.Callee &&
+          std::find(Reach.begin(), Reach.end(), C.Callee) == Reach.end())
+        Reach.push_back(C.Callee);
+  }
+  return false;
+}
+
+} // namespace
+
 ExecutedCounts executeLaunch(Program &P, const XFunction &K,
                              const ExecutedKernel &EK, GlobalMemory &Mem,
-                             const LaunchConfig &C, const ArchRules &A) {
-  ExecutedCounts Out;
-  Out.Stats.resize(EK.K.Accesses.size());
-  RequestPipeline Pipe(A);
-  AccessTotals Totals(&Out.Stats);
-  FirstFaults Faults;
-  Faults.reset(EK.K.Accesses.size());
-  Pipe.listen(Totals);
-  Pipe.listen(Faults);
-  {
-    PricingSink Sink(Pipe, EK, C);
-    exec::Launch L(P, K, Mem, C, &Sink);
-    Out.Out = L.run();
-  } // The sink flushes its open groups.
-  Out.Misaligned = std::move(Faults.Misaligned);
+                             const LaunchConfig &C, const ArchRules &A,
+                             unsigned Threads) {
+  const auto Start = std::chrono::steady_clock::now();
+  const uint64_t Blocks = std::min<uint64_t>(
+      C.BlockCount, uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2] -
+                        std::min<uint64_t>(C.FirstBlock, uint64_t(C.Grid[0]) *
+                                                             C.Grid[1] *
+                                                             C.Grid[2]));
+  if (!Threads)
+    Threads = std::max(1u, std::thread::hardware_concurrency());
+  if (C.Cooperative || communicates(K) || Blocks < 2 * Threads)
+    Threads = 1;
+  const size_t N = EK.K.Accesses.size();
+  std::vector<std::unique_ptr<Part>> Parts;
+  std::vector<LaunchConfig> Configs(Threads, C);
+  for (unsigned T = 0; T < Threads; ++T) {
+    Parts.push_back(std::make_unique<Part>(A, N));
+    // Contiguous ranges, in launch order.
+    Configs[T].FirstBlock = C.FirstBlock + Blocks * T / Threads;
+    Configs[T].BlockCount = Blocks * (T + 1) / Threads - Blocks * T / Threads;
+  }
+  // The shared layout is computed once, before the threads (Program caches
+  // it).
+  (void)P.layout(K);
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T < Threads; ++T)
+    Pool.emplace_back([&, T] { Parts[T]->run(P, K, EK, Mem, Configs[T]); });
+  Parts[0]->run(P, K, EK, Mem, Configs[0]);
+  for (std::thread &T : Pool)
+    T.join();
+  ExecutedCounts Out = std::move(Parts[0]->Counts);
+  for (unsigned T = 1; T < Threads; ++T) {
+    const ExecutedCounts &O = Parts[T]->Counts;
+    for (size_t I = 0; I < N; ++I) {
+      Out.Stats[I].add(O.Stats[I]);
+      if (O.Misaligned[I].Order < Out.Misaligned[I].Order)
+        Out.Misaligned[I] = O.Misaligned[I];
+    }
+    Out.Out.Finished = Out.Out.Finished && O.Out.Finished;
+    if (Out.Out.Error.empty())
+      Out.Out.Error = O.Out.Error;
+    Out.Out.WarpInstructions += O.Out.WarpInstructions;
+    Out.Out.ThreadInstructions += O.Out.ThreadInstructions;
+    Out.Out.UncertainWrites |= O.Out.UncertainWrites;
+    if (!Out.Out.StrayLanes)
+      Out.Out.FirstStray = O.Out.FirstStray;
+    Out.Out.StrayLanes += O.Out.StrayLanes;
+    Out.Out.Printed += O.Out.Printed;
+  }
+  Out.Seconds = std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - Start)
+                    .count();
   return Out;
 }
 

@@ -55,15 +55,18 @@ std::vector<SourceLoc> sourceChain(const exec::XFunction &F, uint32_t Instr);
 /// What executing a launch counted, per access of its ExecutedKernel.
 struct ExecutedCounts {
   std::vector<AccessStats> Stats;
+  double Seconds = 0; ///< How long the run took.
   std::vector<OrderedExample> Misaligned;
   exec::Outcome Out;
 };
 
 /// Runs the launch over Mem and prices every request with Arch's memory
-/// units.
+/// units. Blocks run on Threads threads (0: one per core) when no block may
+/// talk to another (XFunction::Communicates); in order on one otherwise.
 ExecutedCounts executeLaunch(exec::Program &P, const exec::XFunction &K,
                              const ExecutedKernel &EK, exec::GlobalMemory &Mem,
-                             const exec::LaunchConfig &C, const ArchRules &A);
+                             const exec::LaunchConfig &C, const ArchRules &A,
+                             unsigned Threads = 0);
 
 } // namespace gmem
 

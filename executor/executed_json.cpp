@@ -103,6 +103,8 @@ std::string countsJson(const ExecutedCounts &C, double Seconds) {
             {"warp_instructions", C.Out.WarpInstructions},
             {"thread_instructions", C.Out.ThreadInstructions},
             {"uncertain_writes", C.Out.UncertainWrites},
+            {"stray_lanes", C.Out.StrayLanes},
+            {"first_stray", C.Out.FirstStray},
             {"stats", Stats},
             {"misaligned", Mis}};
   const std::string S = J.dump(-1, ' ', false,
@@ -121,6 +123,9 @@ Expected<ExecutedCounts> countsFromJson(const std::string &Event) {
     C.Out.WarpInstructions = J.value("warp_instructions", uint64_t(0));
     C.Out.ThreadInstructions = J.value("thread_instructions", uint64_t(0));
     C.Out.UncertainWrites = J.value("uncertain_writes", false);
+    C.Seconds = J.value("seconds", 0.0);
+    C.Out.StrayLanes = J.value("stray_lanes", uint64_t(0));
+    C.Out.FirstStray = J.value("first_stray", std::string());
     if (J.contains("stats"))
       for (const json &S : J.at("stats"))
         C.Stats.push_back(statsFrom(S));
@@ -149,7 +154,8 @@ std::string compiledLines(const ExecutedKernel &EK) {
   std::string Out;
   for (const Access &A : EK.K.Accesses) {
     const CompiledForm &C = A.Compiled;
-    if (C.State != CompiledForm::Merged && !C.OneLane && !A.Reduction)
+    if (C.State != CompiledForm::Merged && C.State != CompiledForm::Reused &&
+        !C.OneLane && !A.Reduction)
       continue;
     Out += EK.K.MangledName + " " + std::to_string(A.Id) + " " +
            std::to_string(int(C.State)) + " " + std::to_string(C.Width) +

@@ -3,6 +3,7 @@
 #include "decode.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace gmem::exec {
 
@@ -50,6 +51,20 @@ void Launch::fail(const XInstr &I, const std::string &Why) {
     Out.Error += " (PTX line " + std::to_string(I.Src->PtxLine) + ")";
 }
 
+void Launch::stray(const XInstr &I, const Warp &W, unsigned L, uint64_t A,
+                   bool Store) {
+  if (Store)
+    Out.UncertainWrites = true;
+  if (Out.StrayLanes++)
+    return;
+  char Hex[32];
+  std::snprintf(Hex, sizeof Hex, "0x%llx", (unsigned long long)A);
+  Out.FirstStray = std::string(Store ? "writes " : "reads ") + Hex +
+                   ", outside every allocation, at " + where(I, *W.Frames.back().Fn) +
+                   " (block " + std::to_string(W.B->Linear) + ", thread " +
+                   std::to_string(W.Id * 32 + L) + ")";
+}
+
 void Launch::exitLanes(Warp &W, uint32_t Lanes) {
   Lanes &= W.Live;
   if (!Lanes)
@@ -85,8 +100,9 @@ void Launch::initBlock(Block &B, uint64_t Linear) {
   const unsigned NW = (Threads + 31) / 32;
   B.Warps.resize(NW);
   const uint64_t SharedBytes = Layout.StaticBytes + Config.DynamicSmem + 16;
-  B.Shared.assign(SharedBytes, 0);
-  B.SharedKnown = KnownBits(SharedBytes, false);
+  // Shared memory starts unknown (its bytes are whatever they were).
+  B.Shared.resize(SharedBytes);
+  B.SharedKnown.reset(SharedBytes, false);
   for (BarrierState &S : B.Barriers)
     S = {};
   B.LiveThreads = Threads;
@@ -141,18 +157,23 @@ void Launch::initBlock(Block &B, uint64_t Linear) {
     }
     W.LocalStride = Stack;
     W.LocalTop = 0;
-    W.Local.assign(Stack * 32, 0);
-    W.LocalKnown = KnownBits(Stack * 32, false);
-    W.Frames.clear();
-    pushFrame(W, Kernel, W.Live);
+    W.Local.resize(Stack * 32);
+    W.LocalKnown.reset(Stack * 32, false);
+    // The kernel's frame, its storage kept from the block before.
+    W.Frames.resize(1);
+    initFrame(W, W.Frames[0], Kernel, W.Live);
   }
 }
 
 void Launch::pushFrame(Warp &W, const XFunction &F, uint32_t Mask) {
   W.Frames.emplace_back();
-  Frame &Fr = W.Frames.back();
+  initFrame(W, W.Frames.back(), F, Mask);
+}
+
+void Launch::initFrame(Warp &W, Frame &Fr, const XFunction &F,
+                       uint32_t Mask) {
   Fr.Fn = &F;
-  Fr.R.assign(size_t(F.NumRegs) * 32, 0);
+  Fr.R.resize(size_t(F.NumRegs) * 32); // Unknown until written (K).
   Fr.K.assign(F.NumRegs, 0);
   Fr.P.assign(F.NumPreds + 1, 0);
   Fr.PK.assign(F.NumPreds + 1, 0);
@@ -163,9 +184,12 @@ void Launch::pushFrame(Warp &W, const XFunction &F, uint32_t Mask) {
     std::fill_n(Fr.FrameConsts.begin() + long(I * 32), 32,
                 Fr.LocalBase + F.FrameOffsets[I]);
   Fr.FrameKnown.assign(F.FrameOffsets.size() + 1, ~0u);
-  Fr.Params.assign(size_t(F.ParamBytes) * 32, 0);
+  Fr.Params.resize(size_t(F.ParamBytes) * 32);
   Fr.ParamKnown.assign(size_t(F.ParamBytes) * 32, 0);
   Fr.CallMask = Mask;
+  Fr.CallIndex = -1;
+  Fr.Taint = 0;
+  Fr.Carry = 0;
   Fr.Stack.clear();
   Fr.Stack.push_back({0, Mask, uint32_t(F.Code.size()), 0});
 }
@@ -379,11 +403,16 @@ bool Launch::releaseBarriers(Block &B) {
 }
 
 void Launch::runBlock(Block &B) {
+  // The warps take turns of a few hundred instructions, as an SM
+  // interleaves them: they walk through memory together (the host's caches
+  // see the locality the GPU's do), and a warp waiting on another's flag
+  // lets it run.
+  const uint64_t Slice = B.Warps.size() > 1 ? 512 : 0;
   while (!Stop) {
     bool Ran = false, AllDone = true;
     for (Warp &W : B.Warps) {
       if (W.State == WarpState::Ready) {
-        runWarp(B, W, 0);
+        runWarp(B, W, Slice);
         Ran = true;
       }
       AllDone &= W.State == WarpState::Done;

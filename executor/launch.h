@@ -50,6 +50,11 @@ struct Outcome {
   bool UncertainWrites = false;
   /// printf output of the launch, in order.
   std::string Printed;
+  /// Lanes that read or wrote a global address outside every allocation
+  /// (a GPU may fault there, or read or overwrite another buffer), and the
+  /// first of them, in words.
+  uint64_t StrayLanes = 0;
+  std::string FirstStray;
 };
 
 class Launch {
@@ -80,10 +85,16 @@ public:
   void call(Ctx &C, const XInstr &I, const CallInfo &CI);
   /// The lanes leave the warp (exit).
   void exitLanes(Warp &W, uint32_t Lanes);
+  /// Lane L of W touched global address A outside every allocation: its
+  /// load gives an unknown value, its store is not made (and memory is no
+  /// longer certain).
+  void stray(const XInstr &I, const Warp &W, unsigned L, uint64_t A,
+             bool Store);
 
 private:
   void initBlock(Block &B, uint64_t Linear);
   void pushFrame(Warp &W, const XFunction &F, uint32_t Mask);
+  void initFrame(Warp &W, Frame &Fr, const XFunction &F, uint32_t Mask);
   void bindCtx(Ctx &C, Warp &W);
   /// Runs W until it waits at a barrier, finishes, or Slice instructions
   /// have run (0: no slice).

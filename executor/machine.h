@@ -85,6 +85,10 @@ struct Warp {
   uint64_t LocalStride = 0, LocalTop = 0;
   /// Registers and lanes of the last wmma/mma fragments... (none yet).
   uint64_t Executed = 0; ///< Warp instructions run.
+  /// The last ordered load (volatile, acquire, relaxed) the warp made: its
+  /// instruction and a hash of what its lanes read (spin-wait detection).
+  const XInstr *LastPoll = nullptr;
+  uint64_t LastPollHash = 0;
 };
 
 /// A named barrier's count of arrived threads.

@@ -41,6 +41,7 @@ Region &GlobalMemory::addOwned(uint64_t Base, uint64_t Size, std::string Name,
   R->Data = R->Owned.get();
   R->OwnedKnown = std::make_shared<KnownBits>(Size, Known);
   R->Known = R->OwnedKnown.get();
+  R->AllKnown = Known;
   R->Name = std::move(Name);
   Regions.push_back(std::move(R));
   insertSorted(Sorted, Regions.back().get());
@@ -54,6 +55,7 @@ Region &GlobalMemory::addExternal(uint64_t Base, uint64_t Size, uint8_t *Data,
   R->Size = Size;
   R->Data = Data;
   R->Known = Known;
+  R->AllKnown = Known && Known->allKnown(Size);
   R->Name = std::move(Name);
   Regions.push_back(std::move(R));
   insertSorted(Sorted, Regions.back().get());
@@ -61,7 +63,6 @@ Region &GlobalMemory::addExternal(uint64_t Base, uint64_t Size, uint8_t *Data,
 }
 
 void GlobalMemory::remove(uint64_t Base) {
-  Last = nullptr;
   for (size_t I = 0; I < Sorted.size(); ++I)
     if (Sorted[I]->Base == Base) {
       Region *R = Sorted[I];
@@ -76,9 +77,6 @@ void GlobalMemory::remove(uint64_t Base) {
 }
 
 Region *GlobalMemory::find(uint64_t Addr, unsigned N) {
-  if (Last && Addr - Last->Base < Last->Size &&
-      Addr + N - Last->Base <= Last->Size)
-    return Last;
   auto It = std::upper_bound(
       Sorted.begin(), Sorted.end(), Addr,
       [](uint64_t A, const Region *R) { return A < R->Base; });
@@ -87,7 +85,6 @@ Region *GlobalMemory::find(uint64_t Addr, unsigned N) {
   Region *R = *--It;
   if (Addr - R->Base >= R->Size || Addr + N - R->Base > R->Size)
     return nullptr;
-  Last = R;
   return R;
 }
 

@@ -39,26 +39,47 @@ public:
   KnownBits() = default;
   explicit KnownBits(uint64_t Bytes, bool Known)
       : Bits((Bytes + 63) / 64, Known ? ~uint64_t(0) : 0) {}
+  /// Whether the N bytes (at most 64) at Off are all known.
   bool all(uint64_t Off, unsigned N) const {
-    for (unsigned I = 0; I < N; ++I)
-      if (!get(Off + I))
-        return false;
-    return true;
+    const unsigned B = unsigned(Off & 63);
+    const uint64_t W = Off >> 6;
+    if (B + N <= 64) {
+      const uint64_t M = maskOf(N) << B;
+      return (Bits[W] & M) == M;
+    }
+    const uint64_t Lo = ~uint64_t(0) << B, Hi = maskOf(B + N - 64);
+    return (Bits[W] & Lo) == Lo && (Bits[W + 1] & Hi) == Hi;
   }
   bool get(uint64_t Off) const { return Bits[Off >> 6] >> (Off & 63) & 1; }
+  /// Bytes bytes, all known or all unknown (keeps the storage).
+  void reset(uint64_t Bytes, bool Known) {
+    Bits.assign((Bytes + 63) / 64, Known ? ~uint64_t(0) : 0);
+  }
+  /// Marks the N bytes (at most 64) at Off; atomic on each word, so that
+  /// blocks run on several threads may mark neighbouring bytes.
   void set(uint64_t Off, unsigned N, bool Known) {
-    for (unsigned I = 0; I < N; ++I) {
-      const uint64_t B = uint64_t(1) << ((Off + I) & 63);
-      if (Known)
-        Bits[(Off + I) >> 6] |= B;
-      else
-        Bits[(Off + I) >> 6] &= ~B;
-    }
+    const unsigned B = unsigned(Off & 63);
+    const uint64_t W = Off >> 6;
+    if (B + N <= 64)
+      return apply(W, maskOf(N) << B, Known);
+    apply(W, ~uint64_t(0) << B, Known);
+    apply(W + 1, maskOf(B + N - 64), Known);
   }
   void setRange(uint64_t Off, uint64_t N, bool Known);
   bool allKnown(uint64_t Bytes) const;
 
 private:
+  static uint64_t maskOf(unsigned N) {
+    return N >= 64 ? ~uint64_t(0) : (uint64_t(1) << N) - 1;
+  }
+  void apply(uint64_t W, uint64_t M, bool Known) {
+    if (Known) {
+      if ((Bits[W] & M) != M)
+        __atomic_fetch_or(&Bits[W], M, __ATOMIC_RELAXED);
+    } else if (Bits[W] & M) {
+      __atomic_fetch_and(&Bits[W], ~M, __ATOMIC_RELAXED);
+    }
+  }
   std::vector<uint64_t> Bits;
 };
 
@@ -66,6 +87,9 @@ struct Region {
   uint64_t Base = 0, Size = 0;
   uint8_t *Data = nullptr; ///< Size bytes (owned elsewhere or by Owned).
   KnownBits *Known = nullptr;
+  /// Every byte is known (so loads need not look at Known); false may be
+  /// stale, true never is.
+  bool AllKnown = false;
   std::string Name; ///< For messages: "cudaMalloc #3", "perm".
   /// The bytes' owner when the memory made them (images, module variables
   /// in gmem-analyze); null for the program's own buffers.
@@ -86,7 +110,8 @@ public:
                       KnownBits *Known, std::string Name);
   /// Removes the region at Base (a freed allocation).
   void remove(uint64_t Base);
-  /// The region holding [Addr, Addr + N), or null.
+  /// The region holding [Addr, Addr + N), or null. Safe from several
+  /// threads while no region is added or removed.
   Region *find(uint64_t Addr, unsigned N);
   /// Outside every region, loads are unknown and stores dropped instead of
   /// faulting: gmem-analyze without the program's memory.
@@ -99,13 +124,11 @@ public:
   void clear() {
     Regions.clear();
     Sorted.clear();
-    Last = nullptr;
   }
 
 private:
   std::vector<std::unique_ptr<Region>> Regions;
   std::vector<Region *> Sorted;
-  Region *Last = nullptr;
 };
 
 } // namespace gmem::exec

@@ -352,7 +352,8 @@ bool decodeConvert(Decoder &D, const ptx::Instr &I, XInstr &X) {
     for (const std::string &M : I.Mods)
       if (tyOf(M) != Ty::None)
         Types.push_back(tyOf(M));
-    if (I.has("pack") || Types.size() != 2) {
+    if (I.has("pack") || Types.size() != 2 || Types[0] == Ty::F16x2 ||
+        Types[0] == Ty::BF16x2) {
       if ((I.has("f16x2") || I.has("bf16x2")) && Types.size() == 2 &&
           Types[1] == Ty::F32 && I.Ops.size() == 3) {
         X.Flags = Decoder::flags(I);

@@ -142,7 +142,13 @@ double applyOp(uint8_t Op, double A, double B, double C, uint16_t Flags) {
 template <class Fmt>
 uint64_t compute(uint8_t Op, uint64_t A, uint64_t B, uint64_t C,
                  uint16_t Flags) {
-  const bool Ftz = Flags & FlagFtz;
+  // The special-function unit flushes subnormal inputs of its
+  // approximations whatever the modifiers say (an H100 gives sin(1e-39)
+  // = 0 for sin.approx.f32).
+  const bool Sfu = Op == FSin || Op == FCos || Op == FEx2 || Op == FLg2 ||
+                   Op == FTanh || Op == FRsqrt ||
+                   ((Flags & FlagApprox) && Op == FRcp);
+  const bool Ftz = (Flags & FlagFtz) || (Fmt::Width == 32 && Sfu);
   double R;
   if constexpr (Fmt::Width == 32) {
     // The exact IEEE binary32 operation where the host has one.
@@ -202,6 +208,48 @@ template <class Fmt, bool Packed> void floatH(Ctx &C, const XInstr &I) {
     }
   });
   C.setKnown(I.D[0], K);
+}
+
+/// f32 and f64 add, sub, mul and fma rounded to nearest with no modifier:
+/// the host's own instructions, lane by lane (the common case).
+template <class T, uint8_t Op> void plainH(Ctx &C, const XInstr &I) {
+  uint64_t *D = C.lanes(I.D[0]);
+  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]);
+  const uint64_t *Cc = Op == FFma ? C.lanes(I.S[2]) : A;
+  uint32_t K = C.known(I.S[0]) & C.known(I.S[1]);
+  if (Op == FFma)
+    K &= C.known(I.S[2]);
+  forLanes(C.Active, [&](unsigned L) {
+    const T X = get<T>(A[L]), Y = get<T>(B[L]);
+    T R;
+    if (Op == FAdd)
+      R = X + Y;
+    else if (Op == FSub)
+      R = X - Y;
+    else if (Op == FMul)
+      R = X * Y;
+    else
+      R = std::fma(X, Y, get<T>(Cc[L]));
+    // The GPU's NaN is the canonical one.
+    D[L] = R != R ? (sizeof(T) == 4 ? 0x7fffffffull : 0x7fffffffffffffffull)
+                  : put<T>(R);
+  });
+  C.setKnown(I.D[0], K);
+}
+
+template <class T> Handler plain(uint8_t Op) {
+  switch (Op) {
+  case FAdd:
+    return plainH<T, FAdd>;
+  case FSub:
+    return plainH<T, FSub>;
+  case FMul:
+    return plainH<T, FMul>;
+  case FFma:
+    return plainH<T, FFma>;
+  default:
+    return nullptr;
+  }
 }
 
 /// Non-nearest rounding of an f32 or f64 operation: the host rounds in
@@ -288,13 +336,19 @@ bool decodeFloat(Decoder &D, const ptx::Instr &I, XInstr &X) {
   const bool Directed = (X.Flags & FlagRoundMask) != 0;
   const bool Basic = Op == FAdd || Op == FSub || Op == FMul || Op == FFma ||
                      Op == FDiv || Op == FRcp || Op == FSqrt;
+  const bool Plain = !X.Flags && (Op == FAdd || Op == FSub || Op == FMul ||
+                                   Op == FFma);
   switch (T) {
   case Ty::F32:
-    X.Fn = Directed && Basic && !(X.Flags & FlagSat) ? roundedH<float>
-                                                     : floatH<F32Fmt, false>;
+    X.Fn = Plain ? plain<float>(uint8_t(Op))
+           : Directed && Basic && !(X.Flags & FlagSat)
+               ? roundedH<float>
+               : floatH<F32Fmt, false>;
     break;
   case Ty::F64:
-    X.Fn = Directed && Basic ? roundedH<double> : floatH<F64Fmt, false>;
+    X.Fn = Plain                 ? plain<double>(uint8_t(Op))
+           : Directed && Basic ? roundedH<double>
+                               : floatH<F64Fmt, false>;
     break;
   case Ty::F16:
     X.Fn = floatH<F16Fmt, false>;

@@ -237,17 +237,22 @@ template <class T> void bfeH(Ctx &C, const XInstr &I) {
   forLanes(C.Active, [&](unsigned L) {
     const U<T> V = U<T>(A[L]);
     const unsigned Pos = unsigned(B[L] & 0xff), Len = unsigned(Cc[L] & 0xff);
+    // The ISA: bit i of d is a[pos + i] for i < len and pos + i <= msb,
+    // else the sign bit a[min(pos + len - 1, msb)] (0 when unsigned).
     U<T> R = 0;
     if (Len) {
-      const U<T> Field = Pos >= Bits<T> ? 0 : U<T>(V >> Pos);
+      const bool Sign =
+          std::is_signed_v<T> && (V >> std::min(Pos + Len - 1, Bits<T> - 1) & 1);
+      U<T> Field;
+      if (Pos >= Bits<T>)
+        Field = Sign ? U<T>(~U<T>(0)) : 0;
+      else if (std::is_signed_v<T>)
+        Field = U<T>(T(V) >> Pos); // Beyond msb: the sign, as shifted in.
+      else
+        Field = U<T>(V >> Pos);
       const U<T> Mask =
           Len >= Bits<T> ? U<T>(~U<T>(0)) : U<T>((U<T>(1) << Len) - 1);
-      R = Field & Mask;
-      if (std::is_signed_v<T>) {
-        const unsigned Msb = std::min(Pos + Len - 1, Bits<T> - 1);
-        if (V >> Msb & 1)
-          R |= U<T>(~Mask);
-      }
+      R = U<T>((Field & Mask) | (Sign ? U<T>(~Mask) : 0));
     }
     D[L] = put<T>(T(R));
   });

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "decode.h"
 #include "float_bits.h"
+#include "lanes.h"
 #include "launch.h"
 
 #include <algorithm>
@@ -21,12 +22,16 @@ namespace {
 /// Where one lane's bytes are.
 struct Place {
   uint8_t *Data = nullptr; ///< Null: no bytes (unknown value, or a fault).
+  Region *R = nullptr;     ///< Global memory: the region.
   KnownBits *Bits = nullptr;
   uint64_t BitOff = 0;
   uint8_t *KnownBytes = nullptr; ///< Parameter areas: a byte per byte.
   MemSpace Space = MemSpace::Global; ///< Resolved (never Generic).
   uint64_t EventAddr = 0; ///< Global address, or shared offset.
   const char *Fault = nullptr;
+  /// A global address outside every allocation the program made: a GPU
+  /// may fault or touch whatever is mapped there (Launch::stray).
+  bool Stray = false;
 };
 
 Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
@@ -48,11 +53,12 @@ Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
   switch (S) {
   case MemSpace::Global:
     if (Region *R = C.L->Mem.find(A, N)) {
+      P.R = R;
       P.Data = R->Data + (A - R->Base);
       P.Bits = R->Known;
       P.BitOff = A - R->Base;
     } else if (!C.L->Mem.Lenient) {
-      P.Fault = "an address outside every allocation";
+      P.Stray = true;
     }
     break;
   case MemSpace::Shared:
@@ -71,7 +77,7 @@ Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
       P.Bits = &C.W->LocalKnown;
       P.BitOff = O;
     } else {
-      P.Fault = "a local address beyond the thread's stack";
+      P.Stray = true; // Beyond the thread's stack: whatever lies there.
     }
     break;
   case MemSpace::KernelParam:
@@ -100,6 +106,8 @@ Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
 }
 
 bool placeKnown(const Place &P, unsigned N) {
+  if (P.R && P.R->AllKnown)
+    return true;
   if (P.Bits)
     return P.Bits->all(P.BitOff, N);
   if (P.KnownBytes) {
@@ -112,6 +120,8 @@ bool placeKnown(const Place &P, unsigned N) {
 }
 
 void setPlaceKnown(const Place &P, unsigned N, bool Known) {
+  if (P.R && !Known)
+    P.R->AllKnown = false;
   if (P.Bits)
     P.Bits->set(P.BitOff, N, Known);
   else if (P.KnownBytes)
@@ -130,6 +140,7 @@ struct Requests {
   uint64_t Addr[2][32];
   uint32_t Mask[2] = {0, 0}; ///< Global, shared.
   uint32_t Unknown[2] = {0, 0};
+  bool Spin = false;
 
   void add(const Place &P, unsigned L, bool AddrKnown) {
     const int K = P.Space == MemSpace::Global   ? 0
@@ -162,6 +173,7 @@ struct Requests {
       R.Block = C.B->Linear;
       R.Warp = C.W->Id;
       R.Part = Part;
+      R.Spin = Spin;
       S->request(R);
     }
   }
@@ -175,6 +187,126 @@ void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L,
                    std::to_string(C.W->Id) + " of block " +
                    std::to_string(C.B->Linear) + " reads or writes " + Hex +
                    ", " + P.Fault);
+}
+
+/// Emits the request of a scalar global or shared access.
+void emitScalar(Ctx &C, const XInstr &I, bool Shared, const uint64_t *Addr,
+                uint32_t Unknown) {
+  RequestSink *S = C.L->Sink;
+  if (!S || I.Access < 0)
+    return;
+  MemRequest Rq;
+  Rq.Fn = C.Fr->Fn;
+  Rq.Instr = uint32_t(&I - C.Fr->Fn->Code.data());
+  Rq.Op = I.Mem;
+  Rq.Space = Shared ? MemSpace::Shared : MemSpace::Global;
+  Rq.Size = I.Width;
+  Rq.Mask = C.Active;
+  Rq.Unknown = Unknown;
+  Rq.Uncertain = C.Taint & C.Active;
+  Rq.Addr = Addr;
+  Rq.Block = C.B->Linear;
+  Rq.Warp = C.W->Id;
+  S->request(Rq);
+}
+
+/// A scalar load of global or shared memory of W bytes: the common case.
+/// When every active lane's address is known and inside one region (or the
+/// block's shared memory), the lanes are read in one tight loop.
+template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
+  using T = std::conditional_t<
+      W == 1, uint8_t,
+      std::conditional_t<W == 2, uint16_t,
+                         std::conditional_t<W == 4, uint32_t, uint64_t>>>;
+  const uint64_t *Base = C.lanes(I.Addr);
+  const uint32_t Active = C.Active;
+  const uint32_t Unknown = Active & ~C.known(I.Addr);
+  const bool Signed = I.Sub & 1;
+  uint64_t *D = C.lanes(I.D[0]);
+  uint64_t Addr[32];
+  uint64_t Lo = ~uint64_t(0), Hi = 0;
+  forLanes(Active, [&](unsigned L) {
+    const uint64_t A = Base[L] + uint64_t(I.Off);
+    Addr[L] = A;
+    Lo = std::min(Lo, A);
+    Hi = std::max(Hi, A);
+  });
+  uint8_t *Data = nullptr;
+  uint64_t From = 0, Size = 0;
+  KnownBits *Bits = nullptr;
+  bool All = false;
+  if (Shared) {
+    Data = C.B->Shared.data();
+    Size = C.B->Shared.size();
+    Bits = &C.B->SharedKnown;
+  } else if (Region *R = C.L->Mem.find(Lo, W)) {
+    Data = R->Data;
+    From = R->Base;
+    Size = R->Size;
+    Bits = R->Known;
+    All = R->AllKnown;
+  }
+  uint32_t Known = 0;
+  if (!Unknown && Data && Lo >= From && Hi - From + W <= Size) {
+    forLanes(Active, [&](unsigned L) {
+      T V;
+      std::memcpy(&V, Data + (Addr[L] - From), W);
+      D[L] = Signed ? uint64_t(int64_t(std::make_signed_t<T>(V))) : V;
+    });
+    if (All)
+      Known = Active;
+    else
+      forLanes(Active, [&](unsigned L) {
+        Known |= uint32_t(Bits->all(Addr[L] - From, W)) << L;
+      });
+  } else {
+    // Lanes in several regions, outside every one, or of unknown address.
+    Region *R = nullptr;
+    std::vector<uint8_t> &Sh = C.B->Shared;
+    for (uint32_t M = Active; M; M &= M - 1) {
+      const unsigned L = ctz(M);
+      const uint64_t A = Addr[L];
+      const bool AddrKnown = !(Unknown >> L & 1);
+      uint64_t Val = 0;
+      if (Shared) {
+        if (A + W <= Sh.size() && A + W >= A) {
+          std::memcpy(&Val, Sh.data() + A, W);
+          if (AddrKnown && C.B->SharedKnown.all(A, W))
+            Known |= 1u << L;
+        } else if (AddrKnown) {
+          Place P;
+          P.Fault = "a shared address beyond the block's shared memory";
+          return faultAt(C, I, P, L, A);
+        }
+      } else {
+        if (!R || A - R->Base >= R->Size || A + W - R->Base > R->Size)
+          R = C.L->Mem.find(A, W);
+        if (R) {
+          std::memcpy(&Val, R->Data + (A - R->Base), W);
+          if (AddrKnown && (R->AllKnown || R->Known->all(A - R->Base, W)))
+            Known |= 1u << L;
+        } else if (AddrKnown && !C.L->Mem.Lenient) {
+          C.L->stray(I, *C.W, L, A, false);
+        }
+      }
+      D[L] = extend(Val, W, Signed);
+    }
+  }
+  C.setKnown(I.D[0], Known);
+  emitScalar(C, I, Shared, Addr, Unknown);
+}
+
+template <bool Shared> Handler scalarLoad(unsigned W) {
+  switch (W) {
+  case 1:
+    return loadScalar<Shared, 1>;
+  case 2:
+    return loadScalar<Shared, 2>;
+  case 4:
+    return loadScalar<Shared, 4>;
+  default:
+    return loadScalar<Shared, 8>;
+  }
 }
 
 void loadH(Ctx &C, const XInstr &I) {
@@ -194,6 +326,8 @@ void loadH(Ctx &C, const XInstr &I) {
     const Place P = resolve(C, I.Space, A, N, L);
     if (P.Fault && AddrKnown)
       return faultAt(C, I, P, L, A);
+    if (P.Stray && AddrKnown)
+      C.L->stray(I, *C.W, L, A, false);
     Req.add(P, L, AddrKnown);
     for (unsigned V = 0; V < I.Vec; ++V) {
       uint64_t Val = 0;
@@ -212,6 +346,14 @@ void loadH(Ctx &C, const XInstr &I) {
   }
   for (unsigned V = 0; V < I.Vec; ++V)
     C.setKnown(I.D[V], Known[V]);
+  if (I.Ordered) {
+    // A poll that reads what the warp's last poll of it read is a spin.
+    uint64_t H = 0x9e3779b97f4a7c15ull;
+    forLanes(C.Active, [&](unsigned L) { H = (H ^ D[0][L]) * 0x100000001b3ull; });
+    Req.Spin = C.W->LastPoll == &I && C.W->LastPollHash == H;
+    C.W->LastPoll = &I;
+    C.W->LastPollHash = H;
+  }
   Req.emit(C, I, N);
 }
 
@@ -235,6 +377,8 @@ void storeH(Ctx &C, const XInstr &I) {
     const Place P = resolve(C, I.Space, A, N, L);
     if (P.Fault && AddrKnown)
       return faultAt(C, I, P, L, A);
+    if (P.Stray && AddrKnown)
+      C.L->stray(I, *C.W, L, A, true);
     Req.add(P, L, AddrKnown);
     if (!AddrKnown) {
       // The GPU wrote somewhere else: which bytes is not known.
@@ -362,6 +506,8 @@ void atomH(Ctx &C, const XInstr &I) {
     const Place P = resolve(C, I.Space, A, W, L);
     if (P.Fault && AddrKnown)
       return faultAt(C, I, P, L, A);
+    if (P.Stray && AddrKnown)
+      C.L->stray(I, *C.W, L, A, true);
     Req.add(P, L, AddrKnown);
     uint64_t Old = 0;
     bool OldKnown = false;
@@ -400,6 +546,8 @@ void cpAsyncH(Ctx &C, const XInstr &I) {
     const Place S = resolve(C, MemSpace::Shared, Dst[L] + uint64_t(I.Off), N, L);
     if (G.Fault && (SK >> L & 1))
       return faultAt(C, I, G, L, Src[L]);
+    if (G.Stray && (SK >> L & 1))
+      C.L->stray(I, *C.W, L, Src[L], false);
     if (S.Fault && (DK >> L & 1))
       return faultAt(C, I, S, L, Dst[L]);
     Load.add(G, L, SK >> L & 1);
@@ -536,6 +684,14 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
     X.ND = Load ? X.Vec : 0;
     X.NS = Load ? 0 : X.Vec;
     X.Fn = Load ? loadH : storeH;
+    X.Ordered = Load && (I.has("volatile") || I.has("acquire") ||
+                         I.has("relaxed") || I.has("mmio"));
+    if (X.Ordered)
+      return true;
+    if (Load && X.Vec == 1 && X.Space == MemSpace::Global)
+      X.Fn = scalarLoad<false>(X.Width);
+    else if (Load && X.Vec == 1 && X.Space == MemSpace::Shared)
+      X.Fn = scalarLoad<true>(X.Width);
     return true;
   }
   // atom{.sem}{.scope}{.space}.op.type d, [a], b{, c};  red: no d.

@@ -54,7 +54,8 @@ void shflH(Ctx &C, const XInstr &I) {
       J = int(L);
     Out[L] = A[J];
     Valid |= uint32_t(P) << L;
-    if ((KA >> J & 1) && (KBC >> L & 1))
+    // A source lane that is not active gives what the ISA leaves undefined.
+    if ((KA >> J & 1) && (C.Active >> J & 1) && (KBC >> L & 1))
       Known |= 1u << L;
   });
   forLanes(C.Active, [&](unsigned L) { D[L] = Out[L]; });

@@ -113,6 +113,9 @@ struct XInstr {
   MemSpace Space = MemSpace::Global;
   MemOp Mem = MemOp::None;
   uint8_t Sub = 0;    ///< Sub-operation: comparison, atomic op, mode...
+  /// A load with memory-order semantics (volatile, acquire, relaxed): what
+  /// spin-waits poll with.
+  bool Ordered = false;
   uint16_t Flags = 0; ///< Modifiers (ftz, sat, rounding...), per handler.
   Opnd Addr = 0;      ///< Address base (memory operations).
   int64_t Off = 0;    ///< Address offset, or an immediate.
@@ -167,6 +170,10 @@ struct XFunction {
   std::vector<int32_t> AccessOrigin;
   /// Static shared variables it refers to (indices in Program::Shared).
   std::vector<uint32_t> SharedVars;
+  /// Whether its blocks may talk to each other through global memory
+  /// (atomics, volatile or ordered accesses, fences, device malloc, calls
+  /// through pointers): then they run in order on one thread.
+  bool Communicates = false;
   bool Decoded = false;
   std::string DecodeError; ///< Why it cannot run (an unknown opcode...).
 };

@@ -969,8 +969,9 @@ private:
       O.Kind = Operand::Sink;
       return true;
     }
-    if (Id[0] == '%') {
-      const int R = findReg(Id);
+    // Registers may have any name ({ .reg .f16 low; ... } in inline asm).
+    if (const int R0 = findReg(Id); R0 >= 0 || Id[0] == '%') {
+      const int R = R0;
       if (R >= 0) {
         O.Kind = Operand::Reg;
         O.Index = R;
@@ -1016,8 +1017,8 @@ private:
     const std::string Id = ident();
     if (Id.empty())
       return fail("expected an address at '" + context() + "'");
-    if (Id[0] == '%') {
-      O.Index = findReg(Id);
+    if (const int R = findReg(Id); R >= 0 || Id[0] == '%') {
+      O.Index = R;
       if (O.Index < 0)
         return fail("unknown register '" + Id + "'");
     } else {

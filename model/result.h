@@ -151,6 +151,13 @@ struct LaunchResult {
   /// simulated) or "executed" (its PTX, run), and why that one.
   std::string Path = "model";
   std::string PathWhy;
+  /// The executed path: thread instructions run, and the seconds they took
+  /// (in the recording runtime, for a functional recording).
+  uint64_t ThreadInstructions = 0;
+  double ExecSeconds = 0;
+  /// The executed path: for each access, the model's access it stands for
+  /// (its Access::Id), or -1.
+  std::vector<int> ModelAccess;
   /// How many times the host code makes this same launch (same place,
   /// configuration and arguments: a timing loop); the figures are per launch.
   uint64_t Count = 1;

@@ -5,6 +5,40 @@
 
 namespace gmem {
 
+void AccessStats::add(const AccessStats &O) {
+  Requests += O.Requests;
+  ActiveLanes += O.ActiveLanes;
+  Units += O.Units;
+  SassUnits += O.SassUnits;
+  IdealUnits += O.IdealUnits;
+  DistinctBytes += O.DistinctBytes;
+  MaxUnitsPerRequest = std::max(MaxUnitsPerRequest, O.MaxUnitsPerRequest);
+  MaxWays = std::max(MaxWays, O.MaxWays);
+  MisalignedLanes += O.MisalignedLanes;
+  UnknownRequests += O.UnknownRequests;
+  UncountedRequests += O.UncountedRequests;
+  BoundedRequests += O.BoundedRequests;
+  MinUnits += O.MinUnits;
+  MaxUnits += O.MaxUnits;
+  OutOfBoundsLanes += O.OutOfBoundsLanes;
+  OverflowRequests += O.OverflowRequests;
+  UnmergedGroups += O.UnmergedGroups;
+  if (!O.UnknownReason.empty() &&
+      (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
+    UnknownReason = O.UnknownReason;
+    ReasonCause = O.ReasonCause;
+    ReasonOrder = O.ReasonOrder;
+  }
+  if (O.HasStride && (!HasStride || O.StrideOrder < StrideOrder)) {
+    HasStride = true;
+    Stride = O.Stride;
+    FirstAddress = O.FirstAddress;
+    StrideOrder = O.StrideOrder;
+  }
+  if (O.Costliest && (!Costliest || Costliest->worseThan(*O.Costliest)))
+    Costliest = O.Costliest;
+}
+
 namespace {
 
 /// Calls a listener's function, for RequestPipeline::observe.

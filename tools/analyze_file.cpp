@@ -17,6 +17,7 @@
 #include "model_json.h"
 #include "program.h"
 #include "progress_bar.h"
+#include "metrics.h"
 #include "simulate.h"
 #include "execute_launch.h"
 #include "reconcile.h"
@@ -400,6 +401,12 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   if (!CompiledNotes)
     return CompiledNotes.takeError();
   M.Compiler.BuildNotes = std::move(BuildNotes);
+  // The program's own build has every unit's PTX, those without kernels
+  // too (their functions are called across units with -rdc=true).
+  if (Built && !Built->Ptx.empty()) {
+    M.DevicePtx.assign(Built->Ptx.begin(), Built->Ptx.end());
+    M.DeviceSass.assign(Built->Sass.begin(), Built->Sass.end());
+  }
   std::string Stopped;
   if (Record && O.ExecSeconds > 0 && !Built->Ptx.empty()) {
     // Functional recording: the kernels run on the build's PTX, priced as
@@ -470,7 +477,10 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
 /// Whether every figure of R is known and every memory instruction of its
 /// kernel's SASS is accounted for.
 static bool complete(const LaunchResult &R) {
-  if (!R.Incomplete.empty() || !R.K || !R.K->Sass.Unclaimed.empty())
+  // A kernel warning says what the model could not follow (a call it does
+  // not see into, a construct it skipped).
+  if (!R.Incomplete.empty() || !R.K || !R.K->Sass.Unclaimed.empty() ||
+      !R.K->Warnings.empty())
     return false;
   for (const auto &[Name, M] : R.Metrics)
     if (!M.Value)
@@ -489,6 +499,12 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
   // A functional recording ran it already; otherwise it runs here, on the
   // memory the launch knows.
   if (O.Path == "auto" && complete(Model))
+    return std::nullopt;
+  // Pointer arithmetic that leaves the address space is undefined in C++:
+  // the model's finding stands, whatever addresses a run would wrap to.
+  if (O.Path == "auto" && Model.K &&
+      std::any_of(Model.PerAccess.begin(), Model.PerAccess.end(),
+                  [](const AccessStats &S) { return S.OverflowRequests; }))
     return std::nullopt;
   auto Keep = [&](const std::string &Why) -> std::optional<LaunchResult> {
     if (O.Path == "executed" && !Model.K) {
@@ -511,6 +527,13 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
       return Keep("its PTX could not be read: " + P.error());
     Exec = std::move(*P);
   }
+  // Running it here is bounded as the model's warp-by-warp runs are.
+  if (!L.Executed &&
+      L.Grid.count() * ((L.Block.count() + 31) / 32) > O.MaxWarps)
+    return Keep("its " +
+                std::to_string(L.Grid.count() * ((L.Block.count() + 31) / 32)) +
+                " warps are more than --max-warps " +
+                std::to_string(O.MaxWarps) + " to run one by one");
   ExecOptions EO;
   EO.MaxWarpInstructions = uint64_t(4) << 30;
   std::vector<std::string> Notes;
@@ -519,9 +542,38 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
                       : Exec->execute(K, L, Arch, EO);
   if (!R)
     return Keep(R.error());
-  if (O.Path == "auto" && !complete(*R)) {
-    Model.PathWhy = "the model is not complete, and neither is the executed "
-                    "PTX" +
+  if (O.Path == "auto" && Model.K && R->Incomplete.empty()) {
+    // Where the run left an access unknown (its address depends on bytes
+    // nobody wrote), the model's figure or bounds for it stand.
+    bool Replaced = false;
+    for (size_t I = 0; I < R->PerAccess.size(); ++I) {
+      const int M = I < R->ModelAccess.size() ? R->ModelAccess[I] : -1;
+      if (M < 0 || size_t(M) >= Model.PerAccess.size() ||
+          !R->PerAccess[I].UnknownRequests)
+        continue;
+      const AccessStats &S = Model.PerAccess[size_t(M)];
+      if (!S.UnknownRequests || S.bounded()) {
+        R->PerAccess[I] = S;
+        Replaced = true;
+      }
+    }
+    if (Replaced)
+      computeMetrics(*R);
+  }
+  // What each leaves unaccounted: unknown accesses, and for the model the
+  // SASS instructions no access stands for and the constructs it skipped.
+  auto Gaps = [](const LaunchResult &X) {
+    size_t N = size_t(std::count_if(
+        X.PerAccess.begin(), X.PerAccess.end(),
+        [](const AccessStats &S) { return S.UnknownRequests != 0; }));
+    if (X.K && X.Path == "model")
+      N += X.K->Sass.Unclaimed.size() + X.K->Warnings.size();
+    return N;
+  };
+  if (O.Path == "auto" && !complete(*R) &&
+      (!R->Incomplete.empty() || Gaps(*R) >= Gaps(Model))) {
+    Model.PathWhy = "the model is not complete, and the executed PTX is no "
+                    "more so" +
                     (R->Incomplete.empty() ? "" : " (" + R->Incomplete + ")");
     return std::nullopt;
   }
@@ -532,6 +584,25 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
   for (const std::string &N : Notes)
     R->PathWhy += "; " + N;
   return std::move(*R);
+}
+
+Predictor::Predictor(const Module &M, const Options &O) : M(M), O(O) {}
+Predictor::~Predictor() = default;
+
+LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
+                                const ArchRules &A) {
+  SimOptions SO;
+  SO.Arch = &A;
+  SO.Threads = O.Threads;
+  SO.Exhaustive = O.Exhaustive;
+  SO.EveryIteration = O.EveryIteration;
+  SO.MaxWarps = O.MaxWarps;
+  SO.OnProgress = terminalProgressBar();
+  LaunchResult R = O.Path == "executed" ? LaunchResult() : simulate(K, L, SO);
+  if (O.Path != "model")
+    if (std::optional<LaunchResult> E = executedPath(M, K, L, O, A, Exec, R))
+      R = std::move(*E);
+  return R;
 }
 
 llvm::Error simulateLaunches(const Module &M,
@@ -552,14 +623,7 @@ llvm::Error simulateLaunches(const Module &M,
         Rep.Warnings.push_back(L.Memory.empty() ? W : recordedWarning(*K, W));
   }
   Rep.Compiler = M.Compiler;
-  SimOptions SO;
-  SO.Arch = &Arch;
-  SO.Threads = O.Threads;
-  SO.Exhaustive = O.Exhaustive;
-  SO.EveryIteration = O.EveryIteration;
-  SO.MaxWarps = O.MaxWarps;
-  SO.OnProgress = terminalProgressBar();
-  std::unique_ptr<ExecutedProgram> Exec;
+  Predictor P(M, O);
   // A launch repeated with the same configuration and arguments has the
   // same result: simulate it once. Repeated at the same place (a timing
   // loop), it is reported once with its count.
@@ -582,13 +646,7 @@ llvm::Error simulateLaunches(const Module &M,
     Key.erase("loc");
     auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
     if (New) {
-      const Kernel &K = *M.findKernel(L.Kernel);
-      Rep.Launches.push_back(O.Path == "executed" ? LaunchResult()
-                                                  : simulate(K, L, SO));
-      if (O.Path != "model")
-        if (std::optional<LaunchResult> E =
-                executedPath(M, K, L, O, Arch, Exec, Rep.Launches.back()))
-          Rep.Launches.back() = std::move(*E);
+      Rep.Launches.push_back(P.predict(*M.findKernel(L.Kernel), L, Arch));
       if (!Rep.Launches.back().Incomplete.empty())
         std::cerr << "gmem-analyze: warning: " << where(L, M.File)
                   << Rep.Launches.back().Incomplete << "\n";

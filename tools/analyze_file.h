@@ -13,6 +13,7 @@
 #include "views.h"
 
 #include "llvm/Support/Error.h"
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,21 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
 /// The recording runtime's folder: installed beside the binary, else in the
 /// build tree (install_paths.h); empty when gmem was built without one.
 std::string recordRuntimeDir();
+
+/// What gmem reports for a launch of M: the kernel model simulated, or the
+/// launch run on its PTX (--path, analyze_file.cpp's executedPath), with one
+/// parsed PTX program kept for every launch.
+class Predictor {
+public:
+  Predictor(const Module &M, const Options &O);
+  ~Predictor();
+  LaunchResult predict(const Kernel &K, const Launch &L, const ArchRules &A);
+
+private:
+  const Module &M;
+  const Options &O;
+  std::unique_ptr<class ExecutedProgram> Exec;
+};
 
 /// Checks and simulates Launches of M into Rep (which must not outlive M:
 /// results point at its kernels). A launch repeated with the same

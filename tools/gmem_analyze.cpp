@@ -89,6 +89,10 @@ int run(const Options &O) {
     CO.Threads = O.Threads;
     CO.Strict = O.Strict;
     CO.Format = O.Format;
+    Predictor P(M, O);
+    CO.Predict = [&P](const Kernel &K, const Launch &L, const ArchRules &A) {
+      return P.predict(K, L, A);
+    };
     int Code = runComparison(M, O.Compare, CO, std::cout, std::cerr);
     return Stopped.empty() ? Code : fail(Stopped);
   }

@@ -31,7 +31,7 @@ struct Options {
   bool EveryIteration = false;    ///< --every-iteration
   /// --path model|executed|auto: the kernel model, the PTX run, or the
   /// model where it is complete and the PTX where it is not.
-  std::string Path = "model";
+  std::string Path = "auto";
   /// --exec-budget: seconds a recorded run may spend running its kernels
   /// on their PTX (0: record without running them).
   double ExecSeconds = 60;

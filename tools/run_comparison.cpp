@@ -93,8 +93,10 @@ Expected<Comparison> buildComparison(const Module &M, const Measurement &Ms,
   SO.Threads = O.Threads;
   RowNames Names = rowNamesFor(Ms);
   for (const MatchedLaunch &ML : Matching->Launches)
-    C.Launches.push_back(compareLaunch(ML, Ms.Launches[ML.Measured],
-                                       simulate(*ML.K, ML.L, SO), Names));
+    C.Launches.push_back(compareLaunch(
+        ML, Ms.Launches[ML.Measured],
+        O.Predict ? O.Predict(*ML.K, ML.L, *Arch) : simulate(*ML.K, ML.L, SO),
+        Names));
   explainOtherCode(M, SO, Names, C);
   for (size_t I : Matching->Unmeasured)
     C.Unmeasured.push_back(M.Launches[I]);

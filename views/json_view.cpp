@@ -104,6 +104,10 @@ nlohmann::json launchJson(const LaunchResult &R) {
   L["path"] = R.Path;
   if (!R.PathWhy.empty())
     L["path_why"] = R.PathWhy;
+  if (R.Path == "executed") {
+    L["thread_instructions"] = R.ThreadInstructions;
+    L["execution_seconds"] = R.ExecSeconds;
+  }
   L["warps"] = R.Warps;
   L["warps_evaluated"] = R.WarpsEvaluated;
   L["warps_derived"] = R.WarpsDerived;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace gmem {
 
@@ -267,6 +268,35 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     if (Sw.size() == 1 && mergeAcrossIterations(EK, Ids, Sw.begin()->first,
                                                 Sw.begin()->second))
       continue;
+    // Loads of an address loaded before on this line, from the same base,
+    // that ptxas did not make again (it kept the value): as many as the
+    // SASS lacks.
+    if (std::get<2>(K) == Cls::SharedLoad || std::get<2>(K) == Cls::GlobalLoad) {
+      std::vector<int> Again;
+      std::set<std::tuple<uint32_t, int64_t, unsigned>> Seen;
+      for (int Id : Ids) {
+        const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
+        const unsigned Size = EK.K.Accesses[size_t(Id)].Size;
+        if (!Seen.insert({S.Base, S.Offset, Size}).second)
+          Again.push_back(Id);
+      }
+      Widths Kept = P;
+      size_t Dropped = 0;
+      for (size_t J = Again.size(); J-- > 0 && !scaled(Kept, Sw);) {
+        const unsigned Size = EK.K.Accesses[size_t(Again[J])].Size;
+        if (!--Kept[Size])
+          Kept.erase(Size);
+        ++Dropped;
+      }
+      if (Dropped && scaled(Kept, Sw)) {
+        for (size_t J = Again.size() - Dropped; J < Again.size(); ++J) {
+          CompiledForm &C = EK.K.Accesses[size_t(Again[J])].Compiled;
+          C.State = CompiledForm::Reused;
+          C.Note = "ptxas kept the value of an earlier load of this address";
+        }
+        continue;
+      }
+    }
     const Access &First = EK.K.Accesses[size_t(Ids.front())];
     Notes.push_back(First.Loc.File + ":" + std::to_string(std::get<1>(K)) +
                     ": the PTX has " + widthsText(P) + " " +

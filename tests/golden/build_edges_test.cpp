@@ -367,8 +367,10 @@ int main(int argc, char **argv) {
   return 0;
 }
 )");
+  // Without running the kernels (--exec-budget 0) the check fails: the
+  // recorded launch stays and the host code's later ones are added.
   ToolRun R;
-  json J = analyzed("check", Src + " --run-args 256", 0, &R);
+  json J = analyzed("check", Src + " --run-args 256 --exec-budget 0", 0, &R);
   if (!canRecord(J))
     GTEST_SKIP() << J["compiler"].dump();
   EXPECT_EQ(J["compiler"]["launches"], "recorded");
@@ -383,6 +385,16 @@ int main(int argc, char **argv) {
   // Whatever reading the host code added is marked as read.
   for (size_t I = 1; I < J["launches"].size(); ++I)
     EXPECT_EQ(J["launches"][I]["origin"], "interpreted");
+
+  // Running them (the default), the check passes as on a GPU and the run
+  // makes its second launch itself.
+  J = analyzed("check", Src + " --run-args 256", 0, &R);
+  ASSERT_EQ(J["launches"].size(), 2u) << R.Err;
+  for (const json &L : J["launches"])
+    EXPECT_FALSE(L.contains("origin")) << L.dump();
+  EXPECT_EQ(J["launches"][1]["grid"], json({256, 1, 1}));
+  EXPECT_EQ(J["warnings"].dump().find("stopped"), std::string::npos)
+      << J["warnings"].dump();
 }
 
 TEST(BuildEdges, ClusterGroupsParseAsNvccSeesThem) {

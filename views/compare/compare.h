@@ -65,6 +65,7 @@
 #ifndef GMEM_VIEWS_COMPARE_COMPARE_H
 #define GMEM_VIEWS_COMPARE_COMPARE_H
 
+#include "arch.h"
 #include "expected.h"
 #include "measurement.h"
 #include "model.h"
@@ -72,6 +73,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -220,6 +222,11 @@ struct ComparisonOptions {
   unsigned Threads = 0;
   bool Strict = false;
   std::string Format = "text"; ///< "text" or "json".
+  /// What a launch is predicted to do (gmem-analyze's path: the model or
+  /// the executed PTX); null: the model, simulated.
+  std::function<LaunchResult(const Kernel &, const Launch &,
+                             const ArchRules &)>
+      Predict;
 };
 
 } // namespace gmem

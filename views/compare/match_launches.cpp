@@ -202,6 +202,12 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
           L.Args[P] = Host->Args[P];
       L.Memory = Host->Memory;
       L.Caveat = Host->Caveat;
+      // The same launch, recorded: its argument bytes and, where the
+      // recording ran it, what that run counted.
+      if (L.DynamicSmem == Host->DynamicSmem) {
+        L.ArgBytes = Host->ArgBytes;
+        L.Executed = Host->Executed;
+      }
       // Said where the kernel reads them for an address.
       if (std::any_of(K->Accesses.begin(), K->Accesses.end(),
                       [](const Access &A) { return A.DataDependent; }))

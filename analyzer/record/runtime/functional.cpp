@@ -184,9 +184,10 @@ void execute(uint64_t N, const FunctionalLaunch &L) {
   // Managed and host memory the host may have written directly.
   for (auto &[Base, Kind] : S.Kinds)
     if (Kind != "device")
-      S.Known[Base]->setRange(0, S.Mem.find(Base, 1) ? S.Mem.find(Base, 1)->Size
-                                                     : 0,
-                              true);
+      if (exec::Region *R = S.Mem.find(Base, 1)) {
+        S.Known[Base]->setRange(0, R->Size, true);
+        R->AllKnown = true;
+      }
   exec::LaunchConfig C;
   C.Grid[0] = L.Grid.x;
   C.Grid[1] = L.Grid.y;
@@ -257,8 +258,11 @@ void written(void *Dst, const void *Src, size_t Bytes) {
   exec::Region *From = S.Mem.find(uintptr_t(Src), 1);
   if (!From || !From->Known) {
     To->Known->setRange(Off, N, true);
+    if (Off == 0 && N == To->Size)
+      To->AllKnown = true;
     return;
   }
+  To->AllKnown = false;
   const uint64_t FromOff = uintptr_t(Src) - From->Base;
   for (uint64_t I = 0; I < N && FromOff + I < From->Size; ++I)
     To->Known->set(Off + I, 1, From->Known->get(FromOff + I));
@@ -278,8 +282,10 @@ void forgetAll(const std::string &Why) {
     return;
   for (auto &[Base, K] : S.Known)
     if (S.Kinds[Base] == "device")
-      if (exec::Region *R = S.Mem.find(Base, 1))
+      if (exec::Region *R = S.Mem.find(Base, 1)) {
         K->setRange(0, R->Size, false);
+        R->AllKnown = false;
+      }
   logLine("{\"ev\":\"forget\",\"why\":" + quoted(Why) + "}");
 }
 
