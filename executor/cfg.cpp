@@ -51,6 +51,12 @@ void computeReconvergence(XFunction &X) {
     BlockOf[I] = uint32_t(Start.size() - 1);
   }
   X.BlockOf.assign(BlockOf.begin(), BlockOf.begin() + N);
+  X.InLoop.assign(N, 0);
+  for (uint32_t I = 0; I < N; ++I) {
+    const XInstr &In = X.Code[I];
+    if (In.Ctl == XInstr::Branch && In.Target <= I)
+      std::fill(X.InLoop.begin() + In.Target, X.InLoop.begin() + I + 1, 1);
+  }
   const uint32_t NB = uint32_t(Start.size()), Exit = NB;
   BlockOf[N] = Exit;
   std::vector<std::vector<uint32_t>> Succ(NB), Pred(NB + 1);

@@ -125,6 +125,7 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X);
 bool decodeWarp(Decoder &D, const ptx::Instr &I, XInstr &X);
 bool decodeControl(Decoder &D, const ptx::Instr &I, XInstr &X);
 bool decodeTensor(Decoder &D, const ptx::Instr &I, XInstr &X);
+bool decodeAsync(Decoder &D, const ptx::Instr &I, XInstr &X);
 
 /// Handler of an instruction that cannot run: stops the launch.
 void unsupportedHandler(Ctx &C, const XInstr &I);

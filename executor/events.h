@@ -34,6 +34,10 @@ struct MemRequest {
   /// often a GPU polls is decided by timing, so this request may not be
   /// made there.
   bool Spin = false;
+  /// A poll (an ordered load in a loop, as a spin-wait makes): made at
+  /// least this once; how many more times a GPU makes it is decided by
+  /// timing.
+  bool Poll = false;
   /// 32 addresses (active lanes only): global addresses, or offsets in the
   /// block's shared memory.
   const uint64_t *Addr = nullptr;

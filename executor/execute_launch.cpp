@@ -114,7 +114,9 @@ SourceLoc userLoc(const ExecutedKernel &EK, size_t I, const ExecOptions &O) {
 /// row with their summed counts; an instruction no model access stands for
 /// is a row of its own, named by its source line. A PTX instruction matches
 /// the model's accesses of its line, space, kind and array: all of them
-/// when the model has one, the k-th the k-th when they are as many; one
+/// when the model has one, the k-th the k-th (modulo their number: the
+/// copies of a loop nvcc unrolled) when the PTX has a whole multiple of
+/// them; one
 /// nvcc put on line 0 takes the model access of its kind left without one
 /// nearest its neighbours' line.
 struct Presented {
@@ -172,10 +174,11 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
       continue;
     const std::vector<int> &M = It->second;
     for (size_t J = 0; J < P.size(); ++J) {
-      const int Target = M.size() == 1          ? M[0]
-                         : P.size() == M.size() ? M[J]
-                         : J < M.size()         ? M[J]
-                                                : -1;
+      // Unrolled copies of the model's accesses come in turn.
+      const int Target = M.size() == 1                ? M[0]
+                         : P.size() % M.size() == 0 ? M[J % M.size()]
+                         : J < M.size()               ? M[J]
+                                                      : -1;
       To[P[J]] = Target;
       if (Target >= 0)
         Claimed.insert(Target);

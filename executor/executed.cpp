@@ -103,9 +103,9 @@ const Why &unknownAddress() {
 }
 const Why &spinPoll() {
   static const Why W{UnknownCause::Unmodelled,
-                     "a spin-wait's poll that found what the last one found: "
-                     "how often a GPU polls is decided by timing, so these "
-                     "requests may not be made there"};
+                     "a poll of a spin-wait (a volatile or acquire load in a "
+                     "loop): how often a GPU polls is decided by timing; "
+                     "these requests are the fewest it can make"};
   return W;
 }
 const Why &uncertainControl() {
@@ -153,7 +153,21 @@ public:
     const Access &Acc = EK.K.Accesses[size_t(Id)];
     if (Acc.Compiled.State == CompiledForm::Reused)
       return; // ptxas made no instruction of it.
-    if (R.Spin) {
+    if (R.Poll && !R.Spin && !R.Unknown && !R.Uncertain) {
+      // Made, and maybe made again on a GPU: priced, and its count marked
+      // as a least.
+      RequestEvent E;
+      E.A = &Acc;
+      E.Addr = R.Addr;
+      E.Mask = issuingLanes(Acc, R.Mask);
+      E.Size = R.Size;
+      E.Order = R.Block * WarpsPerBlock + R.Warp;
+      E.Block = {R.Block % Grid.X, R.Block / Grid.X % Grid.Y,
+                 R.Block / (Grid.X * Grid.Y)};
+      E.Warp = R.Warp;
+      Pipe.priced(E);
+    }
+    if (R.Spin || R.Poll) {
       UnknownEvent U;
       U.AccessId = Id;
       U.Issued = false;
@@ -403,6 +417,14 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
     if (!Out.Out.StrayLanes)
       Out.Out.FirstStray = O.Out.FirstStray;
     Out.Out.StrayLanes += O.Out.StrayLanes;
+    for (uint64_t B : O.Out.ReadBases)
+      if (std::find(Out.Out.ReadBases.begin(), Out.Out.ReadBases.end(), B) ==
+          Out.Out.ReadBases.end())
+        Out.Out.ReadBases.push_back(B);
+    for (uint64_t B : O.Out.WrittenBases)
+      if (std::find(Out.Out.WrittenBases.begin(), Out.Out.WrittenBases.end(),
+                    B) == Out.Out.WrittenBases.end())
+        Out.Out.WrittenBases.push_back(B);
     Out.Out.Printed += O.Out.Printed;
   }
   Out.Seconds = std::chrono::duration<double>(

@@ -105,6 +105,7 @@ void Launch::initBlock(Block &B, uint64_t Linear) {
   B.SharedKnown.reset(SharedBytes, false);
   for (BarrierState &S : B.Barriers)
     S = {};
+  B.MBarriers.clear();
   B.LiveThreads = Threads;
   const uint64_t Stack = std::max<uint64_t>(stackBytes(Kernel, 0), 16);
   for (unsigned WI = 0; WI < NW; ++WI) {
@@ -333,7 +334,8 @@ void Launch::runWarp(Block &B, Warp &W, uint64_t Slice) {
     if (Budget && Out.WarpInstructions >= Budget) {
       Stop = true;
       Out.Error = "stopped after " + std::to_string(Budget) +
-                  " warp instructions (the execution budget)";
+                  " warp instructions (the execution budget), in block " +
+                  std::to_string(B.Linear) + " at " + where(I, F);
       return;
     }
     if (!(Out.WarpInstructions & 0xffff) &&
@@ -341,13 +343,14 @@ void Launch::runWarp(Block &B, Warp &W, uint64_t Slice) {
         std::chrono::steady_clock::now() >= Config.Deadline) {
       Stop = true;
       Out.Error = "stopped after " + std::to_string(Out.WarpInstructions) +
-                  " warp instructions: the execution budget (time) was spent";
+                  " warp instructions: the execution budget (time) was "
+                  "spent, in block " +
+                  std::to_string(B.Linear) + " at " + where(I, F);
       return;
     }
     if (Slice && !--Slice)
       return;
   }
-  (void)B;
 }
 
 bool Launch::releaseBarriers(Block &B) {

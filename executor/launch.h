@@ -18,6 +18,7 @@
 #include "machine.h"
 #include "program.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -55,6 +56,9 @@ struct Outcome {
   /// first of them, in words.
   uint64_t StrayLanes = 0;
   std::string FirstStray;
+  /// The bases of the regions the launch read and wrote (a launch that
+  /// writes none of what it reads leaves the same memory when run again).
+  std::vector<uint64_t> ReadBases, WrittenBases;
 };
 
 class Launch {
@@ -83,6 +87,13 @@ public:
   void fail(const XInstr &I, const std::string &Why);
   /// Calls F from the current frame of W (lanes Active).
   void call(Ctx &C, const XInstr &I, const CallInfo &CI);
+  /// Notes that the launch read (or wrote) region R.
+  void touched(const Region *R, bool Write) {
+    std::vector<uint64_t> &V = Write ? Out.WrittenBases : Out.ReadBases;
+    if (R && (V.empty() || V.back() != R->Base) &&
+        std::find(V.begin(), V.end(), R->Base) == V.end())
+      V.push_back(R->Base);
+  }
   /// The lanes leave the warp (exit).
   void exitLanes(Warp &W, uint32_t Lanes);
   /// Lane L of W touched global address A outside every allocation: its

@@ -20,6 +20,7 @@
 #include "program.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,13 @@ struct Warp {
   uint64_t LastPollHash = 0;
 };
 
+/// An mbarrier's state (ops_async.cpp): the arrivals a phase expects and
+/// still awaits, the bytes still in flight, and the phase's number.
+struct MBarrier {
+  int64_t Expected = 0, Pending = 0, Tx = 0;
+  uint64_t Phase = 0;
+};
+
 /// A named barrier's count of arrived threads.
 struct BarrierState {
   unsigned Arrived = 0;
@@ -105,6 +113,8 @@ struct Block {
   KnownBits SharedKnown;
   BarrierState Barriers[16];
   unsigned LiveThreads = 0;
+  /// mbarrier objects, by shared-memory offset.
+  std::map<uint64_t, MBarrier> MBarriers;
 };
 
 class Launch;

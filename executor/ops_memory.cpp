@@ -140,7 +140,7 @@ struct Requests {
   uint64_t Addr[2][32];
   uint32_t Mask[2] = {0, 0}; ///< Global, shared.
   uint32_t Unknown[2] = {0, 0};
-  bool Spin = false;
+  bool Spin = false, Poll = false;
 
   void add(const Place &P, unsigned L, bool AddrKnown) {
     const int K = P.Space == MemSpace::Global   ? 0
@@ -174,6 +174,7 @@ struct Requests {
       R.Warp = C.W->Id;
       R.Part = Part;
       R.Spin = Spin;
+      R.Poll = Poll;
       S->request(R);
     }
   }
@@ -245,6 +246,7 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
     Size = R->Size;
     Bits = R->Known;
     All = R->AllKnown;
+    C.L->touched(R, false);
   }
   uint32_t Known = 0;
   if (!Unknown && Data && Lo >= From && Hi - From + W <= Size) {
@@ -279,8 +281,10 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
           return faultAt(C, I, P, L, A);
         }
       } else {
-        if (!R || A - R->Base >= R->Size || A + W - R->Base > R->Size)
+        if (!R || A - R->Base >= R->Size || A + W - R->Base > R->Size) {
           R = C.L->Mem.find(A, W);
+          C.L->touched(R, false);
+        }
         if (R) {
           std::memcpy(&Val, R->Data + (A - R->Base), W);
           if (AddrKnown && (R->AllKnown || R->Known->all(A - R->Base, W)))
@@ -328,6 +332,7 @@ void loadH(Ctx &C, const XInstr &I) {
       return faultAt(C, I, P, L, A);
     if (P.Stray && AddrKnown)
       C.L->stray(I, *C.W, L, A, false);
+    C.L->touched(P.R, false);
     Req.add(P, L, AddrKnown);
     for (unsigned V = 0; V < I.Vec; ++V) {
       uint64_t Val = 0;
@@ -350,9 +355,20 @@ void loadH(Ctx &C, const XInstr &I) {
     // A poll that reads what the warp's last poll of it read is a spin.
     uint64_t H = 0x9e3779b97f4a7c15ull;
     forLanes(C.Active, [&](unsigned L) { H = (H ^ D[0][L]) * 0x100000001b3ull; });
+    forLanes(C.Active, [&](unsigned L) {
+      H = (H ^ (Base[L] + uint64_t(I.Off))) * 0x100000001b3ull;
+    });
     Req.Spin = C.W->LastPoll == &I && C.W->LastPollHash == H;
+    const uint32_t Index = uint32_t(&I - C.Fr->Fn->Code.data());
+    Req.Poll = Index < C.Fr->Fn->InLoop.size() && C.Fr->Fn->InLoop[Index];
     C.W->LastPoll = &I;
     C.W->LastPollHash = H;
+    // Waiting for bytes nobody computed would never end.
+    if (Req.Spin && (Known[0] & C.Active) != C.Active)
+      return C.L->fail(I, "a spin-wait polls memory whose bytes are not "
+                          "known (written by a launch that was not run, or "
+                          "under a branch on such bytes): it would not end "
+                          "here");
   }
   Req.emit(C, I, N);
 }
@@ -379,6 +395,7 @@ void storeH(Ctx &C, const XInstr &I) {
       return faultAt(C, I, P, L, A);
     if (P.Stray && AddrKnown)
       C.L->stray(I, *C.W, L, A, true);
+    C.L->touched(P.R, true);
     Req.add(P, L, AddrKnown);
     if (!AddrKnown) {
       // The GPU wrote somewhere else: which bytes is not known.
@@ -508,6 +525,8 @@ void atomH(Ctx &C, const XInstr &I) {
       return faultAt(C, I, P, L, A);
     if (P.Stray && AddrKnown)
       C.L->stray(I, *C.W, L, A, true);
+    C.L->touched(P.R, false);
+    C.L->touched(P.R, true);
     Req.add(P, L, AddrKnown);
     uint64_t Old = 0;
     bool OldKnown = false;
@@ -550,6 +569,7 @@ void cpAsyncH(Ctx &C, const XInstr &I) {
       C.L->stray(I, *C.W, L, Src[L], false);
     if (S.Fault && (DK >> L & 1))
       return faultAt(C, I, S, L, Dst[L]);
+    C.L->touched(G.R, false);
     Load.add(G, L, SK >> L & 1);
     Store.add(S, L, DK >> L & 1);
     if (!S.Data || !(DK >> L & 1))

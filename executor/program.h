@@ -161,8 +161,10 @@ struct XFunction {
   std::vector<std::vector<Opnd>> Extras;
   /// Memory instructions in order (their XInstr::Access).
   std::vector<uint32_t> Accesses;
-  /// The basic block of each instruction (cfg.cpp).
+  /// The basic block of each instruction (cfg.cpp), and whether it lies in
+  /// a loop (between a backward branch and its target).
   std::vector<uint32_t> BlockOf;
+  std::vector<char> InLoop;
   /// The arrays memory instructions index (provenance.cpp): "param:N" (the
   /// kernel's N-th parameter), "shared:NAME", "global:NAME"; and each
   /// access's (parallel to Accesses), or -1 when not known.

@@ -967,6 +967,13 @@ private:
       return fail("expected an operand at '" + context() + "'");
     if (Id == "_") {
       O.Kind = Operand::Sink;
+      if (peek() == '|') { // _|%p: only the predicate result is read.
+        ++P;
+        const std::string Q = ident();
+        O.Pair = findReg(Q);
+        if (O.Pair < 0)
+          return fail("unknown register '" + Q + "'");
+      }
       return true;
     }
     // Registers may have any name ({ .reg .f16 low; ... } in inline asm).

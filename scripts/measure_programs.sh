@@ -4,18 +4,22 @@
 #
 # Usage: scripts/measure_programs.sh MANIFEST OUTDIR
 #
-# Each manifest line is `NAME | NVCC ARGUMENTS | PROGRAM ARGUMENTS`, the
-# files named relative to the manifest's folder, where nvcc runs (so that
-# -lineinfo records the names the analyzer is given). Blank lines and lines
-# starting with # are skipped. For each program: OUTDIR/NAME.out (what it
-# printed on the GPU, unprofiled) and OUTDIR/NAME.json (gmem-verify).
-# Environment as scripts/measure_examples.sh (GMEM_BUILD_DIR,
-# CMAKE_PREFIX_PATH, GMEM_MEASURE_TIMEOUT).
+# Each manifest line is
+#   NAME | NVCC ARGUMENTS | PROGRAM ARGUMENTS | GMEM-VERIFY OPTIONS
+# (the last two may be empty), with every path relative to the manifest's
+# folder, where nvcc and the program run (so that -lineinfo records the
+# names the analyzer is given). Blank lines and lines starting with # are
+# skipped. For each program: OUTDIR/NAME.out (what it printed on the GPU,
+# unprofiled, and its exit status) and OUTDIR/NAME.json (gmem-verify).
+# Environment: GMEM_MEASURE_ONLY (names to measure, space-separated; all by
+# default), GMEM_BUILD_DIR, CMAKE_PREFIX_PATH and GMEM_MEASURE_TIMEOUT as
+# scripts/measure_examples.sh has them.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 manifest=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 build=${GMEM_BUILD_DIR:-$root/build-gpu}
+only=" ${GMEM_MEASURE_ONLY:-} "
 work=$(mktemp -d /tmp/gmem-programs.XXXXXX)
 if [ ! -x "$build/bin/gmem-verify" ]; then
   cmake -S "$root" -B "$build" -DGMEM_BUILD_ANALYZER=OFF \
@@ -25,23 +29,26 @@ if [ ! -x "$build/bin/gmem-verify" ]; then
     >"$work/build.log" 2>&1 || { tail -20 "$work/build.log"; exit 2; }
 fi
 verify=$build/bin/gmem-verify
+trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; echo "${s%"${s##*[![:space:]]}"}"; }
 status=0
 cd "$(dirname "$manifest")" || exit 2
-while IFS='|' read -r name flags args; do
-  name=$(echo "$name" | xargs)
-  [ -z "$name" ] || [[ "$name" == \#* ]] && continue
+while IFS='|' read -r name flags args vflags; do
+  name=$(trim "$name")
+  { [ -z "$name" ] || [[ "$name" == \#* ]]; } && continue
+  [ "$only" != "  " ] && [[ "$only" != *" $name "* ]] && continue
   echo "== $name"
   # shellcheck disable=SC2086
   if ! nvcc $flags -o "$work/$name"; then
     echo "measure_programs: $name does not build" >&2; status=2; continue
   fi
   # shellcheck disable=SC2086
-  (cd "$work" && timeout "${GMEM_MEASURE_TIMEOUT:-300}" "./$name" $args) \
+  timeout "${GMEM_MEASURE_TIMEOUT:-300}" "$work/$name" $args \
     >"$out/$name.out" 2>&1
-  echo "   exit $? ($(tail -1 "$out/$name.out"))"
+  echo "exit status $?" >>"$out/$name.out"
+  echo "   $(tail -1 "$out/$name.out") ($(tail -2 "$out/$name.out" | head -1 | cut -c1-80))"
   # shellcheck disable=SC2086
-  (cd "$work" && timeout "${GMEM_MEASURE_TIMEOUT:-300}" "$verify" \
-     --output "$out/$name.json" -- "./$name" $args) >"$work/$name.verify" 2>&1 ||
+  timeout "${GMEM_MEASURE_TIMEOUT:-300}" "$verify" ${vflags:-} \
+     --output "$out/$name.json" -- "$work/$name" $args >"$work/$name.verify" 2>&1 ||
     { echo "   gmem-verify failed:"; tail -5 "$work/$name.verify"; status=1; }
 done <"$manifest"
 exit $status

@@ -149,7 +149,16 @@ extern "C" int gmemRecordLibraryCall(const char *Api) {
   Recorder &R = recorder();
   std::lock_guard<std::mutex> G(R.Lock);
   logLine(std::string("{\"ev\":\"library\",\"api\":\"") + Api + "\"}");
-  forgetAll(std::string(Api) + " (a library call gmem does not run) may have "
-                               "written device memory");
+  // Handles, settings and queries write no device memory; anything else
+  // (a GEMM) may have.
+  const std::string A = Api;
+  bool Quiet = false;
+  for (const char *Q : {"Create", "Destroy", "Get", "Heuristic", "SetMathMode",
+                        "SetStream", "SetWorkspace", "SetAttribute",
+                        "SetPointerMode", "SetAtomicsMode"})
+    Quiet |= A.find(Q) != std::string::npos;
+  if (!Quiet)
+    forgetAll(A + " (a library call gmem does not run) may have written "
+                  "device memory");
   return 0;
 }
