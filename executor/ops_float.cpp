@@ -144,9 +144,9 @@ uint64_t compute(uint8_t Op, uint64_t A, uint64_t B, uint64_t C,
                  uint16_t Flags) {
   // The special-function unit flushes subnormal inputs of its
   // approximations whatever the modifiers say (an H100 gives sin(1e-39)
-  // = 0 for sin.approx.f32).
+  // = 0 for sin.approx.f32), but for tanh's (tanh(3e-39) = 3e-39 there).
   const bool Sfu = Op == FSin || Op == FCos || Op == FEx2 || Op == FLg2 ||
-                   Op == FTanh || Op == FRsqrt ||
+                   Op == FRsqrt ||
                    ((Flags & FlagApprox) && Op == FRcp);
   const bool Ftz = (Flags & FlagFtz) || (Fmt::Width == 32 && Sfu);
   double R;
@@ -154,7 +154,18 @@ uint64_t compute(uint8_t Op, uint64_t A, uint64_t B, uint64_t C,
     // The exact IEEE binary32 operation where the host has one.
     const float Fa = float(Fmt::load(A, Ftz)), Fb = float(Fmt::load(B, Ftz)),
                 Fc = float(Fmt::load(C, Ftz));
-    if (roundOf(Flags) == Round::Nearest && Op == FFma)
+    if (Op == FSin || Op == FCos) {
+      // The GPU reduces the argument to turns first, with one f32 multiply
+      // rounded toward zero (FMUL.RZ by 1/2pi before MUFU.SIN): outside
+      // -pi..pi that rounding is most of the error, so it is made here too.
+      const double Exact = double(Fa) * double(0.15915494f);
+      float Turns = float(Exact);
+      if (std::fabs(double(Turns)) > std::fabs(Exact))
+        Turns = std::nextafterf(Turns, 0.0f);
+      // Whole turns leave exactly (a float is exact in double).
+      const double X = 2 * M_PI * (double(Turns) - std::nearbyint(Turns));
+      R = Op == FSin ? std::sin(X) : std::cos(X);
+    } else if (roundOf(Flags) == Round::Nearest && Op == FFma)
       R = double(std::fmaf(Fa, Fb, Fc));
     else if (roundOf(Flags) == Round::Nearest && Op == FSqrt &&
              !(Flags & FlagApprox))

@@ -32,23 +32,37 @@ verify=$build/bin/gmem-verify
 trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; echo "${s%"${s##*[![:space:]]}"}"; }
 status=0
 cd "$(dirname "$manifest")" || exit 2
-while IFS='|' read -r name flags args vflags; do
-  name=$(trim "$name")
-  { [ -z "$name" ] || [[ "$name" == \#* ]]; } && continue
-  [ "$only" != "  " ] && [[ "$only" != *" $name "* ]] && continue
-  echo "== $name"
+entries() {
+  while IFS='|' read -r name flags args vflags; do
+    name=$(trim "$name")
+    { [ -z "$name" ] || [[ "$name" == \#* ]]; } && continue
+    [ "$only" != "  " ] && [[ "$only" != *" $name "* ]] && continue
+    printf '%s|%s|%s|%s\n' "$name" "$flags" "$args" "$vflags"
+  done <"$manifest"
+}
+# nvcc runs for every program at once (builds are CPU-bound); the programs
+# then run one at a time, since profiling wants the GPU to itself.
+while IFS='|' read -r name flags _ _; do
   # shellcheck disable=SC2086
-  if ! nvcc $flags -o "$work/$name"; then
+  (nvcc $flags -o "$work/$name" >"$work/$name.nvcc" 2>&1 ||
+    rm -f "$work/$name") &
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
+done < <(entries)
+wait
+while IFS='|' read -r name flags args vflags; do
+  echo "== $name"
+  if [ ! -x "$work/$name" ]; then
+    tail -5 "$work/$name.nvcc"
     echo "measure_programs: $name does not build" >&2; status=2; continue
   fi
   # shellcheck disable=SC2086
   timeout "${GMEM_MEASURE_TIMEOUT:-300}" "$work/$name" $args \
-    >"$out/$name.out" 2>&1
+    >"$out/$name.out" 2>&1 </dev/null
   echo "exit status $?" >>"$out/$name.out"
   echo "   $(tail -1 "$out/$name.out") ($(tail -2 "$out/$name.out" | head -1 | cut -c1-80))"
   # shellcheck disable=SC2086
   timeout "${GMEM_MEASURE_TIMEOUT:-300}" "$verify" ${vflags:-} \
-     --output "$out/$name.json" -- "$work/$name" $args >"$work/$name.verify" 2>&1 ||
+     --output "$out/$name.json" -- "$work/$name" $args >"$work/$name.verify" 2>&1 </dev/null ||
     { echo "   gmem-verify failed:"; tail -5 "$work/$name.verify"; status=1; }
-done <"$manifest"
+done < <(entries)
 exit $status

@@ -408,7 +408,7 @@ llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
   Parsed->FromCache = B.FromCache;
   Parsed->Images = std::move(Images);
   Parsed->ExitCode = RC;
-  Parsed->OutputTail = tail(Output, 2000);
+  Parsed->OutputTail = tail(Output, R.OutputBytes);
   Parsed->Crashed = RC == -2;
   if (RC == -2)
     Parsed->Stopped = llvm::StringRef(Why).contains("timed out")

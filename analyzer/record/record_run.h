@@ -46,6 +46,8 @@ struct RecordRequest {
   /// ptxas made of each kernel's accesses (executed_json.h's lines).
   double ExecSeconds = 0;
   std::string CompiledLines;
+  /// How much of the end of the program's output RecordedRun keeps.
+  size_t OutputBytes = 2000;
 };
 
 struct RecordedLaunch {

@@ -1,0 +1,205 @@
+//===- functional_record_test.cpp - Recording that runs the kernels -------===//
+//
+// Programs built by nvcc and run against gmem's recording runtime with the
+// executor on (--exec-budget): device memory then holds what a GPU
+// computes. tests/data/executor/semantics.cu prints what its kernels
+// computed; semantics.h100.txt is the same program's output on an H100
+// (CUDA 13.0, tests/data/executor/programs.txt, measured with
+// scripts/measure_programs.sh), which the recorded run must print bit for
+// bit, but for the .approx instructions' few ulps. The other programs
+// below check their own results and count their launches by arithmetic.
+//
+//===----------------------------------------------------------------------===//
+#include "record_run.h"
+#include "toolkit.h"
+
+#include "llvm/Support/FileSystem.h"
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace gmem;
+
+namespace {
+
+std::vector<std::string> linesOf(const std::string &Text) {
+  std::vector<std::string> Lines;
+  std::istringstream In(Text);
+  for (std::string L; std::getline(In, L);)
+    Lines.push_back(L);
+  return Lines;
+}
+
+class FunctionalRecord : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!*GMEM_RECORD_RUNTIME_DIR)
+      GTEST_SKIP() << "gmem was built without the recording runtime";
+    auto T = findToolkit("");
+    if (!T)
+      GTEST_SKIP() << llvm::toString(T.takeError());
+    Tk = *T;
+  }
+  void TearDown() override {
+    for (const std::string &F : Files)
+      llvm::sys::fs::remove(F);
+  }
+  RecordedRun run(const std::string &Path) {
+    RecordRequest R;
+    R.Nvcc = Tk.Nvcc;
+    R.NvccVersion = Tk.Version;
+    R.Files = {Path};
+    R.Board = "h100-sxm";
+    R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
+    R.ExecSeconds = 60;
+    R.OutputBytes = 1 << 20;
+    auto Run = recordProgram(R);
+    if (!Run) {
+      ADD_FAILURE() << llvm::toString(Run.takeError());
+      return {};
+    }
+    return *Run;
+  }
+  std::string write(const std::string &Code) {
+    llvm::SmallString<128> P;
+    llvm::sys::fs::createTemporaryFile("functional-test", "cu", P);
+    std::ofstream(std::string(P)) << Code;
+    Files.push_back(std::string(P));
+    return std::string(P);
+  }
+  Toolkit Tk;
+  std::vector<std::string> Files;
+};
+
+/// Whether two lines of semantics.cu's "approx" output agree within the
+/// PTX ISA's bounds: sin and cos 2^-20.5 absolute; ex2, lg2, rsqrt and
+/// the fast division about 2 ulps; tanh 2^-10.987 relative (columns in the
+/// kernel's order).
+bool approxAgree(const std::string &Ours, const std::string &Gpu) {
+  std::istringstream A(Ours), B(Gpu);
+  std::string Tag, Index, TagB, IndexB;
+  A >> Tag >> Index;
+  B >> TagB >> IndexB;
+  if (Tag != TagB || Index != IndexB)
+    return false;
+  for (int Col = 0; Col < 7; ++Col) {
+    std::string SX, SY;
+    if (!(A >> SX) || !(B >> SY))
+      return false;
+    // strtod reads "inf" and "nan", as printf writes them.
+    const double X = std::strtod(SX.c_str(), nullptr),
+                 Y = std::strtod(SY.c_str(), nullptr);
+    const double Tol = Col < 2    ? std::ldexp(1.0, -20)
+                       : Col == 6 ? std::ldexp(std::fabs(Y), -10)
+                                  : std::ldexp(std::fabs(Y), -21) + 1e-38;
+    if (X != Y && !(std::fabs(X - Y) <= Tol))
+      return false;
+  }
+  return true;
+}
+
+TEST_F(FunctionalRecord, KernelsComputeWhatTheH100Computed) {
+  const std::string Dir = std::string(GMEM_SOURCE_DIR) + "/tests/data/executor/";
+  RecordedRun Run = run(Dir + "semantics.cu");
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail.substr(0, 2000);
+  EXPECT_TRUE(Run.Functional);
+  std::ifstream In(Dir + "semantics.h100.txt");
+  std::stringstream Gpu;
+  Gpu << In.rdbuf();
+  std::vector<std::string> Want = linesOf(Gpu.str());
+  std::vector<std::string> Got = linesOf(Run.OutputTail);
+  // The measured file ends with the measuring script's "exit status" line.
+  ASSERT_FALSE(Want.empty());
+  if (Want.back().rfind("exit status", 0) == 0)
+    Want.pop_back();
+  ASSERT_EQ(Got.size(), Want.size());
+  size_t Approx = 0;
+  for (size_t I = 0; I < Want.size(); ++I) {
+    if (Want[I].rfind("approx", 0) == 0) {
+      ++Approx;
+      EXPECT_TRUE(approxAgree(Got[I], Want[I]))
+          << "gmem: " << Got[I] << "\nH100: " << Want[I];
+    } else {
+      EXPECT_EQ(Got[I], Want[I]);
+    }
+  }
+  EXPECT_EQ(Approx, 256u);
+}
+
+// A benchmark loop: 200 identical launches that overwrite what they do not
+// read are run once and counted for each; the in-place update that follows
+// reads what it writes and runs every time. The program checks both.
+TEST_F(FunctionalRecord, RepeatedLaunchesKeepTheirResults) {
+  const std::string P = write(R"(
+#include <cstdio>
+__global__ void scale(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = 2.0f * in[i];
+}
+__global__ void bump(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += 1.0f;
+}
+int main() {
+  const int n = 1 << 16;
+  static float h[1 << 16];
+  for (int i = 0; i < n; ++i) h[i] = float(i);
+  float *in, *out;
+  cudaMalloc(&in, n * 4);
+  cudaMalloc(&out, n * 4);
+  cudaMemcpy(in, h, n * 4, cudaMemcpyHostToDevice);
+  for (int r = 0; r < 200; ++r) scale<<<n / 256, 256>>>(in, out, n);
+  for (int r = 0; r < 50; ++r) bump<<<n / 256, 256>>>(out, n);
+  cudaMemcpy(h, out, n * 4, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i)
+    if (h[i] != 2.0f * i + 50.0f) { printf("wrong at %d: %g\n", i, h[i]); return 1; }
+  printf("ok\n");
+  return 0;
+}
+)");
+  RecordedRun Run = run(P);
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_EQ(Run.OutputTail, "ok\n");
+  ASSERT_EQ(Run.Launches.size(), 250u);
+  for (const RecordedLaunch &L : Run.Launches) {
+    ASSERT_TRUE(L.Exec) << L.N;
+    ASSERT_FALSE(L.Exec->Stats.empty());
+  }
+  // Every launch counts its own requests: scale's load, 256 blocks of 8
+  // warps, 4 sectors each.
+  EXPECT_EQ(Run.Launches[199].Exec->Stats[0].Requests, 2048u);
+  EXPECT_EQ(Run.Launches[199].Exec->Stats[0].Units, 8192u);
+  EXPECT_TRUE(Run.Forgets.empty());
+}
+
+// A loop that launches until the kernel says it is done: 1000 halved until
+// 0 takes 10 launches (500, 250, 125, 62, 31, 15, 7, 3, 1, 0).
+TEST_F(FunctionalRecord, ConvergenceLoopsLaunchAsOftenAsOnTheGpu) {
+  const std::string P = write(R"(
+#include <cstdio>
+__global__ void halve(int *v, int *done) {
+  if (threadIdx.x == 0) { *v /= 2; *done = *v == 0; }
+}
+int main() {
+  int *v, *done, h = 1000, d = 0, launches = 0;
+  cudaMalloc(&v, 4);
+  cudaMalloc(&done, 4);
+  cudaMemcpy(v, &h, 4, cudaMemcpyHostToDevice);
+  while (!d && launches < 100) {
+    halve<<<1, 32>>>(v, done);
+    ++launches;
+    cudaMemcpy(&d, done, 4, cudaMemcpyDeviceToHost);
+  }
+  printf("%d\n", launches);
+  return 0;
+}
+)");
+  RecordedRun Run = run(P);
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_EQ(Run.OutputTail, "10\n");
+  EXPECT_EQ(Run.Launches.size(), 10u);
+}
+
+} // namespace

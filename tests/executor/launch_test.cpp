@@ -1,0 +1,278 @@
+//===- launch_test.cpp - Running hand-written PTX warp by warp -------------===//
+//
+// Each kernel below is PTX as nvcc writes it (ptxas accepts the module for
+// sm_90). The expected values follow from the PTX ISA's semantics and the
+// memory rules of DESIGN.md: a warp's 32 four-byte stores to consecutive
+// words touch 4 sectors; 32 words read from banks 2t mod 32 take two
+// shared wavefronts (a 2-way conflict).
+//
+//===----------------------------------------------------------------------===//
+#include "executed.h"
+#include "ptx_parser.h"
+
+#include <cstring>
+#include <gtest/gtest.h>
+
+using namespace gmem;
+using namespace gmem::exec;
+
+namespace {
+
+const char *const Kernels = R"PTX(
+.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry branchy(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  setp.eq.s32 %p1, %r2, 0;
+  @%p1 bra $L_even;
+  mul.lo.s32 %r3, %r1, 3;
+  bra.uni $L_join;
+$L_even:
+  shl.b32 %r3, %r1, 1;
+$L_join:
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r3;
+  ret;
+}
+
+.visible .entry reverse(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<5>;
+  .shared .align 4 .b8 buf[512];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, buf;
+  add.s32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  bar.sync 0;
+  mov.u32 %r5, 127;
+  sub.s32 %r6, %r5, %r1;
+  shl.b32 %r7, %r6, 2;
+  add.s32 %r8, %r3, %r7;
+  ld.shared.u32 %r9, [%r8];
+  shl.b32 %r10, %r1, 3;
+  and.b32 %r10, %r10, 511;
+  add.s32 %r10, %r3, %r10;
+  ld.shared.u32 %r11, [%r10];
+  add.s32 %r9, %r9, %r11;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r9;
+  ret;
+}
+
+.visible .entry shuffle(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  shfl.sync.down.b32 %r3|%p1, %r2, 1, 31, -1;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.u32 [%rd5], %r3;
+  and.b32 %r4, %r2, 1023;
+  mul.wide.u32 %rd6, %r4, 4;
+  add.s64 %rd7, %rd1, %rd6;
+  ld.global.u32 %r5, [%rd7];
+  st.global.u32 [%rd5+4096], %r5;
+  ret;
+}
+
+.visible .entry spin()
+{
+$L_top:
+  bra.uni $L_top;
+}
+
+.visible .entry stray(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4+1048576], %r1;
+  ret;
+}
+
+.global .texref tex;
+
+.visible .entry query(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  txq.width.b32 %r1, [tex];
+  st.global.u32 [%rd2], %r1;
+  ret;
+}
+)PTX";
+
+constexpr uint64_t OutBase = uint64_t(1) << 40, InBase = uint64_t(2) << 40;
+
+/// One module, linked over a memory with an output buffer (known zeros)
+/// and an input buffer (words i -> 1000 + i, or unknown bytes).
+struct Fixture {
+  GlobalMemory Mem;
+  std::unique_ptr<Program> Prog;
+  Region *Out = nullptr, *In = nullptr;
+
+  explicit Fixture(bool InputKnown = true) {
+    auto M = ptx::parseModule(Kernels, "kernels.ptx");
+    EXPECT_TRUE(bool(M)) << (M ? "" : M.error());
+    auto Mods = std::make_shared<std::vector<ptx::Module>>();
+    Mods->push_back(std::move(*M));
+    auto P = Program::link(Mods, Mem);
+    EXPECT_TRUE(bool(P)) << (P ? "" : P.error());
+    Prog = std::move(*P);
+    Out = &Mem.addOwned(OutBase, 8192, "out", true);
+    In = &Mem.addOwned(InBase, 4096, "in", InputKnown);
+    for (uint32_t I = 0; I < 1024; ++I) {
+      const uint32_t V = 1000 + I;
+      std::memcpy(In->Data + 4 * I, &V, 4);
+    }
+  }
+  uint32_t out(unsigned Word) const {
+    uint32_t V;
+    std::memcpy(&V, Out->Data + 4 * Word, 4);
+    return V;
+  }
+  bool outKnown(unsigned Word) const { return Out->Known->all(4 * Word, 4); }
+
+  /// Runs kernel Name on one block of Threads threads with the given
+  /// pointer arguments.
+  ExecutedCounts run(const std::string &Name, unsigned Threads,
+                     std::vector<uint64_t> Args, uint64_t Budget = 0) {
+    const XFunction *K = Prog->kernel(Name);
+    EXPECT_NE(K, nullptr) << Name;
+    LaunchConfig C;
+    C.Block[0] = Threads;
+    C.Params.resize(8 * Args.size());
+    for (size_t I = 0; I < Args.size(); ++I)
+      std::memcpy(&C.Params[8 * I], &Args[I], 8);
+    C.MaxWarpInstructions = Budget;
+    Kernel_ = executedKernel(*K);
+    return executeLaunch(*Prog, *K, Kernel_, Mem, C,
+                         archOrDefault("sm_90"), 1);
+  }
+  ExecutedKernel Kernel_;
+};
+
+TEST(Launch, DivergentPathsReconvergeBeforeTheStore) {
+  Fixture F;
+  ExecutedCounts C = F.run("branchy", 64, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 64; ++T)
+    EXPECT_EQ(F.out(T), T % 2 ? 3 * T : 2 * T) << T;
+  // One store request per warp (the two paths joined again), each of
+  // 32 consecutive words: 4 sectors.
+  ASSERT_EQ(C.Stats.size(), 1u);
+  EXPECT_EQ(C.Stats[0].Requests, 2u);
+  EXPECT_EQ(C.Stats[0].Units, 8u);
+  EXPECT_EQ(C.Stats[0].ActiveLanes, 64u);
+  // Six instructions up to the branch and four after the join for every
+  // thread; two on the odd path and one on the even one, for half each.
+  EXPECT_EQ(C.Out.ThreadInstructions, 64u * (6 + 4) + 32 * 2 + 32 * 1);
+}
+
+TEST(Launch, BarrierOrdersSharedMemoryAndConflictsAreCounted) {
+  Fixture F;
+  ExecutedCounts C = F.run("reverse", 128, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  // out[t] = buf[127 - t] + buf[(2t) mod 128], with buf[i] = i after the
+  // barrier.
+  for (unsigned T = 0; T < 128; ++T)
+    EXPECT_EQ(F.out(T), (127 - T) + (2 * T) % 128) << T;
+  // Accesses in PTX order: st.shared, ld.shared (reversed), ld.shared
+  // (stride 2), st.global.
+  ASSERT_EQ(C.Stats.size(), 4u);
+  EXPECT_EQ(C.Stats[0].Requests, 4u);
+  EXPECT_EQ(C.Stats[0].Units, 4u);
+  EXPECT_EQ(C.Stats[1].Units, 4u);
+  EXPECT_EQ(C.Stats[2].Requests, 4u);
+  EXPECT_EQ(C.Stats[2].Units, 8u);
+  EXPECT_EQ(C.Stats[2].MaxWays, 2u);
+  EXPECT_EQ(C.Stats[3].Units, 16u);
+}
+
+TEST(Launch, ShuffleTakesTheNextLanesValue) {
+  Fixture F;
+  ExecutedCounts C = F.run("shuffle", 32, {InBase, OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  // shfl.down by 1 within 32 lanes: lane 31 keeps its own value.
+  for (unsigned T = 0; T < 32; ++T)
+    EXPECT_EQ(F.out(T), 1000 + std::min(T + 1, 31u)) << T;
+  // The gather in[in[t] & 1023]: words 1000..1023 and 0..7, three
+  // 128-byte lines' worth of sectors: 1000..1023 span 3 sectors, 0..7 one.
+  for (unsigned T = 0; T < 32; ++T)
+    EXPECT_EQ(F.out(1024 + T), 1000 + (1000 + T) % 1024) << T;
+  ASSERT_EQ(C.Stats.size(), 4u);
+  EXPECT_EQ(C.Stats[2].Units, 4u);
+  EXPECT_EQ(C.Stats[2].UnknownRequests, 0u);
+}
+
+TEST(Launch, UnknownInputGivesUnknownValuesAndAddresses) {
+  Fixture F(/*InputKnown=*/false);
+  ExecutedCounts C = F.run("shuffle", 32, {InBase, OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  // What the input makes is marked unknown, never invented.
+  EXPECT_FALSE(F.outKnown(0));
+  EXPECT_FALSE(F.outKnown(1024));
+  // The coalesced accesses stay exact; the gather is unknown.
+  EXPECT_EQ(C.Stats[0].Units, 4u);
+  EXPECT_EQ(C.Stats[0].UnknownRequests, 0u);
+  EXPECT_EQ(C.Stats[2].UnknownRequests, 1u);
+}
+
+TEST(Launch, BudgetStopsAnEndlessLoopNamingTheLine) {
+  Fixture F;
+  ExecutedCounts C = F.run("spin", 32, {}, /*Budget=*/1000);
+  EXPECT_FALSE(C.Out.Finished);
+  EXPECT_NE(C.Out.Error.find("execution budget"), std::string::npos)
+      << C.Out.Error;
+  EXPECT_NE(C.Out.Error.find("of the PTX of spin"), std::string::npos)
+      << C.Out.Error;
+}
+
+TEST(Launch, StoresOutsideEveryAllocationAreReportedNotMade) {
+  Fixture F;
+  ExecutedCounts C = F.run("stray", 32, {OutBase});
+  EXPECT_EQ(C.Out.StrayLanes, 32u);
+  EXPECT_NE(C.Out.FirstStray.find("writes 0x10000100000"), std::string::npos)
+      << C.Out.FirstStray;
+  // The request is still counted as the GPU would issue it.
+  EXPECT_EQ(C.Stats[0].Units, 4u);
+}
+
+TEST(Launch, AnUnimplementedInstructionStopsTheLaunchNamingIt) {
+  Fixture F;
+  ExecutedCounts C = F.run("query", 32, {OutBase});
+  EXPECT_FALSE(C.Out.Finished);
+  EXPECT_NE(C.Out.Error.find("txq"), std::string::npos) << C.Out.Error;
+  EXPECT_EQ(F.out(0), 0u); // Nothing made up.
+}
+
+} // namespace
