@@ -1,5 +1,7 @@
 //===- decode.cpp - PTX instructions into XInstrs, once per function -------===//
 #include "decode.h"
+
+#include <stdexcept>
 #include "launch.h"
 
 #include <cstring>
@@ -373,17 +375,29 @@ void decode(Program &P, const ptx::Module &M, const ptx::Function &F,
     const ptx::Instr &I = F.Body[K];
     XInstr &In = X.Code[K];
     In.Src = &I;
-    if (I.Guard >= 0) {
-      In.Guard = int32_t(slotOf(D.src(ptx::Operand{ptx::Operand::Reg,
-                                                    I.Guard},
-                                      Ty::Pred)));
-      In.GuardNot = I.GuardNot;
-    }
     D.Error.clear();
+    if (I.Guard >= 0) {
+      const Opnd G =
+          D.src(ptx::Operand{ptx::Operand::Reg, I.Guard}, Ty::Pred);
+      In.Guard = int32_t(slotOf(G));
+      In.GuardNot = I.GuardNot;
+      if (fileOf(G) != FPred) {
+        In.Guard = -1;
+        D.Error = "a guard that is not a predicate register";
+      }
+    }
     bool Done = false;
-    for (FamilyDecoder Fam : Families)
-      if ((Done = Fam(D, I, In)))
-        break;
+    try {
+      for (FamilyDecoder Fam : Families)
+        if ((Done = Fam(D, I, In)))
+          break;
+    } catch (const std::out_of_range &) {
+      // A decoder read an operand the instruction does not have.
+      Done = true;
+      D.unsupported(In, "the instruction " + I.Op + " with " +
+                            std::to_string(I.Ops.size()) +
+                            " operands (malformed PTX)");
+    }
     if (!Done)
       D.unsupported(In, "the instruction " + I.Op);
     if (!D.Error.empty()) {

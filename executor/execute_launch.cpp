@@ -220,16 +220,49 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
       Out.K.Accesses.push_back(std::move(Row));
       Out.ModelAccess.push_back(M.Id);
     }
+  // The program's files as the model spells them (the PTX's are absolute).
+  std::map<std::string, std::string> Spelling;
+  Spelling.emplace(Canonical(Model.Loc.File), Model.Loc.File);
+  for (const Access &M : Model.Accesses)
+    Spelling.emplace(Canonical(M.Loc.File), M.Loc.File);
+  // Instructions of one source access (wmma's four loads, a loop's unrolled
+  // copies) share one row, as the model's accesses do.
+  using Same = std::tuple<std::string, unsigned, unsigned, int, int, unsigned,
+                          std::string, bool>;
+  std::map<Same, int> RowOfSame;
   std::vector<int> Row(N, -1);
   for (size_t I = 0; I < N; ++I) {
     if (To[I] >= 0) {
       Row[I] = RowOfModel[To[I]];
+      // A model access the SASS step placed nowhere takes the line table's
+      // line of its instructions (the innermost, a library's), as a GPU's
+      // per-line counters do.
+      Access &R = Out.K.Accesses[size_t(Row[I])];
+      const SourceLoc &In = EK.K.Accesses[I].Loc;
+      if (!R.Compiled.Line && In.Line &&
+          (In.Line != R.Loc.Line || Canonical(In.File) != Canonical(R.Loc.File))) {
+        R.Compiled.File = In.File;
+        R.Compiled.Line = In.Line;
+      }
       continue;
     }
     const AccessStats &S = C.Stats[I];
     if (!S.Requests && !S.UnknownRequests && !S.UncountedRequests)
       continue;
     Access A = EK.K.Accesses[I];
+    auto Spelt = Spelling.find(Canonical(Where[I].File));
+    if (Spelt != Spelling.end())
+      Where[I].File = Spelt->second;
+    const Same Key{Canonical(Where[I].File), Where[I].Line,   Where[I].Col,
+                   int(A.Sp), int(A.Kind) * 2 + A.Reduction, A.Size,
+                   Array[I],                 A.Matrix};
+    if (A.AsyncPartner < 0) {
+      auto It = RowOfSame.find(Key);
+      if (It != RowOfSame.end()) {
+        Row[I] = It->second;
+        continue;
+      }
+    }
     A.Id = int(Out.K.Accesses.size());
     // The line table's line (the innermost: a library's), where the
     // program's own line is another: per-line comparisons with a GPU use it.
@@ -247,6 +280,8 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
                  : "(PTX line " + std::to_string(X.Src ? X.Src->PtxLine : 0) +
                        ")";
     Row[I] = A.Id;
+    if (A.AsyncPartner < 0)
+      RowOfSame.emplace(Key, A.Id);
     Out.K.Accesses.push_back(std::move(A));
     Out.ModelAccess.push_back(-1);
   }

@@ -56,6 +56,7 @@ ExecutedKernel executedKernel(const XFunction &K) {
         Access A;
         A.Id = int(EK.K.Accesses.size());
         A.Size = unsigned(X.Width) * X.Vec;
+        A.Matrix = X.Matrix;
         A.Sp = X.Space == MemSpace::Shared && (!Async || Part == 1)
                    ? Space::Shared
                    : Space::Global;

@@ -208,6 +208,14 @@ void Launch::bindCtx(Ctx &C, Warp &W) {
   C.KF[FLaunch] = LaunchKnown.data();
   C.F[FFrame] = Fr.FrameConsts.data();
   C.KF[FFrame] = Fr.FrameKnown.data();
+  // A predicate register read or written as a value (PTX that ptxas would
+  // refuse) lands in scratch lanes instead of beyond the files.
+  if (PredScratch.size() < size_t(F.NumPreds + 1) * 32) {
+    PredScratch.resize(size_t(F.NumPreds + 1) * 32);
+    PredScratchKnown.resize(size_t(F.NumPreds + 1) * 32);
+  }
+  C.F[FPred] = PredScratch.data();
+  C.KF[FPred] = PredScratchKnown.data();
   C.P = Fr.P.data();
   C.PK = Fr.PK.data();
   C.W = &W;
@@ -248,6 +256,8 @@ void Launch::call(Ctx &C, const XInstr &I, const CallInfo &CI) {
     const auto [FromOff, Bytes] = CI.Args[A];
     const auto [ToOff, ToSize] = Callee->ParamSlots[A];
     const unsigned N = std::min(Bytes, ToSize);
+    if (!N || FromOff + N > FromBytes || ToOff + N > ToBytes)
+      continue; // Not the caller's variable (malformed PTX): unknown.
     for (unsigned L = 0; L < 32; ++L) {
       if (!(C.Active >> L & 1))
         continue;
@@ -272,6 +282,8 @@ void Launch::returnFromFrame(Warp &W) {
       const auto [ToOff, Bytes] = CI.Rets[R];
       const auto [FromOff, Size] = Callee.Fn->ReturnSlots[R];
       const unsigned N = std::min(Bytes, Size);
+      if (!N || FromOff + N > FromBytes || ToOff + N > ToBytes)
+        continue;
       for (unsigned L = 0; L < 32; ++L) {
         if (!(Lanes >> L & 1))
           continue;

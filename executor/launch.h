@@ -115,6 +115,8 @@ private:
   void runCooperative(uint64_t First, uint64_t Count);
   void returnFromFrame(Warp &W);
   uint64_t Budget = 0;
+  std::vector<uint64_t> PredScratch;
+  std::vector<uint32_t> PredScratchKnown;
 };
 
 std::string where(const XInstr &I, const XFunction &F);

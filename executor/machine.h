@@ -120,8 +120,8 @@ struct Block {
 class Launch;
 
 struct Ctx {
-  uint64_t *F[5] = {};
-  uint32_t *KF[5] = {};
+  uint64_t *F[6] = {};  ///< By FileId; FPred's are scratch lanes.
+  uint32_t *KF[6] = {};
   uint32_t *P = nullptr, *PK = nullptr;
   uint32_t Active = 0;
   uint32_t Taint = 0;
@@ -137,12 +137,20 @@ struct Ctx {
   uint32_t known(Opnd O) const { return KF[fileOf(O)][slotOf(O)]; }
   /// Sets the known lanes of register D among the active ones.
   void setKnown(Opnd D, uint32_t Lanes) {
-    uint32_t &K = KF[FReg][slotOf(D)];
+    uint32_t &K = KF[fileOf(D)][slotOf(D)];
     K = ((K & ~Active) | (Active & Lanes)) & ~Taint;
   }
-  uint32_t pred(Opnd O) const { return P[slotOf(O)]; }
-  uint32_t predKnown(Opnd O) const { return PK[slotOf(O)]; }
+  // A value register where a predicate belongs (PTX ptxas would refuse)
+  // reads as false and unknown, and is not written.
+  uint32_t pred(Opnd O) const {
+    return fileOf(O) == FPred ? P[slotOf(O)] : 0;
+  }
+  uint32_t predKnown(Opnd O) const {
+    return fileOf(O) == FPred ? PK[slotOf(O)] : 0;
+  }
   void setPred(Opnd D, uint32_t Bits, uint32_t Known) {
+    if (fileOf(D) != FPred)
+      return;
     const uint32_t S = slotOf(D);
     P[S] = (P[S] & ~Active) | (Bits & Active);
     PK[S] = ((PK[S] & ~Active) | (Known & Active)) & ~Taint;

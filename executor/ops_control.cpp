@@ -228,7 +228,7 @@ void barH(Ctx &C, const XInstr &I) {
   Warp &W = *C.W;
   W.RedOp = I.Sub;
   if (I.Sub) {
-    uint32_t P = C.P[slotOf(I.S[2])];
+    uint32_t P = C.pred(I.S[2]);
     if (I.Flags)
       P = ~P;
     W.RedBits = P & C.Active;

@@ -12,27 +12,11 @@
 #include "float_bits.h"
 #include "lanes.h"
 #include "launch.h"
+#include "memory_ops.h"
 
 #include <algorithm>
 
 namespace gmem::exec {
-
-namespace {
-
-/// Where one lane's bytes are.
-struct Place {
-  uint8_t *Data = nullptr; ///< Null: no bytes (unknown value, or a fault).
-  Region *R = nullptr;     ///< Global memory: the region.
-  KnownBits *Bits = nullptr;
-  uint64_t BitOff = 0;
-  uint8_t *KnownBytes = nullptr; ///< Parameter areas: a byte per byte.
-  MemSpace Space = MemSpace::Global; ///< Resolved (never Generic).
-  uint64_t EventAddr = 0; ///< Global address, or shared offset.
-  const char *Fault = nullptr;
-  /// A global address outside every allocation the program made: a GPU
-  /// may fault or touch whatever is mapped there (Launch::stray).
-  bool Stray = false;
-};
 
 Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
   Place P;
@@ -135,51 +119,6 @@ uint64_t extend(uint64_t V, unsigned Width, bool Signed) {
   return uint64_t(int64_t(V << Shift) >> Shift);
 }
 
-/// The lanes of one instruction by resolved space, for events.
-struct Requests {
-  uint64_t Addr[2][32];
-  uint32_t Mask[2] = {0, 0}; ///< Global, shared.
-  uint32_t Unknown[2] = {0, 0};
-  bool Spin = false, Poll = false;
-
-  void add(const Place &P, unsigned L, bool AddrKnown) {
-    const int K = P.Space == MemSpace::Global   ? 0
-                  : P.Space == MemSpace::Shared ? 1
-                                                : -1;
-    if (K < 0)
-      return;
-    Addr[K][L] = P.EventAddr;
-    Mask[K] |= 1u << L;
-    if (!AddrKnown)
-      Unknown[K] |= 1u << L;
-  }
-  void emit(Ctx &C, const XInstr &I, unsigned Size, uint8_t Part = 0) {
-    RequestSink *S = C.L->Sink;
-    if (!S || I.Access < 0)
-      return;
-    for (int K = 0; K < 2; ++K) {
-      if (!Mask[K])
-        continue;
-      MemRequest R;
-      R.Fn = C.Fr->Fn;
-      R.Instr = uint32_t(&I - C.Fr->Fn->Code.data());
-      R.Op = I.Mem;
-      R.Space = K ? MemSpace::Shared : MemSpace::Global;
-      R.Size = Size;
-      R.Mask = Mask[K];
-      R.Unknown = Unknown[K];
-      R.Uncertain = C.Taint & Mask[K];
-      R.Addr = Addr[K];
-      R.Block = C.B->Linear;
-      R.Warp = C.W->Id;
-      R.Part = Part;
-      R.Spin = Spin;
-      R.Poll = Poll;
-      S->request(R);
-    }
-  }
-};
-
 void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L,
              uint64_t A) {
   char Hex[32];
@@ -189,6 +128,9 @@ void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L,
                    std::to_string(C.B->Linear) + " reads or writes " + Hex +
                    ", " + P.Fault);
 }
+
+
+namespace {
 
 /// Emits the request of a scalar global or shared access.
 void emitScalar(Ctx &C, const XInstr &I, bool Shared, const uint64_t *Addr,

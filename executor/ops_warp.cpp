@@ -265,13 +265,4 @@ bool decodeWarp(Decoder &D, const ptx::Instr &I, XInstr &X) {
   return false;
 }
 
-bool decodeTensor(Decoder &D, const ptx::Instr &I, XInstr &X) {
-  if (I.Op == "wmma" || I.Op == "mma" || I.Op == "ldmatrix" ||
-      I.Op == "stmatrix" || I.Op == "movmatrix" || I.Op == "wgmma") {
-    D.unsupported(X, I.Op + " (tensor core operations are not executed yet)");
-    return true;
-  }
-  return false;
-}
-
 } // namespace gmem::exec

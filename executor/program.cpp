@@ -52,6 +52,11 @@ Program::link(std::shared_ptr<const std::vector<ptx::Module>> Modules,
       uint64_t A = Place ? Place(V) : 0;
       if (!A) {
         const uint64_t Bytes = std::max<uint64_t>(V.Bytes, 1);
+        // Module variables are held in this process's memory.
+        if (Bytes > (uint64_t(1) << 32))
+          return Failure{"the module variable " + V.Name + " of " +
+                         std::to_string(Bytes) +
+                         " bytes is larger than the executor holds (4 GiB)"};
         A = alignUp(Mem.NextFree, std::max(V.Align, 16u));
         Mem.NextFree = A + alignUp(Bytes, 256);
         Region &R = Mem.addOwned(A, Bytes, V.Name, VariablesKnown);

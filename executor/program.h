@@ -116,6 +116,10 @@ struct XInstr {
   /// A load with memory-order semantics (volatile, acquire, relaxed): what
   /// spin-waits poll with.
   bool Ordered = false;
+  /// ldmatrix, stmatrix and the wmma.loads ptxas makes LDSM of: the GPU's
+  /// counters see their wavefronts but no shared load or store
+  /// instruction (Access::Matrix).
+  bool Matrix = false;
   uint16_t Flags = 0; ///< Modifiers (ftz, sat, rounding...), per handler.
   Opnd Addr = 0;      ///< Address base (memory operations).
   int64_t Off = 0;    ///< Address offset, or an immediate.

@@ -137,7 +137,7 @@ private:
           Line += S[P] == '\n';
           ++P;
         }
-        P += 2;
+        P = std::min(P + 2, S.size()); // An unterminated comment ends it.
       } else {
         break;
       }
@@ -160,6 +160,8 @@ private:
                 "'");
   }
   std::string context() {
+    if (P >= S.size())
+      return "the end of the text";
     size_t E = P;
     while (E < S.size() && S[E] != '\n' && E - P < 40)
       ++E;
@@ -440,6 +442,12 @@ private:
           int64_t N = 0;
           if (!number(N))
             return false;
+          // More than a GPU's memory is not a variable nvcc declares.
+          constexpr uint64_t MaxBytes = uint64_t(1) << 40;
+          if (N < 0 || (N && Count > MaxBytes / uint64_t(N) / One.ElemSize))
+            return fail("an array of " + std::to_string(N) +
+                        " elements beyond " + std::to_string(MaxBytes) +
+                        " bytes at '" + context() + "'");
           Count *= uint64_t(N);
         }
         if (!expect(']'))
@@ -601,6 +609,9 @@ private:
         int64_t N = 0;
         if (!number(N) || !expect(']'))
           return false;
+        if (N < 0 || N > (int64_t(1) << 20))
+          return fail("a parameter array of " + std::to_string(N) +
+                      " elements");
         Count = unsigned(N);
       }
       Pm.Bytes = Elem * Count;
@@ -796,6 +807,12 @@ private:
         int64_t Count = 0;
         if (!number(Count) || !expect('>'))
           return;
+        // nvcc's largest kernels declare some ten thousand.
+        constexpr int64_t MaxRegs = int64_t(1) << 20;
+        if (Count < 0 || Count > MaxRegs - int64_t(F->Regs.size()))
+          return void(fail("a declaration of " + std::to_string(Count) +
+                           " registers (a function has at most " +
+                           std::to_string(MaxRegs) + " here)"));
         for (int64_t I = 0; I < Count; ++I)
           addReg(N + std::to_string(I), K);
       } else {

@@ -14,7 +14,7 @@ shift || true
 build=${GMEM_FUZZ_BUILD:-build-fuzz}
 harnesses=("$@")
 ((${#harnesses[@]})) ||
-  harnesses=(model_json measured expr simulator matcher analyzer)
+  harnesses=(model_json measured expr simulator matcher ptx analyzer)
 
 if [ ! -f "$build/CMakeCache.txt" ]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
@@ -28,7 +28,8 @@ cmake --build "$build" -j "${GMEM_FUZZ_JOBS:-2}" --target "${targets[@]}"
 
 # Inputs larger than these teach nothing new and slow each execution.
 declare -A max_len=([model_json]=4096 [measured]=4096 [expr]=512
-                    [simulator]=512 [analyzer]=16384 [matcher]=65536)
+                    [simulator]=512 [analyzer]=16384 [matcher]=65536
+                    [ptx]=16384)
 status=0
 mkdir -p "$build/artifacts"
 for h in "${harnesses[@]}"; do

@@ -294,6 +294,10 @@ struct Access {
   /// not in the SASS instruction and byte counts of global loads; the store
   /// in no shared load or store figure.
   int AsyncPartner = -1;
+  /// A tensor-core matrix load or store (LDSM, STSM): the GPU's counters
+  /// count its shared wavefronts and bytes but no shared load or store
+  /// instruction.
+  bool Matrix = false;
   /// Set when the address cannot be modelled; the access still counts as
   /// executed but its sectors/wavefronts are unknown.
   std::optional<std::string> UnknownReason;
@@ -502,6 +506,11 @@ struct Module {
   CompilerInfo Compiler;
   std::vector<Kernel> Kernels;
   std::vector<Launch> Launches; ///< In host-code order.
+  /// Notes of the SASS step on a kernel's model (kernel, text), held back
+  /// until a launch of that kernel takes the model's figures: where the
+  /// executed PTX gives them, they are about nothing reported. Not in the
+  /// JSON.
+  std::vector<std::pair<std::string, std::string>> ModelNotes;
   /// The PTX nvcc emitted for each translation unit that has device code
   /// (its file, the text), which the executed path runs. Not in the JSON.
   std::vector<std::pair<std::string, std::string>> DevicePtx;

@@ -145,8 +145,11 @@ void computeMetrics(LaunchResult &R) {
   for (const Access &A : R.K->Accesses) {
     const AccessStats &S = R.PerAccess[A.Id];
     const bool Async = A.AsyncPartner >= 0;
-    if (Totals *T = groupOf(A.Sp, A.Kind, A.Reduction, Async, Of))
+    if (Totals *T = groupOf(A.Sp, A.Kind, A.Reduction, Async, Of)) {
       addTo(*T, A, S);
+      if (A.Matrix) // LDSM, STSM: wavefronts, but no instruction counted.
+        T->Requests -= S.Requests;
+    }
     // Shared atomics move bytes through the banks too (their wavefronts are
     // in the GPU's shared efficiency); they are not modelled, so the
     // efficiency of a kernel with any is unknown.

@@ -461,7 +461,13 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
       Unreached.insert(N.Kernel);
       continue;
     }
-    if (Noted.insert(N.Text).second && !O.Quiet)
+    if (!Noted.insert(N.Text).second)
+      continue;
+    // With the PTX at hand, a note on a kernel's model waits until a
+    // launch takes the model's figures (Predictor::predict).
+    if (!N.Kernel.empty() && O.Path != "model" && !M.DevicePtx.empty())
+      M.ModelNotes.push_back({N.Kernel, N.Text});
+    else if (!O.Quiet)
       std::cerr << "gmem-analyze: note: " << N.Text << "\n";
   }
   if (Left && !O.Quiet)
@@ -474,13 +480,22 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   return llvm::Error::success();
 }
 
+/// The model's accesses that the SASS step found no instruction for, with
+/// no reason (a reuse, a hoist) proved: counted as issuing nothing.
+static size_t unproved(const Kernel &K) {
+  return size_t(std::count_if(
+      K.Accesses.begin(), K.Accesses.end(), [](const Access &A) {
+        return A.Compiled.State == CompiledForm::NoInstruction;
+      }));
+}
+
 /// Whether every figure of R is known and every memory instruction of its
 /// kernel's SASS is accounted for.
 static bool complete(const LaunchResult &R) {
   // A kernel warning says what the model could not follow (a call it does
   // not see into, a construct it skipped).
   if (!R.Incomplete.empty() || !R.K || !R.K->Sass.Unclaimed.empty() ||
-      !R.K->Warnings.empty())
+      !R.K->Warnings.empty() || unproved(*R.K))
     return false;
   for (const auto &[Name, M] : R.Metrics)
     if (!M.Value)
@@ -567,7 +582,8 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
         X.PerAccess.begin(), X.PerAccess.end(),
         [](const AccessStats &S) { return S.UnknownRequests != 0; }));
     if (X.K && X.Path == "model")
-      N += X.K->Sass.Unclaimed.size() + X.K->Warnings.size();
+      N += X.K->Sass.Unclaimed.size() + X.K->Warnings.size() +
+           unproved(*X.K);
     return N;
   };
   if (O.Path == "auto" && !complete(*R) &&
@@ -602,6 +618,10 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
   if (O.Path != "model")
     if (std::optional<LaunchResult> E = executedPath(M, K, L, O, A, Exec, R))
       R = std::move(*E);
+  if (R.Path == "model" && Noted.insert(K.Name).second && !O.Quiet)
+    for (const auto &[Kernel, Text] : M.ModelNotes)
+      if (Kernel == K.Name)
+        std::cerr << "gmem-analyze: note: " << Text << "\n";
   return R;
 }
 
@@ -618,9 +638,6 @@ llvm::Error simulateLaunches(const Module &M,
                                      "', a kernel the analyzer could not read");
     if (Expected<void> Valid = validateLaunch(*K, L, Arch); !Valid)
       return llvm::createStringError(where(L, M.File) + Valid.error());
-    if (Warned.insert(K->Name).second)
-      for (const std::string &W : K->Warnings)
-        Rep.Warnings.push_back(L.Memory.empty() ? W : recordedWarning(*K, W));
   }
   Rep.Compiler = M.Compiler;
   Predictor P(M, O);
@@ -646,7 +663,13 @@ llvm::Error simulateLaunches(const Module &M,
     Key.erase("loc");
     auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
     if (New) {
-      Rep.Launches.push_back(P.predict(*M.findKernel(L.Kernel), L, Arch));
+      const Kernel &K = *M.findKernel(L.Kernel);
+      Rep.Launches.push_back(P.predict(K, L, Arch));
+      // What the model could not follow matters where its figures are
+      // reported.
+      if (Rep.Launches.back().Path == "model" && Warned.insert(K.Name).second)
+        for (const std::string &W : K.Warnings)
+          Rep.Warnings.push_back(L.Memory.empty() ? W : recordedWarning(K, W));
       if (!Rep.Launches.back().Incomplete.empty())
         std::cerr << "gmem-analyze: warning: " << where(L, M.File)
                   << Rep.Launches.back().Incomplete << "\n";

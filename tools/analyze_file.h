@@ -14,6 +14,7 @@
 
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,7 @@ private:
   const Module &M;
   const Options &O;
   std::unique_ptr<class ExecutedProgram> Exec;
+  std::set<std::string> Noted; ///< Kernels whose ModelNotes were shown.
 };
 
 /// Checks and simulates Launches of M into Rep (which must not outlive M:

@@ -82,21 +82,24 @@ Expected<Comparison> buildComparison(const Module &M, const Measurement &Ms,
       return Failure{MeasurementName + ": launch " +
                      std::to_string(Measured.Index) + " (" + ML.K->Name +
                      "): " + Valid.error()};
-    if (Warned.insert(ML.K->Name).second)
-      for (const std::string &W : ML.K->Warnings)
-        C.Warnings.push_back(ML.L.Memory.empty() ? W
-                                                 : recordedWarning(*ML.K, W));
   }
 
   SimOptions SO;
   SO.Arch = Arch;
   SO.Threads = O.Threads;
   RowNames Names = rowNamesFor(Ms);
-  for (const MatchedLaunch &ML : Matching->Launches)
-    C.Launches.push_back(compareLaunch(
-        ML, Ms.Launches[ML.Measured],
-        O.Predict ? O.Predict(*ML.K, ML.L, *Arch) : simulate(*ML.K, ML.L, SO),
-        Names));
+  for (const MatchedLaunch &ML : Matching->Launches) {
+    LaunchResult R =
+        O.Predict ? O.Predict(*ML.K, ML.L, *Arch) : simulate(*ML.K, ML.L, SO);
+    // What the model could not follow matters where its figures are
+    // compared.
+    if (R.Path == "model" && Warned.insert(ML.K->Name).second)
+      for (const std::string &W : ML.K->Warnings)
+        C.Warnings.push_back(ML.L.Memory.empty() ? W
+                                                 : recordedWarning(*ML.K, W));
+    C.Launches.push_back(
+        compareLaunch(ML, Ms.Launches[ML.Measured], std::move(R), Names));
+  }
   explainOtherCode(M, SO, Names, C);
   for (size_t I : Matching->Unmeasured)
     C.Unmeasured.push_back(M.Launches[I]);

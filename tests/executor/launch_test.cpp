@@ -117,6 +117,63 @@ $L_top:
   ret;
 }
 
+.visible .entry tiles(.param .u64 out)
+{
+  .reg .b32 %r<32>;
+  .reg .b64 %rd<4>;
+  .shared .align 16 .b8 tile[1024];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r3, tile;
+  shl.b32 %r2, %r1, 5;
+  add.s32 %r4, %r3, %r2;
+  shl.b32 %r5, %r1, 4;
+  mul.lo.s32 %r6, %r5, 65537;
+  add.s32 %r6, %r6, 65536;
+  add.s32 %r7, %r6, 131074;
+  add.s32 %r8, %r7, 131074;
+  add.s32 %r9, %r8, 131074;
+  st.shared.v4.u32 [%r4], {%r6, %r7, %r8, %r9};
+  add.s32 %r10, %r9, 131074;
+  add.s32 %r11, %r10, 131074;
+  add.s32 %r12, %r11, 131074;
+  add.s32 %r13, %r12, 131074;
+  st.shared.v4.u32 [%r4+16], {%r10, %r11, %r12, %r13};
+  bar.sync 0;
+  shl.b32 %r14, %r1, 4;
+  add.s32 %r15, %r3, %r14;
+  ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r16, %r17, %r18, %r19}, [%r15];
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd3, %rd2, %rd3;
+  st.global.v4.u32 [%rd3], {%r16, %r17, %r18, %r19};
+  ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r20, %r21, %r22, %r23}, [%r4];
+  st.global.v4.u32 [%rd3+512], {%r20, %r21, %r22, %r23};
+  ret;
+}
+
+.visible .entry product(.param .u64 out)
+{
+  .reg .b16 %h<2>;
+  .reg .b32 %r<12>;
+  .reg .f32 %f<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 2;
+  cvt.rn.f16.u32 %h1, %r2;
+  mov.b32 %r3, {%h1, %h1};
+  mov.b32 %r4, 0x3C003C00;
+  mov.b32 %r5, 0x40004000;
+  mov.f32 %f1, 0f00000000;
+  mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f2, %f3, %f4, %f5}, {%r4, %r4, %r5, %r5}, {%r3, %r3}, {%f1, %f1, %f1, %f1};
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd3, %rd2, %rd3;
+  st.global.v4.f32 [%rd3], {%f2, %f3, %f4, %f5};
+  ret;
+}
+
 .global .texref tex;
 
 .visible .entry query(.param .u64 out)
@@ -265,6 +322,53 @@ TEST(Launch, StoresOutsideEveryAllocationAreReportedNotMade) {
       << C.Out.FirstStray;
   // The request is still counted as the GPU would issue it.
   EXPECT_EQ(C.Stats[0].Units, 4u);
+}
+
+// ldmatrix's layout (PTX ISA, "Warp-level matrix load instruction:
+// ldmatrix"): lane l gets row l/4, columns 2(l%4) and 2(l%4)+1 of each
+// matrix, or with .trans row 2(l%4)+j of column l/4. The tile's half i
+// holds i. Each matrix is a quarter warp of 16-byte rows: 16-byte rows
+// side by side take one wavefront per matrix, 32 bytes apart two (rows i
+// and i+4 share banks).
+TEST(Launch, LdmatrixGivesEachLaneItsPartOfTheTiles) {
+  Fixture F;
+  ExecutedCounts C = F.run("tiles", 32, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned L = 0; L < 32; ++L)
+    for (unsigned M = 0; M < 4; ++M) {
+      const uint32_t Lo = (8 * M + L / 4) * 8 + 2 * (L % 4);
+      EXPECT_EQ(F.out(4 * L + M), Lo | (Lo + 1) << 16) << L << " " << M;
+      const uint32_t T0 = (8 * M + 2 * (L % 4)) * 16 + L / 4,
+                     T1 = (8 * M + 2 * (L % 4) + 1) * 16 + L / 4;
+      EXPECT_EQ(F.out(128 + 4 * L + M), T0 | T1 << 16) << L << " " << M;
+    }
+  // Accesses: two shared stores, the two ldmatrix, two global stores.
+  ASSERT_EQ(C.Stats.size(), 6u);
+  EXPECT_TRUE(F.Kernel_.K.Accesses[2].Matrix);
+  EXPECT_EQ(C.Stats[2].Requests, 1u);
+  EXPECT_EQ(C.Stats[2].Units, 4u);
+  EXPECT_EQ(C.Stats[4].Requests, 1u);
+  EXPECT_EQ(C.Stats[4].Units, 8u);
+}
+
+// mma.m16n8k16 (PTX ISA, "Matrix fragments for mma.m16n8k16"): A's
+// registers 0-3 are rows g, g+8, g, g+8 at columns 2t.. and 2t+8..; B's
+// column is g; D's registers are (g, 2t), (g, 2t+1), (g+8, 2t), (g+8,
+// 2t+1), with g = lane/4 and t = lane%4. A is 1 in columns 0-7 and 2 in
+// 8-15, B(k, n) = n: D(m, n) = 8n + 16n = 24n.
+TEST(Launch, MmaComputesTheProductInTheDocumentedLayout) {
+  Fixture F;
+  ExecutedCounts C = F.run("product", 32, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned L = 0; L < 32; ++L)
+    for (unsigned R = 0; R < 4; ++R) {
+      const float Want = 24.0f * float(2 * (L % 4) + R % 2);
+      float Got;
+      const uint32_t Bits = F.out(4 * L + R);
+      std::memcpy(&Got, &Bits, 4);
+      EXPECT_EQ(Got, Want) << L << " " << R;
+    }
+  EXPECT_TRUE(F.outKnown(0));
 }
 
 TEST(Launch, AnUnimplementedInstructionStopsTheLaunchNamingIt) {
