@@ -97,10 +97,10 @@ int main() {
   float *fa, *fb;
   CHECK(cudaMalloc((void **)&ia, (n + 2) * sizeof(int)));
   CHECK(cudaMalloc((void **)&ib, n * sizeof(int)));
-  CHECK(cudaMalloc((void **)&fa, 2 * n * sizeof(float)));
+  CHECK(cudaMalloc((void **)&fa, rows * cols * sizeof(float))); // >= 2 n
   CHECK(cudaMalloc((void **)&fb, 2 * n * sizeof(float)));
   CHECK(cudaMemset(ia, 0, (n + 2) * sizeof(int)));
-  CHECK(cudaMemset(fa, 0, 2 * n * sizeof(float)));
+  CHECK(cudaMemset(fa, 0, rows * cols * sizeof(float)));
 
   bestOfThree<<<blocks, BLOCK>>>(ib, ia);
   CHECK(cudaGetLastError());

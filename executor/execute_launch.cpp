@@ -168,9 +168,22 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
   // PTX access -> model access (-1: none).
   std::vector<int> To(N, -1);
   std::set<int> Claimed;
+  // The array names differ where the PTX's base is a device function's
+  // parameter (a __noinline__ callee's `p`): such an instruction takes its
+  // line's model accesses that no instruction names.
+  auto lineOf = [](const Key &K) {
+    return Key{std::get<0>(K), std::get<1>(K), std::get<2>(K), std::get<3>(K),
+               ""};
+  };
+  std::map<Key, std::vector<int>> Unnamed;
+  for (const auto &[K, V] : ModelAt)
+    if (!PtxAt.count(K)) {
+      std::vector<int> &L = Unnamed[lineOf(K)];
+      L.insert(L.end(), V.begin(), V.end());
+    }
   for (const auto &[K, P] : PtxAt) {
     auto It = ModelAt.find(K);
-    if (It == ModelAt.end())
+    if (It == ModelAt.end() && (It = Unnamed.find(lineOf(K))) == Unnamed.end())
       continue;
     const std::vector<int> &M = It->second;
     for (size_t J = 0; J < P.size(); ++J) {

@@ -251,11 +251,13 @@ private:
   }
 
   void join(Group &G, int Leader, const One &O) {
-    // A group another warp (or an earlier pass) left open is flushed.
-    if (!G.Seen.empty() &&
-        (G.Seen.front().Order != O.Order || (O.Id == Leader && G.Need > 1 &&
-                                             EK.K.Accesses[size_t(Leader)]
-                                                     .Compiled.Loop != 0)))
+    // A group another warp (or an earlier pass: a part seen again, unless
+    // the parts are a loop's iterations) left open is flushed.
+    const bool Again =
+        EK.K.Accesses[size_t(Leader)].Compiled.Loop != 0 &&
+        std::any_of(G.Seen.begin(), G.Seen.end(),
+                    [&](const One &P) { return P.Id == O.Id; });
+    if (!G.Seen.empty() && (G.Seen.front().Order != O.Order || Again))
       flush(G, Leader);
     G.Seen.push_back(O);
     if (G.Seen.size() >= G.Need)

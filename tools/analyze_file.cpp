@@ -32,6 +32,42 @@
 
 namespace gmem {
 
+/// The model's accesses that the SASS step found no instruction for, with
+/// no reason (a reuse, a hoist) proved: counted as issuing nothing.
+static size_t unproved(const Kernel &K) {
+  return size_t(std::count_if(
+      K.Accesses.begin(), K.Accesses.end(), [](const Access &A) {
+        return A.Compiled.State == CompiledForm::NoInstruction;
+      }));
+}
+
+static bool hasUnknown(const ExprPtr &E) {
+  return E && (E->Kind == Op::Unknown ||
+               std::any_of(E->Ops.begin(), E->Ops.end(), hasUnknown));
+}
+
+static bool hasUnknown(const std::vector<Stmt> &Body) {
+  return std::any_of(Body.begin(), Body.end(), [](const Stmt &S) {
+    return hasUnknown(S.Value) || hasUnknown(S.Cond) || hasUnknown(S.Then) ||
+           hasUnknown(S.Else) || hasUnknown(S.CondPre) ||
+           hasUnknown(S.Body) || hasUnknown(S.Step);
+  });
+}
+
+/// Whether the model prices K's launches from their configuration alone:
+/// no construct it skips, no value it does not know (loaded data above
+/// all), every SASS memory instruction accounted for. A functional
+/// recording need not run such a kernel unless its results are read.
+static bool pricedWithoutData(const Kernel &K) {
+  return K.Warnings.empty() && K.Sass.Unclaimed.empty() && !unproved(K) &&
+         std::none_of(K.Accesses.begin(), K.Accesses.end(),
+                      [](const Access &A) {
+                        return A.UnknownReason || A.DataDependent ||
+                               hasUnknown(A.Address);
+                      }) &&
+         !hasUnknown(K.Body);
+}
+
 static std::string where(const Launch &L, const std::string &File) {
   if (!L.Loc.Line)
     return File + ": ";
@@ -421,6 +457,10 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
       EO.Annotate = annotateFromSass(Sass, nullptr);
       Request->CompiledLines = (*P)->compiledLines(EO);
       Request->ExecSeconds = O.ExecSeconds;
+      if (O.Path != "executed")
+        for (const Kernel &K : M.Kernels)
+          if (!K.MangledName.empty() && pricedWithoutData(K))
+            Request->Deferrable.push_back(K.MangledName);
     } else {
       Warnings.push_back("the kernels were not run while recording: their "
                          "PTX could not be read (" +
@@ -478,15 +518,6 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
               << " that no launch reaches left out (--kernel NAME shows "
                  "them)\n";
   return llvm::Error::success();
-}
-
-/// The model's accesses that the SASS step found no instruction for, with
-/// no reason (a reuse, a hoist) proved: counted as issuing nothing.
-static size_t unproved(const Kernel &K) {
-  return size_t(std::count_if(
-      K.Accesses.begin(), K.Accesses.end(), [](const Access &A) {
-        return A.Compiled.State == CompiledForm::NoInstruction;
-      }));
 }
 
 /// Whether every figure of R is known and every memory instruction of its

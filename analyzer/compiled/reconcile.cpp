@@ -144,6 +144,71 @@ bool mergeAcrossIterations(ExecutedKernel &EK, const std::vector<int> &Ids,
   return true;
 }
 
+/// Merges: runs of one width from one base at consecutive offsets in one
+/// basic block, cut into aligned pieces of a width the SASS has and the PTX
+/// lacks. True when that makes the PTX's widths the SASS's.
+/// Where the runs span lines, the request is the instruction's on Home's
+/// line (the SASS's), whichever comes first in the PTX.
+bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids,
+               const Widths &P, const Widths &Sw,
+               const std::set<int> *Home = nullptr) {
+  for (unsigned W : {16u, 8u}) {
+    if (!Sw.count(W) || P.count(W))
+      continue;
+    // Candidates in address order: one base, one block, by offset.
+    std::vector<int> Order = Ids;
+    std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
+      const ExecutedKernel::Site &X = EK.Sites[size_t(A)],
+                                 &Y = EK.Sites[size_t(B)];
+      return std::tie(X.Block, X.Base, X.Offset) <
+             std::tie(Y.Block, Y.Base, Y.Offset);
+    });
+    Widths Merged;
+    std::vector<std::vector<int>> Groups;
+    size_t I = 0;
+    while (I < Order.size()) {
+      const Access &A = EK.K.Accesses[size_t(Order[I])];
+      const ExecutedKernel::Site &Site = EK.Sites[size_t(Order[I])];
+      const unsigned N = A.Size < W ? W / A.Size : 1;
+      bool Run = N > 1 && Site.Offset % int64_t(W) == 0 &&
+                 I + N <= Order.size();
+      for (size_t J = 1; Run && J < N; ++J) {
+        const Access &B = EK.K.Accesses[size_t(Order[I + J])];
+        const ExecutedKernel::Site &T = EK.Sites[size_t(Order[I + J])];
+        Run = B.Size == A.Size && T.Block == Site.Block &&
+              T.Base == Site.Base &&
+              T.Offset == Site.Offset + int64_t(J * A.Size);
+      }
+      if (Run) {
+        std::vector<int> G(Order.begin() + long(I),
+                           Order.begin() + long(I + N));
+        // The leader is the first in program order (on Home's line).
+        std::sort(G.begin(), G.end());
+        if (Home)
+          std::stable_partition(G.begin(), G.end(),
+                                [&](int Id) { return Home->count(Id) != 0; });
+        Groups.push_back(std::move(G));
+        ++Merged[W];
+        I += N;
+      } else {
+        ++Merged[A.Size];
+        ++I;
+      }
+    }
+    if (!Groups.empty() && scaled(Merged, Sw)) {
+      for (const std::vector<int> &G : Groups)
+        for (int Id : G) {
+          CompiledForm &C = EK.K.Accesses[size_t(Id)].Compiled;
+          C.State = CompiledForm::Merged;
+          C.Width = W;
+          C.Leader = G.front();
+        }
+      return true;
+    }
+  }
+  return false;
+}
+
 } // namespace
 
 std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
@@ -168,6 +233,7 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     const SassLoc L = S.Where.empty() ? SassLoc() : S.Where.front();
     Sass[{L.File, L.Line, C}].push_back(&S);
   }
+  std::set<Key> Joined; // Lines without SASS merged into another's.
   for (auto &[K, Ids] : Ptx) {
     auto SIt = Sass.find(K);
     if (SIt == Sass.end())
@@ -203,63 +269,7 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       EK.K.Accesses[size_t(Id)].Compiled.State = CompiledForm::AsWritten;
     if (scaled(P, Sw))
       continue;
-    // Merges: runs of one width from one base at consecutive offsets in
-    // one basic block, cut into aligned pieces of a width the SASS has and
-    // the PTX lacks.
-    bool Done = false;
-    for (unsigned W : {16u, 8u}) {
-      if (!Sw.count(W) || P.count(W))
-        continue;
-      // Candidates in address order: one base, one block, by offset.
-      std::vector<int> Order = Ids;
-      std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
-        const ExecutedKernel::Site &X = EK.Sites[size_t(A)],
-                                   &Y = EK.Sites[size_t(B)];
-        return std::tie(X.Block, X.Base, X.Offset) <
-               std::tie(Y.Block, Y.Base, Y.Offset);
-      });
-      Widths Merged;
-      std::vector<std::vector<int>> Groups;
-      size_t I = 0;
-      while (I < Order.size()) {
-        const Access &A = EK.K.Accesses[size_t(Order[I])];
-        const ExecutedKernel::Site &Site = EK.Sites[size_t(Order[I])];
-        const unsigned N = A.Size < W ? W / A.Size : 1;
-        bool Run = N > 1 && Site.Offset % int64_t(W) == 0 &&
-                   I + N <= Order.size();
-        for (size_t J = 1; Run && J < N; ++J) {
-          const Access &B = EK.K.Accesses[size_t(Order[I + J])];
-          const ExecutedKernel::Site &T = EK.Sites[size_t(Order[I + J])];
-          Run = B.Size == A.Size && T.Block == Site.Block &&
-                T.Base == Site.Base &&
-                T.Offset == Site.Offset + int64_t(J * A.Size);
-        }
-        if (Run) {
-          std::vector<int> G(Order.begin() + long(I),
-                             Order.begin() + long(I + N));
-          // The leader is the first in program order.
-          std::sort(G.begin(), G.end());
-          Groups.push_back(std::move(G));
-          ++Merged[W];
-          I += N;
-        } else {
-          ++Merged[A.Size];
-          ++I;
-        }
-      }
-      if (!Groups.empty() && scaled(Merged, Sw)) {
-        for (const std::vector<int> &G : Groups)
-          for (int Id : G) {
-            CompiledForm &C = EK.K.Accesses[size_t(Id)].Compiled;
-            C.State = CompiledForm::Merged;
-            C.Width = W;
-            C.Leader = G.front();
-          }
-        Done = true;
-        break;
-      }
-    }
-    if (Done)
+    if (mergeRuns(EK, Ids, P, Sw))
       continue;
     // Runs narrower than the SASS's one width, which ptxas merged across
     // the iterations of a loop it unrolled further (a run at +0 and +4
@@ -294,6 +304,34 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
           C.State = CompiledForm::Reused;
           C.Note = "ptxas kept the value of an earlier load of this address";
         }
+        continue;
+      }
+    }
+    // A run ptxas merged across lines (s[2t] read on one line, s[2t + 1]
+    // on the next: one LDS.64 on the first): with the accesses of this
+    // class on lines the SASS has none of.
+    if (!Sw.empty()) {
+      std::vector<int> With = Ids;
+      std::vector<Key> Lines;
+      for (const auto &[L, LIds] : Ptx)
+        if (std::get<0>(L) == std::get<0>(K) &&
+            std::get<2>(L) == std::get<2>(K) && L != K && !Sass.count(L) &&
+            !Joined.count(L)) {
+          With.insert(With.end(), LIds.begin(), LIds.end());
+          Lines.push_back(L);
+        }
+      Widths Pw;
+      for (int Id : With)
+        ++Pw[EK.K.Accesses[size_t(Id)].Size];
+      const std::set<int> Home(Ids.begin(), Ids.end());
+      if (!Lines.empty() && mergeRuns(EK, With, Pw, Sw, &Home)) {
+        // Lines whose accesses all joined a merge are spoken for.
+        for (const Key &L : Lines)
+          if (std::all_of(Ptx[L].begin(), Ptx[L].end(), [&](int Id) {
+                return EK.K.Accesses[size_t(Id)].Compiled.State ==
+                       CompiledForm::Merged;
+              }))
+            Joined.insert(L);
         continue;
       }
     }

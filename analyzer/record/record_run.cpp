@@ -366,6 +366,10 @@ llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
     Env.push_back("GMEM_RECORD_PTX=" + List);
     Env.push_back("GMEM_RECORD_ARCH=" + R.Arch);
     Env.push_back("GMEM_RECORD_EXEC_SECONDS=" + std::to_string(R.ExecSeconds));
+    std::string Defer;
+    for (const std::string &K : R.Deferrable)
+      Defer += (Defer.empty() ? "" : ",") + K;
+    Env.push_back("GMEM_RECORD_DEFER=" + Defer);
   }
   std::vector<std::string> Argv = {Binary};
   Argv.insert(Argv.end(), R.RunArgs.begin(), R.RunArgs.end());

@@ -46,6 +46,9 @@ struct RecordRequest {
   /// ptxas made of each kernel's accesses (executed_json.h's lines).
   double ExecSeconds = 0;
   std::string CompiledLines;
+  /// Kernels whose launches need not run unless their results are read
+  /// (device names): the model prices them without data.
+  std::vector<std::string> Deferrable;
   /// How much of the end of the program's output RecordedRun keeps.
   size_t OutputBytes = 2000;
 };

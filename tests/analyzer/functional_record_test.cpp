@@ -46,8 +46,11 @@ protected:
     for (const std::string &F : Files)
       llvm::sys::fs::remove(F);
   }
-  RecordedRun run(const std::string &Path) {
+  RecordedRun run(const std::string &Path,
+                  const std::vector<std::string> &Deferrable = {}) {
     RecordRequest R;
+    R.Deferrable = Deferrable;
+    R.Kernels = &Kernels;
     R.Nvcc = Tk.Nvcc;
     R.NvccVersion = Tk.Version;
     R.Files = {Path};
@@ -71,6 +74,9 @@ protected:
   }
   Toolkit Tk;
   std::vector<std::string> Files;
+  /// What gmem-analyze tells the recorder of the kernels: their parameters'
+  /// sizes (without which it knows no launch's buffers).
+  std::vector<Kernel> Kernels;
 };
 
 /// Whether two lines of semantics.cu's "approx" output agree within the
@@ -200,6 +206,53 @@ int main() {
   EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
   EXPECT_EQ(Run.OutputTail, "10\n");
   EXPECT_EQ(Run.Launches.size(), 10u);
+}
+
+// Kernels the model prices without data (gmem-analyze names them) wait
+// until the host touches what they touch: a copy back of one buffer runs
+// the launches up to the last that touches it, in order; a launch whose
+// results nobody reads never runs; a memset of a buffer no waiting launch
+// touches runs none; a free runs those that touch the freed buffer.
+TEST_F(FunctionalRecord, LaunchesRunWhenTheirResultsAreRead) {
+  const std::string P = write(R"(
+#include <cstdio>
+__global__ void fill(int *p, int v) { p[threadIdx.x] = v + threadIdx.x; }
+int main() {
+  int *a, *b, *c, h = 0;
+  cudaMalloc(&a, 128);
+  cudaMalloc(&b, 128);
+  cudaMalloc(&c, 128);
+  fill<<<1, 32>>>(a, 10); // launch 0
+  fill<<<1, 32>>>(b, 20); // launch 1
+  fill<<<1, 32>>>(a, 30); // launch 2
+  cudaMemset(b, 0, 4);    // runs 0 and 1
+  cudaMemcpy(&h, a + 1, 4, cudaMemcpyDeviceToHost); // runs 2
+  printf("%d\n", h);
+  fill<<<1, 32>>>(b, 50); // launch 3
+  cudaFree(b);            // runs 3
+  fill<<<1, 32>>>(c, 60); // launch 4: nobody reads c
+  cudaMemset(a, 0, 4);    // runs none
+  return 0;
+}
+)");
+  Kernel Fill;
+  Fill.MangledName = "_Z4fillPii";
+  Fill.Params.resize(2);
+  Fill.Params[0].Bytes = 8;
+  Fill.Params[1].Bytes = 4;
+  Kernels = {Fill};
+  RecordedRun Run = run(P, {"_Z4fillPii"});
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_EQ(Run.OutputTail, "31\n");
+  ASSERT_EQ(Run.Launches.size(), 5u);
+  const bool Ran[] = {true, true, true, true, false};
+  for (size_t I = 0; I < 5; ++I)
+    EXPECT_EQ(Run.Launches[I].Exec != nullptr, Ran[I]) << "launch " << I;
+  // Without the name, every launch runs as it is made.
+  Run = run(P);
+  EXPECT_EQ(Run.OutputTail, "31\n");
+  for (size_t I = 0; I < Run.Launches.size(); ++I)
+    EXPECT_NE(Run.Launches[I].Exec, nullptr) << "launch " << I;
 }
 
 } // namespace

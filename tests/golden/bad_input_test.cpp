@@ -10,6 +10,7 @@
 
 #include <fstream>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using namespace gmem::test;
 
@@ -184,7 +185,7 @@ __global__ void owntex(int *p) { p[threadIdx.x] = tex2DNearest(p, 32); }
   };
   for (const Case &C : Cases) {
     SCOPED_TRACE(C.Kernel);
-    ToolRun R = runTool(F + " --kernel " + C.Kernel + Launch);
+    ToolRun R = runTool(F + " --kernel " + C.Kernel + Launch + " --path model");
     EXPECT_EQ(R.Exit, 0) << R.Err;
     EXPECT_TRUE(has(R.Out, C.Warning)) << R.Out;
     EXPECT_TRUE(has(R.Out, C.Reason)) << R.Out;
@@ -197,6 +198,23 @@ __global__ void owntex(int *p) { p[threadIdx.x] = tex2DNearest(p, 32); }
   R = runTool(F + " --kernel owntex" + Launch);
   EXPECT_FALSE(has(R.Out, "texture fetch")) << R.Out;
   EXPECT_TRUE(has(R.Out, "constructs.cu:23:61 img[i]")) << R.Out;
+  // By default the launches run on nvcc's PTX, where the asm, the call and
+  // the vote are executed: no warning about the model, exact counts (every
+  // lane's ballot is 0xaaaaaaaa, so all of them store p[2]: one sector).
+  for (const char *K : {"fnptr", "ptx", "vote"}) {
+    SCOPED_TRACE(K);
+    ToolRun R = runTool(F + " --kernel " + K + Launch + " --format json");
+    EXPECT_EQ(R.Exit, 0) << R.Err;
+    auto J = nlohmann::json::parse(R.Out);
+    if (J["launches"][0]["path"] != "executed")
+      GTEST_SKIP() << "no nvcc: " << J["compiler"].dump();
+    for (const std::string W : J["warnings"])
+      EXPECT_EQ(W.find("not modelled"), std::string::npos) << W;
+    for (const auto &A : J["launches"][0]["accesses"])
+      EXPECT_FALSE(A.contains("unknown_reason")) << A;
+    if (std::string(K) == "vote")
+      EXPECT_EQ(J["launches"][0]["accesses"][0]["sectors"], 1) << R.Out;
+  }
 }
 
 TEST(BadInput, LaunchValues) {

@@ -109,6 +109,7 @@ const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args,
   Exec.Block = B;
   Exec.Smem = Smem;
   Exec.Cooperative = std::string(Api) == "cudaLaunchCooperativeKernel";
+  Exec.TouchesKnown = Sizes != R.ParamSizes.end();
   if (!Refused && functional() &&
       !layoutParams(K->second, Args, Exec.Params))
     Exec.Kernel.clear(); // No PTX of it: executing says so.
@@ -120,9 +121,14 @@ void logAndRun(const std::string &Line, const std::vector<uintptr_t> &Pointed,
   // The images are of the launch's inputs: saved before it runs. The run's
   // "exec" event comes before the launch's line, which may end the program
   // (--launch-count).
+  // A launch that runs now runs after those kept, which its images show.
+  FunctionalLaunch Run = Exec;
+  Run.Touches = Pointed;
+  if (functional() && !waits(Run))
+    settle();
   const std::string Full = Line + imagesField(Pointed);
   if (functional())
-    execute(recorder().NextLaunch, Exec);
+    execute(recorder().NextLaunch, Run);
   logLaunch(Full);
 }
 

@@ -70,12 +70,13 @@ cudaError_t release(void *P) {
     return fail(cudaErrorInvalidValue);
   const size_t Rounded = (It->second.Bytes + Align - 1) / Align * Align;
   logLine("{\"ev\":\"free\",\"id\":" + std::to_string(It->second.Id) + "}");
-  freed(P);
-  if (Rounded >= MapAbove)
-    munmap(P, Rounded);
-  else
-    std::free(P);
   R.Allocs.erase(It);
+  freed(P, [P, Rounded] {
+    if (Rounded >= MapAbove)
+      munmap(P, Rounded);
+    else
+      std::free(P);
+  });
   return cudaSuccess;
 }
 
@@ -211,6 +212,7 @@ cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DPitch, const void *Src,
 
 cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
                                size_t Bytes, size_t Offset, cudaMemcpyKind) {
+  settle();
   std::memmove(static_cast<char *>(const_cast<void *>(Symbol)) + Offset, Src,
                Bytes);
   return cudaSuccess;
@@ -222,6 +224,7 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol, const void *Src,
 }
 cudaError_t cudaMemcpyFromSymbol(void *Dst, const void *Symbol, size_t Bytes,
                                  size_t Offset, cudaMemcpyKind) {
+  settle();
   logLine("{\"ev\":\"read\",\"id\":0,\"bytes\":" + std::to_string(Bytes) +
           ",\"api\":\"cudaMemcpyFromSymbol\"}");
   std::memmove(Dst, static_cast<const char *>(Symbol) + Offset, Bytes);

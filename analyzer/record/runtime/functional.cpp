@@ -54,6 +54,14 @@ struct State {
     std::set<uint64_t> Dirty;
   };
   std::vector<Repeat> Recent; ///< At most 8, the latest last.
+  /// Kernels gmem-analyze prices without their results (GMEM_RECORD_DEFER:
+  /// the model is complete and reads no data): their launches wait until
+  /// something observes device memory, and those nothing observes never
+  /// run. Launches waiting, in order.
+  std::set<std::string> Deferrable;
+  std::vector<std::pair<uint64_t, FunctionalLaunch>> Pending;
+  bool Settling = false;
+  bool Printf = false; ///< The PTX calls vprintf: nothing waits.
   void dirty(uint64_t Base) {
     for (Repeat &R : Recent)
       R.Dirty.insert(Base);
@@ -87,6 +95,15 @@ State &state() {
       New->Arch = findArch("sm_90");
     if (const char *B = std::getenv("GMEM_RECORD_EXEC_SECONDS"))
       New->Budget = std::atof(B);
+    if (const char *D = std::getenv("GMEM_RECORD_DEFER")) {
+      std::stringstream Names(D);
+      for (std::string Name; std::getline(Names, Name, ',');)
+        if (!Name.empty())
+          New->Deferrable.insert(Name);
+    }
+    for (const ptx::Module &M : *New->Modules)
+      for (const ptx::Function &F : M.Functions)
+        New->Printf |= F.Name == "vprintf";
     if (const char *C = std::getenv("GMEM_RECORD_COMPILED")) {
       std::ifstream In(C);
       for (std::string Line; std::getline(In, Line);) {
@@ -176,7 +193,75 @@ bool layoutParams(const std::string &Kernel, void **Args,
   return true;
 }
 
+void run(uint64_t N, const FunctionalLaunch &L);
+void forget(void *P);
+
+void settle() {
+  State &S = state();
+  if (!S.On || S.Settling || S.Pending.empty())
+    return;
+  S.Settling = true;
+  std::vector<std::pair<uint64_t, FunctionalLaunch>> Run;
+  Run.swap(S.Pending);
+  for (const auto &[N, L] : Run)
+    run(N, L);
+  S.Settling = false;
+}
+
+void settle(const void *P) {
+  State &S = state();
+  if (!S.On || S.Settling || S.Pending.empty() || !P)
+    return;
+  exec::Region *R = S.Mem.find(uintptr_t(P), 1);
+  if (!R) // Not device memory: nothing kept can touch it.
+    return;
+  size_t Last = S.Pending.size();
+  for (size_t I = 0; I < S.Pending.size(); ++I) {
+    const std::vector<uintptr_t> &T = S.Pending[I].second.Touches;
+    if (std::find(T.begin(), T.end(), R->Base) != T.end())
+      Last = I;
+  }
+  if (Last == S.Pending.size())
+    return;
+  S.Settling = true;
+  std::vector<std::pair<uint64_t, FunctionalLaunch>> Run(
+      S.Pending.begin(), S.Pending.begin() + long(Last + 1));
+  S.Pending.erase(S.Pending.begin(), S.Pending.begin() + long(Last + 1));
+  for (const auto &[N, L] : Run)
+    run(N, L);
+  S.Settling = false;
+}
+
+bool settled(uintptr_t Base) {
+  for (const auto &[N, L] : state().Pending)
+    if (std::find(L.Touches.begin(), L.Touches.end(), Base) !=
+        L.Touches.end())
+      return false;
+  return true;
+}
+
+bool waits(const FunctionalLaunch &L) {
+  State &S = state();
+  // Host memory the host reads and writes without a call, and printf's
+  // output, are observed as the kernel runs: nothing waits then.
+  const bool HostMemory =
+      std::any_of(S.Kinds.begin(), S.Kinds.end(),
+                  [](const auto &K) { return K.second != "device"; });
+  return S.On && !L.Kernel.empty() && L.TouchesKnown &&
+         S.Deferrable.count(L.Kernel) &&
+         !S.Printf && !HostMemory;
+}
+
 void execute(uint64_t N, const FunctionalLaunch &L) {
+  if (waits(L)) {
+    state().Pending.emplace_back(N, L);
+    return;
+  }
+  settle();
+  run(N, L);
+}
+
+void run(uint64_t N, const FunctionalLaunch &L) {
   State &S = state();
   auto Log = [&](const std::string &Fields) {
     logLine("{\"ev\":\"exec\",\"n\":" + std::to_string(N) + "," + Fields +
@@ -302,10 +387,17 @@ void allocated(void *P, size_t Bytes, const char *Kind) {
                     std::string(Kind) + " allocation");
 }
 
-void freed(void *P) {
+void freed(void *P, const std::function<void()> &Release) {
   State &S = state();
-  if (!S.On || !P)
-    return;
+  if (S.On && P) {
+    settle(P);
+    forget(P);
+  }
+  Release();
+}
+
+void forget(void *P) {
+  State &S = state();
   S.Mem.remove(uintptr_t(P));
   S.dirty(uintptr_t(P));
   S.Known.erase(uintptr_t(P));
@@ -316,6 +408,9 @@ void written(void *Dst, const void *Src, size_t Bytes) {
   State &S = state();
   if (!S.On || !Bytes)
     return;
+  // A copy reads what launches wrote, or changes what they read.
+  settle(Dst);
+  settle(Src);
   exec::Region *To = S.Mem.find(uintptr_t(Dst), 1);
   if (!To || !To->Known)
     return;
@@ -347,6 +442,7 @@ void forgetAll(const std::string &Why) {
   State &S = state();
   if (!S.On)
     return;
+  settle();
   S.Recent.clear();
   for (auto &[Base, K] : S.Known)
     if (S.Kinds[Base] == "device")

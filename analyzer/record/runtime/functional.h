@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct FunctionalLaunch {
   size_t Smem = 0;
   bool Cooperative = false;
   std::vector<uint8_t> Params;
+  /// The allocations its pointer arguments point into: all it touches when
+  /// it may wait (its model reads no pointer from memory).
+  std::vector<uintptr_t> Touches;
+  bool TouchesKnown = false; ///< The recorder knew its parameters' sizes.
 };
 
 /// Lays out the arguments of a launch of Kernel (Args as the runtime gets
@@ -47,12 +52,28 @@ bool layoutParams(const std::string &Kernel, void **Args,
                   std::vector<uint8_t> &Out);
 
 /// Runs launch number N (already logged), logs its "exec" event and prints
-/// what its printf calls wrote. Called with the recorder's lock held.
+/// what its printf calls wrote; or, for a kernel gmem-analyze can price
+/// without its results, keeps it until device memory is observed (then
+/// settle() runs it). Called with the recorder's lock held.
 void execute(uint64_t N, const FunctionalLaunch &L);
+/// Whether execute() keeps L rather than running it.
+bool waits(const FunctionalLaunch &L);
+/// Runs the launches kept, in order: the host is about to read or change
+/// device memory (a library call, a symbol's copy).
+void settle();
+/// Runs the launches kept up to the last that touches the allocation
+/// holding P: the host is about to read or change it (a copy, a memset, a
+/// free).
+void settle(const void *P);
+/// Whether no launch kept touches the allocation at Base (so its bytes
+/// are what a GPU holds).
+bool settled(uintptr_t Base);
 
 // What the runtime tells about memory, to follow which bytes are known.
 void allocated(void *P, size_t Bytes, const char *Kind);
-void freed(void *P);
+/// The allocation at P is freed (after the launches kept that use it have
+/// run); Release gives its memory back.
+void freed(void *P, const std::function<void()> &Release);
 /// Bytes at Dst were written from Src (the host's when it lies in no
 /// allocation, or an allocation's, whose known bytes carry over).
 void written(void *Dst, const void *Src, size_t Bytes);

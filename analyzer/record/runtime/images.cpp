@@ -123,7 +123,7 @@ std::string imagesField(const std::vector<uintptr_t> &Bases) {
     Field += "[" + std::to_string(It->second.Id) + ",\"" + Name + "\"";
     // Functional recording knows which bytes are what a GPU holds.
     if (functional())
-      Field += allKnown(B) ? ",1" : ",0";
+      Field += allKnown(B) && settled(B) ? ",1" : ",0";
     Field += "]";
     First = false;
   }
