@@ -1,4 +1,5 @@
-//===- execute_launch.cpp - A launch of the model, run on its PTX -----------===//
+//===- execute_launch.cpp - A launch of the model, run on its PTX
+//-----------===//
 #include "execute_launch.h"
 #include "device_name.h"
 #include "executed_json.h"
@@ -43,7 +44,8 @@ std::string trimmed(std::string S) {
   if (B == std::string::npos)
     return "";
   S = S.substr(B);
-  while (!S.empty() && (S.back() == ' ' || S.back() == '\t' || S.back() == '\r'))
+  while (!S.empty() &&
+         (S.back() == ' ' || S.back() == '\t' || S.back() == '\r'))
     S.pop_back();
   return S;
 }
@@ -80,7 +82,8 @@ std::string localName(const std::string &Mangled) {
   if (E == std::string::npos)
     return Mangled;
   size_t I = E + 1, Len = 0;
-  while (I < Mangled.size() && std::isdigit(static_cast<unsigned char>(Mangled[I])))
+  while (I < Mangled.size() &&
+         std::isdigit(static_cast<unsigned char>(Mangled[I])))
     Len = Len * 10 + size_t(Mangled[I++] - '0');
   if (!Len || I + Len > Mangled.size())
     return Mangled;
@@ -188,10 +191,10 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
     const std::vector<int> &M = It->second;
     for (size_t J = 0; J < P.size(); ++J) {
       // Unrolled copies of the model's accesses come in turn.
-      const int Target = M.size() == 1                ? M[0]
+      const int Target = M.size() == 1              ? M[0]
                          : P.size() % M.size() == 0 ? M[J % M.size()]
-                         : J < M.size()               ? M[J]
-                                                      : -1;
+                         : J < M.size()             ? M[J]
+                                                    : -1;
       To[P[J]] = Target;
       if (Target >= 0)
         Claimed.insert(Target);
@@ -199,8 +202,7 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
   }
   for (size_t I : LineZero) {
     const Access &A = EK.K.Accesses[I];
-    const unsigned Near =
-        contextLine(*EK.Where[I].first, EK.Where[I].second);
+    const unsigned Near = contextLine(*EK.Where[I].first, EK.Where[I].second);
     const Access *Best = nullptr;
     for (const Access &M : Model.Accesses)
       if (!Claimed.count(M.Id) && M.Sp == A.Sp && M.Kind == A.Kind &&
@@ -253,7 +255,8 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
       Access &R = Out.K.Accesses[size_t(Row[I])];
       const SourceLoc &In = EK.K.Accesses[I].Loc;
       if (!R.Compiled.Line && In.Line &&
-          (In.Line != R.Loc.Line || Canonical(In.File) != Canonical(R.Loc.File))) {
+          (In.Line != R.Loc.Line ||
+           Canonical(In.File) != Canonical(R.Loc.File))) {
         R.Compiled.File = In.File;
         R.Compiled.Line = In.Line;
       }
@@ -266,9 +269,9 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
     auto Spelt = Spelling.find(Canonical(Where[I].File));
     if (Spelt != Spelling.end())
       Where[I].File = Spelt->second;
-    const Same Key{Canonical(Where[I].File), Where[I].Line,   Where[I].Col,
-                   int(A.Sp), int(A.Kind) * 2 + A.Reduction, A.Size,
-                   Array[I],                 A.Matrix};
+    const Same Key{
+        Canonical(Where[I].File),      Where[I].Line, Where[I].Col, int(A.Sp),
+        int(A.Kind) * 2 + A.Reduction, A.Size,        Array[I],     A.Matrix};
     if (A.AsyncPartner < 0) {
       auto It = RowOfSame.find(Key);
       if (It != RowOfSame.end()) {
@@ -288,10 +291,10 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
     A.Compiled.Leader = -1;
     const std::vector<std::string> &Lines = fileLines(A.Loc.File);
     const XInstr &X = EK.Where[I].first->Code[EK.Where[I].second];
-    A.Text = A.Loc.Line && A.Loc.Line <= Lines.size()
-                 ? trimmed(Lines[A.Loc.Line - 1])
-                 : "(PTX line " + std::to_string(X.Src ? X.Src->PtxLine : 0) +
-                       ")";
+    A.Text =
+        A.Loc.Line && A.Loc.Line <= Lines.size()
+            ? trimmed(Lines[A.Loc.Line - 1])
+            : "(PTX line " + std::to_string(X.Src ? X.Src->PtxLine : 0) + ")";
     Row[I] = A.Id;
     if (A.AsyncPartner < 0)
       RowOfSame.emplace(Key, A.Id);
@@ -483,8 +486,8 @@ Expected<LaunchResult> ExecutedProgram::fromRecording(const Kernel &K,
   if (L.Executed->Stats.size() != EK.K.Accesses.size() &&
       L.Executed->Out.Finished)
     return Failure{"the recording counted " +
-                   std::to_string(L.Executed->Stats.size()) +
-                   " accesses of " + Entry + " where its PTX has " +
+                   std::to_string(L.Executed->Stats.size()) + " accesses of " +
+                   Entry + " where its PTX has " +
                    std::to_string(EK.K.Accesses.size())};
   ExecutedCounts Counts = *L.Executed;
   Counts.Stats.resize(EK.K.Accesses.size());
@@ -492,10 +495,11 @@ Expected<LaunchResult> ExecutedProgram::fromRecording(const Kernel &K,
   return result(EK, Counts, K, L, A, O, Start);
 }
 
-LaunchResult ExecutedProgram::result(
-    const ExecutedKernel &EK, const ExecutedCounts &Counts, const Kernel &K,
-    const gmem::Launch &L, const ArchRules &A, const ExecOptions &O,
-    std::chrono::steady_clock::time_point Start) {
+LaunchResult
+ExecutedProgram::result(const ExecutedKernel &EK, const ExecutedCounts &Counts,
+                        const Kernel &K, const gmem::Launch &L,
+                        const ArchRules &A, const ExecOptions &O,
+                        std::chrono::steady_clock::time_point Start) {
   Presented P = present(EK, Counts, K, O);
 
   LaunchResult R;
@@ -531,9 +535,9 @@ LaunchResult ExecutedProgram::result(
     for (auto &[Name, Value] : R.Metrics)
       Value = Metric{std::nullopt, R.Incomplete};
   }
-  R.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                            Start)
-                  .count();
+  R.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return R;
 }
 

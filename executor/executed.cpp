@@ -1,4 +1,5 @@
-//===- executed.cpp - An executed launch, priced as a modelled one is -------===//
+//===- executed.cpp - An executed launch, priced as a modelled one is
+//-------===//
 #include "executed.h"
 #include "memory_units.h"
 
@@ -10,8 +11,7 @@ namespace gmem {
 
 using namespace exec;
 
-int ExecutedKernel::id(const XFunction *F, uint32_t Instr,
-                       uint8_t Part) const {
+int ExecutedKernel::id(const XFunction *F, uint32_t Instr, uint8_t Part) const {
   auto It = Ids.find(F);
   if (It == Ids.end() || size_t(Instr) * 2 + Part >= It->second.size())
     return -1;
@@ -26,8 +26,8 @@ std::vector<SourceLoc> sourceChain(const XFunction &F, uint32_t Instr) {
   for (unsigned Depth = 0; Pos >= 0 && Depth < 64; ++Depth) {
     const ptx::SourcePos &P = F.Mod->Positions[size_t(Pos)];
     auto File = F.Mod->Files.find(P.File);
-    Out.push_back({File == F.Mod->Files.end() ? "" : File->second, P.Line,
-                   P.Col});
+    Out.push_back(
+        {File == F.Mod->Files.end() ? "" : File->second, P.Line, P.Col});
     Pos = P.InlinedAt;
   }
   return Out;
@@ -84,8 +84,8 @@ ExecutedKernel executedKernel(const XFunction &K) {
           A.Array = F->Origins[size_t(F->AccessOrigin[K])];
         Ids[size_t(Instr) * 2 + Part] = A.Id;
         EK.Where.push_back({F, Instr});
-        EK.Sites.push_back({Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0,
-                            X.Addr, X.Off});
+        EK.Sites.push_back(
+            {Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0, X.Addr, X.Off});
         EK.K.Accesses.push_back(std::move(A));
       }
     }
@@ -133,8 +133,7 @@ public:
     for (const Access &A : EK.K.Accesses)
       if (A.Compiled.State == CompiledForm::Merged && A.Compiled.Leader >= 0) {
         Group &G = Groups[A.Compiled.Leader];
-        G.Need = A.Compiled.Loop == 0 ? A.Compiled.Width / A.Size
-                                      : G.Need + 1;
+        G.Need = A.Compiled.Loop == 0 ? A.Compiled.Width / A.Size : G.Need + 1;
         G.Width = A.Compiled.Width;
       }
   }
@@ -253,10 +252,9 @@ private:
   void join(Group &G, int Leader, const One &O) {
     // A group another warp (or an earlier pass: a part seen again, unless
     // the parts are a loop's iterations) left open is flushed.
-    const bool Again =
-        EK.K.Accesses[size_t(Leader)].Compiled.Loop != 0 &&
-        std::any_of(G.Seen.begin(), G.Seen.end(),
-                    [&](const One &P) { return P.Id == O.Id; });
+    const bool Again = EK.K.Accesses[size_t(Leader)].Compiled.Loop != 0 &&
+                       std::any_of(G.Seen.begin(), G.Seen.end(),
+                                   [&](const One &P) { return P.Id == O.Id; });
     if (!G.Seen.empty() && (G.Seen.front().Order != O.Order || Again))
       flush(G, Leader);
     G.Seen.push_back(O);
@@ -377,10 +375,10 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
                              unsigned Threads) {
   const auto Start = std::chrono::steady_clock::now();
   const uint64_t Blocks = std::min<uint64_t>(
-      C.BlockCount, uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2] -
-                        std::min<uint64_t>(C.FirstBlock, uint64_t(C.Grid[0]) *
-                                                             C.Grid[1] *
-                                                             C.Grid[2]));
+      C.BlockCount,
+      uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2] -
+          std::min<uint64_t>(C.FirstBlock,
+                             uint64_t(C.Grid[0]) * C.Grid[1] * C.Grid[2]));
   if (!Threads)
     Threads = std::max(1u, std::thread::hardware_concurrency());
   if (C.Cooperative || communicates(K) || Blocks < 2 * Threads)
@@ -430,9 +428,9 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
         Out.Out.WrittenBases.push_back(B);
     Out.Out.Printed += O.Out.Printed;
   }
-  Out.Seconds = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - Start)
-                    .count();
+  Out.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return Out;
 }
 

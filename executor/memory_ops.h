@@ -1,4 +1,5 @@
-//===- memory_ops.h - What the memory instructions share --------------------===//
+//===- memory_ops.h - What the memory instructions share
+//--------------------===//
 //
 // Resolving a lane's address to its bytes in a state space, with their
 // known bits, and gathering a warp's lanes into the requests the pipeline
@@ -18,9 +19,9 @@ struct Place {
   Region *R = nullptr;     ///< Global memory: the region.
   KnownBits *Bits = nullptr;
   uint64_t BitOff = 0;
-  uint8_t *KnownBytes = nullptr; ///< Parameter areas: a byte per byte.
+  uint8_t *KnownBytes = nullptr;     ///< Parameter areas: a byte per byte.
   MemSpace Space = MemSpace::Global; ///< Resolved (never Generic).
-  uint64_t EventAddr = 0; ///< Global address, or shared offset.
+  uint64_t EventAddr = 0;            ///< Global address, or shared offset.
   const char *Fault = nullptr;
   /// A global address outside every allocation the program made: a GPU
   /// may fault or touch whatever is mapped there (Launch::stray).
@@ -35,8 +36,7 @@ void setPlaceKnown(const Place &P, unsigned N, bool Known);
 /// V of Width bytes, sign-extended when Signed.
 uint64_t extend(uint64_t V, unsigned Width, bool Signed);
 /// Stops the launch: lane L's address A is a fault (P.Fault says why).
-void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L,
-             uint64_t A);
+void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L, uint64_t A);
 
 /// The lanes of one instruction by resolved space, for events.
 struct Requests {

@@ -1,4 +1,5 @@
-//===- ops_tensor.cpp - ldmatrix, stmatrix, movmatrix, wmma and mma ---------===//
+//===- ops_tensor.cpp - ldmatrix, stmatrix, movmatrix, wmma and mma
+//---------===//
 //
 // The tensor-core instructions of a warp. Their data follow the fragment
 // layouts of the PTX ISA ("Matrix fragments for mma.m16n8k*", "ldmatrix");
@@ -31,7 +32,14 @@ namespace gmem::exec {
 
 namespace {
 
-enum TensorOp : uint8_t { TLdmatrix, TStmatrix, TMovmatrix, TLoad, TStore, TMma };
+enum TensorOp : uint8_t {
+  TLdmatrix,
+  TStmatrix,
+  TMovmatrix,
+  TLoad,
+  TStore,
+  TMma
+};
 
 /// Which matrix a fragment holds.
 enum FragKind : uint32_t { FragA, FragB, FragC };
@@ -190,8 +198,8 @@ void matrixH(Ctx &C, const XInstr &I) {
         if (Store) {
           const uint16_t H = uint16_t(V[L] >> (16 * J));
           std::memcpy(E.Data, &H, 2);
-          setPlaceKnown(E, 2, (C.known(X[3 + M]) >> L & 1) &&
-                                  !(C.Taint >> L & 1));
+          setPlaceKnown(E, 2,
+                        (C.known(X[3 + M]) >> L & 1) && !(C.Taint >> L & 1));
         } else {
           uint16_t H;
           std::memcpy(&H, E.Data, 2);
@@ -335,8 +343,8 @@ void wmmaMemH(Ctx &C, const XInstr &I) {
             continue;
           const uint64_t V = C.lanes(R[RR])[L] >> Shift;
           std::memcpy(P.Data, &V, EB);
-          setPlaceKnown(P, EB, (C.known(R[RR]) >> L & 1) &&
-                                   !(C.Taint >> L & 1));
+          setPlaceKnown(P, EB,
+                        (C.known(R[RR]) >> L & 1) && !(C.Taint >> L & 1));
         } else {
           uint64_t V = 0;
           if (P.Data)
@@ -351,8 +359,7 @@ void wmmaMemH(Ctx &C, const XInstr &I) {
   if (!Store)
     for (unsigned K = 0; K < NRegs; ++K) {
       uint64_t *D = C.lanes(R[K]);
-      forLanes(C.Active,
-               [&](unsigned L) { D[L] = Val[size_t(K) * 32 + L]; });
+      forLanes(C.Active, [&](unsigned L) { D[L] = Val[size_t(K) * 32 + L]; });
       C.setKnown(R[K], RegKnown[K]);
     }
   if (Store && C.Taint && I.Space != MemSpace::Shared)
@@ -409,8 +416,7 @@ void mmaH(Ctx &C, const XInstr &I) {
         slotOf(F, E, R, Shift);
         const Opnd Op = Reg[O][R];
         Known = Known && (C.known(Op) >> L & 1);
-        Into[Row * Cols + Col] =
-            toDouble(F.Type, C.lanes(Op)[L] >> Shift);
+        Into[Row * Cols + Col] = toDouble(F.Type, C.lanes(Op)[L] >> Shift);
       }
   };
   Gather(1, A, K);
@@ -520,14 +526,13 @@ bool decodeWmmaMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
   const unsigned Want = F.elements() / F.perReg() * (Kind == FragC ? 1 : 2);
   if (Regs.size() != Want) {
     D.unsupported(X, "a wmma fragment of " + std::to_string(Regs.size()) +
-                         " registers (" + std::to_string(Want) +
-                         " expected)");
+                         " registers (" + std::to_string(Want) + " expected)");
     return true;
   }
   const bool Stride = I.Ops.size() > 2;
-  std::vector<Opnd> L = {Store ? TStore : TLoad, Kind, T,
-                         uint32_t(I.has("row")), uint32_t(Stride),
-                         uint32_t(Regs.size())};
+  std::vector<Opnd> L = {
+      Store ? TStore : TLoad, Kind, T, uint32_t(I.has("row")), uint32_t(Stride),
+      uint32_t(Regs.size())};
   for (const ptx::Operand *R : Regs)
     L.push_back(Store ? D.src(*R, Ty::B32) : D.dst(*R));
   if (Stride)
@@ -566,15 +571,14 @@ bool decodeMma(Decoder &D, const ptx::Instr &I, XInstr &X) {
       Types.size() == 4 &&
       (((Wmma && M == 16 && N == 16 && K == 16) ||
         (!Wmma && M == 16 && N == 8 && (K == 16 || K == 8))) &&
-           Half(Types[1]) && Types[2] == Types[1] &&
-           Acc(Types[0], Types[1]) && Acc(Types[3], Types[1]) ||
-       (!Wmma && M == 16 && N == 8 && (K == 8 || K == 4) &&
-        Types[1] == ETF32 && Types[2] == ETF32 && Types[0] == EF32 &&
-        Types[3] == EF32) ||
+           Half(Types[1]) && Types[2] == Types[1] && Acc(Types[0], Types[1]) &&
+           Acc(Types[3], Types[1]) ||
+       (!Wmma && M == 16 && N == 8 && (K == 8 || K == 4) && Types[1] == ETF32 &&
+        Types[2] == ETF32 && Types[0] == EF32 && Types[3] == EF32) ||
        (!Wmma && M == 8 && N == 8 && K == 4 && Types[0] == EF64 &&
         Types[1] == EF64 && Types[2] == EF64 && Types[3] == EF64));
-  if (!Shapes || I.Ops.size() != 4 ||
-      !I.has("row") || !I.has("col") || I.has("sp") || I.has("satfinite")) {
+  if (!Shapes || I.Ops.size() != 4 || !I.has("row") || !I.has("col") ||
+      I.has("sp") || I.has("satfinite")) {
     D.unsupported(X, I.Op + " of this shape, layout or type (m16n16k16, "
                             "m16n8k16, m16n8k8, m16n8k4 and m8n8k4 with "
                             "f16, bf16, tf32 or f64 run)");
@@ -595,8 +599,8 @@ bool decodeMma(Decoder &D, const ptx::Instr &I, XInstr &X) {
     F.Type = Types[O];
     F.M = M, F.N = N, F.K = K;
     F.Wmma = Wmma;
-    const unsigned Need =
-        (F.elements() + F.perReg() - 1) / F.perReg() * (Wmma && O && O < 3 ? 2 : 1);
+    const unsigned Need = (F.elements() + F.perReg() - 1) / F.perReg() *
+                          (Wmma && O && O < 3 ? 2 : 1);
     if (Regs[O].size() != Need) {
       D.unsupported(X, I.Op + " with " + std::to_string(Regs[O].size()) +
                            " registers for an operand of " +

@@ -5,7 +5,8 @@
 #
 # Usage: scripts/compare_programs.sh MANIFEST MEASURED_DIR [OUTDIR]
 #
-# For each program NAME of the manifest with MEASURED_DIR/NAME.json:
+# For each program NAME of the manifest with MEASURED_DIR/NAME.json (or
+# NAME.h100.json, as tests/data/measured/public names them):
 # gmem-analyze is given the program's source files and, after --, the rest
 # of its nvcc arguments (the flags gmem's own build adds, -arch and
 # -lineinfo, are left out), its arguments as --run-args, and --compare. It
@@ -27,7 +28,9 @@ while IFS='|' read -r name flags args _; do
   name=$(trim "$name")
   { [ -z "$name" ] || [[ "$name" == \#* ]]; } && continue
   [ "$only" != "  " ] && [[ "$only" != *" $name "* ]] && continue
-  [ -f "$measured/$name.json" ] || { echo "$name: not measured"; continue; }
+  json=$measured/$name.json
+  [ -f "$json" ] || json=$measured/$name.h100.json
+  [ -f "$json" ] || { echo "$name: not measured"; continue; }
   files=() rest=()
   for a in $flags; do
     case $a in
@@ -38,7 +41,7 @@ while IFS='|' read -r name flags args _; do
   done
   start=$(date +%s.%N)
   "$analyze" "${files[@]}" --run-args="$(trim "$args")" \
-    --compare "$measured/$name.json" -- "${rest[@]}" >"$out/$name.txt" 2>&1
+    --compare "$json" -- "${rest[@]}" >"$out/$name.txt" 2>&1
   rc=$?
   wall=$(echo "$(date +%s.%N) - $start" | bc)
   printf '%s: exit %d, %.1f s: %s\n' "$name" $rc "$wall" "$(tail -1 "$out/$name.txt")"

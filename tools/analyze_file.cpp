@@ -9,19 +9,19 @@
 #include "record/runtime/boards.h"
 
 #include "build_flags.h"
+#include "execute_launch.h"
 #include "frontend.h"
 #include "host_launches.h"
 #include "install_paths.h"
 #include "launch_columns.h"
 #include "launch_plan.h"
+#include "metrics.h"
 #include "model_json.h"
 #include "program.h"
 #include "progress_bar.h"
-#include "metrics.h"
-#include "simulate.h"
-#include "execute_launch.h"
 #include "reconcile.h"
 #include "sass.h"
+#include "simulate.h"
 #include "translate.h"
 
 #include "llvm/Support/Path.h"
@@ -35,8 +35,8 @@ namespace gmem {
 /// The model's accesses that the SASS step found no instruction for, with
 /// no reason (a reuse, a hoist) proved: counted as issuing nothing.
 static size_t unproved(const Kernel &K) {
-  return size_t(std::count_if(
-      K.Accesses.begin(), K.Accesses.end(), [](const Access &A) {
+  return size_t(
+      std::count_if(K.Accesses.begin(), K.Accesses.end(), [](const Access &A) {
         return A.Compiled.State == CompiledForm::NoInstruction;
       }));
 }
@@ -49,8 +49,8 @@ static bool hasUnknown(const ExprPtr &E) {
 static bool hasUnknown(const std::vector<Stmt> &Body) {
   return std::any_of(Body.begin(), Body.end(), [](const Stmt &S) {
     return hasUnknown(S.Value) || hasUnknown(S.Cond) || hasUnknown(S.Then) ||
-           hasUnknown(S.Else) || hasUnknown(S.CondPre) ||
-           hasUnknown(S.Body) || hasUnknown(S.Step);
+           hasUnknown(S.Else) || hasUnknown(S.CondPre) || hasUnknown(S.Body) ||
+           hasUnknown(S.Step);
   });
 }
 
@@ -451,8 +451,8 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
                                                            Built->Ptx.end());
     auto P = ExecutedProgram::create(Units);
     if (P) {
-      std::vector<std::pair<std::string, std::string>> Sass(
-          Built->Sass.begin(), Built->Sass.end());
+      std::vector<std::pair<std::string, std::string>> Sass(Built->Sass.begin(),
+                                                            Built->Sass.end());
       ExecOptions EO;
       EO.Annotate = annotateFromSass(Sass, nullptr);
       Request->CompiledLines = (*P)->compiledLines(EO);
@@ -613,8 +613,7 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
         X.PerAccess.begin(), X.PerAccess.end(),
         [](const AccessStats &S) { return S.UnknownRequests != 0; }));
     if (X.K && X.Path == "model")
-      N += X.K->Sass.Unclaimed.size() + X.K->Warnings.size() +
-           unproved(*X.K);
+      N += X.K->Sass.Unclaimed.size() + X.K->Warnings.size() + unproved(*X.K);
     return N;
   };
   if (O.Path == "auto" && !complete(*R) &&

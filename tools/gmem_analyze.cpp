@@ -129,8 +129,7 @@ int run(const Options &O) {
   // Asked to run the PTX, a launch it could not run is an error (its
   // warning names the instruction), after the rest of the report.
   for (const LaunchResult &R : Rep.Launches)
-    if (O.Path == "executed" && R.Path == "executed" &&
-        !R.Incomplete.empty())
+    if (O.Path == "executed" && R.Path == "executed" && !R.Incomplete.empty())
       return fail(R.K ? R.K->Name + ": " + R.Incomplete : R.Incomplete);
   for (const LaunchResult &R : Rep.Launches)
     if (!R.Diagnostics.empty())

@@ -1,4 +1,5 @@
-//===- reconcile.cpp - What ptxas made of the PTX's memory instructions -----===//
+//===- reconcile.cpp - What ptxas made of the PTX's memory instructions
+//-----===//
 #include "reconcile.h"
 
 #include <algorithm>
@@ -149,9 +150,8 @@ bool mergeAcrossIterations(ExecutedKernel &EK, const std::vector<int> &Ids,
 /// lacks. True when that makes the PTX's widths the SASS's.
 /// Where the runs span lines, the request is the instruction's on Home's
 /// line (the SASS's), whichever comes first in the PTX.
-bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids,
-               const Widths &P, const Widths &Sw,
-               const std::set<int> *Home = nullptr) {
+bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
+               const Widths &Sw, const std::set<int> *Home = nullptr) {
   for (unsigned W : {16u, 8u}) {
     if (!Sw.count(W) || P.count(W))
       continue;
@@ -170,8 +170,8 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids,
       const Access &A = EK.K.Accesses[size_t(Order[I])];
       const ExecutedKernel::Site &Site = EK.Sites[size_t(Order[I])];
       const unsigned N = A.Size < W ? W / A.Size : 1;
-      bool Run = N > 1 && Site.Offset % int64_t(W) == 0 &&
-                 I + N <= Order.size();
+      bool Run =
+          N > 1 && Site.Offset % int64_t(W) == 0 && I + N <= Order.size();
       for (size_t J = 1; Run && J < N; ++J) {
         const Access &B = EK.K.Accesses[size_t(Order[I + J])];
         const ExecutedKernel::Site &T = EK.Sites[size_t(Order[I + J])];
@@ -275,13 +275,14 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     // the iterations of a loop it unrolled further (a run at +0 and +4
     // twice makes one LDS.128): each run's parts are gathered over its
     // executions, W / size parts to a request.
-    if (Sw.size() == 1 && mergeAcrossIterations(EK, Ids, Sw.begin()->first,
-                                                Sw.begin()->second))
+    if (Sw.size() == 1 &&
+        mergeAcrossIterations(EK, Ids, Sw.begin()->first, Sw.begin()->second))
       continue;
     // Loads of an address loaded before on this line, from the same base,
     // that ptxas did not make again (it kept the value): as many as the
     // SASS lacks.
-    if (std::get<2>(K) == Cls::SharedLoad || std::get<2>(K) == Cls::GlobalLoad) {
+    if (std::get<2>(K) == Cls::SharedLoad ||
+        std::get<2>(K) == Cls::GlobalLoad) {
       std::vector<int> Again;
       std::set<std::tuple<uint32_t, int64_t, unsigned>> Seen;
       for (int Id : Ids) {

@@ -107,7 +107,8 @@ bool approxAgree(const std::string &Ours, const std::string &Gpu) {
 }
 
 TEST_F(FunctionalRecord, KernelsComputeWhatTheH100Computed) {
-  const std::string Dir = std::string(GMEM_SOURCE_DIR) + "/tests/data/executor/";
+  const std::string Dir =
+      std::string(GMEM_SOURCE_DIR) + "/tests/data/executor/";
   RecordedRun Run = run(Dir + "semantics.cu");
   EXPECT_EQ(Run.Stopped, "") << Run.OutputTail.substr(0, 2000);
   EXPECT_TRUE(Run.Functional);

@@ -79,11 +79,11 @@ TEST_P(StaticVsExecuted, SameFigures) {
       // Unknown only where the model's is too (async copies' shared
       // efficiency: the GPU counts it by how the data arrives).
       if (V.is_null() || W.is_null())
-        EXPECT_EQ(V.is_null(), W.is_null()) << Name << ": model " << V
-                                            << ", executed " << W;
+        EXPECT_EQ(V.is_null(), W.is_null())
+            << Name << ": model " << V << ", executed " << W;
       else
-        EXPECT_TRUE(same(V, W)) << Name << ": model " << V << ", executed "
-                                << W;
+        EXPECT_TRUE(same(V, W))
+            << Name << ": model " << V << ", executed " << W;
     }
   }
 }
@@ -102,8 +102,7 @@ std::vector<std::string> examples() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Examples, StaticVsExecuted,
-                         ::testing::ValuesIn(examples()),
-                         [](const auto &Info) {
+                         ::testing::ValuesIn(examples()), [](const auto &Info) {
                            std::string N = Info.param;
                            N = N.substr(0, N.size() - 3);
                            for (char &C : N)

@@ -1,4 +1,5 @@
-//===- launch_test.cpp - Running hand-written PTX warp by warp -------------===//
+//===- launch_test.cpp - Running hand-written PTX warp by warp
+//-------------===//
 //
 // Each kernel below is PTX as nvcc writes it (ptxas accepts the module for
 // sm_90). The expected values follow from the PTX ISA's semantics and the
@@ -232,8 +233,7 @@ struct Fixture {
       std::memcpy(&C.Params[8 * I], &Args[I], 8);
     C.MaxWarpInstructions = Budget;
     Kernel_ = executedKernel(*K);
-    return executeLaunch(*Prog, *K, Kernel_, Mem, C,
-                         archOrDefault("sm_90"), 1);
+    return executeLaunch(*Prog, *K, Kernel_, Mem, C, archOrDefault("sm_90"), 1);
   }
   ExecutedKernel Kernel_;
 };

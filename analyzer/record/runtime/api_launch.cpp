@@ -67,9 +67,9 @@ const char *refusal(const Recorder &R, const void *Fn, dim3 G, dim3 B,
 
 namespace gmem::rec {
 
-const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args,
-                       size_t Smem, cudaStream_t Stream, const char *Api,
-                       std::string &Line, std::vector<uintptr_t> &Pointed,
+const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
+                       cudaStream_t Stream, const char *Api, std::string &Line,
+                       std::vector<uintptr_t> &Pointed,
                        FunctionalLaunch &Exec) {
   Recorder &R = recorder();
   auto K = R.Kernels.find(Fn);
@@ -80,9 +80,9 @@ const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args,
   const std::string Site =
       std::string(Api) == "<<<>>>" ? R.PoppedSite : callSite();
   Line = "\"kernel\":\"" + K->second + "\",\"api\":\"" + Api +
-                     "\",\"grid\":" + dims(G) + ",\"block\":" + dims(B) +
-                     ",\"smem\":" + std::to_string(Smem) +
-                     ",\"stream\":" + std::to_string(uintptr_t(Stream));
+         "\",\"grid\":" + dims(G) + ",\"block\":" + dims(B) +
+         ",\"smem\":" + std::to_string(Smem) +
+         ",\"stream\":" + std::to_string(uintptr_t(Stream));
   if (!Site.empty())
     Line += ",\"site\":" + Site;
   auto Sizes = R.ParamSizes.find(deviceNameKey(K->second));
@@ -110,8 +110,7 @@ const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args,
   Exec.Smem = Smem;
   Exec.Cooperative = std::string(Api) == "cudaLaunchCooperativeKernel";
   Exec.TouchesKnown = Sizes != R.ParamSizes.end();
-  if (!Refused && functional() &&
-      !layoutParams(K->second, Args, Exec.Params))
+  if (!Refused && functional() && !layoutParams(K->second, Args, Exec.Params))
     Exec.Kernel.clear(); // No PTX of it: executing says so.
   return Refused;
 }
@@ -299,8 +298,8 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
   cudaOccResult Result;
   (void)Flags; // cudaOccupancyDisableCachingOverride: no caching here.
   if (cudaOccMaxActiveBlocksPerMultiprocessor(&Result, &Props, &Attrs, &State,
-                                              BlockSize, DynamicSmem) !=
-      CUDA_OCC_SUCCESS)
+                                              BlockSize,
+                                              DynamicSmem) != CUDA_OCC_SUCCESS)
     return fail(cudaErrorInvalidValue);
   *Blocks = Result.activeBlocksPerMultiprocessor;
   return cudaSuccess;

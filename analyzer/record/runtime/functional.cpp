@@ -1,4 +1,5 @@
-//===- functional.cpp - Kernels run on their PTX while the program records --===//
+//===- functional.cpp - Kernels run on their PTX while the program records
+//--===//
 #include "functional.h"
 #include "executed_json.h"
 #include "recorder.h"
@@ -8,11 +9,11 @@
 #include "launch.h"
 #include "ptx_parser.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <algorithm>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -234,8 +235,7 @@ void settle(const void *P) {
 
 bool settled(uintptr_t Base) {
   for (const auto &[N, L] : state().Pending)
-    if (std::find(L.Touches.begin(), L.Touches.end(), Base) !=
-        L.Touches.end())
+    if (std::find(L.Touches.begin(), L.Touches.end(), Base) != L.Touches.end())
       return false;
   return true;
 }
@@ -248,8 +248,7 @@ bool waits(const FunctionalLaunch &L) {
       std::any_of(S.Kinds.begin(), S.Kinds.end(),
                   [](const auto &K) { return K.second != "device"; });
   return S.On && !L.Kernel.empty() && L.TouchesKnown &&
-         S.Deferrable.count(L.Kernel) &&
-         !S.Printf && !HostMemory;
+         S.Deferrable.count(L.Kernel) && !S.Printf && !HostMemory;
 }
 
 void execute(uint64_t N, const FunctionalLaunch &L) {
@@ -264,8 +263,7 @@ void execute(uint64_t N, const FunctionalLaunch &L) {
 void run(uint64_t N, const FunctionalLaunch &L) {
   State &S = state();
   auto Log = [&](const std::string &Fields) {
-    logLine("{\"ev\":\"exec\",\"n\":" + std::to_string(N) + "," + Fields +
-            "}");
+    logLine("{\"ev\":\"exec\",\"n\":" + std::to_string(N) + "," + Fields + "}");
   };
   if (!link()) {
     Log("\"error\":" + quoted("the PTX could not be read: " + S.LinkError));
@@ -281,20 +279,21 @@ void run(uint64_t N, const FunctionalLaunch &L) {
   // A repeat of a recent launch over unchanged memory: its counts again.
   for (const State::Repeat &R : S.Recent) {
     const FunctionalLaunch &P = R.L;
-    if (P.Kernel != L.Kernel || P.Grid.x != L.Grid.x ||
-        P.Grid.y != L.Grid.y || P.Grid.z != L.Grid.z ||
-        P.Block.x != L.Block.x || P.Block.y != L.Block.y ||
-        P.Block.z != L.Block.z || P.Smem != L.Smem || P.Params != L.Params)
+    if (P.Kernel != L.Kernel || P.Grid.x != L.Grid.x || P.Grid.y != L.Grid.y ||
+        P.Grid.z != L.Grid.z || P.Block.x != L.Block.x ||
+        P.Block.y != L.Block.y || P.Block.z != L.Block.z || P.Smem != L.Smem ||
+        P.Params != L.Params)
       continue;
     // What it read must be as it was, and what it wrote too (else running
     // it again would write its bytes back over another's).
     const bool Changed =
-        std::any_of(R.Read.begin(), R.Read.end(), [&](uint64_t B) {
-          // The host writes its own memory without telling.
-          auto Kind = S.Kinds.find(B);
-          return R.Dirty.count(B) ||
-                 (Kind != S.Kinds.end() && Kind->second != "device");
-        }) ||
+        std::any_of(R.Read.begin(), R.Read.end(),
+                    [&](uint64_t B) {
+                      // The host writes its own memory without telling.
+                      auto Kind = S.Kinds.find(B);
+                      return R.Dirty.count(B) || (Kind != S.Kinds.end() &&
+                                                  Kind->second != "device");
+                    }) ||
         std::any_of(R.Written.begin(), R.Written.end(),
                     [&](uint64_t B) { return R.Dirty.count(B) != 0; });
     if (Changed)
@@ -303,9 +302,9 @@ void run(uint64_t N, const FunctionalLaunch &L) {
     return;
   }
   if (S.Spent >= S.Budget) {
-    Log("\"error\":" + quoted("not run: the execution budget of " +
-                               std::to_string(int(S.Budget)) +
-                               " s was spent (--exec-budget)"));
+    Log("\"error\":" +
+        quoted("not run: the execution budget of " +
+               std::to_string(int(S.Budget)) + " s was spent (--exec-budget)"));
     forgetAll("launch " + std::to_string(N) + " was not run");
     return;
   }
