@@ -1,4 +1,5 @@
-//===- decode.h - Shared by the decoders of each instruction family ---------===//
+//===- decode.h - Shared by the decoders of each instruction family
+//---------===//
 //
 // decode.cpp turns a ptx::Instr into an XInstr: it resolves operands to
 // slots (Decoder::src, dst) and hands the instruction to each family's
@@ -47,8 +48,8 @@ enum class Ty : uint8_t {
 Ty tyOf(const std::string &Mod);
 unsigned bytesOf(Ty T);
 inline bool isFloat(Ty T) {
-  return T == Ty::F16 || T == Ty::F16x2 || T == Ty::BF16 ||
-         T == Ty::BF16x2 || T == Ty::F32 || T == Ty::F64 || T == Ty::TF32;
+  return T == Ty::F16 || T == Ty::F16x2 || T == Ty::BF16 || T == Ty::BF16x2 ||
+         T == Ty::F32 || T == Ty::F64 || T == Ty::TF32;
 }
 inline bool isSigned(Ty T) {
   return T == Ty::S8 || T == Ty::S16 || T == Ty::S32 || T == Ty::S64;
@@ -129,6 +130,32 @@ bool decodeAsync(Decoder &D, const ptx::Instr &I, XInstr &X);
 
 /// Handler of an instruction that cannot run: stops the launch.
 void unsupportedHandler(Ctx &C, const XInstr &I);
+
+/// H<T>::fn for the integer type T stands for (32-bit unsigned for the
+/// rest: .b32, .u32, .pred-sized operands).
+template <template <class> class H> Handler byType(Ty T) {
+  switch (T) {
+  case Ty::S16:
+    return H<int16_t>::fn;
+  case Ty::S32:
+    return H<int32_t>::fn;
+  case Ty::S64:
+    return H<int64_t>::fn;
+  case Ty::U16:
+  case Ty::B16:
+    return H<uint16_t>::fn;
+  case Ty::U64:
+  case Ty::B64:
+    return H<uint64_t>::fn;
+  case Ty::U8:
+  case Ty::B8:
+    return H<uint8_t>::fn;
+  case Ty::S8:
+    return H<int8_t>::fn;
+  default:
+    return H<uint32_t>::fn;
+  }
+}
 
 } // namespace gmem::exec
 

@@ -242,8 +242,9 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
     Spelling.emplace(Canonical(M.Loc.File), M.Loc.File);
   // Instructions of one source access (wmma's four loads, a loop's unrolled
   // copies) share one row, as the model's accesses do.
+  // The line table's own line is part of it: a GPU counts per that line.
   using Same = std::tuple<std::string, unsigned, unsigned, int, int, unsigned,
-                          std::string, bool>;
+                          std::string, bool, std::string, unsigned>;
   std::map<Same, int> RowOfSame;
   std::vector<int> Row(N, -1);
   for (size_t I = 0; I < N; ++I) {
@@ -269,9 +270,16 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
     auto Spelt = Spelling.find(Canonical(Where[I].File));
     if (Spelt != Spelling.end())
       Where[I].File = Spelt->second;
-    const Same Key{
-        Canonical(Where[I].File),      Where[I].Line, Where[I].Col, int(A.Sp),
-        int(A.Kind) * 2 + A.Reduction, A.Size,        Array[I],     A.Matrix};
+    const Same Key{Canonical(Where[I].File),
+                   Where[I].Line,
+                   Where[I].Col,
+                   int(A.Sp),
+                   int(A.Kind) * 2 + A.Reduction,
+                   A.Size,
+                   Array[I],
+                   A.Matrix,
+                   A.Loc.File,
+                   A.Loc.Line};
     if (A.AsyncPartner < 0) {
       auto It = RowOfSame.find(Key);
       if (It != RowOfSame.end()) {
@@ -526,15 +534,8 @@ ExecutedProgram::result(const ExecutedKernel &EK, const ExecutedCounts &Counts,
   if (!Counts.Out.Finished)
     R.Incomplete = "the execution of its PTX stopped: " + Counts.Out.Error;
   computeMetrics(R);
-  if (!R.Incomplete.empty()) {
-    for (AccessStats &S : R.PerAccess) {
-      S = AccessStats();
-      S.UnknownRequests = 1;
-      S.UnknownReason = R.Incomplete;
-    }
-    for (auto &[Name, Value] : R.Metrics)
-      Value = Metric{std::nullopt, R.Incomplete};
-  }
+  if (!R.Incomplete.empty())
+    withdrawFigures(R);
   R.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();

@@ -58,24 +58,36 @@ template <class Fn> inline void forLanes(uint32_t Mask, Fn &&F) {
     F(unsigned(__builtin_ctz(Mask)));
 }
 
+/// The lanes of I's first three sources (the first stands in for those it
+/// lacks), and the lanes where all of them are known.
+struct Sources {
+  const uint64_t *A, *B, *C;
+  uint32_t Known;
+};
+inline Sources sources(Ctx &C, const XInstr &I) {
+  Sources S;
+  S.A = C.lanes(I.S[0]);
+  S.B = I.NS > 1 ? C.lanes(I.S[1]) : S.A;
+  S.C = I.NS > 2 ? C.lanes(I.S[2]) : S.A;
+  S.Known = C.known(I.S[0]);
+  if (I.NS > 1)
+    S.Known &= C.known(I.S[1]);
+  if (I.NS > 2)
+    S.Known &= C.known(I.S[2]);
+  return S;
+}
+
 /// D = Op(S[0], S[1], S[2]) over the active lanes, sources read as T and
 /// the result as R; the destination's lanes are known where all sources'
 /// are.
 template <class T, class R, class Op>
 inline void lanewise(Ctx &C, const XInstr &I, Op &&F) {
   uint64_t *D = C.lanes(I.D[0]);
-  const uint64_t *A = C.lanes(I.S[0]);
-  const uint64_t *B = I.NS > 1 ? C.lanes(I.S[1]) : A;
-  const uint64_t *Cc = I.NS > 2 ? C.lanes(I.S[2]) : A;
-  uint32_t K = C.known(I.S[0]);
-  if (I.NS > 1)
-    K &= C.known(I.S[1]);
-  if (I.NS > 2)
-    K &= C.known(I.S[2]);
+  const Sources S = sources(C, I);
   forLanes(C.Active, [&](unsigned L) {
-    D[L] = put<R>(F(get<T>(A[L]), get<T>(B[L]), get<T>(Cc[L])));
+    D[L] = put<R>(F(get<T>(S.A[L]), get<T>(S.B[L]), get<T>(S.C[L])));
   });
-  C.setKnown(I.D[0], K);
+  C.setKnown(I.D[0], S.Known);
 }
 
 } // namespace gmem::exec

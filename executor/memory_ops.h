@@ -1,5 +1,4 @@
-//===- memory_ops.h - What the memory instructions share
-//--------------------===//
+//===- memory_ops.h - What the memory instructions share ------*- C++ -*-===//
 //
 // Resolving a lane's address to its bytes in a state space, with their
 // known bits, and gathering a warp's lanes into the requests the pipeline
@@ -37,6 +36,12 @@ void setPlaceKnown(const Place &P, unsigned N, bool Known);
 uint64_t extend(uint64_t V, unsigned Width, bool Signed);
 /// Stops the launch: lane L's address A is a fault (P.Fault says why).
 void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L, uint64_t A);
+/// Lane L's N bytes at A of space S for instruction I, checked as every
+/// memory instruction checks them: where the address is known, a fault
+/// stops the launch (false) and a stray address is reported; the region is
+/// noted as read and/or written (Launch::touched).
+bool reach(Ctx &C, const XInstr &I, MemSpace S, uint64_t A, unsigned N,
+           unsigned L, bool AddrKnown, bool Reads, bool Writes, Place &P);
 
 /// The lanes of one instruction by resolved space, for events.
 struct Requests {

@@ -1,4 +1,5 @@
-//===- ops_compare.cpp - setp, set, selp, slct, testp -----------------------===//
+//===- ops_compare.cpp - setp, set, selp, slct, testp
+//-----------------------===//
 #include "decode.h"
 #include "float_bits.h"
 #include "lanes.h"
@@ -91,8 +92,8 @@ template <class T> T value(uint64_t B, bool Ftz) {
 /// Half formats are compared as doubles: exact.
 struct Half {};
 struct BHalf {};
-template <class T> bool cmpLane(uint8_t Op, uint64_t A, uint64_t B, bool Ftz,
-                                unsigned Shift) {
+template <class T>
+bool cmpLane(uint8_t Op, uint64_t A, uint64_t B, bool Ftz, unsigned Shift) {
   if constexpr (std::is_same_v<T, Half>)
     return compare<double>(Op, halfToDouble(uint32_t(A >> Shift)),
                            halfToDouble(uint32_t(B >> Shift)));
@@ -217,22 +218,21 @@ template <class T> void testpH(Ctx &C, const XInstr &I) {
   C.setPred(I.D[0], R, C.known(I.S[0]));
 }
 
-int cmpOf(const ptx::Instr &I, Ty T) {
+int cmpOf(const ptx::Instr &I) {
   static const std::pair<const char *, Cmp> Names[] = {
-      {"eq", CEq},   {"ne", CNe},   {"lt", CLt},   {"le", CLe},
-      {"gt", CGt},   {"ge", CGe},   {"lo", CLt},   {"ls", CLe},
-      {"hi", CGt},   {"hs", CGe},   {"equ", CEqu}, {"neu", CNeu},
-      {"ltu", CLtu}, {"leu", CLeu}, {"gtu", CGtu}, {"geu", CGeu},
-      {"num", CNum}, {"nan", CNan}};
+      {"eq", CEq},   {"ne", CNe},   {"lt", CLt},   {"le", CLe},   {"gt", CGt},
+      {"ge", CGe},   {"lo", CLt},   {"ls", CLe},   {"hi", CGt},   {"hs", CGe},
+      {"equ", CEqu}, {"neu", CNeu}, {"ltu", CLtu}, {"leu", CLeu}, {"gtu", CGtu},
+      {"geu", CGeu}, {"num", CNum}, {"nan", CNan}};
   for (size_t K = 0; K < I.Mods.size(); ++K)
     for (auto &[N, C] : Names)
       if (I.Mods[K] == N)
         return C;
-  (void)T;
   return -1;
 }
 
-template <template <class> class H> Handler pick(Ty T, bool Lo) {
+/// H<T>::fn for T's float or integer type.
+template <template <class> class H> Handler pick(Ty T) {
   switch (T) {
   case Ty::F32:
     return H<float>::fn;
@@ -244,26 +244,8 @@ template <template <class> class H> Handler pick(Ty T, bool Lo) {
   case Ty::BF16:
   case Ty::BF16x2:
     return H<BHalf>::fn;
-  case Ty::S16:
-    return H<int16_t>::fn;
-  case Ty::S32:
-    return H<int32_t>::fn;
-  case Ty::S64:
-    return H<int64_t>::fn;
-  case Ty::U16:
-  case Ty::B16:
-    return H<uint16_t>::fn;
-  case Ty::U64:
-  case Ty::B64:
-    return H<uint64_t>::fn;
-  case Ty::S8:
-    return H<int8_t>::fn;
-  case Ty::U8:
-  case Ty::B8:
-    return H<uint8_t>::fn;
   default:
-    (void)Lo;
-    return H<uint32_t>::fn;
+    return byType<H>(T);
   }
 }
 template <class T> struct SetpF {
@@ -308,8 +290,8 @@ bool decodeCompare(Decoder &D, const ptx::Instr &I, XInstr &X) {
     return true;
   }
   if (Op == "testp") {
-    static const char *Names[] = {"finite", "infinite", "number",
-                                  "notanumber", "normal", "subnormal"};
+    static const char *Names[] = {"finite",     "infinite", "number",
+                                  "notanumber", "normal",   "subnormal"};
     for (uint8_t K = 0; K < 6; ++K)
       if (I.has(Names[K]))
         X.Sub = K;
@@ -326,7 +308,7 @@ bool decodeCompare(Decoder &D, const ptx::Instr &I, XInstr &X) {
   // setp.cmp{.bool}{.ftz}.type / set.cmp{.bool}{.ftz}.dtype.stype: the
   // compared type is the last.
   const Ty T = Decoder::lastType(I);
-  const int Cmp = cmpOf(I, T);
+  const int Cmp = cmpOf(I);
   if (Cmp < 0) {
     D.unsupported(X, Op + " with an unknown comparison");
     return true;
@@ -365,10 +347,10 @@ bool decodeCompare(Decoder &D, const ptx::Instr &I, XInstr &X) {
         X.Off = tyOf(M) == Ty::F32;
         break;
       }
-    X.Fn = pick<SetF>(T, false);
+    X.Fn = pick<SetF>(T);
     return true;
   }
-  X.Fn = pick<SetpF>(T, false);
+  X.Fn = pick<SetpF>(T);
   return true;
 }
 

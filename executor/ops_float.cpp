@@ -196,14 +196,9 @@ uint64_t compute(uint8_t Op, uint64_t A, uint64_t B, uint64_t C,
 
 template <class Fmt, bool Packed> void floatH(Ctx &C, const XInstr &I) {
   uint64_t *D = C.lanes(I.D[0]);
-  const uint64_t *A = C.lanes(I.S[0]);
-  const uint64_t *B = I.NS > 1 ? C.lanes(I.S[1]) : A;
-  const uint64_t *Cc = I.NS > 2 ? C.lanes(I.S[2]) : A;
-  uint32_t K = C.known(I.S[0]);
-  if (I.NS > 1)
-    K &= C.known(I.S[1]);
-  if (I.NS > 2)
-    K &= C.known(I.S[2]);
+  const Sources S = sources(C, I);
+  const uint64_t *A = S.A, *B = S.B, *Cc = S.C;
+  const uint32_t K = S.Known;
   const uint8_t Op = I.Sub;
   const uint16_t Flags = I.Flags;
   forLanes(C.Active, [&](unsigned L) {

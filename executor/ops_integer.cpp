@@ -1,4 +1,5 @@
-//===- ops_integer.cpp - Integer, bit and predicate arithmetic --------------===//
+//===- ops_integer.cpp - Integer, bit and predicate arithmetic
+//--------------===//
 //
 // PTX's integer instructions at each width, wrapping as the hardware does
 // (computed on unsigned types, so that C++'s signed overflow never occurs),
@@ -7,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "decode.h"
-#include "launch.h"
 #include "lanes.h"
+#include "launch.h"
 
 #include <algorithm>
 #include <climits>
@@ -47,8 +48,8 @@ template <class T> T satSub(T A, T B) {
 /// The high half of A x B.
 template <class T> T mulHi(T A, T B) {
   if constexpr (sizeof(T) == 8) {
-    using W = std::conditional_t<std::is_signed_v<T>, __int128,
-                                 unsigned __int128>;
+    using W =
+        std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
     return T(W(A) * W(B) >> 64);
   } else {
     using W = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
@@ -97,7 +98,7 @@ template <class T, bool Sub> void carryH(Ctx &C, const XInstr &I) {
     using W = unsigned __int128;
     const W a = W(U<T>(A[L])), b = W(U<T>(B[L]));
     const W c = In ? W(Carry >> L & 1) : 0;
-    const W Mask = (W(1) << Bits<T>) - 1;
+    const W Mask = (W(1) << Bits<T>)-1;
     W R;
     bool CarryOut;
     if (!Sub) {
@@ -142,8 +143,8 @@ template <class T, class W> void madWideH(Ctx &C, const XInstr &I) {
   const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]),
                  *Cc = C.lanes(I.S[2]);
   forLanes(C.Active, [&](unsigned L) {
-    D[L] = put<W>(W(U<W>(W(get<T>(A[L])) * W(get<T>(B[L]))) +
-                    U<W>(get<W>(Cc[L]))));
+    D[L] = put<W>(
+        W(U<W>(W(get<T>(A[L])) * W(get<T>(B[L]))) + U<W>(get<W>(Cc[L]))));
   });
   C.setKnown(I.D[0], C.known(I.S[0]) & C.known(I.S[1]) & C.known(I.S[2]));
 }
@@ -172,9 +173,8 @@ template <class T> void remH(Ctx &C, const XInstr &I) {
   lanewise<T, T>(C, I, [](T A, T B, T) { return intRem(A, B); });
 }
 template <class T> void absH(Ctx &C, const XInstr &I) {
-  lanewise<T, T>(C, I, [](T A, T, T) {
-    return A < 0 ? T(U<T>(0) - U<T>(A)) : A;
-  });
+  lanewise<T, T>(C, I,
+                 [](T A, T, T) { return A < 0 ? T(U<T>(0) - U<T>(A)) : A; });
 }
 template <class T> void negH(Ctx &C, const XInstr &I) {
   lanewise<T, T>(C, I, [](T A, T, T) { return T(U<T>(0) - U<T>(A)); });
@@ -201,12 +201,11 @@ template <class T> void cnotH(Ctx &C, const XInstr &I) {
   lanewise<T, T>(C, I, [](T A, T, T) { return T(A == 0); });
 }
 template <class T> void popcH(Ctx &C, const XInstr &I) {
-  lanewise<T, uint32_t>(
-      C, I, [](T A, T, T) { return uint32_t(popc(U<T>(A))); });
+  lanewise<T, uint32_t>(C, I,
+                        [](T A, T, T) { return uint32_t(popc(U<T>(A))); });
 }
 template <class T> void clzH(Ctx &C, const XInstr &I) {
-  lanewise<T, uint32_t>(
-      C, I, [](T A, T, T) { return uint32_t(clz(U<T>(A))); });
+  lanewise<T, uint32_t>(C, I, [](T A, T, T) { return uint32_t(clz(U<T>(A))); });
 }
 template <class T> void brevH(Ctx &C, const XInstr &I) {
   lanewise<T, T>(C, I, [](T A, T, T) {
@@ -241,8 +240,8 @@ template <class T> void bfeH(Ctx &C, const XInstr &I) {
     // else the sign bit a[min(pos + len - 1, msb)] (0 when unsigned).
     U<T> R = 0;
     if (Len) {
-      const bool Sign =
-          std::is_signed_v<T> && (V >> std::min(Pos + Len - 1, Bits<T> - 1) & 1);
+      const bool Sign = std::is_signed_v<T> &&
+                        (V >> std::min(Pos + Len - 1, Bits<T> - 1) & 1);
       U<T> Field;
       if (Pos >= Bits<T>)
         Field = Sign ? U<T>(~U<T>(0)) : 0;
@@ -313,65 +312,67 @@ void shfH(Ctx &C, const XInstr &I) {
 }
 void lop3H(Ctx &C, const XInstr &I) {
   const uint8_t Lut = uint8_t(I.Off);
-  lanewise<uint32_t, uint32_t>(C, I, [Lut](uint32_t A, uint32_t B,
-                                           uint32_t Cc) {
-    uint32_t R = 0;
-    for (unsigned K = 0; K < 8; ++K)
-      if (Lut >> K & 1)
-        R |= (K & 4 ? A : ~A) & (K & 2 ? B : ~B) & (K & 1 ? Cc : ~Cc);
-    return R;
-  });
+  lanewise<uint32_t, uint32_t>(
+      C, I, [Lut](uint32_t A, uint32_t B, uint32_t Cc) {
+        uint32_t R = 0;
+        for (unsigned K = 0; K < 8; ++K)
+          if (Lut >> K & 1)
+            R |= (K & 4 ? A : ~A) & (K & 2 ? B : ~B) & (K & 1 ? Cc : ~Cc);
+        return R;
+      });
 }
 /// prmt.b32 d, a, b, c{.mode}: bytes of {b, a} chosen by c.
 void prmtH(Ctx &C, const XInstr &I) {
   const uint8_t Mode = I.Sub;
-  lanewise<uint32_t, uint32_t>(C, I, [Mode](uint32_t A, uint32_t B,
-                                            uint32_t Sel) {
-    const uint64_t Src = uint64_t(B) << 32 | A;
-    auto Byte = [&](unsigned K) { return uint32_t(Src >> (8 * (K & 7)) & 0xff); };
-    unsigned S[4];
-    switch (Mode) {
-    case 1: // f4e: forward 4 extract
-      for (unsigned K = 0; K < 4; ++K)
-        S[K] = (Sel + K) & 7;
-      break;
-    case 2: // b4e: backward 4 extract
-      for (unsigned K = 0; K < 4; ++K)
-        S[K] = (Sel - K) & 7;
-      break;
-    case 3: // rc8: replicate byte
-      for (unsigned K = 0; K < 4; ++K)
-        S[K] = Sel & 3;
-      break;
-    case 4: // ecl: edge clamp left
-      for (unsigned K = 0; K < 4; ++K)
-        S[K] = std::max(K, Sel & 3);
-      break;
-    case 5: // ecr: edge clamp right
-      for (unsigned K = 0; K < 4; ++K)
-        S[K] = std::min(K, Sel & 3);
-      break;
-    case 6: // rc16: replicate half
-      for (unsigned K = 0; K < 4; ++K)
-        S[K] = ((Sel & 1) << 1) | (K & 1);
-      break;
-    default: {
-      uint32_t R = 0;
-      for (unsigned K = 0; K < 4; ++K) {
-        const unsigned N = Sel >> (4 * K) & 15;
-        uint32_t V = Byte(N & 7);
-        if (N & 8)
-          V = (V & 0x80) ? 0xff : 0;
-        R |= V << (8 * K);
-      }
-      return R;
-    }
-    }
-    uint32_t R = 0;
-    for (unsigned K = 0; K < 4; ++K)
-      R |= Byte(S[K]) << (8 * K);
-    return R;
-  });
+  lanewise<uint32_t, uint32_t>(C, I,
+                               [Mode](uint32_t A, uint32_t B, uint32_t Sel) {
+                                 const uint64_t Src = uint64_t(B) << 32 | A;
+                                 auto Byte = [&](unsigned K) {
+                                   return uint32_t(Src >> (8 * (K & 7)) & 0xff);
+                                 };
+                                 unsigned S[4];
+                                 switch (Mode) {
+                                 case 1: // f4e: forward 4 extract
+                                   for (unsigned K = 0; K < 4; ++K)
+                                     S[K] = (Sel + K) & 7;
+                                   break;
+                                 case 2: // b4e: backward 4 extract
+                                   for (unsigned K = 0; K < 4; ++K)
+                                     S[K] = (Sel - K) & 7;
+                                   break;
+                                 case 3: // rc8: replicate byte
+                                   for (unsigned K = 0; K < 4; ++K)
+                                     S[K] = Sel & 3;
+                                   break;
+                                 case 4: // ecl: edge clamp left
+                                   for (unsigned K = 0; K < 4; ++K)
+                                     S[K] = std::max(K, Sel & 3);
+                                   break;
+                                 case 5: // ecr: edge clamp right
+                                   for (unsigned K = 0; K < 4; ++K)
+                                     S[K] = std::min(K, Sel & 3);
+                                   break;
+                                 case 6: // rc16: replicate half
+                                   for (unsigned K = 0; K < 4; ++K)
+                                     S[K] = ((Sel & 1) << 1) | (K & 1);
+                                   break;
+                                 default: {
+                                   uint32_t R = 0;
+                                   for (unsigned K = 0; K < 4; ++K) {
+                                     const unsigned N = Sel >> (4 * K) & 15;
+                                     uint32_t V = Byte(N & 7);
+                                     if (N & 8)
+                                       V = (V & 0x80) ? 0xff : 0;
+                                     R |= V << (8 * K);
+                                   }
+                                   return R;
+                                 }
+                                 }
+                                 uint32_t R = 0;
+                                 for (unsigned K = 0; K < 4; ++K)
+                                   R |= Byte(S[K]) << (8 * K);
+                                 return R;
+                               });
 }
 /// dp4a / dp2a: byte or half-word dot products plus c (Sub: bit 0 a
 /// signed, bit 1 b signed; Off: dp2a's .lo (0) or .hi (1)).
@@ -394,7 +395,8 @@ void dpH(Ctx &C, const XInstr &I) {
             const int64_t X =
                 SA ? int16_t(A >> (16 * K)) : uint16_t(A >> (16 * K));
             const unsigned BK = 2 * Hi + K;
-            const int64_t Y = SB ? int8_t(B >> (8 * BK)) : uint8_t(B >> (8 * BK));
+            const int64_t Y =
+                SB ? int8_t(B >> (8 * BK)) : uint8_t(B >> (8 * BK));
             Sum += X * Y;
           }
         }
@@ -404,8 +406,7 @@ void dpH(Ctx &C, const XInstr &I) {
 /// bmsk.{clamp,wrap}.b32 d, a, b: b bits set from position a.
 void bmskH(Ctx &C, const XInstr &I) {
   const bool Clamp = I.Sub;
-  lanewise<uint32_t, uint32_t>(C, I, [Clamp](uint32_t A, uint32_t B,
-                                             uint32_t) {
+  lanewise<uint32_t, uint32_t>(C, I, [Clamp](uint32_t A, uint32_t B, uint32_t) {
     uint32_t Pos = Clamp ? std::min(A, 32u) : A & 31;
     uint32_t Len = Clamp ? std::min(B, 32u) : B & 31;
     if (Pos >= 32)
@@ -418,8 +419,7 @@ void bmskH(Ctx &C, const XInstr &I) {
 /// its low b bits.
 template <class T> void szextH(Ctx &C, const XInstr &I) {
   const bool Clamp = I.Sub;
-  lanewise<uint32_t, uint32_t>(C, I, [Clamp](uint32_t A, uint32_t B,
-                                             uint32_t) {
+  lanewise<uint32_t, uint32_t>(C, I, [Clamp](uint32_t A, uint32_t B, uint32_t) {
     const uint32_t N = Clamp ? std::min(B, 32u) : B & 31;
     if (N == 0)
       return 0u;
@@ -433,22 +433,22 @@ template <class T> void szextH(Ctx &C, const XInstr &I) {
 }
 /// fns.b32 d, mask, base, offset: the offset-th set bit of mask from base.
 void fnsH(Ctx &C, const XInstr &I) {
-  lanewise<uint32_t, uint32_t>(C, I, [](uint32_t Mask, uint32_t Base,
-                                        uint32_t Off) {
-    int32_t N = int32_t(Off);
-    if (N == 0)
-      return ~0u;
-    if (N > 0) {
-      for (uint32_t P = Base; P < 32; ++P)
-        if ((Mask >> P & 1) && --N == 0)
-          return P;
-    } else {
-      for (int32_t P = int32_t(Base); P >= 0; --P)
-        if ((Mask >> P & 1) && ++N == 0)
-          return uint32_t(P);
-    }
-    return ~0u;
-  });
+  lanewise<uint32_t, uint32_t>(C, I,
+                               [](uint32_t Mask, uint32_t Base, uint32_t Off) {
+                                 int32_t N = int32_t(Off);
+                                 if (N == 0)
+                                   return ~0u;
+                                 if (N > 0) {
+                                   for (uint32_t P = Base; P < 32; ++P)
+                                     if ((Mask >> P & 1) && --N == 0)
+                                       return P;
+                                 } else {
+                                   for (int32_t P = int32_t(Base); P >= 0; --P)
+                                     if ((Mask >> P & 1) && ++N == 0)
+                                       return uint32_t(P);
+                                 }
+                                 return ~0u;
+                               });
 }
 
 /// Predicate logic: and/or/xor/not.pred (Sub: 0 and, 1 or, 2 xor, 3 not).
@@ -480,36 +480,11 @@ void predLogicH(Ctx &C, const XInstr &I) {
   C.setPred(I.D[0], R, K);
 }
 
-// --- Type dispatch -------------------------------------------------------
+// --- Type dispatch (byType, decode.h) ------------------------------------
 
-template <template <class> class H>
-Handler byType(Ty T) {
-  switch (T) {
-  case Ty::S16:
-    return H<int16_t>::fn;
-  case Ty::S32:
-    return H<int32_t>::fn;
-  case Ty::S64:
-    return H<int64_t>::fn;
-  case Ty::U16:
-  case Ty::B16:
-    return H<uint16_t>::fn;
-  case Ty::U64:
-  case Ty::B64:
-    return H<uint64_t>::fn;
-  case Ty::U8:
-  case Ty::B8:
-    return H<uint8_t>::fn;
-  case Ty::S8:
-    return H<int8_t>::fn;
-  default:
-    return H<uint32_t>::fn;
-  }
-}
-
-#define GMEM_HANDLER(Name)                                                    \
-  template <class T> struct Name##F {                                        \
-    static void fn(Ctx &C, const XInstr &I) { Name##H<T>(C, I); }             \
+#define GMEM_HANDLER(Name)                                                     \
+  template <class T> struct Name##F {                                          \
+    static void fn(Ctx &C, const XInstr &I) { Name##H<T>(C, I); }              \
   };
 GMEM_HANDLER(add)
 GMEM_HANDLER(sub)
@@ -526,7 +501,7 @@ GMEM_HANDLER(max)
 GMEM_HANDLER(and)
 GMEM_HANDLER(or)
 GMEM_HANDLER(xor)
-GMEM_HANDLER(not)
+GMEM_HANDLER(not )
 GMEM_HANDLER(cnot)
 GMEM_HANDLER(popc)
 GMEM_HANDLER(clz)
@@ -627,16 +602,16 @@ bool decodeInteger(Decoder &D, const ptx::Instr &I, XInstr &X) {
     size_t NS;
   };
   static const Simple Table[] = {
-      {"sad", byType<sadF>, 3},     {"div", byType<divF>, 2},
-      {"rem", byType<remF>, 2},     {"abs", byType<absF>, 1},
-      {"neg", byType<negF>, 1},     {"min", byType<minF>, 2},
-      {"max", byType<maxF>, 2},     {"and", byType<andF>, 2},
-      {"or", byType<orF>, 2},       {"xor", byType<xorF>, 2},
-      {"not", byType<notF>, 1},     {"cnot", byType<cnotF>, 1},
-      {"popc", byType<popcF>, 1},   {"clz", byType<clzF>, 1},
-      {"brev", byType<brevF>, 1},   {"bfind", byType<bfindF>, 1},
-      {"bfe", byType<bfeF>, 3},     {"bfi", byType<bfiF>, 4},
-      {"shl", byType<shlF>, 2},     {"shr", byType<shrF>, 2}};
+      {"sad", byType<sadF>, 3},   {"div", byType<divF>, 2},
+      {"rem", byType<remF>, 2},   {"abs", byType<absF>, 1},
+      {"neg", byType<negF>, 1},   {"min", byType<minF>, 2},
+      {"max", byType<maxF>, 2},   {"and", byType<andF>, 2},
+      {"or", byType<orF>, 2},     {"xor", byType<xorF>, 2},
+      {"not", byType<notF>, 1},   {"cnot", byType<cnotF>, 1},
+      {"popc", byType<popcF>, 1}, {"clz", byType<clzF>, 1},
+      {"brev", byType<brevF>, 1}, {"bfind", byType<bfindF>, 1},
+      {"bfe", byType<bfeF>, 3},   {"bfi", byType<bfiF>, 4},
+      {"shl", byType<shlF>, 2},   {"shr", byType<shrF>, 2}};
   for (const Simple &S : Table)
     if (Op == S.Name) {
       // Shift amounts and bit positions are u32 whatever the type.
@@ -644,7 +619,8 @@ bool decodeInteger(Decoder &D, const ptx::Instr &I, XInstr &X) {
       if (Op == "shl" || Op == "shr")
         X.S[1] = D.src(I.Ops.at(2), Ty::U32);
       if (Op == "bfe")
-        X.S[1] = D.src(I.Ops.at(2), Ty::U32), X.S[2] = D.src(I.Ops.at(3), Ty::U32);
+        X.S[1] = D.src(I.Ops.at(2), Ty::U32),
+        X.S[2] = D.src(I.Ops.at(3), Ty::U32);
       X.Sub = Op == "bfind" && I.has("shiftamt");
       X.Fn = S.Pick(T);
       return true;
@@ -667,7 +643,8 @@ bool decodeInteger(Decoder &D, const ptx::Instr &I, XInstr &X) {
   }
   if (Op == "prmt") {
     Operands(3, Ty::B32);
-    static const char *Modes[] = {"", "f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+    static const char *Modes[] = {"",    "f4e", "b4e", "rc8",
+                                  "ecl", "ecr", "rc16"};
     for (uint8_t K = 1; K < 7; ++K)
       if (I.has(Modes[K]))
         X.Sub = K;

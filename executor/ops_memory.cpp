@@ -1,4 +1,5 @@
-//===- ops_memory.cpp - ld, st, atom, red, cp.async and their kin -----------===//
+//===- ops_memory.cpp - ld, st, atom, red, cp.async and their kin
+//-----------===//
 //
 // Each lane's address is resolved in its state space (a generic address by
 // the window it falls in), its bytes read or written with their known bits,
@@ -119,8 +120,7 @@ uint64_t extend(uint64_t V, unsigned Width, bool Signed) {
   return uint64_t(int64_t(V << Shift) >> Shift);
 }
 
-void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L,
-             uint64_t A) {
+void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L, uint64_t A) {
   char Hex[32];
   std::snprintf(Hex, sizeof Hex, "0x%llx", (unsigned long long)A);
   C.L->fail(I, std::string("lane ") + std::to_string(L) + " of warp " +
@@ -129,6 +129,21 @@ void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L,
                    ", " + P.Fault);
 }
 
+bool reach(Ctx &C, const XInstr &I, MemSpace S, uint64_t A, unsigned N,
+           unsigned L, bool AddrKnown, bool Reads, bool Writes, Place &P) {
+  P = resolve(C, S, A, N, L);
+  if (P.Fault && AddrKnown) {
+    faultAt(C, I, P, L, A);
+    return false;
+  }
+  if (P.Stray && AddrKnown)
+    C.L->stray(I, *C.W, L, A, Writes);
+  if (Reads)
+    C.L->touched(P.R, false);
+  if (Writes)
+    C.L->touched(P.R, true);
+  return true;
+}
 
 namespace {
 
@@ -269,12 +284,9 @@ void loadH(Ctx &C, const XInstr &I) {
     const unsigned L = unsigned(ctz(M));
     const uint64_t A = Base[L] + uint64_t(I.Off);
     const bool AddrKnown = BaseKnown >> L & 1;
-    const Place P = resolve(C, I.Space, A, N, L);
-    if (P.Fault && AddrKnown)
-      return faultAt(C, I, P, L, A);
-    if (P.Stray && AddrKnown)
-      C.L->stray(I, *C.W, L, A, false);
-    C.L->touched(P.R, false);
+    Place P;
+    if (!reach(C, I, I.Space, A, N, L, AddrKnown, true, false, P))
+      return;
     Req.add(P, L, AddrKnown);
     for (unsigned V = 0; V < I.Vec; ++V) {
       uint64_t Val = 0;
@@ -296,7 +308,8 @@ void loadH(Ctx &C, const XInstr &I) {
   if (I.Ordered) {
     // A poll that reads what the warp's last poll of it read is a spin.
     uint64_t H = 0x9e3779b97f4a7c15ull;
-    forLanes(C.Active, [&](unsigned L) { H = (H ^ D[0][L]) * 0x100000001b3ull; });
+    forLanes(C.Active,
+             [&](unsigned L) { H = (H ^ D[0][L]) * 0x100000001b3ull; });
     forLanes(C.Active, [&](unsigned L) {
       H = (H ^ (Base[L] + uint64_t(I.Off))) * 0x100000001b3ull;
     });
@@ -332,12 +345,9 @@ void storeH(Ctx &C, const XInstr &I) {
     const unsigned L = unsigned(ctz(M));
     const uint64_t A = Base[L] + uint64_t(I.Off);
     const bool AddrKnown = BaseKnown >> L & 1;
-    const Place P = resolve(C, I.Space, A, N, L);
-    if (P.Fault && AddrKnown)
-      return faultAt(C, I, P, L, A);
-    if (P.Stray && AddrKnown)
-      C.L->stray(I, *C.W, L, A, true);
-    C.L->touched(P.R, true);
+    Place P;
+    if (!reach(C, I, I.Space, A, N, L, AddrKnown, false, true, P))
+      return;
     Req.add(P, L, AddrKnown);
     if (!AddrKnown) {
       // The GPU wrote somewhere else: which bytes is not known.
@@ -386,9 +396,11 @@ uint64_t atomicNew(uint8_t Op, Ty T, uint64_t Old, uint64_t B, uint64_t Cv) {
     case Ty::F64:
       return bitsOf(asDouble(Old) + asDouble(B));
     case Ty::F16:
-      return doubleToHalf(halfToDouble(uint32_t(Old)) + halfToDouble(uint32_t(B)));
+      return doubleToHalf(halfToDouble(uint32_t(Old)) +
+                          halfToDouble(uint32_t(B)));
     case Ty::BF16:
-      return doubleToBf16(bf16ToDouble(uint32_t(Old)) + bf16ToDouble(uint32_t(B)));
+      return doubleToBf16(bf16ToDouble(uint32_t(Old)) +
+                          bf16ToDouble(uint32_t(B)));
     case Ty::F16x2:
       return doubleToHalf(halfToDouble(uint32_t(Old)) +
                           halfToDouble(uint32_t(B))) |
@@ -429,7 +441,7 @@ uint64_t atomicNew(uint8_t Op, Ty T, uint64_t Old, uint64_t B, uint64_t Cv) {
     return (Old & Mask) >= (B & Mask) ? 0 : (Old + 1) & Mask;
   case ADec:
     return ((Old & Mask) == 0 || (Old & Mask) > (B & Mask)) ? B & Mask
-                                                             : (Old - 1) & Mask;
+                                                            : (Old - 1) & Mask;
   case AAnd:
     return Old & B & Mask;
   case AOr:
@@ -462,13 +474,9 @@ void atomH(Ctx &C, const XInstr &I) {
     const unsigned L = unsigned(ctz(M));
     const uint64_t A = Base[L] + uint64_t(I.Off);
     const bool AddrKnown = BaseKnown >> L & 1;
-    const Place P = resolve(C, I.Space, A, W, L);
-    if (P.Fault && AddrKnown)
-      return faultAt(C, I, P, L, A);
-    if (P.Stray && AddrKnown)
-      C.L->stray(I, *C.W, L, A, true);
-    C.L->touched(P.R, false);
-    C.L->touched(P.R, true);
+    Place P;
+    if (!reach(C, I, I.Space, A, W, L, AddrKnown, true, true, P))
+      return;
     Req.add(P, L, AddrKnown);
     uint64_t Old = 0;
     bool OldKnown = false;
@@ -477,8 +485,7 @@ void atomH(Ctx &C, const XInstr &I) {
       OldKnown = placeKnown(P, W);
       const uint64_t New = atomicNew(I.Sub, Ty(I.Flags), Old, B[L], Cv[L]);
       std::memcpy(P.Data, &New, W);
-      setPlaceKnown(P, W,
-                    OldKnown && (BK >> L & 1) && !(C.Taint >> L & 1));
+      setPlaceKnown(P, W, OldKnown && (BK >> L & 1) && !(C.Taint >> L & 1));
     } else if (!AddrKnown && P.Space == MemSpace::Global) {
       C.L->Out.UncertainWrites = true;
     }
@@ -503,15 +510,12 @@ void cpAsyncH(Ctx &C, const XInstr &I) {
   Requests Load, Store;
   for (uint32_t M = C.Active; M; M &= M - 1) {
     const unsigned L = unsigned(ctz(M));
-    const Place G = resolve(C, MemSpace::Global, Src[L], N, L);
-    const Place S = resolve(C, MemSpace::Shared, Dst[L] + uint64_t(I.Off), N, L);
-    if (G.Fault && (SK >> L & 1))
-      return faultAt(C, I, G, L, Src[L]);
-    if (G.Stray && (SK >> L & 1))
-      C.L->stray(I, *C.W, L, Src[L], false);
-    if (S.Fault && (DK >> L & 1))
-      return faultAt(C, I, S, L, Dst[L]);
-    C.L->touched(G.R, false);
+    Place G, S;
+    if (!reach(C, I, MemSpace::Global, Src[L], N, L, SK >> L & 1, true, false,
+               G) ||
+        !reach(C, I, MemSpace::Shared, Dst[L] + uint64_t(I.Off), N, L,
+               DK >> L & 1, false, true, S))
+      return;
     Load.add(G, L, SK >> L & 1);
     Store.add(S, L, DK >> L & 1);
     if (!S.Data || !(DK >> L & 1))
@@ -658,8 +662,8 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
   }
   // atom{.sem}{.scope}{.space}.op.type d, [a], b{, c};  red: no d.
   static const std::pair<const char *, AtomOp> Ops[] = {
-      {"add", AAdd}, {"min", AMin}, {"max", AMax},   {"inc", AInc},
-      {"dec", ADec}, {"and", AAnd}, {"or", AOr},     {"xor", AXor},
+      {"add", AAdd},   {"min", AMin}, {"max", AMax}, {"inc", AInc},
+      {"dec", ADec},   {"and", AAnd}, {"or", AOr},   {"xor", AXor},
       {"exch", AExch}, {"cas", ACas}};
   bool Found = false;
   for (auto &[N, A] : Ops)

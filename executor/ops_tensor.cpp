@@ -169,9 +169,8 @@ void matrixH(Ctx &C, const XInstr &I) {
       continue;
     const uint64_t A = Base[L] + uint64_t(I.Off);
     RowKnown[L] = BaseKnown >> L & 1;
-    Rows[L] = resolve(C, I.Space, A, 16, L);
-    if (Rows[L].Fault && RowKnown[L])
-      return faultAt(C, I, Rows[L], L, A);
+    if (!reach(C, I, I.Space, A, 16, L, RowKnown[L], !Store, Store, Rows[L]))
+      return;
     Req.add(Rows[L], L, RowKnown[L]);
   }
   for (unsigned M = 0; M < Count; ++M) {
@@ -328,12 +327,10 @@ void wmmaMemH(Ctx &C, const XInstr &I) {
       unsigned Row, Col, Reg, Shift;
       F.at(L, E, Row, Col);
       slotOf(F, E, Reg, Shift);
-      const Place P = resolve(C, I.Space, Address(Row, Col), EB, L);
-      if (P.Fault && Known)
-        return faultAt(C, I, P, L, Address(Row, Col));
-      if (P.Stray && Known)
-        C.L->stray(I, *C.W, L, Address(Row, Col), Store);
-      C.L->touched(P.R, Store);
+      Place P;
+      if (!reach(C, I, I.Space, Address(Row, Col), EB, L, Known, !Store, Store,
+                 P))
+        return;
       // wmma's A and B fragments hold their elements twice.
       const unsigned Copies = NRegs / (Elems / PerReg);
       for (unsigned Cp = 0; Cp < Copies; ++Cp) {

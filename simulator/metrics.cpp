@@ -133,6 +133,16 @@ void addTotals(Totals &T, const Totals &O) {
 
 } // namespace
 
+void withdrawFigures(LaunchResult &R) {
+  for (AccessStats &S : R.PerAccess) {
+    S = AccessStats();
+    S.UnknownRequests = 1;
+    S.UnknownReason = R.Incomplete;
+  }
+  for (auto &[Name, Value] : R.Metrics)
+    Value = Metric{std::nullopt, R.Incomplete};
+}
+
 void computeMetrics(LaunchResult &R) {
   const ArchRules &Rules = archOrDefault(R.Arch);
   // One Totals per MetricGroup but Other.

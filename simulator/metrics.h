@@ -17,6 +17,10 @@ namespace gmem {
 
 /// Fills R.Metrics from R.PerAccess.
 void computeMetrics(LaunchResult &R);
+/// Where R.Incomplete says the launch did not run to its end: partial
+/// counts are not the answer, so every access and metric is unknown with
+/// that reason.
+void withdrawFigures(LaunchResult &R);
 
 struct MetricInfo {
   std::string Name;

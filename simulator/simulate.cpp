@@ -281,13 +281,7 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
     R.Diagnostics.clear();
     R.FirstOutOfBounds.assign(K.Accesses.size(), std::nullopt);
     R.FirstMisaligned.assign(K.Accesses.size(), std::nullopt);
-    for (AccessStats &S : R.PerAccess) { // Partial counts are not the answer.
-      S = AccessStats();
-      S.UnknownRequests = 1;
-      S.UnknownReason = R.Incomplete;
-    }
-    for (auto &[Name, Value] : R.Metrics)
-      Value = Metric{std::nullopt, R.Incomplete};
+    withdrawFigures(R);
   }
   R.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
