@@ -197,40 +197,34 @@ bool layoutParams(const std::string &Kernel, void **Args,
 void run(uint64_t N, const FunctionalLaunch &L);
 void forget(void *P);
 
-void settle() {
+/// Runs the first Count launches kept, in order.
+void runKept(size_t Count) {
   State &S = state();
-  if (!S.On || S.Settling || S.Pending.empty())
+  if (!Count || S.Settling)
     return;
   S.Settling = true;
-  std::vector<std::pair<uint64_t, FunctionalLaunch>> Run;
-  Run.swap(S.Pending);
+  std::vector<std::pair<uint64_t, FunctionalLaunch>> Run(
+      S.Pending.begin(), S.Pending.begin() + long(Count));
+  S.Pending.erase(S.Pending.begin(), S.Pending.begin() + long(Count));
   for (const auto &[N, L] : Run)
     run(N, L);
   S.Settling = false;
 }
 
+void settle() { runKept(state().Pending.size()); }
+
 void settle(const void *P) {
   State &S = state();
-  if (!S.On || S.Settling || S.Pending.empty() || !P)
-    return;
-  exec::Region *R = S.Mem.find(uintptr_t(P), 1);
+  exec::Region *R = P ? S.Mem.find(uintptr_t(P), 1) : nullptr;
   if (!R) // Not device memory: nothing kept can touch it.
     return;
-  size_t Last = S.Pending.size();
+  size_t Count = 0;
   for (size_t I = 0; I < S.Pending.size(); ++I) {
     const std::vector<uintptr_t> &T = S.Pending[I].second.Touches;
     if (std::find(T.begin(), T.end(), R->Base) != T.end())
-      Last = I;
+      Count = I + 1;
   }
-  if (Last == S.Pending.size())
-    return;
-  S.Settling = true;
-  std::vector<std::pair<uint64_t, FunctionalLaunch>> Run(
-      S.Pending.begin(), S.Pending.begin() + long(Last + 1));
-  S.Pending.erase(S.Pending.begin(), S.Pending.begin() + long(Last + 1));
-  for (const auto &[N, L] : Run)
-    run(N, L);
-  S.Settling = false;
+  runKept(Count);
 }
 
 bool settled(uintptr_t Base) {
