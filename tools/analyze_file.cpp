@@ -58,8 +58,15 @@ static bool hasUnknown(const std::vector<Stmt> &Body) {
 /// no construct it skips, no value it does not know (loaded data above
 /// all), every SASS memory instruction accounted for. A functional
 /// recording need not run such a kernel unless its results are read.
+/// Whether the model follows all of K and stands for every memory
+/// instruction of its SASS. A kernel warning says what it could not follow
+/// (a call it does not see into, a construct it skipped).
+static bool followedWhole(const Kernel &K) {
+  return K.Warnings.empty() && K.Sass.Unclaimed.empty() && !unproved(K);
+}
+
 static bool pricedWithoutData(const Kernel &K) {
-  return K.Warnings.empty() && K.Sass.Unclaimed.empty() && !unproved(K) &&
+  return followedWhole(K) &&
          std::none_of(K.Accesses.begin(), K.Accesses.end(),
                       [](const Access &A) {
                         return A.UnknownReason || A.DataDependent ||
@@ -523,10 +530,7 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
 /// Whether every figure of R is known and every memory instruction of its
 /// kernel's SASS is accounted for.
 static bool complete(const LaunchResult &R) {
-  // A kernel warning says what the model could not follow (a call it does
-  // not see into, a construct it skipped).
-  if (!R.Incomplete.empty() || !R.K || !R.K->Sass.Unclaimed.empty() ||
-      !R.K->Warnings.empty() || unproved(*R.K))
+  if (!R.Incomplete.empty() || !R.K || !followedWhole(*R.K))
     return false;
   for (const auto &[Name, M] : R.Metrics)
     if (!M.Value)
