@@ -85,7 +85,8 @@ ExecutedKernel executedKernel(const XFunction &K) {
         Ids[size_t(Instr) * 2 + Part] = A.Id;
         EK.Where.push_back({F, Instr});
         EK.Sites.push_back(
-            {Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0, X.Addr, X.Off});
+            {Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0, X.Addr, X.Off,
+             K < F->AccessUniform.size() && F->AccessUniform[K]});
         EK.K.Accesses.push_back(std::move(A));
       }
     }
@@ -180,6 +181,8 @@ public:
     if (!(Acc.Compiled.State == CompiledForm::Merged &&
           Acc.Compiled.Leader >= 0) &&
         !R.Unknown && !R.Uncertain) {
+      if (Acc.Compiled.State == CompiledForm::Split)
+        return split(Acc, R);
       // The common case: one request as it is.
       RequestEvent E;
       E.A = &Acc;
@@ -211,6 +214,25 @@ public:
   }
 
 private:
+  /// One narrower request per part of the object ptxas kept.
+  void split(const Access &Acc, const MemRequest &R) {
+    for (unsigned Off : Acc.Compiled.Parts) {
+      uint64_t Addr[32];
+      for (unsigned L = 0; L < 32; ++L)
+        Addr[L] = R.Addr[L] + Off;
+      RequestEvent E;
+      E.A = &Acc;
+      E.Addr = Addr;
+      E.Mask = issuingLanes(Acc, R.Mask);
+      E.Size = Acc.Compiled.Width;
+      E.Order = R.Block * WarpsPerBlock + R.Warp;
+      E.Block = {R.Block % Grid.X, R.Block / Grid.X % Grid.Y,
+                 R.Block / (Grid.X * Grid.Y)};
+      E.Warp = R.Warp;
+      Pipe.priced(E);
+    }
+  }
+
   struct One {
     int Id = 0;
     uint32_t Mask = 0;

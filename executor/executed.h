@@ -39,6 +39,8 @@ struct ExecutedKernel {
     uint32_t Block = 0;
     uint32_t Base = 0;
     int64_t Offset = 0;
+    /// The address is the same on every lane by construction.
+    bool Uniform = false;
   };
   std::vector<Site> Sites;
 

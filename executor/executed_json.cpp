@@ -155,13 +155,17 @@ std::string compiledLines(const ExecutedKernel &EK) {
   for (const Access &A : EK.K.Accesses) {
     const CompiledForm &C = A.Compiled;
     if (C.State != CompiledForm::Merged && C.State != CompiledForm::Reused &&
-        !C.OneLane && !A.Reduction)
+        C.State != CompiledForm::Split && !C.OneLane && !A.Reduction)
       continue;
     Out += EK.K.MangledName + " " + std::to_string(A.Id) + " " +
            std::to_string(int(C.State)) + " " + std::to_string(C.Width) +
            " " + std::to_string(C.Leader) + " " + std::to_string(C.Loop) +
            " " + std::to_string(int(C.OneLane)) + " " +
-           std::to_string(int(A.Reduction)) + "\n";
+           std::to_string(int(A.Reduction)) + " " +
+           std::to_string(C.Parts.size());
+    for (unsigned P : C.Parts)
+      Out += " " + std::to_string(P);
+    Out += "\n";
   }
   return Out;
 }
@@ -170,13 +174,18 @@ void applyCompiledLine(ExecutedKernel &EK, const std::string &Line) {
   std::istringstream In(Line);
   std::string Kernel;
   int Id = -1, State = 0, Leader = -1, Loop = -1, OneLane = 0, Red = 0;
-  unsigned Width = 0;
+  unsigned Width = 0, NParts = 0;
   if (!(In >> Kernel >> Id >> State >> Width >> Leader >> Loop >> OneLane >>
-        Red) ||
+        Red >> NParts) ||
       Kernel != EK.K.MangledName || Id < 0 ||
-      size_t(Id) >= EK.K.Accesses.size())
+      size_t(Id) >= EK.K.Accesses.size() || NParts > 64)
     return;
+  std::vector<unsigned> Parts(NParts);
+  for (unsigned &P : Parts)
+    if (!(In >> P))
+      return;
   Access &A = EK.K.Accesses[size_t(Id)];
+  A.Compiled.Parts = std::move(Parts);
   A.Compiled.State = CompiledForm::StateT(State);
   A.Compiled.Width = Width;
   A.Compiled.Leader = Leader;

@@ -1,4 +1,5 @@
-//===- executed_json.h - Executed counts across the recording boundary ------===//
+//===- executed_json.h - Executed counts across the recording boundary
+//------===//
 //
 // The recording runtime executes and prices each launch in the program's
 // process; gmem-analyze reports it. Two texts cross between them:
@@ -29,7 +30,8 @@ std::string countsJson(const ExecutedCounts &C, double Seconds);
 Expected<ExecutedCounts> countsFromJson(const std::string &Event);
 
 /// The lines of GMEM_RECORD_COMPILED for EK: "KERNEL ID STATE WIDTH LEADER
-/// LOOP ONELANE REDUCTION" for every access that is not as written.
+/// LOOP ONELANE REDUCTION NPARTS PARTS..." for every access that is not as
+/// written.
 std::string compiledLines(const ExecutedKernel &EK);
 /// Applies one such line to EK (a line of another kernel is ignored).
 void applyCompiledLine(ExecutedKernel &EK, const std::string &Line);

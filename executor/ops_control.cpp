@@ -278,10 +278,17 @@ bool decodeControl(Decoder &D, const ptx::Instr &I, XInstr &X) {
   if (Op == "call") {
     CallInfo CI;
     size_t K = 0;
+    bool BadArg = false;
     auto Vars = [&](const ptx::Operand &V) {
       std::vector<std::pair<uint32_t, unsigned>> Out;
       for (const ptx::Operand &E : V.Elems) {
         const Opnd O = D.src(E, Ty::U64);
+        // Call arguments are .param variables, whose addresses decode to
+        // constants; anything else is not a call PTX allows.
+        if (fileOf(O) != FConst) {
+          BadArg = true;
+          continue;
+        }
         unsigned Bytes = 0;
         for (const ptx::Variable &L : D.Fn.Locals)
           if (L.Name == E.Name)
@@ -310,6 +317,10 @@ bool decodeControl(Decoder &D, const ptx::Instr &I, XInstr &X) {
     }
     if (K < I.Ops.size() && I.Ops[K].Kind == ptx::Operand::Vector)
       CI.Args = Vars(I.Ops[K++]);
+    if (BadArg) {
+      D.unsupported(X, "a call argument that is not a .param variable");
+      return true;
+    }
     X.Extra = int32_t(D.X.Calls.size());
     D.X.Calls.push_back(std::move(CI));
     X.Fn = callH;

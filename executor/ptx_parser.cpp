@@ -930,6 +930,18 @@ private:
   }
 
   bool operand(Operand &O) {
+    // PTX nests operands two deep at most ({...} inside [...]); a bound
+    // keeps hostile input from exhausting the stack.
+    if (Nesting > 8)
+      return fail("operands nested more than 8 deep");
+    ++Nesting;
+    const bool Ok = nestedOperand(O);
+    --Nesting;
+    return Ok;
+  }
+  unsigned Nesting = 0;
+
+  bool nestedOperand(Operand &O) {
     const char C = peek();
     if (C == '{' || C == '(') {
       const char Close = C == '{' ? '}' : ')';

@@ -100,8 +100,14 @@ CostExplanation explainCost(const Access &A, const AccessStats &S) {
 
 namespace gmem {
 
-std::string explainCompiled(const Access &A, const AccessStats &S) {
+std::string explainCompiled(const Access &A, const AccessStats &S,
+                            bool Executed) {
   const CompiledForm &C = A.Compiled;
+  // An executed launch counts the PTX's own instructions: what the model
+  // could not establish is no longer a guess in its figures.
+  if (Executed && (C.State == CompiledForm::Ambiguous ||
+                   C.State == CompiledForm::NoInstruction))
+    return "compiled: " + C.Note + "; counted by executing the PTX";
   switch (C.State) {
   case CompiledForm::Unchecked:
     return "";

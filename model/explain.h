@@ -33,8 +33,10 @@ std::string explainAccess(const Access &A, const AccessStats &S);
 std::string explainCause(const Access &A, const AccessStats &S);
 
 /// What the compiler made of the access (Access::Compiled), in one
-/// sentence, or "" when it is as written or was not checked.
-std::string explainCompiled(const Access &A, const AccessStats &S);
+/// sentence, or "" when it is as written or was not checked. Executed: the
+/// launch was priced by running its PTX, not by the model.
+std::string explainCompiled(const Access &A, const AccessStats &S,
+                            bool Executed = false);
 
 /// What the kernel's SASS holds and how the model accounts for it, in one
 /// line, or "" when no SASS was read (explain.cpp).

@@ -32,12 +32,15 @@
 
 namespace gmem {
 
-/// The model's accesses that the SASS step found no instruction for, with
-/// no reason (a reuse, a hoist) proved: counted as issuing nothing.
+/// The model's accesses whose compiled form the SASS step did not
+/// establish: no instruction found and no reason (a reuse, a hoist) proved,
+/// counted as issuing nothing; or instructions that do not say which
+/// executions they stand for, counted as written.
 static size_t unproved(const Kernel &K) {
   return size_t(
       std::count_if(K.Accesses.begin(), K.Accesses.end(), [](const Access &A) {
-        return A.Compiled.State == CompiledForm::NoInstruction;
+        return A.Compiled.State == CompiledForm::NoInstruction ||
+               A.Compiled.State == CompiledForm::Ambiguous;
       }));
 }
 

@@ -73,7 +73,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
       X["async_partner"] = A.AsyncPartner;
     if (A.Compiled.State != CompiledForm::Unchecked) {
       X["compiled"] = toJson(A.Compiled);
-      X["compiled"]["explanation"] = explainCompiled(A, S);
+      X["compiled"]["explanation"] =
+          explainCompiled(A, S, R.Path == "executed");
       if (S.UnmergedGroups)
         X["compiled"]["unmerged_groups"] = S.UnmergedGroups;
     }

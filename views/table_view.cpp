@@ -146,7 +146,7 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
     std::string Why = explainAccess(A, S);
     if (!Why.empty())
       OS << "      -> " << Why << "\n";
-    std::string Compiled = explainCompiled(A, S);
+    std::string Compiled = explainCompiled(A, S, R.Path == "executed");
     if (!Compiled.empty())
       OS << "      -> " << Compiled << "\n";
   }

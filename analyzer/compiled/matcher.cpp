@@ -386,29 +386,6 @@ Class classOf(const SassInstr &I) {
   return {I.Space == SassSpace::Shared, Kind};
 }
 
-/// The byte offsets at which Is (narrower than Size, all of one width, at
-/// one base register) read or write parts of a Size-byte object, ascending;
-/// empty when they do not fit one object. The base register is taken to hold
-/// the object's address, as nvcc computes it (`[R8.64]`, `[R8.64+0xc]`).
-std::vector<unsigned> splitParts(const std::vector<const SassInstr *> &Is,
-                                 unsigned Size) {
-  std::vector<unsigned> Parts;
-  if (Is.empty() || Is[0]->AddrBase.empty())
-    return {};
-  const unsigned W = Is[0]->Width;
-  for (const SassInstr *I : Is) {
-    if (I->Width != W || W >= Size || I->AddrBase != Is[0]->AddrBase ||
-        I->AddrOffset < 0 || I->AddrOffset % W ||
-        uint64_t(I->AddrOffset) + W > Size || I->Copies != 1)
-      return {};
-    Parts.push_back(unsigned(I->AddrOffset));
-  }
-  std::sort(Parts.begin(), Parts.end());
-  if (std::adjacent_find(Parts.begin(), Parts.end()) != Parts.end())
-    return {};
-  return Parts;
-}
-
 /// How far the line table puts I from source lines [Lo, Hi]: 0 inside, a
 /// line after counts 1, a line before 2 (nvcc puts the instruction of a
 /// selected address after the branches, where the value is used).
@@ -680,7 +657,8 @@ bool mergeAcrossLines(Kernel &K, const std::vector<int> &Ids, unsigned W,
 /// once and reused the value (or kept the last of the stores to it).
 bool oncePerAddress(Kernel &K, const std::vector<int> &Ids,
                     const std::vector<const SassInstr *> &Is,
-                    const SassFunction &F, const Context &C, size_t Scalar) {
+                    const SassFunction &F, const Context &C, size_t Scalar,
+                    std::string &Fewer) {
   std::set<unsigned> Depths;
   for (const SassInstr *I : Is)
     Depths.insert(F.loopDepth(I->Offset));
@@ -718,6 +696,17 @@ bool oncePerAddress(Kernel &K, const std::vector<int> &Ids,
     Runs += X.Runs;
     Distinct += X.Distinct;
     U.push_back(X);
+  }
+  if (Distinct == Runs && Scalar < Runs &&
+      std::any_of(U.begin(), U.end(),
+                  [](const Unrolled &X) { return X.Levels != 0; })) {
+    // Fully unrolled, every address distinct, and still fewer instructions:
+    // nvcc kept the value of a load made elsewhere (b[i] before a loop
+    // over b[i + j]). Which iterations that spares is not established.
+    Fewer = "its unrolled loops run " + std::to_string(Runs) +
+            " times and the SASS has " + std::to_string(Scalar) + " " +
+            Is[0]->Opcode + " on its line (nvcc kept values loaded elsewhere)";
+    return false;
   }
   if (Distinct >= Runs || Distinct != Scalar)
     return false;
@@ -1038,24 +1027,50 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       }
       if (!I || G.size() == Holders.size())
         continue;
+      // The group's accesses are spoken for by the one instruction.
+      auto Claim = [&] {
+        K.Sass.Claimed += 1;
+        if (Orphan < Orphans.size())
+          Orphans.erase(Orphans.begin() + Orphan);
+        for (int M : G) {
+          const Access &A = K.Accesses[M];
+          Key Kx = KeyOfAccess(A);
+          std::vector<int> &Ids = Accesses[Kx];
+          Ids.erase(std::find(Ids.begin(), Ids.end(), M));
+          Deficit.erase(Kx); // Its count no longer holds.
+          if (Ids.empty()) {
+            Accesses.erase(Kx);
+            Instrs.erase(Kx);
+            InstrLines.erase(Kx);
+          }
+        }
+      };
+      // A branch loading what an earlier load holds may reuse that value,
+      // the instruction then serving the other branches alone; or nvcc
+      // selected addresses over every branch. The SASS does not say which
+      // (nvcc does both in one kernel).
+      if (std::any_of(G.begin(), G.end(), [&](int M) {
+            return repeatedLoad(K, K.Accesses[M], KernelDefs) != nullptr;
+          })) {
+        Claim();
+        for (int M : G) {
+          Access &A = K.Accesses[M];
+          A.Compiled.State = CompiledForm::Ambiguous;
+          A.Compiled.Instruction = I->Opcode;
+          A.Compiled.Note =
+              "one " + I->Opcode +
+              " for loads of exclusive branches, one of "
+              "which loads an address loaded before: whether it selects "
+              "addresses or the earlier value is reused is not established";
+          Notes.push_back(lineText(A) + ": " + A.Text + ": " + A.Compiled.Note +
+                          "; counted as written");
+        }
+        continue;
+      }
       std::optional<int> Id = mergeSelected(K, G);
       if (!Id)
         continue;
-      K.Sass.Claimed += 1;
-      if (Orphan < Orphans.size())
-        Orphans.erase(Orphans.begin() + Orphan);
-      for (int M : G) {
-        const Access &A = K.Accesses[M];
-        Key Kx = KeyOfAccess(A);
-        std::vector<int> &Ids = Accesses[Kx];
-        Ids.erase(std::find(Ids.begin(), Ids.end(), M));
-        Deficit.erase(Kx); // Its count no longer holds.
-        if (Ids.empty()) {
-          Accesses.erase(Kx);
-          Instrs.erase(Kx);
-          InstrLines.erase(Kx);
-        }
-      }
+      Claim();
       Access &N = K.Accesses[*Id];
       N.Compiled.State = CompiledForm::AsWritten;
       N.Compiled.Instruction = I->Opcode;
@@ -1317,8 +1332,14 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                            : "instructions of several wider widths");
       continue;
     }
-    if (Wider.empty() && oncePerAddress(K, Ids, Is, *F, C, Scalar))
+    std::string Fewer;
+    if (Wider.empty() && oncePerAddress(K, Ids, Is, *F, C, Scalar, Fewer))
       continue;
+    if (!Fewer.empty()) {
+      for (int Id : Ids)
+        Ambiguous(K.Accesses[Id], Fewer);
+      continue;
+    }
     if (Wider.empty()) {
       // Every instruction as wide as the source: as written, unless there
       // are fewer instructions than accesses (a value reused).
@@ -1469,12 +1490,41 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   }
 
   // What the SASS says of atomics: RED or ATOM, and whether one elected
-  // lane issues it for the warp.
+  // lane issues it for the warp. CUDA's atomic functions are inlined from
+  // one header line: where some of its ATOMs (or REDs) have an elected lane
+  // and others not, which access each stands for is not established.
+  std::map<std::tuple<std::string, unsigned, SassKind>,
+           std::pair<unsigned, unsigned>>
+      AtomicLines; // Inner line, ATOM or RED -> (instructions, elected).
+  for (auto &[Kx, Ids] : Accesses)
+    if (std::get<3>(Kx) == int(AccessKind::Atomic))
+      for (const SassInstr *I : Instrs[Kx])
+        if (!I->Where.empty()) {
+          auto &[All, One] =
+              AtomicLines[{I->Where[0].File, I->Where[0].Line, I->Kind}];
+          ++All;
+          One += I->OneLane;
+        }
   for (auto &[Kx, Ids] : Accesses) {
     const std::vector<const SassInstr *> &Is = Instrs[Kx];
     K.Sass.Claimed += unsigned(Is.size());
     if (Is.empty() || std::get<3>(Kx) != int(AccessKind::Atomic))
       continue;
+    if (std::any_of(Is.begin(), Is.end(), [&](const SassInstr *I) {
+          if (I->Where.empty())
+            return false;
+          const auto &[All, One] =
+              AtomicLines[{I->Where[0].File, I->Where[0].Line, I->Kind}];
+          return One && One < All;
+        })) {
+      for (int Id : Ids)
+        if (K.Accesses[Id].Compiled.State == CompiledForm::AsWritten)
+          Ambiguous(K.Accesses[Id],
+                    "the atomics inlined from one header line are issued "
+                    "some by one elected lane, some by every lane, and the "
+                    "line table does not say which is which");
+      continue;
+    }
     bool AllRed = true, AnyRed = false, AllOne = true;
     for (const SassInstr *I : Is) {
       bool Red = I->Kind == SassKind::Reduction;

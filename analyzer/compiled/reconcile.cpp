@@ -209,6 +209,43 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
   return false;
 }
 
+/// Split copies: every PTX access of one width, the SASS's instructions
+/// all narrower, one group of them per access (by base register), each
+/// group the same parts of one object (splitParts refuses instructions as
+/// wide as the object).
+bool splitCopies(ExecutedKernel &EK, const std::vector<int> &Ids,
+                 const Widths &P, const std::vector<const SassInstr *> &S) {
+  if (P.size() != 1 || S.empty())
+    return false;
+  const unsigned Size = P.begin()->first;
+  std::map<std::string, std::vector<const SassInstr *>> ByBase;
+  for (const SassInstr *I : S)
+    ByBase[I->AddrBase].push_back(I);
+  // An instruction the line table put here from another line (a load of
+  // selected addresses) is alone at its base: groups of one part are
+  // counted only where the copies need them all.
+  if (ByBase.size() > Ids.size())
+    for (auto It = ByBase.begin(); It != ByBase.end();)
+      It = It->second.size() == 1 ? ByBase.erase(It) : std::next(It);
+  if (ByBase.size() != Ids.size())
+    return false;
+  std::vector<unsigned> Parts;
+  for (const auto &[Base, Is] : ByBase) {
+    std::vector<unsigned> These = splitParts(Is, Size);
+    if (These.empty() || (!Parts.empty() && These != Parts))
+      return false;
+    Parts = std::move(These);
+  }
+  for (int Id : Ids) {
+    CompiledForm &C = EK.K.Accesses[size_t(Id)].Compiled;
+    C.State = CompiledForm::Split;
+    C.Width = S.front()->Width;
+    C.Parts = Parts;
+    C.Instruction = S.front()->Opcode;
+  }
+  return true;
+}
+
 } // namespace
 
 std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
@@ -243,15 +280,30 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     // aggregated them.
     if (std::get<2>(K) == Cls::GlobalAtomic ||
         std::get<2>(K) == Cls::SharedAtomic) {
-      const bool AllRed = std::all_of(S.begin(), S.end(), [](auto *I) {
-        return I->Kind == SassKind::Reduction;
-      });
-      const bool AllAtom = std::all_of(S.begin(), S.end(), [](auto *I) {
-        return I->Kind == SassKind::Atomic;
-      });
-      const bool OneLane =
-          std::all_of(S.begin(), S.end(), [](auto *I) { return I->OneLane; });
       for (int Id : Ids) {
+        // CUDA's atomic functions are inlined from one header line: each
+        // call is told apart by the line it was called from.
+        const auto &[Fn, Instr] = EK.Where[size_t(Id)];
+        const std::vector<SourceLoc> Chain = sourceChain(*Fn, Instr);
+        std::vector<const SassInstr *> Mine;
+        for (const SassInstr *I : S)
+          if (!Chain.empty() && !I->Where.empty() &&
+              I->Where.back().File == Chain.back().File &&
+              I->Where.back().Line == Chain.back().Line)
+            Mine.push_back(I);
+        const std::vector<const SassInstr *> &Own = Mine.empty() ? S : Mine;
+        const bool AllRed = std::all_of(Own.begin(), Own.end(), [](auto *I) {
+          return I->Kind == SassKind::Reduction;
+        });
+        const bool AllAtom = std::all_of(Own.begin(), Own.end(), [](auto *I) {
+          return I->Kind == SassKind::Atomic;
+        });
+        const size_t Elected = size_t(std::count_if(
+            Own.begin(), Own.end(), [](auto *I) { return I->OneLane; }));
+        // Where the line's atomics differ, ptxas elected a lane for those
+        // whose address it proved the same on every lane.
+        const bool OneLane =
+            Elected == Own.size() || (Elected && EK.Sites[size_t(Id)].Uniform);
         Access &A = EK.K.Accesses[size_t(Id)];
         if (AllRed)
           A.Reduction = true;
@@ -277,6 +329,10 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     // executions, W / size parts to a request.
     if (Sw.size() == 1 &&
         mergeAcrossIterations(EK, Ids, Sw.begin()->first, Sw.begin()->second))
+      continue;
+    // Vector or struct copies of which ptxas moves only the parts used
+    // (`float4 q = v[i]; ... q.x + q.w`: two 4-byte loads at 0 and 12).
+    if (splitCopies(EK, Ids, P, S))
       continue;
     // Loads of an address loaded before on this line, from the same base,
     // that ptxas did not make again (it kept the value): as many as the

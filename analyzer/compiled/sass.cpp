@@ -5,6 +5,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <algorithm>
 #include <map>
 
 namespace gmem {
@@ -436,6 +437,25 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
         "no function found in the disassembly (expected nvdisasm output with "
         "'.section .text.<name>' headers)");
   return Out;
+}
+
+std::vector<unsigned> splitParts(const std::vector<const SassInstr *> &Is,
+                                 unsigned Size) {
+  std::vector<unsigned> Parts;
+  if (Is.empty() || Is[0]->AddrBase.empty())
+    return {};
+  const unsigned W = Is[0]->Width;
+  for (const SassInstr *I : Is) {
+    if (I->Width != W || W >= Size || I->AddrBase != Is[0]->AddrBase ||
+        I->AddrOffset < 0 || I->AddrOffset % W ||
+        uint64_t(I->AddrOffset) + W > Size || I->Copies != 1)
+      return {};
+    Parts.push_back(unsigned(I->AddrOffset));
+  }
+  std::sort(Parts.begin(), Parts.end());
+  if (std::adjacent_find(Parts.begin(), Parts.end()) != Parts.end())
+    return {};
+  return Parts;
 }
 
 } // namespace gmem

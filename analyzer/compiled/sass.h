@@ -100,6 +100,13 @@ std::string describe(SassSpace S, SassKind K);
 /// Parses nvdisasm's text; fails when it holds no function at all.
 llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text);
 
+/// The byte offsets at which Is (narrower than Size, all of one width, at
+/// one base register) read or write parts of a Size-byte object, ascending;
+/// empty when they do not fit one object. The base register is taken to hold
+/// the object's address, as nvcc computes it (`[R8.64]`, `[R8.64+0xc]`).
+std::vector<unsigned> splitParts(const std::vector<const SassInstr *> &Is,
+                                 unsigned Size);
+
 } // namespace gmem
 
 #endif // GMEM_ANALYZER_COMPILED_SASS_H

@@ -11,81 +11,30 @@
 // (texture and surface), which it names.
 //
 //===----------------------------------------------------------------------===//
-#include <nlohmann/json.hpp>
+#include "differential.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <gtest/gtest.h>
-#include <memory>
 #include <string>
 
 namespace {
 
 using nlohmann::json;
-
-/// gmem-analyze's JSON report of Example (run from examples/).
-json analyzeAs(const std::string &Example, const std::string &Path) {
-  const std::string Cmd = std::string("cd ") + GMEM_SOURCE_DIR +
-                          "/examples && " + GMEM_ANALYZE_EXE + " " + Example +
-                          " --path " + Path +
-                          // Time enough on a loaded machine.
-                          " --exec-budget 900 --time-limit 900"
-                          " --format json 2>/dev/null";
-  std::unique_ptr<FILE, int (*)(FILE *)> P(popen(Cmd.c_str(), "r"), pclose);
-  std::string Out;
-  std::array<char, 65536> Buf;
-  for (size_t N; P && (N = fread(Buf.data(), 1, Buf.size(), P.get()));)
-    Out.append(Buf.data(), N);
-  return json::parse(Out, nullptr, /*allow_exceptions=*/false);
-}
-
-bool same(const json &A, const json &B) {
-  if (A.is_number() && B.is_number())
-    return std::abs(A.get<double>() - B.get<double>()) <=
-           1e-9 * std::max(1.0, std::abs(A.get<double>()));
-  return A == B;
-}
+using namespace gmem::test;
 
 class StaticVsExecuted : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(StaticVsExecuted, SameFigures) {
-  const json Model = analyzeAs(GetParam(), "model");
-  const json Run = analyzeAs(GetParam(), "executed");
+  const std::string Examples = std::string(GMEM_SOURCE_DIR) + "/examples";
+  const json Model = analyzeAs(Examples, GetParam(), "model");
+  const json Run = analyzeAs(Examples, GetParam(), "executed");
   ASSERT_TRUE(Model.is_object() && Run.is_object()) << GetParam();
   if (Run["compiler"].value("launches", "") != "recorded")
     GTEST_SKIP() << "no toolkit to build and record with: "
                  << Run["compiler"].dump();
-  const json &ML = Model["launches"], &EL = Run["launches"];
-  ASSERT_EQ(ML.size(), EL.size()) << Run["warnings"];
-  ASSERT_FALSE(ML.empty());
-  for (size_t I = 0; I < ML.size(); ++I) {
-    const json &M = ML[I], &E = EL[I];
-    SCOPED_TRACE(M["kernel"].get<std::string>() + " (launch " +
-                 std::to_string(I + 1) + ")");
-    ASSERT_EQ(M["kernel"], E["kernel"]);
-    ASSERT_EQ(E["path"], "executed");
-    if (E.contains("incomplete")) {
-      // Only an instruction the executor does not implement may stop it.
-      const std::string Why = E["incomplete"];
-      EXPECT_NE(Why.find("does not implement"), std::string::npos) << Why;
-      continue;
-    }
-    for (const auto &[Name, V] : M["metrics"].items()) {
-      const json &W = E["metrics"][Name];
-      // Unknown only where the model's is too (async copies' shared
-      // efficiency: the GPU counts it by how the data arrives).
-      if (V.is_null() || W.is_null())
-        EXPECT_EQ(V.is_null(), W.is_null())
-            << Name << ": model " << V << ", executed " << W;
-      else
-        EXPECT_TRUE(same(V, W))
-            << Name << ": model " << V << ", executed " << W;
-    }
-  }
+  expectSameFigures(Model, Run);
 }
 
 std::vector<std::string> examples() {

@@ -16,13 +16,13 @@
 #include "analysis.h"
 #include "frontend.h"
 #include "matcher.h"
+#include "random_kernels.h"
 #include "sass.h"
 #include "toolkit.h"
 
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <random>
 #include <iostream>
 #include <sstream>
 
@@ -30,116 +30,6 @@ using namespace gmem;
 using namespace gmem::test;
 
 namespace {
-
-/// Writes random kernels in the manner of real code; every loaded value
-/// flows into a store, so that nvcc keeps the loads.
-class KernelWriter {
-public:
-  explicit KernelWriter(uint64_t Seed) : Rng(Seed) {}
-
-  std::string file(unsigned Kernels) {
-    std::ostringstream OS;
-    OS << "#include <cuda_fp16.h>\n#include <cuda_pipeline.h>\n"
-       << "__device__ float getter(const float *p, int x) { return p[x]; }\n"
-       << "__device__ __noinline__ float farGetter(const float *p, int x) {\n"
-       << "  return p[x] * 2.0f;\n}\n"
-       << "__device__ float pick(float a, float b) {\n"
-       << "  if (a < b)\n    return b;\n  else\n    return a;\n}\n";
-    for (unsigned K = 0; K < Kernels; ++K)
-      kernel(OS, K);
-    return OS.str();
-  }
-
-private:
-  unsigned pick(unsigned N) { return unsigned(Rng() % N); }
-
-  std::string index() {
-    static const char *const Forms[] = {
-        "i",          "i + 1",           "2 * i",
-        "i * 33",     "(i * 7) & 1023",  "t % 8 + blockIdx.x * 32",
-        "n - i - 1",  "i / 2",           "t * 32 + blockIdx.x",
-        "i + k",      "blockIdx.x",      "(t ^ 1) + blockIdx.x * blockDim.x"};
-    return Forms[pick(std::size(Forms))];
-  }
-
-  void stmt(std::ostringstream &OS) {
-    std::string I = index(), J = index();
-    switch (pick(14)) {
-    case 0:
-      OS << "  acc += b[" << I << "];\n";
-      break;
-    case 1:
-      OS << "  a[" << I << "] = acc;\n";
-      break;
-    case 2:
-      OS << "  s[t % 512] = acc;\n  __syncthreads();\n  acc += s[(t * "
-         << 1 + pick(33) << ") % 512];\n";
-      break;
-    case 3:
-      OS << "  if (t % " << 2 + pick(31) << " < " << 1 + pick(16)
-         << ")\n    acc += b[" << I << "];\n  else\n    acc += a[" << J
-         << "];\n";
-      break;
-    case 4:
-      OS << "  switch (t % 3) {\n  case 0:\n    acc += b[" << I
-         << "];\n    break;\n  case 1:\n    acc += a[" << J
-         << "];\n    break;\n  default:\n    acc += b[i + 5];\n    break;\n  "
-            "}\n";
-      break;
-    case 5:
-      OS << "  for (int j = 0; j < " << (pick(2) ? "4" : "k")
-         << "; ++j)\n    acc += b[" << I << " + j * " << 1 + pick(64)
-         << "];\n";
-      break;
-    case 6:
-      OS << (pick(2) ? "  atomicAdd(&c[" : "  acc += atomicAdd(&c[") << I
-         << "], 1);\n";
-      break;
-    case 7:
-      OS << "  atomicAdd(&a[" << I << "], acc);\n";
-      break;
-    case 8:
-      OS << "  h[" << I << "] = __float2half(acc) * h[" << J << "];\n";
-      OS << "  acc += __half2float(h[i]);\n";
-      break;
-    case 9:
-      OS << "  {\n    float4 q = v[" << I << "];\n    acc += q.x + q.w;\n  }\n";
-      break;
-    case 10:
-      OS << "  __pipeline_memcpy_async(&s[t % 512], &b[" << I
-         << "], sizeof(float));\n  __pipeline_commit();\n"
-            "  __pipeline_wait_prior(0);\n  acc += s[t % 512];\n";
-      break;
-    case 11:
-      OS << "  {\n    float l[16];\n    for (int j = 0; j < 16; ++j)\n"
-            "      l[(j * k) & 15] = b[i + j];\n    acc += l[(t + k) & 15];\n"
-            "  }\n";
-      break;
-    case 12:
-      OS << "  acc += " << (pick(2) ? "getter" : "farGetter") << "(b, " << I
-         << ");\n";
-      break;
-    default:
-      OS << "  acc = pick(acc, b[" << I << "]);\n";
-      break;
-    }
-  }
-
-  void kernel(std::ostringstream &OS, unsigned N) {
-    OS << "__global__ void k" << N
-       << "(float *a, const float *b, int *c, __half *h, const float4 *v,\n"
-          "    float *out, int n, int k) {\n"
-          "  __shared__ float s[512];\n"
-          "  int t = threadIdx.x;\n"
-          "  int i = blockIdx.x * blockDim.x + t;\n"
-          "  float acc = 0.0f;\n";
-    for (unsigned S = 0, Count = 2 + pick(5); S < Count; ++S)
-      stmt(OS);
-    OS << "  out[i] = acc;\n}\n";
-  }
-
-  std::mt19937_64 Rng;
-};
 
 std::string slurp(const std::string &Path) {
   std::ifstream F(Path);

@@ -1,0 +1,113 @@
+//===- uniformity.cpp - Which addresses are the same on every lane --------===//
+//
+// ptxas lets one elected lane issue an atomic for the whole warp when it
+// can prove the address is the same on every lane (c[blockIdx.x]), and the
+// SASS line table does not always say which of a line's atomics that was
+// (CUDA's atomic functions are all inlined from one header line). The
+// PTX says it: an address computed only from parameters, constants, module
+// symbols and the block's coordinates and sizes is warp-uniform; one that
+// reads %tid, %laneid, loaded data or a predicate that does is not.
+//
+// Flow-insensitive: a register is uniform when every instruction writing
+// it is unguarded (or guarded by a uniform predicate) and reads only
+// uniform operands. A register assigned uniform values in branches of a
+// divergent condition would pass; ptxas would not prove it, so the result
+// only decides between atomics the line table leaves alike.
+//
+//===----------------------------------------------------------------------===//
+#include "program.h"
+
+namespace gmem::exec {
+
+namespace {
+
+bool uniformSpecial(const std::string &Name) {
+  for (const char *Prefix :
+       {"%ctaid", "%nctaid", "%ntid", "%nsmid", "%clusterid", "%nclusterid",
+        "%cluster_ctaid", "%cluster_nctaid", "%gridid"})
+    if (Name.rfind(Prefix, 0) == 0)
+      return true;
+  return false;
+}
+
+/// Loads whose value is the same on every lane when the address is: the
+/// kernel's parameters and constant banks.
+bool uniformLoad(const ptx::Instr &I) {
+  return I.Op == "ld" && (I.has("param") || I.has("const"));
+}
+
+} // namespace
+
+void computeUniformity(const ptx::Function &F, XFunction &X) {
+  std::vector<char> Uniform(F.Regs.size(), 1);
+  auto Reg = [&](int Index) {
+    return size_t(Index) < Uniform.size() && Uniform[size_t(Index)];
+  };
+  auto Of = [&](const ptx::Operand &O) -> bool {
+    switch (O.Kind) {
+    case ptx::Operand::Reg:
+      return Reg(O.Index);
+    case ptx::Operand::Special:
+      return uniformSpecial(O.Name);
+    case ptx::Operand::Address:
+      return O.Index < 0 || Reg(O.Index);
+    case ptx::Operand::Vector:
+      for (const ptx::Operand &E : O.Elems)
+        if (E.Kind == ptx::Operand::Reg
+                ? !Reg(E.Index)
+                : E.Kind == ptx::Operand::Special && !uniformSpecial(E.Name))
+          return false;
+      return true;
+    default:
+      return true; // Immediates, symbols.
+    }
+  };
+  auto Demote = [&](const ptx::Operand &O, bool &Changed) {
+    if (O.Kind == ptx::Operand::Reg && size_t(O.Index) < Uniform.size() &&
+        Uniform[size_t(O.Index)]) {
+      Uniform[size_t(O.Index)] = 0;
+      Changed = true;
+    }
+    if (O.Kind == ptx::Operand::Reg && O.Pair >= 0 &&
+        size_t(O.Pair) < Uniform.size() && Uniform[size_t(O.Pair)]) {
+      Uniform[size_t(O.Pair)] = 0;
+      Changed = true;
+    }
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const ptx::Instr &I : F.Body) {
+      if (I.Ops.empty())
+        continue;
+      bool U = I.Guard < 0 ||
+               (size_t(I.Guard) < Uniform.size() && Uniform[size_t(I.Guard)]);
+      const bool Load = I.Op == "ld" || I.Op == "ldu" || I.Op == "atom" ||
+                        I.Op == "tex" || I.Op == "suld" || I.Op == "call";
+      if (Load && !uniformLoad(I))
+        U = false; // Memory may differ per lane, whatever the address.
+      for (size_t K = 1; U && K < I.Ops.size(); ++K)
+        U = Of(I.Ops[K]);
+      if (U)
+        continue;
+      // Every register the instruction writes: its destination (or
+      // destinations, in braces); for calls, the returned values.
+      const ptx::Operand &D = I.Ops[0];
+      if (D.Kind == ptx::Operand::Vector)
+        for (const ptx::Operand &E : D.Elems)
+          Demote(E, Changed);
+      else
+        Demote(D, Changed);
+    }
+  }
+  X.AccessUniform.assign(X.Accesses.size(), 0);
+  for (size_t A = 0; A < X.Accesses.size(); ++A) {
+    const ptx::Instr &I = F.Body[X.Accesses[A]];
+    for (const ptx::Operand &O : I.Ops)
+      if (O.Kind == ptx::Operand::Address) {
+        X.AccessUniform[A] = Of(O);
+        break;
+      }
+  }
+}
+
+} // namespace gmem::exec

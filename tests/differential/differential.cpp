@@ -1,0 +1,85 @@
+//===- differential.cpp - The model's report against the executed PTX's ---===//
+#include "differential.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <memory>
+
+namespace gmem::test {
+
+using nlohmann::json;
+
+json analyzeAs(const std::string &Dir, const std::string &File,
+               const std::string &Path, const std::string &Extra) {
+  const std::string Cmd = "cd '" + Dir + "' && " + GMEM_ANALYZE_EXE + " '" +
+                          File + "' --path " + Path +
+                          // Time enough on a loaded machine.
+                          " --exec-budget 900 --time-limit 900 " + Extra +
+                          " --format json 2>/dev/null";
+  std::unique_ptr<FILE, int (*)(FILE *)> P(popen(Cmd.c_str(), "r"), pclose);
+  std::string Out;
+  std::array<char, 65536> Buf;
+  for (size_t N; P && (N = fread(Buf.data(), 1, Buf.size(), P.get()));)
+    Out.append(Buf.data(), N);
+  return json::parse(Out, nullptr, /*allow_exceptions=*/false);
+}
+
+namespace {
+
+bool same(const json &A, const json &B) {
+  if (A.is_number() && B.is_number())
+    return std::abs(A.get<double>() - B.get<double>()) <=
+           1e-9 * std::max(1.0, std::abs(A.get<double>()));
+  return A == B;
+}
+
+} // namespace
+
+bool modelUnsure(const json &Launch) {
+  for (const json &A : Launch["accesses"]) {
+    const std::string State = A["compiled"].value("state", "");
+    if (State == "ambiguous" || State == "no_instruction")
+      return true;
+  }
+  return false;
+}
+
+unsigned expectSameFigures(const json &Model, const json &Run) {
+  const json &ML = Model["launches"], &EL = Run["launches"];
+  EXPECT_EQ(ML.size(), EL.size()) << Run["warnings"];
+  EXPECT_FALSE(ML.empty());
+  unsigned Compared = 0;
+  for (size_t I = 0; I < std::min(ML.size(), EL.size()); ++I) {
+    const json &M = ML[I], &E = EL[I];
+    SCOPED_TRACE(M["kernel"].get<std::string>() + " (launch " +
+                 std::to_string(I + 1) + ")");
+    EXPECT_EQ(M["kernel"], E["kernel"]);
+    EXPECT_EQ(E["path"], "executed");
+    if (E.contains("incomplete")) {
+      // Only an instruction the executor does not implement may stop it.
+      const std::string Why = E["incomplete"];
+      EXPECT_NE(Why.find("does not implement"), std::string::npos) << Why;
+      continue;
+    }
+    if (modelUnsure(M))
+      continue;
+    ++Compared;
+    for (const auto &[Name, V] : M["metrics"].items()) {
+      const json &W = E["metrics"][Name];
+      // Unknown only where the model's is too (async copies' shared
+      // efficiency: the GPU counts it by how the data arrives).
+      if (V.is_null() || W.is_null())
+        EXPECT_EQ(V.is_null(), W.is_null())
+            << Name << ": model " << V << ", executed " << W;
+      else
+        EXPECT_TRUE(same(V, W))
+            << Name << ": model " << V << ", executed " << W;
+    }
+  }
+  return Compared;
+}
+
+} // namespace gmem::test
