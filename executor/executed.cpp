@@ -86,7 +86,8 @@ ExecutedKernel executedKernel(const XFunction &K) {
         EK.Where.push_back({F, Instr});
         EK.Sites.push_back(
             {Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0, X.Addr, X.Off,
-             K < F->AccessUniform.size() && F->AccessUniform[K]});
+             K < F->AccessUniform.size() && F->AccessUniform[K],
+             K >= F->AccessResultRead.size() || F->AccessResultRead[K]});
         EK.K.Accesses.push_back(std::move(A));
       }
     }
@@ -366,10 +367,10 @@ struct Part {
     Pipe.listen(Faults);
   }
   void run(Program &P, const XFunction &K, const ExecutedKernel &EK,
-           GlobalMemory &Mem, const LaunchConfig &C) {
+           GlobalMemory &Mem, const LaunchConfig &C, bool Price) {
     {
       PricingSink Sink(Pipe, EK, C);
-      exec::Launch L(P, K, Mem, C, &Sink);
+      exec::Launch L(P, K, Mem, C, Price ? &Sink : nullptr);
       Counts.Out = L.run();
     } // The sink flushes its open groups.
     Counts.Misaligned = Faults.Misaligned;
@@ -394,7 +395,7 @@ bool communicates(const XFunction &K) {
 ExecutedCounts executeLaunch(Program &P, const XFunction &K,
                              const ExecutedKernel &EK, GlobalMemory &Mem,
                              const LaunchConfig &C, const ArchRules &A,
-                             unsigned Threads) {
+                             unsigned Threads, bool Price) {
   const auto Start = std::chrono::steady_clock::now();
   const uint64_t Blocks = std::min<uint64_t>(
       C.BlockCount,
@@ -419,8 +420,9 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
   (void)P.layout(K);
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T < Threads; ++T)
-    Pool.emplace_back([&, T] { Parts[T]->run(P, K, EK, Mem, Configs[T]); });
-  Parts[0]->run(P, K, EK, Mem, Configs[0]);
+    Pool.emplace_back(
+        [&, T] { Parts[T]->run(P, K, EK, Mem, Configs[T], Price); });
+  Parts[0]->run(P, K, EK, Mem, Configs[0], Price);
   for (std::thread &T : Pool)
     T.join();
   ExecutedCounts Out = std::move(Parts[0]->Counts);
@@ -450,6 +452,7 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
         Out.Out.WrittenBases.push_back(B);
     Out.Out.Printed += O.Out.Printed;
   }
+  Out.Priced = Price;
   Out.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();

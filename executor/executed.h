@@ -39,8 +39,10 @@ struct ExecutedKernel {
     uint32_t Block = 0;
     uint32_t Base = 0;
     int64_t Offset = 0;
-    /// The address is the same on every lane by construction.
+    /// The address is the same on every lane by construction; the result
+    /// (of an atom) is read.
     bool Uniform = false;
+    bool ResultRead = true;
   };
   std::vector<Site> Sites;
 
@@ -60,15 +62,19 @@ struct ExecutedCounts {
   double Seconds = 0; ///< How long the run took.
   std::vector<OrderedExample> Misaligned;
   exec::Outcome Out;
+  /// False for a run made for its results alone (a launch the model
+  /// prices): no request was priced, Stats and Misaligned are empty.
+  bool Priced = true;
 };
 
 /// Runs the launch over Mem and prices every request with Arch's memory
 /// units. Blocks run on Threads threads (0: one per core) when no block may
 /// talk to another (XFunction::Communicates); in order on one otherwise.
+/// Price false runs it for what it writes alone (ExecutedCounts::Priced).
 ExecutedCounts executeLaunch(exec::Program &P, const exec::XFunction &K,
                              const ExecutedKernel &EK, exec::GlobalMemory &Mem,
                              const exec::LaunchConfig &C, const ArchRules &A,
-                             unsigned Threads = 0);
+                             unsigned Threads = 0, bool Price = true);
 
 } // namespace gmem
 

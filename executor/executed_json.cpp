@@ -107,6 +107,8 @@ std::string countsJson(const ExecutedCounts &C, double Seconds) {
             {"first_stray", C.Out.FirstStray},
             {"stats", Stats},
             {"misaligned", Mis}};
+  if (!C.Priced)
+    J["priced"] = false;
   const std::string S = J.dump(-1, ' ', false,
                                json::error_handler_t::replace);
   return S.substr(1, S.size() - 2);
@@ -124,6 +126,7 @@ Expected<ExecutedCounts> countsFromJson(const std::string &Event) {
     C.Out.ThreadInstructions = J.value("thread_instructions", uint64_t(0));
     C.Out.UncertainWrites = J.value("uncertain_writes", false);
     C.Seconds = J.value("seconds", 0.0);
+    C.Priced = J.value("priced", true);
     C.Out.StrayLanes = J.value("stray_lanes", uint64_t(0));
     C.Out.FirstStray = J.value("first_stray", std::string());
     if (J.contains("stats"))

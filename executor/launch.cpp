@@ -116,12 +116,22 @@ void Launch::initBlock(Block &B, uint64_t Linear) {
     W.Executed = 0;
     const unsigned Lanes = std::min(32u, Threads - WI * 32);
     W.Live = Lanes == 32 ? ~0u : (1u << Lanes) - 1;
-    W.Specials.assign(size_t(NumSpecials) * 32, 0);
     W.SpecialKnown.assign(NumSpecials, ~0u);
     auto Set = [&](uint32_t S, unsigned L, uint64_t V) {
       W.Specials[size_t(S) * 32 + L] = V;
     };
-    for (unsigned L = 0; L < 32; ++L) {
+    // A warp of the block before (run() reuses one Block) differs only in
+    // the block's own registers.
+    const bool Again = W.Specials.size() == size_t(NumSpecials) * 32;
+    if (Again)
+      for (unsigned L = 0; L < 32; ++L) {
+        for (unsigned D = 0; D < 3; ++D)
+          Set(SCtaidX + D, L, B.Idx[D]);
+        Set(SSmid, L, Linear % Config.SmCount);
+      }
+    else
+      W.Specials.assign(size_t(NumSpecials) * 32, 0);
+    for (unsigned L = 0; L < 32 && !Again; ++L) {
       const uint64_t T = uint64_t(WI) * 32 + L;
       Set(STidX, L, T % Bk[0]);
       Set(STidY, L, T / Bk[0] % Bk[1]);

@@ -328,6 +328,70 @@ void loadH(Ctx &C, const XInstr &I) {
   Req.emit(C, I, N);
 }
 
+/// The W bytes (1, 2, 4 or 8) at P, little-endian: a load of the width
+/// itself (a memcpy of a variable width goes byte by byte).
+uint64_t readBytes(const uint8_t *P, unsigned W) {
+  switch (W) {
+  case 1:
+    return *P;
+  case 2: {
+    uint16_t V;
+    std::memcpy(&V, P, 2);
+    return V;
+  }
+  case 4: {
+    uint32_t V;
+    std::memcpy(&V, P, 4);
+    return V;
+  }
+  default: {
+    uint64_t V;
+    std::memcpy(&V, P, 8);
+    return V;
+  }
+  }
+}
+
+/// ld.param of the kernel's parameters (every thread reads them, usually
+/// at one address): read directly when every active lane's address is
+/// known and inside them; no request, no region.
+void loadParam(Ctx &C, const XInstr &I) {
+  const uint32_t Active = C.Active;
+  const std::vector<uint8_t> &Params = C.L->KernelParams;
+  const uint64_t *Base = C.lanes(I.Addr);
+  const unsigned W = I.Width, N = W * I.Vec;
+  bool Inside = (C.known(I.Addr) & Active) == Active;
+  uint64_t Addr[32]; // A destination may be the address register.
+  const uint64_t First = Base[ctz(Active)] + uint64_t(I.Off);
+  bool Uniform = true;
+  forLanes(Active, [&](unsigned L) {
+    const uint64_t A = Base[L] + uint64_t(I.Off);
+    Addr[L] = A;
+    Inside = Inside && A + N <= Params.size() && A + N >= A;
+    Uniform = Uniform && A == First;
+  });
+  if (!Inside)
+    return loadH(C, I);
+  const bool Signed = I.Sub & 1;
+  for (unsigned V = 0; V < I.Vec; ++V) {
+    uint64_t *D = C.lanes(I.D[V]);
+    if (Uniform) {
+      const uint64_t A = First + V * W;
+      const uint64_t Val = extend(readBytes(Params.data() + A, W), W, Signed);
+      forLanes(Active, [&](unsigned L) { D[L] = Val; });
+      C.setKnown(I.D[V], C.L->KernelParamsKnown.all(A, W) ? Active : 0);
+      continue;
+    }
+    uint32_t Known = 0;
+    forLanes(Active, [&](unsigned L) {
+      const uint64_t A = Addr[L] + V * W;
+      D[L] = extend(readBytes(Params.data() + A, W), W, Signed);
+      Known |= uint32_t(C.L->KernelParamsKnown.all(A, W)) << L;
+    });
+    C.setKnown(I.D[V], Known);
+  }
+}
+
 void storeH(Ctx &C, const XInstr &I) {
   const uint64_t *Base = C.lanes(I.Addr);
   const uint32_t BaseKnown = C.known(I.Addr);
@@ -367,6 +431,79 @@ void storeH(Ctx &C, const XInstr &I) {
     }
   }
   Req.emit(C, I, N);
+}
+
+/// A scalar store of W bytes to global or shared memory: the common case.
+/// When every active lane's address is known and inside one region (or the
+/// block's shared memory) and no lane's value hangs on unknown data, the
+/// lanes are written in one tight loop (in lane order, as storeH does).
+template <bool Shared, unsigned W> void storeScalar(Ctx &C, const XInstr &I) {
+  const uint32_t Active = C.Active;
+  if ((C.known(I.Addr) & Active) != Active || (C.Taint & Active))
+    return storeH(C, I);
+  const uint64_t *Base = C.lanes(I.Addr);
+  uint64_t Addr[32];
+  uint64_t Lo = ~uint64_t(0), Hi = 0;
+  forLanes(Active, [&](unsigned L) {
+    const uint64_t A = Base[L] + uint64_t(I.Off);
+    Addr[L] = A;
+    Lo = std::min(Lo, A);
+    Hi = std::max(Hi, A);
+  });
+  Region *R = nullptr;
+  uint8_t *Data;
+  uint64_t From = 0, Size;
+  KnownBits *Bits;
+  if (Shared) {
+    Data = C.B->Shared.data();
+    Size = C.B->Shared.size();
+    Bits = &C.B->SharedKnown;
+  } else {
+    R = C.L->Mem.find(Lo, W);
+    if (!R)
+      return storeH(C, I);
+    Data = R->Data;
+    From = R->Base;
+    Size = R->Size;
+    Bits = R->Known;
+  }
+  if (Lo < From || Hi - From + W > Size || (R && !Bits && !R->AllKnown))
+    return storeH(C, I);
+  if (R)
+    C.L->touched(R, true);
+  const uint64_t *S = C.lanes(I.S[0]);
+  const uint32_t Known = C.known(I.S[0]) & Active;
+  forLanes(Active,
+           [&](unsigned L) { std::memcpy(Data + (Addr[L] - From), &S[L], W); });
+  if (Known == Active) {
+    // Known bytes over known bytes need no marking (the marks are atomic).
+    if (!(R && R->AllKnown))
+      forLanes(Active, [&](unsigned L) {
+        if (!Bits->all(Addr[L] - From, W))
+          Bits->set(Addr[L] - From, W, true);
+      });
+  } else {
+    if (R)
+      R->AllKnown = false;
+    if (Bits)
+      forLanes(Active, [&](unsigned L) {
+        Bits->set(Addr[L] - From, W, Known >> L & 1);
+      });
+  }
+  emitScalar(C, I, Shared, Addr, 0);
+}
+
+template <bool Shared> Handler scalarStore(unsigned W) {
+  switch (W) {
+  case 1:
+    return storeScalar<Shared, 1>;
+  case 2:
+    return storeScalar<Shared, 2>;
+  case 4:
+    return storeScalar<Shared, 4>;
+  default:
+    return storeScalar<Shared, 8>;
+  }
 }
 
 /// Atomic operations (XInstr::Sub).
@@ -654,10 +791,14 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
                          I.has("relaxed") || I.has("mmio"));
     if (X.Ordered)
       return true;
-    if (Load && X.Vec == 1 && X.Space == MemSpace::Global)
-      X.Fn = scalarLoad<false>(X.Width);
-    else if (Load && X.Vec == 1 && X.Space == MemSpace::Shared)
-      X.Fn = scalarLoad<true>(X.Width);
+    if (Load && X.Space == MemSpace::KernelParam && X.Width <= 8)
+      X.Fn = loadParam;
+    if (X.Vec != 1 || X.Width > 8) // b128 and vectors: the general path.
+      return true;
+    if (X.Space == MemSpace::Global)
+      X.Fn = Load ? scalarLoad<false>(X.Width) : scalarStore<false>(X.Width);
+    else if (X.Space == MemSpace::Shared)
+      X.Fn = Load ? scalarLoad<true>(X.Width) : scalarStore<true>(X.Width);
     return true;
   }
   // atom{.sem}{.scope}{.space}.op.type d, [a], b{, c};  red: no d.

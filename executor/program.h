@@ -174,9 +174,11 @@ struct XFunction {
   /// access's (parallel to Accesses), or -1 when not known.
   std::vector<std::string> Origins;
   std::vector<int32_t> AccessOrigin;
-  /// Per access: whether its address is the same on every lane of a warp by
-  /// construction (uniformity.cpp).
+  /// Per access (access_facts.cpp): whether its address is the same on
+  /// every lane of a warp by construction, and whether an atom's result is
+  /// read (1 for other instructions).
   std::vector<char> AccessUniform;
+  std::vector<char> AccessResultRead;
   /// Static shared variables it refers to (indices in Program::Shared).
   std::vector<uint32_t> SharedVars;
   /// Whether its blocks may talk to each other through global memory
@@ -257,8 +259,8 @@ void decode(Program &P, const ptx::Module &M, const ptx::Function &F,
 
 /// Names the array each memory instruction of X indexes (X.Origins).
 void computeOrigins(const ptx::Function &F, XFunction &X);
-/// Which memory instructions of X have warp-uniform addresses
-/// (X.AccessUniform).
+/// Which memory instructions of X have warp-uniform addresses and which
+/// atomics' results are read (X.AccessUniform, X.AccessResultRead).
 void computeUniformity(const ptx::Function &F, XFunction &X);
 
 /// Computes each branch's reconvergence point (XInstr::Reconv): the first

@@ -472,9 +472,39 @@ bool storeBetween(const Kernel &K, const Access &A, int From, int To,
   return false;
 }
 
+/// The branches (If statement, then 1 or else 2) around the statement of
+/// access Id in L, outermost first; false when Id is not in L.
+bool armsOf(const std::vector<Stmt> &L, int Id,
+            std::vector<std::pair<const Stmt *, int>> &Arms) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Access && S.AccessId == Id)
+      return true;
+    const std::pair<const std::vector<Stmt> *, int> Subs[] = {
+        {&S.CondPre, 0}, {&S.Then, 1}, {&S.Else, 2}, {&S.Body, 0}, {&S.Step, 0}};
+    for (const auto &[Sub, Arm] : Subs) {
+      if (Arm)
+        Arms.push_back({&S, Arm});
+      if (armsOf(*Sub, Id, Arms))
+        return true;
+      if (Arm)
+        Arms.pop_back();
+    }
+  }
+  return false;
+}
+
+/// Whether every lane that makes access A made access B before it: B lies
+/// in no branch that A is not in too.
+bool madeBefore(const Kernel &K, const Access &B, const Access &A) {
+  std::vector<std::pair<const Stmt *, int>> AB, AA;
+  if (!armsOf(K.Body, B.Id, AB) || !armsOf(K.Body, A.Id, AA))
+    return false;
+  return AB.size() <= AA.size() && std::equal(AB.begin(), AB.end(), AA.begin());
+}
+
 /// The earlier load A repeats, or the earlier store whose value it reads
-/// back (same address and size, no other store between): the compiler
-/// keeps the value in a register.
+/// back (same address and size, no other store between, made by every lane
+/// that makes A): the compiler keeps the value in a register.
 const Access *repeatedLoad(const Kernel &K, const Access &A,
                            const std::map<int, const Expr *> &Defs) {
   if (A.Kind != AccessKind::Load || !A.Address || A.UnknownReason)
@@ -487,7 +517,7 @@ const Access *repeatedLoad(const Kernel &K, const Access &A,
         B.AsyncPartner < 0 && B.Sp == A.Sp && B.Size == A.Size &&
         B.Compiled.State != CompiledForm::Reused &&
         distance(A, B, Defs) == std::optional<int64_t>(0) &&
-        !storeBetween(K, A, B.Id, A.Id, Defs))
+        !storeBetween(K, A, B.Id, A.Id, Defs) && madeBefore(K, B, A))
       Found = &B; // The latest one.
   }
   return Found;
@@ -1048,8 +1078,11 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       // A branch loading what an earlier load holds may reuse that value,
       // the instruction then serving the other branches alone; or nvcc
       // selected addresses over every branch. The SASS does not say which
-      // (nvcc does both in one kernel).
-      if (std::any_of(G.begin(), G.end(), [&](int M) {
+      // (nvcc does both in one kernel). A guarded instruction serves only
+      // some lanes: the earlier load may be one the model does not pair
+      // (an unrolled loop's).
+      if (I->Predicated ||
+          std::any_of(G.begin(), G.end(), [&](int M) {
             return repeatedLoad(K, K.Accesses[M], KernelDefs) != nullptr;
           })) {
         Claim();
@@ -1491,19 +1524,23 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
 
   // What the SASS says of atomics: RED or ATOM, and whether one elected
   // lane issues it for the warp. CUDA's atomic functions are inlined from
-  // one header line: where some of its ATOMs (or REDs) have an elected lane
-  // and others not, which access each stands for is not established.
-  std::map<std::tuple<std::string, unsigned, SassKind>,
-           std::pair<unsigned, unsigned>>
-      AtomicLines; // Inner line, ATOM or RED -> (instructions, elected).
+  // one header line, and the line table may give a call's instruction to
+  // another call: where the line's instructions are some RED and some ATOM,
+  // the source's word (whether the result is used) stands; where some are
+  // issued by an elected lane and some by every lane, which access each
+  // stands for is not established.
+  struct LineAtomics {
+    unsigned All = 0, Elected = 0, Red = 0;
+  };
+  std::map<std::pair<std::string, unsigned>, LineAtomics> AtomicLines;
   for (auto &[Kx, Ids] : Accesses)
     if (std::get<3>(Kx) == int(AccessKind::Atomic))
       for (const SassInstr *I : Instrs[Kx])
         if (!I->Where.empty()) {
-          auto &[All, One] =
-              AtomicLines[{I->Where[0].File, I->Where[0].Line, I->Kind}];
-          ++All;
-          One += I->OneLane;
+          LineAtomics &L = AtomicLines[{I->Where[0].File, I->Where[0].Line}];
+          ++L.All;
+          L.Elected += I->OneLane;
+          L.Red += I->Kind == SassKind::Reduction;
         }
   for (auto &[Kx, Ids] : Accesses) {
     const std::vector<const SassInstr *> &Is = Instrs[Kx];
@@ -1513,9 +1550,9 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     if (std::any_of(Is.begin(), Is.end(), [&](const SassInstr *I) {
           if (I->Where.empty())
             return false;
-          const auto &[All, One] =
-              AtomicLines[{I->Where[0].File, I->Where[0].Line, I->Kind}];
-          return One && One < All;
+          const LineAtomics &L =
+              AtomicLines[{I->Where[0].File, I->Where[0].Line}];
+          return L.Elected && L.Elected < L.All;
         })) {
       for (int Id : Ids)
         if (K.Accesses[Id].Compiled.State == CompiledForm::AsWritten)
@@ -1525,6 +1562,14 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                     "line table does not say which is which");
       continue;
     }
+    const bool KindsMixed =
+        std::any_of(Is.begin(), Is.end(), [&](const SassInstr *I) {
+          if (I->Where.empty())
+            return false;
+          const LineAtomics &L =
+              AtomicLines[{I->Where[0].File, I->Where[0].Line}];
+          return L.Red && L.Red < L.All;
+        });
     bool AllRed = true, AnyRed = false, AllOne = true;
     for (const SassInstr *I : Is) {
       bool Red = I->Kind == SassKind::Reduction;
@@ -1534,7 +1579,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     }
     for (int Id : Ids) {
       Access &A = K.Accesses[Id];
-      if (AllRed || !AnyRed)
+      if ((AllRed || !AnyRed) && !KindsMixed)
         A.Reduction = AllRed;
       A.Compiled.OneLane =
           AllOne && A.Compiled.State == CompiledForm::AsWritten;

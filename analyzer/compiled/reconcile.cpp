@@ -273,43 +273,48 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
   std::set<Key> Joined; // Lines without SASS merged into another's.
   for (auto &[K, Ids] : Ptx) {
     auto SIt = Sass.find(K);
-    if (SIt == Sass.end())
-      continue; // Placed on another line by the line table: as written.
+    if (SIt == Sass.end()) {
+      // The line table may name another file for the line (an included
+      // header's, whose own line it is not): the one SASS line of this
+      // number and class that no PTX access claims.
+      std::vector<decltype(SIt)> Alike;
+      for (auto It = Sass.begin(); It != Sass.end(); ++It)
+        if (std::get<1>(It->first) == std::get<1>(K) &&
+            std::get<2>(It->first) == std::get<2>(K) && !Ptx.count(It->first))
+          Alike.push_back(It);
+      if (Alike.size() != 1)
+        continue; // Placed on another line by the line table: as written.
+      SIt = Alike.front();
+    }
     const std::vector<const SassInstr *> &S = SIt->second;
     // Atomics: RED where the result is unused, one lane where nvcc
     // aggregated them.
     if (std::get<2>(K) == Cls::GlobalAtomic ||
         std::get<2>(K) == Cls::SharedAtomic) {
+      const bool AllRed = std::all_of(S.begin(), S.end(), [](auto *I) {
+        return I->Kind == SassKind::Reduction;
+      });
+      const bool AllAtom = std::all_of(S.begin(), S.end(), [](auto *I) {
+        return I->Kind == SassKind::Atomic;
+      });
+      const size_t Elected = size_t(std::count_if(
+          S.begin(), S.end(), [](auto *I) { return I->OneLane; }));
       for (int Id : Ids) {
-        // CUDA's atomic functions are inlined from one header line: each
-        // call is told apart by the line it was called from.
-        const auto &[Fn, Instr] = EK.Where[size_t(Id)];
-        const std::vector<SourceLoc> Chain = sourceChain(*Fn, Instr);
-        std::vector<const SassInstr *> Mine;
-        for (const SassInstr *I : S)
-          if (!Chain.empty() && !I->Where.empty() &&
-              I->Where.back().File == Chain.back().File &&
-              I->Where.back().Line == Chain.back().Line)
-            Mine.push_back(I);
-        const std::vector<const SassInstr *> &Own = Mine.empty() ? S : Mine;
-        const bool AllRed = std::all_of(Own.begin(), Own.end(), [](auto *I) {
-          return I->Kind == SassKind::Reduction;
-        });
-        const bool AllAtom = std::all_of(Own.begin(), Own.end(), [](auto *I) {
-          return I->Kind == SassKind::Atomic;
-        });
-        const size_t Elected = size_t(std::count_if(
-            Own.begin(), Own.end(), [](auto *I) { return I->OneLane; }));
-        // Where the line's atomics differ, ptxas elected a lane for those
-        // whose address it proved the same on every lane.
-        const bool OneLane =
-            Elected == Own.size() || (Elected && EK.Sites[size_t(Id)].Uniform);
+        // CUDA's atomic functions are all inlined from one header line, and
+        // the SASS's line table does not tell which call each instruction
+        // is. Where the line's instructions differ, the PTX says what
+        // ptxas decides by: RED where nobody reads the result, one elected
+        // lane where the address is the same on every lane.
+        const ExecutedKernel::Site &Site = EK.Sites[size_t(Id)];
         Access &A = EK.K.Accesses[size_t(Id)];
         if (AllRed)
           A.Reduction = true;
         else if (AllAtom)
           A.Reduction = false;
-        A.Compiled.OneLane = OneLane;
+        else
+          A.Reduction = !Site.ResultRead;
+        A.Compiled.OneLane =
+            Elected == S.size() || (Elected && Site.Uniform);
       }
     }
     Widths P, Sw;
@@ -344,7 +349,9 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       for (int Id : Ids) {
         const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
         const unsigned Size = EK.K.Accesses[size_t(Id)].Size;
-        if (!Seen.insert({S.Base, S.Offset, Size}).second)
+        // An async copy's value goes to shared memory, not a register.
+        if (EK.K.Accesses[size_t(Id)].AsyncPartner < 0 &&
+            !Seen.insert({S.Base, S.Offset, Size}).second)
           Again.push_back(Id);
       }
       Widths Kept = P;

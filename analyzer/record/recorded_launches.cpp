@@ -149,7 +149,9 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
       L.ArgBytes.push_back(Bytes ? *Bytes : std::vector<uint8_t>());
     }
     L.Memory = Known.launch(I, L, Kn);
-    L.Executed = R.Exec;
+    // A run for its results alone has no figures: the model prices it.
+    if (R.Exec && R.Exec->Priced)
+      L.Executed = R.Exec;
     L.Caveat = Known.caveat();
     if (FirstCaveat.empty() && !L.Caveat.empty())
       FirstCaveat = "launches from " + std::to_string(R.N + 1) + " on were " +

@@ -247,13 +247,20 @@ int main() {
   EXPECT_EQ(Run.OutputTail, "31\n");
   ASSERT_EQ(Run.Launches.size(), 5u);
   const bool Ran[] = {true, true, true, true, false};
-  for (size_t I = 0; I < 5; ++I)
+  for (size_t I = 0; I < 5; ++I) {
     EXPECT_EQ(Run.Launches[I].Exec != nullptr, Ran[I]) << "launch " << I;
-  // Without the name, every launch runs as it is made.
+    // The model prices them: they run for their results alone.
+    if (Run.Launches[I].Exec)
+      EXPECT_FALSE(Run.Launches[I].Exec->Priced) << "launch " << I;
+  }
+  // Without the name, every launch runs as it is made, priced.
   Run = run(P);
   EXPECT_EQ(Run.OutputTail, "31\n");
-  for (size_t I = 0; I < Run.Launches.size(); ++I)
-    EXPECT_NE(Run.Launches[I].Exec, nullptr) << "launch " << I;
+  for (size_t I = 0; I < Run.Launches.size(); ++I) {
+    ASSERT_NE(Run.Launches[I].Exec, nullptr) << "launch " << I;
+    EXPECT_TRUE(Run.Launches[I].Exec->Priced) << "launch " << I;
+    EXPECT_EQ(Run.Launches[I].Exec->Stats.size(), 1u) << "launch " << I;
+  }
 }
 
 } // namespace

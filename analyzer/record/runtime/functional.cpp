@@ -326,7 +326,11 @@ void run(uint64_t N, const FunctionalLaunch &L) {
                    std::chrono::duration<double>(S.Budget - S.Spent));
   const auto Start = std::chrono::steady_clock::now();
   ExecutedKernel &EK = executedFor(*K);
-  ExecutedCounts Counts = executeLaunch(*S.Prog, *K, EK, S.Mem, C, *S.Arch);
+  // What the model prices from the configuration alone runs for its
+  // results only: pricing its requests would be thrown away.
+  ExecutedCounts Counts =
+      executeLaunch(*S.Prog, *K, EK, S.Mem, C, *S.Arch, 0,
+                    /*Price=*/!S.Deferrable.count(L.Kernel));
   const double Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();

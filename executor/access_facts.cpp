@@ -1,18 +1,19 @@
-//===- uniformity.cpp - Which addresses are the same on every lane --------===//
+//===- access_facts.cpp - What ptxas can prove of a memory instruction ----===//
 //
-// ptxas lets one elected lane issue an atomic for the whole warp when it
-// can prove the address is the same on every lane (c[blockIdx.x]), and the
-// SASS line table does not always say which of a line's atomics that was
-// (CUDA's atomic functions are all inlined from one header line). The
-// PTX says it: an address computed only from parameters, constants, module
-// symbols and the block's coordinates and sizes is warp-uniform; one that
-// reads %tid, %laneid, loaded data or a predicate that does is not.
+// ptxas emits RED for an atomic whose result nobody reads, and lets one
+// elected lane issue an atomic for the whole warp when it can prove the
+// address is the same on every lane (c[blockIdx.x]). The SASS line table
+// does not always say which of a line's atomics became which (CUDA's
+// atomic functions are all inlined from one header line); the PTX says it.
 //
-// Flow-insensitive: a register is uniform when every instruction writing
-// it is unguarded (or guarded by a uniform predicate) and reads only
-// uniform operands. A register assigned uniform values in branches of a
-// divergent condition would pass; ptxas would not prove it, so the result
-// only decides between atomics the line table leaves alike.
+// Uniform: an address computed only from parameters, constants, module
+// symbols and the block's coordinates and sizes; not one that reads %tid,
+// %laneid, loaded data or a predicate that does. Flow-insensitive: a
+// register is uniform when every instruction writing it is unguarded (or
+// guarded by a uniform predicate) and reads only uniform operands. A
+// register assigned uniform values in branches of a divergent condition
+// would pass; ptxas would not prove it, so the result only decides between
+// atomics the line table leaves alike.
 //
 //===----------------------------------------------------------------------===//
 #include "program.h"
@@ -107,6 +108,38 @@ void computeUniformity(const ptx::Function &F, XFunction &X) {
         X.AccessUniform[A] = Of(O);
         break;
       }
+  }
+  // Registers any instruction reads: an atom's result is read when its
+  // destination is among them.
+  std::vector<char> Read(F.Regs.size(), 0);
+  auto MarkRead = [&](const ptx::Operand &O, auto &Self) -> void {
+    if ((O.Kind == ptx::Operand::Reg || O.Kind == ptx::Operand::Address) &&
+        size_t(O.Index) < Read.size())
+      Read[size_t(O.Index)] = 1;
+    for (const ptx::Operand &E : O.Elems)
+      Self(E, Self);
+  };
+  for (const ptx::Instr &I : F.Body) {
+    if (I.Guard >= 0 && size_t(I.Guard) < Read.size())
+      Read[size_t(I.Guard)] = 1;
+    // Stores, reductions and the like read their first operand too.
+    const bool Writes = !I.Ops.empty() && I.Ops[0].Kind == ptx::Operand::Reg &&
+                        I.Op != "st" && I.Op != "red";
+    for (size_t K = Writes ? 1 : 0; K < I.Ops.size(); ++K)
+      MarkRead(I.Ops[K], MarkRead);
+  }
+  X.AccessResultRead.assign(X.Accesses.size(), 1);
+  for (size_t A = 0; A < X.Accesses.size(); ++A) {
+    const ptx::Instr &I = F.Body[X.Accesses[A]];
+    if (I.Op == "red")
+      X.AccessResultRead[A] = 0;
+    else if (I.Op == "atom" && !I.Ops.empty()) {
+      const ptx::Operand &D = I.Ops[0];
+      X.AccessResultRead[A] =
+          D.Kind == ptx::Operand::Reg && size_t(D.Index) < Read.size()
+              ? Read[size_t(D.Index)]
+              : 0; // A sink (_): nobody reads it.
+    }
   }
 }
 
