@@ -60,8 +60,10 @@ def main():
            f"machine (load average {load:.1f} when it ended). *Executed* runs every launch of the example on the PTX "
            "nvcc emitted (`--path executed`): thread-instructions are the "
            "active lanes of every instruction executed, seconds the "
-           "executor's own (launches run one after another, a warp's 32 "
-           "lanes at once, each instruction decoded once). *Default* is "
+           "executor's own (launches run one after another, a launch's "
+           "blocks on every core unless its blocks may talk to each other "
+           "through global memory, a warp's 32 lanes at once, each "
+           "instruction decoded once). *Default* is "
            "`gmem-analyze FILE` as a user runs it (functional recording: the "
            "program runs with its kernels executed when the host reads what "
            "they wrote; those the model prices without data wait, and run "
@@ -82,11 +84,14 @@ def main():
     best = max(rows, key=lambda r: r[3] / r[4] if r[4] > 0 else 0)
     out += [""]
     if seeds:
+        need = seeds[0][3] / 2
         out.append(f"The seeds' program fully executed: {seeds[0][4]:.1f} s "
-                   "of executor time (the goal of 2 s is not met: blocks run "
-                   "one after another on one core); recorded by default it "
-                   f"takes {seeds[0][5]:.1f} s, as nothing reads its "
-                   "kernels' results. The best rate, "
+                   "of executor time. The goal of 2 s is not met: its "
+                   f"{seeds[0][3]:.3g} thread-instructions would need "
+                   f"{need:.2g} a second, {need / (seeds[0][3] / seeds[0][4]):.0f} "
+                   "times this rate, on 2 cores. Recorded by default it "
+                   f"takes {seeds[0][5]:.1f} s, as the model prices every "
+                   "launch and nothing reads the kernels' results. The best rate, "
                    f"{best[3] / best[4]:.3g} thread-instructions a second, is "
                    f"{best[0]}'s.")
         out.append("")
