@@ -467,7 +467,7 @@ template <bool Shared, unsigned W> void storeScalar(Ctx &C, const XInstr &I) {
     Size = R->Size;
     Bits = R->Known;
   }
-  if (Lo < From || Hi - From + W > Size || (R && !Bits && !R->AllKnown))
+  if (Lo < From || Hi - From + W > Size || (R && !Bits))
     return storeH(C, I);
   if (R)
     C.L->touched(R, true);
@@ -485,10 +485,9 @@ template <bool Shared, unsigned W> void storeScalar(Ctx &C, const XInstr &I) {
   } else {
     if (R)
       R->AllKnown = false;
-    if (Bits)
-      forLanes(Active, [&](unsigned L) {
-        Bits->set(Addr[L] - From, W, Known >> L & 1);
-      });
+    forLanes(Active, [&](unsigned L) {
+      Bits->set(Addr[L] - From, W, Known >> L & 1);
+    });
   }
   emitScalar(C, I, Shared, Addr, 0);
 }

@@ -1340,6 +1340,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     // One struct or vector copy of which nvcc loads only some members.
     if (Narrower && Wider.empty() && !Scalar && Ids.size() == 1) {
       std::vector<unsigned> Parts = splitParts(Is, Size);
+      if (Parts.empty())
+        Parts = splitParts(Is, Size, /*SameBase=*/false);
       if (!Parts.empty()) {
         CompiledForm &CF = K.Accesses[Ids[0]].Compiled;
         CF.State = CompiledForm::Split;

@@ -221,6 +221,11 @@ bool splitCopies(ExecutedKernel &EK, const std::vector<int> &Ids,
   std::map<std::string, std::vector<const SassInstr *>> ByBase;
   for (const SassInstr *I : S)
     ByBase[I->AddrBase].push_back(I);
+  // One object on the line: its parts may be at several base registers
+  // (ptxas computed the address twice).
+  if (Ids.size() == 1 && ByBase.size() > 1 &&
+      !splitParts(S, Size, /*SameBase=*/false).empty())
+    ByBase = {{"", S}};
   // An instruction the line table put here from another line (a load of
   // selected addresses) is alone at its base: groups of one part are
   // counted only where the copies need them all.
@@ -231,7 +236,7 @@ bool splitCopies(ExecutedKernel &EK, const std::vector<int> &Ids,
     return false;
   std::vector<unsigned> Parts;
   for (const auto &[Base, Is] : ByBase) {
-    std::vector<unsigned> These = splitParts(Is, Size);
+    std::vector<unsigned> These = splitParts(Is, Size, !Base.empty());
     if (These.empty() || (!Parts.empty() && These != Parts))
       return false;
     Parts = std::move(These);

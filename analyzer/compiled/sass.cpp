@@ -440,17 +440,27 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
 }
 
 std::vector<unsigned> splitParts(const std::vector<const SassInstr *> &Is,
-                                 unsigned Size) {
+                                 unsigned Size, bool SameBase) {
   std::vector<unsigned> Parts;
-  if (Is.empty() || Is[0]->AddrBase.empty())
+  if (Is.empty() || Is[0]->AddrBase.empty() || !Size)
     return {};
   const unsigned W = Is[0]->Width;
+  // The base register may hold the array's address and the offset the
+  // element's (`v[i + 1]`: [R2.64+0x10] and [R2.64+0x1c]): the object
+  // starts at the lowest offset's multiple of Size.
+  int64_t Lo = Is[0]->AddrOffset;
+  for (const SassInstr *I : Is)
+    Lo = std::min(Lo, I->AddrOffset);
+  if (Lo < 0)
+    return {};
+  const int64_t Object = Lo - Lo % int64_t(Size);
   for (const SassInstr *I : Is) {
-    if (I->Width != W || W >= Size || I->AddrBase != Is[0]->AddrBase ||
-        I->AddrOffset < 0 || I->AddrOffset % W ||
-        uint64_t(I->AddrOffset) + W > Size || I->Copies != 1)
+    const int64_t Off = I->AddrOffset - Object;
+    if (I->Width != W || W >= Size ||
+        (SameBase && I->AddrBase != Is[0]->AddrBase) ||
+        Off % W || uint64_t(Off) + W > Size || I->Copies != 1)
       return {};
-    Parts.push_back(unsigned(I->AddrOffset));
+    Parts.push_back(unsigned(Off));
   }
   std::sort(Parts.begin(), Parts.end());
   if (std::adjacent_find(Parts.begin(), Parts.end()) != Parts.end())

@@ -103,9 +103,12 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text);
 /// The byte offsets at which Is (narrower than Size, all of one width, at
 /// one base register) read or write parts of a Size-byte object, ascending;
 /// empty when they do not fit one object. The base register is taken to hold
-/// the object's address, as nvcc computes it (`[R8.64]`, `[R8.64+0xc]`).
+/// the object's address, as nvcc computes it (`[R8.64]`, `[R8.64+0xc]`), or
+/// that of an array of such objects (`[R8.64+0x10]`, `[R8.64+0x1c]`).
+/// SameBase false accepts parts at different base registers (ptxas may
+/// compute the address twice), for a line with one such object alone.
 std::vector<unsigned> splitParts(const std::vector<const SassInstr *> &Is,
-                                 unsigned Size);
+                                 unsigned Size, bool SameBase = true);
 
 } // namespace gmem
 

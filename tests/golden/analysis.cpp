@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -30,8 +31,11 @@ static std::string slurp(const std::string &Path) {
 }
 
 ToolRun runTool(const std::string &Args) {
-  std::string Dir = ::testing::TempDir();
-  std::string Out = Dir + "/gmem_out.txt", Err = Dir + "/gmem_err.txt";
+  // Per process: another suite may run beside this one (TempDir is /tmp).
+  const std::string Dir = ::testing::TempDir(),
+                    Id = std::to_string(::getpid());
+  std::string Out = Dir + "/gmem_out." + Id + ".txt",
+              Err = Dir + "/gmem_err." + Id + ".txt";
   std::string Cmd = std::string("cd ") + GMEM_SOURCE_DIR + " && " +
                     GMEM_ANALYZE_EXE + " " + Args + " >" + Out + " 2>" + Err;
   int Status = std::system(Cmd.c_str());
