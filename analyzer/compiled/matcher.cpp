@@ -1091,10 +1091,12 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
           A.Compiled.State = CompiledForm::Ambiguous;
           A.Compiled.Instruction = I->Opcode;
           A.Compiled.Note =
-              "one " + I->Opcode +
-              " for loads of exclusive branches, one of "
-              "which loads an address loaded before: whether it selects "
-              "addresses or the earlier value is reused is not established";
+              "one " + I->Opcode + " for loads of exclusive branches, " +
+              (I->Predicated ? std::string("guarded")
+                             : std::string("one of which loads an address "
+                                           "loaded before")) +
+              ": whether it selects addresses or an earlier value is reused "
+              "is not established";
           Notes.push_back(lineText(A) + ": " + A.Text + ": " + A.Compiled.Note +
                           "; counted as written");
         }
