@@ -257,19 +257,6 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
   emitScalar(C, I, Shared, Addr, Unknown);
 }
 
-template <bool Shared> Handler scalarLoad(unsigned W) {
-  switch (W) {
-  case 1:
-    return loadScalar<Shared, 1>;
-  case 2:
-    return loadScalar<Shared, 2>;
-  case 4:
-    return loadScalar<Shared, 4>;
-  default:
-    return loadScalar<Shared, 8>;
-  }
-}
-
 void loadH(Ctx &C, const XInstr &I) {
   const uint64_t *Base = C.lanes(I.Addr);
   const uint32_t BaseKnown = C.known(I.Addr);
@@ -492,16 +479,17 @@ template <bool Shared, unsigned W> void storeScalar(Ctx &C, const XInstr &I) {
   emitScalar(C, I, Shared, Addr, 0);
 }
 
-template <bool Shared> Handler scalarStore(unsigned W) {
+/// The scalar fast path of a load or store of W bytes (1, 2, 4 or 8).
+template <bool Shared> Handler scalarAccess(bool Load, unsigned W) {
   switch (W) {
   case 1:
-    return storeScalar<Shared, 1>;
+    return Load ? loadScalar<Shared, 1> : storeScalar<Shared, 1>;
   case 2:
-    return storeScalar<Shared, 2>;
+    return Load ? loadScalar<Shared, 2> : storeScalar<Shared, 2>;
   case 4:
-    return storeScalar<Shared, 4>;
+    return Load ? loadScalar<Shared, 4> : storeScalar<Shared, 4>;
   default:
-    return storeScalar<Shared, 8>;
+    return Load ? loadScalar<Shared, 8> : storeScalar<Shared, 8>;
   }
 }
 
@@ -795,9 +783,9 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
     if (X.Vec != 1 || X.Width > 8) // b128 and vectors: the general path.
       return true;
     if (X.Space == MemSpace::Global)
-      X.Fn = Load ? scalarLoad<false>(X.Width) : scalarStore<false>(X.Width);
+      X.Fn = scalarAccess<false>(Load, X.Width);
     else if (X.Space == MemSpace::Shared)
-      X.Fn = Load ? scalarLoad<true>(X.Width) : scalarStore<true>(X.Width);
+      X.Fn = scalarAccess<true>(Load, X.Width);
     return true;
   }
   // atom{.sem}{.scope}{.space}.op.type d, [a], b{, c};  red: no d.

@@ -12,6 +12,15 @@ namespace gmem::test {
 
 using nlohmann::json;
 
+std::string commandOutput(const std::string &Cmd) {
+  std::unique_ptr<FILE, int (*)(FILE *)> P(popen(Cmd.c_str(), "r"), pclose);
+  std::string Out;
+  std::array<char, 65536> Buf;
+  for (size_t N; P && (N = fread(Buf.data(), 1, Buf.size(), P.get()));)
+    Out.append(Buf.data(), N);
+  return Out;
+}
+
 json analyzeAs(const std::string &Dir, const std::string &File,
                const std::string &Path, const std::string &Extra) {
   const std::string Cmd = "cd '" + Dir + "' && " + GMEM_ANALYZE_EXE + " '" +
@@ -19,12 +28,7 @@ json analyzeAs(const std::string &Dir, const std::string &File,
                           // Time enough on a loaded machine.
                           " --exec-budget 900 --time-limit 900 " + Extra +
                           " --format json 2>/dev/null";
-  std::unique_ptr<FILE, int (*)(FILE *)> P(popen(Cmd.c_str(), "r"), pclose);
-  std::string Out;
-  std::array<char, 65536> Buf;
-  for (size_t N; P && (N = fread(Buf.data(), 1, Buf.size(), P.get()));)
-    Out.append(Buf.data(), N);
-  return json::parse(Out, nullptr, /*allow_exceptions=*/false);
+  return json::parse(commandOutput(Cmd), nullptr, /*allow_exceptions=*/false);
 }
 
 namespace {

@@ -14,6 +14,9 @@
 
 namespace gmem::test {
 
+/// What the shell command Cmd prints on its standard output.
+std::string commandOutput(const std::string &Cmd);
+
 /// gmem-analyze's JSON report of File, run from Dir, with --path Path
 /// (model or executed); a discarded value when the tool printed no JSON.
 nlohmann::json analyzeAs(const std::string &Dir, const std::string &File,

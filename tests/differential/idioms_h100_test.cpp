@@ -11,10 +11,9 @@
 // mismatch.
 //
 //===----------------------------------------------------------------------===//
-#include <array>
-#include <cstdio>
+#include "differential.h"
+
 #include <gtest/gtest.h>
-#include <memory>
 #include <ostream>
 #include <string>
 
@@ -36,11 +35,7 @@ TEST_P(IdiomsOnH100, EveryLaunchAgrees) {
   const std::string Cmd = "cd " + Dir + " && " + GMEM_ANALYZE_EXE +
                           " --compare ../../measured/idioms/" + I.Name +
                           ".h100.json " + I.Args + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE *)> P(popen(Cmd.c_str(), "r"), pclose);
-  std::string Out;
-  std::array<char, 65536> Buf;
-  for (size_t N; P && (N = fread(Buf.data(), 1, Buf.size(), P.get()));)
-    Out.append(Buf.data(), N);
+  const std::string Out = gmem::test::commandOutput(Cmd);
   if (Out.find("launches recorded from a run") == std::string::npos)
     GTEST_SKIP() << "no toolkit to build and record with:\n" << Out;
   const std::string Want = std::to_string(I.Launches) +

@@ -10,10 +10,9 @@
 // the GPU counts at 1695 where each of its 960 requests is one.
 //
 //===----------------------------------------------------------------------===//
-#include <array>
-#include <cstdio>
+#include "differential.h"
+
 #include <gtest/gtest.h>
-#include <memory>
 #include <ostream>
 #include <string>
 
@@ -34,11 +33,7 @@ TEST_P(RandomOnH200, VerdictsHold) {
                           "/tests/data/programs/random && " +
                           GMEM_ANALYZE_EXE + " --compare ../../measured/random/" +
                           Name + ".h200.json " + Name + ".cu 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE *)> F(popen(Cmd.c_str(), "r"), pclose);
-  std::string Out;
-  std::array<char, 65536> Buf;
-  for (size_t N; F && (N = fread(Buf.data(), 1, Buf.size(), F.get()));)
-    Out.append(Buf.data(), N);
+  const std::string Out = gmem::test::commandOutput(Cmd);
   if (Out.find("launches recorded from a run") == std::string::npos)
     GTEST_SKIP() << "no toolkit to build and record with:\n" << Out;
   const std::string Want = "40 launches: " + std::to_string(P.Match) +
