@@ -762,6 +762,65 @@ bool oncePerAddress(Kernel &K, const std::vector<int> &Ids,
   return true;
 }
 
+/// One line of an inlined function called from several lines: ptxas's line
+/// table may give all of its instructions to one call site ("line 3 inlined
+/// at line 21" twice, none at line 22). Where every site's count is known
+/// and the line holds exactly as many instructions as its sites run, each
+/// site takes its own, in the order of the calls, so that no call looks
+/// reused while another holds its instruction.
+template <typename KeyT, typename ExpectFn>
+void balanceCallSites(const Kernel &K,
+                      const std::map<KeyT, std::vector<int>> &Accesses,
+                      std::map<KeyT, std::vector<const SassInstr *>> &Instrs,
+                      ExpectFn Expect) {
+  std::map<KeyT, std::vector<KeyT>> Lines; // By the key without its site.
+  for (const auto &[Kx, Ids] : Accesses) {
+    KeyT Line = Kx;
+    std::get<4>(Line) = 0;
+    Lines[Line].push_back(Kx);
+  }
+  for (const auto &[Line, Sites] : Lines) {
+    if (Sites.size() < 2)
+      continue;
+    std::vector<const SassInstr *> All;
+    for (const KeyT &Kx : Sites)
+      if (auto It = Instrs.find(Kx); It != Instrs.end())
+        All.insert(All.end(), It->second.begin(), It->second.end());
+    const unsigned Size = K.Accesses[Accesses.at(Sites[0])[0]].Size;
+    if (All.empty() || std::any_of(All.begin(), All.end(), [&](auto *I) {
+          return I->Copies != 1 || I->Matrix || I->Width != Size;
+        }))
+      continue;
+    std::vector<size_t> Counts;
+    bool Unbalanced = false, Known = true;
+    size_t Total = 0;
+    for (const KeyT &Kx : Sites) {
+      const std::vector<int> &Ids = Accesses.at(Kx);
+      size_t Expected = 0;
+      Known = Known && Expect(Ids, All, Expected) &&
+              std::all_of(Ids.begin(), Ids.end(), [&](int Id) {
+                return K.Accesses[Id].Size == Size;
+              });
+      auto It = Instrs.find(Kx);
+      Unbalanced = Unbalanced ||
+                   (It == Instrs.end() ? 0 : It->second.size()) != Expected;
+      Counts.push_back(Expected);
+      Total += Expected;
+    }
+    if (!Known || !Unbalanced || Total != All.size())
+      continue;
+    // Keys sort by call line; instructions by address.
+    std::sort(All.begin(), All.end(),
+              [](auto *A, auto *B) { return A->Offset < B->Offset; });
+    size_t Next = 0;
+    for (size_t S = 0; S < Sites.size(); ++S) {
+      std::vector<const SassInstr *> &Is = Instrs[Sites[S]];
+      Is.assign(All.begin() + Next, All.begin() + Next + Counts[S]);
+      Next += Counts[S];
+    }
+  }
+}
+
 } // namespace
 
 std::vector<std::string>
@@ -922,10 +981,12 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     walk(K.Body, Stack, Pre);
     for (size_t Id = 0; Id < K.Accesses.size(); ++Id)
       InLoop[Id] = !Pre.Loops[Id].empty();
-    for (auto &[Kx, Ids] : Accesses) {
-      const std::vector<const SassInstr *> &Is = Instrs[Kx];
+    // How many times a bucket's accesses run, if that is known.
+    auto Expect = [&](const std::vector<int> &Ids,
+                      const std::vector<const SassInstr *> &Is,
+                      size_t &Expected) {
       bool Known = true;
-      size_t Expected = 0;
+      Expected = 0;
       for (int Id : Ids) {
         const Access &A = K.Accesses[Id];
         const std::vector<const Stmt *> &Loops = Pre.Loops[Id];
@@ -943,6 +1004,13 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         Known = Known && A.AsyncPartner < 0;
         Expected += Runs;
       }
+      return Known;
+    };
+    balanceCallSites(K, Accesses, Instrs, Expect);
+    for (auto &[Kx, Ids] : Accesses) {
+      const std::vector<const SassInstr *> &Is = Instrs[Kx];
+      size_t Expected = 0;
+      const bool Known = Expect(Ids, Is, Expected);
       // Instructions of the accesses' width that run as often as the
       // accesses do leave the others over: those of other widths (no merge
       // is needed) and the same-width ones beyond the count.
