@@ -16,33 +16,42 @@ static std::string dimText(const Dim3 &D) {
          std::to_string(D.Z);
 }
 
+Expected<void> validateDims(const Dim3 *Grid, const Dim3 *Block,
+                            const ArchRules &A) {
+  const char *Axis = "xyz";
+  auto At = [](const Dim3 *D, int I) -> uint64_t {
+    return !D ? 1 : I == 0 ? D->X : I == 1 ? D->Y : D->Z;
+  };
+  for (int I = 0; I < 3; ++I) {
+    const uint64_t B = At(Block, I), G = At(Grid, I);
+    if (B == 0)
+      return Failure{std::string("block ") + dimText(*Block) + " has a zero " +
+                     Axis[I] + " dimension; pass --block with positive sizes"};
+    if (G == 0)
+      return Failure{std::string("grid ") + dimText(*Grid) + " has a zero " +
+                     Axis[I] + " dimension; pass --grid with positive sizes"};
+    if (B > A.MaxBlockDim[I])
+      return Failure{std::string("block ") + dimText(*Block) + ": " + Axis[I] +
+                     " is at most " + std::to_string(A.MaxBlockDim[I]) +
+                     " on " + A.Name};
+    if (G > A.MaxGridDim[I])
+      return Failure{std::string("grid ") + dimText(*Grid) + ": " + Axis[I] +
+                     " is at most " + std::to_string(A.MaxGridDim[I]) + " on " +
+                     A.Name};
+  }
+  if (Block && Block->count() > A.MaxThreadsPerBlock)
+    return Failure{"block " + dimText(*Block) + " has " +
+                   std::to_string(Block->count()) + " threads; " + A.Name +
+                   " allows at most " + std::to_string(A.MaxThreadsPerBlock)};
+  return {};
+}
+
 Expected<void> validateLaunch(const Kernel &K, const Launch &L,
                               const ArchRules &A) {
   if (!L.Unresolved.empty())
     return Failure{L.Unresolved.front()};
-  const uint64_t B[] = {L.Block.X, L.Block.Y, L.Block.Z};
-  const uint64_t G[] = {L.Grid.X, L.Grid.Y, L.Grid.Z};
-  const char *Axis = "xyz";
-  for (int I = 0; I < 3; ++I) {
-    if (B[I] == 0)
-      return Failure{std::string("block ") + dimText(L.Block) + " has a zero " +
-                     Axis[I] + " dimension; pass --block with positive sizes"};
-    if (G[I] == 0)
-      return Failure{std::string("grid ") + dimText(L.Grid) + " has a zero " +
-                     Axis[I] + " dimension; pass --grid with positive sizes"};
-    if (B[I] > A.MaxBlockDim[I])
-      return Failure{std::string("block ") + dimText(L.Block) + ": " + Axis[I] +
-                     " is at most " + std::to_string(A.MaxBlockDim[I]) +
-                     " on " + A.Name};
-    if (G[I] > A.MaxGridDim[I])
-      return Failure{std::string("grid ") + dimText(L.Grid) + ": " + Axis[I] +
-                     " is at most " + std::to_string(A.MaxGridDim[I]) + " on " +
-                     A.Name};
-  }
-  if (L.Block.count() > A.MaxThreadsPerBlock)
-    return Failure{"block " + dimText(L.Block) + " has " +
-                   std::to_string(L.Block.count()) + " threads; " + A.Name +
-                   " allows at most " + std::to_string(A.MaxThreadsPerBlock)};
+  if (Expected<void> Dims = validateDims(&L.Grid, &L.Block, A); !Dims)
+    return Dims;
   uint64_t Static = 0;
   for (const SharedArray &S : K.Shared)
     if (!S.Dynamic)

@@ -33,6 +33,13 @@ struct SimOptions {
   ProgressFn OnProgress;
 };
 
+/// A grid's and a block's own limits on A (no zero dimension, none above
+/// the architecture's maximum, threads per block), as validateLaunch words
+/// them; either may be null (not given). For --grid and --block before
+/// anything is built.
+Expected<void> validateDims(const Dim3 *Grid, const Dim3 *Block,
+                            const ArchRules &A);
+
 /// Success when the launch can be simulated; otherwise a Failure saying why
 /// (bad block or grid, missing argument values) and what to pass instead.
 Expected<void> validateLaunch(const Kernel &K, const Launch &L,

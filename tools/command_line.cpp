@@ -8,9 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "command_line.h"
+#include "arch.h"
+#include "simulate.h"
+#include "record/runtime/boards.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/StringSaver.h"
 #include <cstdlib>
 
@@ -320,8 +324,8 @@ struct Flags {
                                  "terminal)"),
                         cl::cat(GateCat)};
   cl::opt<bool> Quiet{"quiet",
-                      cl::desc("no summary line and no notes on "
-                               "stderr"),
+                      cl::desc("findings without their notes; no summary "
+                               "line\nand no notes on stderr"),
                       cl::cat(GateCat)};
 
   cl::extrahelp MoreHelp{R"(
@@ -408,7 +412,41 @@ input or I/O.
       return llvm::createStringError("--host '" + Host +
                                      "': use auto, record or interpret");
     O.Kernel = Kernel;
+    if (llvm::StringRef(O.Kernel).starts_with("regex:")) {
+      std::string Why;
+      if (!llvm::Regex(O.Kernel.substr(6)).isValid(Why))
+        return llvm::createStringError("--kernel '" + O.Kernel +
+                                       "': not a regular expression (" + Why +
+                                       ")");
+    }
     O.Arch = Arch;
+    // A board is of one architecture: --gpu alone sets it; with --arch,
+    // both must name the same.
+    if (Gpu.getNumOccurrences()) {
+      const rec::Board *B = rec::findBoard(Gpu);
+      if (!B)
+        return llvm::createStringError("--gpu '" + Gpu +
+                                       "': not a known board; one of " +
+                                       rec::boardNames());
+      const std::string BoardArch =
+          "sm_" + std::to_string(B->Major) + std::to_string(B->Minor);
+      if (Arch.getNumOccurrences() &&
+          llvm::StringRef(O.Arch).split(':').first != BoardArch)
+        return llvm::createStringError(
+            "--gpu " + Gpu + " is a " + BoardArch + " board (" + B->Product +
+            ") but --arch is " + O.Arch + "; give one of them");
+      if (!Arch.getNumOccurrences())
+        O.Arch = BoardArch;
+    }
+    // The architecture's limits on --grid and --block, before anything is
+    // built (an unknown --arch is reported by the caller).
+    if (const ArchRules *A = findArch(O.Arch))
+      if (Expected<void> Dims =
+              validateDims(O.Overrides.Grid ? &*O.Overrides.Grid : nullptr,
+                           O.Overrides.Block ? &*O.Overrides.Block : nullptr,
+                           *A);
+          !Dims)
+        return llvm::createStringError(Dims.error());
     if (Format.getNumOccurrences())
       O.Format = Format;
     if (llvm::Error E = readNumber(AccessLine, 1, UINT32_MAX,

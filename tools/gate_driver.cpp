@@ -417,7 +417,7 @@ int runGate(const Options &O, const GateOptions &G) {
                    });
   if (Format == "diagnostics") {
     bool Color = G.Color.value_or(llvm::outs().has_colors());
-    printClangDiagnostics(All, llvm::outs(), Color);
+    printClangDiagnostics(All, llvm::outs(), Color, !G.Quiet);
   } else if (Format == "sarif") {
     printSarif(All, llvm::outs());
   } else {

@@ -16,8 +16,10 @@
 #include "run_comparison.h"
 #include "views.h"
 
+#include "llvm/Support/Path.h"
 #include <fstream>
 #include <iostream>
+#include <set>
 
 using namespace gmem;
 
@@ -42,6 +44,25 @@ findingsOf(const Report &Rep, const ArchRules &Arch, unsigned Threads) {
   return All;
 }
 
+/// The kernels of the files given that the program never launches, when
+/// all of its launches were asked for (no --kernel, no --launch-count).
+std::vector<std::pair<std::string, SourceLoc>>
+kernelsNotLaunched(const Module &M, const Options &O) {
+  std::vector<std::pair<std::string, SourceLoc>> Out;
+  if (!O.Kernel.empty() || O.LaunchCount || !O.Model.empty())
+    return Out;
+  std::set<std::string> Launched, Files;
+  for (const Launch &L : M.Launches)
+    Launched.insert(L.Kernel);
+  for (const std::string &F : O.Files)
+    Files.insert(llvm::sys::path::filename(F).str());
+  for (const Kernel &K : M.Kernels)
+    if (!Launched.count(K.Name) &&
+        Files.count(llvm::sys::path::filename(K.Loc.File).str()))
+      Out.push_back({K.Name, K.Loc});
+  return Out;
+}
+
 int run(const Options &O) {
   const ArchRules *Arch = findArch(O.Arch);
   if (!Arch) {
@@ -54,6 +75,14 @@ int run(const Options &O) {
   if (!View)
     return fail("unknown --format '" + O.Format +
                 "'; use text, json, html or svg");
+  // A measurement that cannot be compared is said before the build.
+  if (!O.Compare.empty()) {
+    if (O.Format != "text" && O.Format != "json")
+      return fail("unknown --format '" + O.Format +
+                  "' for --compare; use text or json");
+    if (ImportResult Read = readComparedMeasurement(O.Compare); !Read)
+      return fail(Read.error());
+  }
   Module M;
   std::vector<std::string> HostWarnings;
   if (!O.Model.empty()) {
@@ -114,6 +143,7 @@ int run(const Options &O) {
     Rep.Warnings.push_back(W);
   if (llvm::Error E = simulateLaunches(M, *Launches, O, *Arch, Rep))
     return FailWithNotes(std::move(E));
+  Rep.NotLaunched = kernelsNotLaunched(M, O);
 
   if (O.Format == "html")
     Rep.Findings = findingsOf(Rep, *Arch, O.Threads);

@@ -10,12 +10,14 @@ namespace gmem {
 
 namespace {
 
-/// (f) other code: a launch that mismatches in kernel totals alone (no
-/// per-line data to say where) whose every measured row matches what
-/// another kernel of the file, launched by the host code with the same grid
-/// and block, is predicted to do. The program measured was built from
-/// other code than this source, as seed 000's table was (its copyGmem
-/// measures like the book's copy, its naiveGmem like the printed copyGmem).
+/// (f) other code, a hypothesis: a launch that mismatches in kernel totals
+/// alone (no per-line data to say where) whose every measured row matches
+/// what another kernel of the file, launched by the host code with the
+/// same grid and block, is predicted to do. The program measured may have
+/// been built from other code than this source, as seed 000's table seems
+/// to be (its copyGmem measures like the book's copy, its naiveGmem like
+/// the printed copyGmem); nothing here can check which code ran, so the
+/// rows stay differences.
 void explainOtherCode(const Module &M, const SimOptions &SO, RowNames Names,
                       Comparison &C) {
   for (LaunchComparison &LC : C.Launches) {
@@ -36,19 +38,28 @@ void explainOtherCode(const Module &M, const SimOptions &SO, RowNames Names,
       std::string Where = K->Name + " at " + Other.Loc.File + ":" +
                           std::to_string(Other.Loc.Line);
       for (MetricComparison &Row : LC.Metrics)
-        if (Row.V == Verdict::Mismatch) {
-          Row.V = Verdict::Explained;
-          Row.Reason = "(f) other code: every measured figure is what " +
-                       Where + " is predicted to do; the program measured " +
-                       "was not built from this source's " + LC.Match.K->Name;
-        }
-      LC.V = Verdict::Explained;
+        if (Row.V == Verdict::Mismatch)
+          Row.Reason = "(f) a hypothesis, other code: every measured figure "
+                       "is what " +
+                       Where +
+                       " is predicted to do with this grid and block "
+                       "(simulated); the program measured may not have been "
+                       "built from this source's " +
+                       LC.Match.K->Name;
       break;
     }
   }
 }
 
 } // namespace
+
+ImportResult readComparedMeasurement(const std::string &Path) {
+  ImportResult Read = readMeasurement(Path);
+  if (Read)
+    if (std::optional<std::string> Bad = checkMetricNames(*Read, Path))
+      return Failure{*Bad};
+  return Read;
+}
 
 Expected<Comparison> buildComparison(const Module &M, const Measurement &Ms,
                                      const std::string &MeasurementName,
@@ -116,7 +127,7 @@ int runComparison(const Module &M, const std::string &MeasurementPath,
   if (O.Format != "text" && O.Format != "json")
     return Fail("unknown --format '" + O.Format +
                 "' for --compare; use text or json");
-  ImportResult Read = readMeasurement(MeasurementPath);
+  ImportResult Read = readComparedMeasurement(MeasurementPath);
   if (!Read)
     return Fail(Read.error());
   Expected<Comparison> C = buildComparison(M, *Read, MeasurementPath, O);

@@ -12,6 +12,12 @@
 
 namespace gmem {
 
+/// Reads a measurement to compare with (gmem-verify JSON, ncu CSV, nvprof
+/// CSV or nvprof's printed tables) and refuses one naming a metric gmem
+/// does not know (checkMetricNames): a one-line Failure. Called before the
+/// source is built, so that the mistake is reported first.
+ImportResult readComparedMeasurement(const std::string &Path);
+
 /// Matches, validates and simulates every launch of Ms (kept alive by the
 /// caller: the comparison points into it). A one-line Failure on bad input.
 Expected<Comparison> buildComparison(const Module &M, const Measurement &Ms,

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "launch_filter.h"
 #include "measured_json.h"
+#include <cuda.h>
 
 #include <cerrno>
 #include <climits>
@@ -33,7 +34,7 @@ namespace {
 
 const char *const Usage =
     "usage: gmem-verify [--output FILE] [--launch-count N] [--launch-skip N]\n"
-    "                   [--kernel REGEX] [--no-lines] [--debug]\n"
+    "                   [--kernel REGEX] [--no-lines] [--debug] [--version]\n"
     "                   -- PROGRAM [ARGS...]\n"
     "Measures every kernel launch of PROGRAM with CUPTI and writes\n"
     "measured.json (or FILE).\n"
@@ -72,6 +73,10 @@ Options parseArgs(int Argc, char **Argv) {
     }
     if (A == "-h" || A == "--help") {
       std::fputs(Usage, stdout);
+      std::exit(0);
+    } else if (A == "--version") {
+      std::printf("gmem-verify " GMEM_VERSION " (CUPTI of CUDA %d.%d)\n",
+                  CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
       std::exit(0);
     } else if (A == "-o" || A == "--output")
       O.Output = Value("--output");

@@ -98,7 +98,7 @@ std::string fixNote(const CheckedFix &F) {
 } // namespace
 
 void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
-                           llvm::raw_ostream &OS, bool Color) {
+                           llvm::raw_ostream &OS, bool Color, bool Notes) {
   auto Opts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   Opts->ShowColors = Color;
   clang::TextDiagnosticPrinter Printer(OS, Opts.get());
@@ -118,6 +118,8 @@ void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
   };
   for (const Diagnostic &D : Ds) {
     Emit(levelOf(D.Level), D.Loc, D.Message + " [" + D.Rule + "]");
+    if (!Notes)
+      continue;
     for (const DiagNote &N : D.Notes)
       Emit(clang::DiagnosticsEngine::Note, N.Loc, N.Message);
     if (D.Fix)

@@ -22,9 +22,11 @@
 
 namespace gmem {
 
-/// Prints Ds clang-style to OS; Color as -f(no-)color-diagnostics.
+/// Prints Ds clang-style to OS; Color as -f(no-)color-diagnostics; Notes
+/// false (--quiet): each finding's line alone, without its notes.
 void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
-                           llvm::raw_ostream &OS, bool Color);
+                           llvm::raw_ostream &OS, bool Color,
+                           bool Notes = true);
 
 /// Writes Ds as a SARIF 2.1.0 log with every rule described; paths relative
 /// to the current directory (uriBaseId %SRCROOT%).

@@ -129,10 +129,15 @@ void printJsonView(const Report &Rep, std::ostream &OS) {
   json Launches = json::array();
   for (const LaunchResult &R : Rep.Launches)
     Launches.push_back(launchJson(R));
+  json NotLaunched = json::array();
+  for (const auto &[Name, Loc] : Rep.NotLaunched)
+    NotLaunched.push_back(
+        {{"kernel", Name}, {"file", Loc.File}, {"line", Loc.Line}});
   json J = {{"file", Rep.File},
             {"compiler", toJson(Rep.Compiler)},
             {"warnings", Rep.Warnings},
-            {"launches", Launches}};
+            {"launches", Launches},
+            {"kernels_not_launched", NotLaunched}};
   OS << J.dump(2) << "\n";
 }
 

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "arch.h"
 #include "metrics.h"
+#include "nvprof_units.h"
 #include "views.h"
 
 #include <algorithm>
@@ -78,6 +79,82 @@ void printMetrics(const LaunchResult &R, std::ostream &OS) {
   }
   for (const std::string &U : Unknown)
     OS << "  unknown " << U << "\n";
+}
+
+/// Fermi to Pascal, as nvprof printed the metrics for those GPUs: its
+/// columns (Invocations, Metric Name, Metric Description, Min, Max, Avg),
+/// its totals, and global transactions in its units (nvprof_units.h).
+void printNvprofMetrics(const LaunchResult &R, std::ostream &OS) {
+  struct Row {
+    const char *Name, *Description, *From;
+    int Global; ///< 1 loads, 2 stores (converted), 0 as gmem counts.
+    bool Percent, Total;
+  };
+  static const Row Rows[] = {
+      {"gld_transactions_per_request", "Global Load Transactions Per Request",
+       "gld_transactions_per_request", 1, false, false},
+      {"gst_transactions_per_request", "Global Store Transactions Per Request",
+       "gst_transactions_per_request", 2, false, false},
+      {"gld_transactions", "Global Load Transactions",
+       "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1, false, true},
+      {"gst_transactions", "Global Store Transactions",
+       "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 2, false, true},
+      {"gld_efficiency", "Global Memory Load Efficiency", "gld_efficiency", 0,
+       true, false},
+      {"gst_efficiency", "Global Memory Store Efficiency", "gst_efficiency",
+       0, true, false},
+      {"shared_load_transactions_per_request",
+       "Shared Memory Load Transactions Per Request",
+       "shared_load_transactions_per_request", 0, false, false},
+      {"shared_store_transactions_per_request",
+       "Shared Memory Store Transactions Per Request",
+       "shared_store_transactions_per_request", 0, false, false},
+      {"shared_load_transactions", "Shared Load Transactions",
+       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 0, false, true},
+      {"shared_store_transactions", "Shared Store Transactions",
+       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 0, false, true},
+      {"shared_efficiency", "Shared Memory Efficiency", "shared_efficiency", 0,
+       true, false}};
+  auto Global = [](bool Load) {
+    return [Load](const Access &X) {
+      return X.Sp == Space::Global &&
+             X.Kind == (Load ? AccessKind::Load : AccessKind::Store);
+    };
+  };
+  const NvprofUnits Units[2] = {nvprofUnits(R, true, Global(true)),
+                                nvprofUnits(R, false, Global(false))};
+  OS << "  " << pad("Invocations", 11) << pad("Metric Name", 42, true)
+     << pad("Metric Description", 45, true) << pad("Min", 12, true)
+     << pad("Max", 12, true) << pad("Avg", 12, true) << "\n";
+  std::vector<std::string> Notes;
+  for (const Row &W : Rows) {
+    auto It = R.Metrics.find(W.From);
+    if (It == R.Metrics.end())
+      continue;
+    const Metric &M = It->second;
+    std::optional<double> V = M.Value;
+    std::string Unknown = M.UnknownReason;
+    if (W.Global && V) {
+      const NvprofUnits &U = Units[W.Global - 1];
+      if (!U.Factor)
+        V.reset(), Unknown = U.UnknownReason;
+      else
+        *V *= *U.Factor;
+    }
+    const char *F = W.Percent ? "%.2f%%" : W.Total ? "%.0f" : "%.6f";
+    const std::string Text = V ? fmt(F, *V) : "unknown";
+    OS << "  " << pad(std::to_string(R.Count), 11, true)
+       << pad(W.Name, 42, true) << pad(W.Description, 45, true)
+       << pad(Text, 12, true) << pad(Text, 12, true) << pad(Text, 12, true)
+       << "\n";
+    if (!V)
+      Notes.push_back(std::string("unknown ") + W.Name + ": " + Unknown);
+  }
+  for (const NvprofUnits &U : Units)
+    if (!U.Definition.empty())
+      Notes.push_back("(definition) " + U.Definition);
+  for (const std::string &N : Notes)
+    OS << "  " << N << "\n";
 }
 
 void printAccesses(const LaunchResult &R, std::ostream &OS) {
@@ -178,11 +255,20 @@ void printTableView(const Report &Rep, std::ostream &OS) {
     std::string Sass = explainSass(R.K->Sass);
     if (!Sass.empty())
       OS << "  " << Sass << "\n";
-    printMetrics(R, OS);
+    if (archOrDefault(R.Arch).Sm < 70)
+      printNvprofMetrics(R, OS);
+    else
+      printMetrics(R, OS);
     OS << "\n";
     printAccesses(R, OS);
     for (const std::string &D : R.Diagnostics)
       OS << "  error: " << D << "\n";
+  }
+  if (!Rep.NotLaunched.empty()) {
+    OS << "\nkernels no launch reaches (" << Rep.NotLaunched.size()
+       << "; --kernel NAME with --grid and --block analyses one):\n";
+    for (const auto &[Name, Loc] : Rep.NotLaunched)
+      OS << "  " << Name << " at " << locText(Loc) << "\n";
   }
 }
 

@@ -27,6 +27,9 @@ struct Report {
   /// draws a checked fix's picture).
   std::vector<std::vector<Diagnostic>> Findings;
   unsigned AccessLine = 0; ///< --format svg: the line whose access to draw.
+  /// Kernels of the analysed files that no launch of the program reaches:
+  /// named, so that none disappears without a word.
+  std::vector<std::pair<std::string, SourceLoc>> NotLaunched;
 };
 
 using ViewFn = void (*)(const Report &, std::ostream &);

@@ -88,6 +88,10 @@ std::string kernelBaseName(std::string_view Name);
 /// ratios and counts to counts.
 std::optional<std::string> nvprofToNsight(std::string_view NvprofName);
 
+/// Whether nvprof has a metric of this name on some architecture (those
+/// gmem compares and those it does not predict, `nvprof --query-metrics`).
+bool isNvprofMetricName(std::string_view Name);
+
 } // namespace gmem
 
 #endif // GMEM_GPU_MEASURED_IMPORTERS_H

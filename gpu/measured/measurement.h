@@ -66,6 +66,8 @@ struct MeasuredLaunch {
   uint64_t DynamicSmem = 0;
   std::vector<MeasuredArg> Args; ///< Empty when the source has none (ncu).
   std::map<std::string, double> Metrics; ///< Nsight (and nvprof) names.
+  /// Where a CSV or text log has each metric (as named there), for errors.
+  std::map<std::string, unsigned> MetricLines;
   std::vector<MeasuredLine> Lines;
 };
 
@@ -75,6 +77,8 @@ struct Measurement {
   std::string Device, ComputeCapability, DriverVersion, CudaVersion, Date;
   std::vector<std::string> Program;
   std::vector<MeasuredLaunch> Launches;
+  /// What the reader changed, e.g. a metric name restored.
+  std::vector<std::string> Notes;
 };
 
 } // namespace gmem

@@ -158,6 +158,7 @@ ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
     double Scale = C.Unit >= 0 ? unitScale(F[C.Unit]) : 1.0;
     // ncu repeats a metric when several sections show it; keep the first.
     Launch.Metrics.try_emplace(Metric, *Number * Scale);
+    Launch.MetricLines.try_emplace(Metric, L.Number);
   }
   if (M.Launches.empty())
     return Error(HeaderLine.Number,

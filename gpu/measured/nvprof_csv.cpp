@@ -84,7 +84,7 @@ ImportResult parseNvprofCsv(const std::string &Text, const std::string &Name) {
         M.ComputeCapability = nvprof::computeCapability(M.Device);
       }
     }
-    nvprof::addMetric(M.Launches[It->second], MetricName, *Value);
+    nvprof::addMetric(M, It->second, MetricName, *Value, L.Number);
   }
   if (M.Launches.empty())
     return Error(HeaderLine.Number,

@@ -38,9 +38,17 @@ std::string computeCapability(std::string_view Device);
 /// the unknown launch configuration ({0, 0, 0}: nvprof logs none).
 MeasuredLaunch launchFor(const std::string &Demangled, unsigned Index);
 
-/// Stores Value under the nvprof name Metric and, where Nsight Compute has
-/// the same quantity (nvprofToNsight()), under that name too.
-void addMetric(MeasuredLaunch &L, const std::string &Metric, double Value);
+/// A metric name copied without its underscores ("shared efficiency", as
+/// seed 002's copy of nvprof's table has it) as nvprof names it, when the
+/// words joined by underscores are an nvprof metric; else Metric itself.
+std::string restoredName(const std::string &Metric);
+
+/// Stores Value in M's launch Launch under the nvprof name Metric (restored,
+/// with a note, when its underscores were lost) and, where Nsight Compute
+/// has the same quantity (nvprofToNsight()), under that name too; Line is
+/// where the log has it.
+void addMetric(Measurement &M, size_t Launch, const std::string &Metric,
+               double Value, unsigned Line);
 
 /// What a line of nvprof's plain-text output is as a table header:
 /// "Invocations", spaces, then "Metric Name" (a metric table) or "Event

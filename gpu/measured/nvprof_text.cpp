@@ -185,7 +185,7 @@ private:
     return true;
   }
 
-  bool line(const std::vector<csv::Line> &Lines, size_t I) {
+  bool line(const std::vector<csv::Line> &Lines, size_t &I) {
     const csv::Line &L = Lines[I];
     std::string_view T = csv::trim(L.Text);
     switch (nvprof::textHeader(L.Text)) {
@@ -208,10 +208,7 @@ private:
     }
     if (S == State::Outside) {
       if (nvprof::isWrappedTextHeader(Lines, I))
-        return fail(L.Number,
-                    "the table's columns are wrapped onto lines of their "
-                    "own (a copy of a narrow terminal?); put each row back "
-                    "on one line, as nvprof prints it");
+        return wrapped(Lines, I);
       return true;
     }
     if (T.empty() || startsWith(T, "==")) {
@@ -219,29 +216,10 @@ private:
       S = State::Outside;
       return Ok;
     }
-    if (startsWith(T, "Device \"")) {
-      if (S == State::Metrics && !endKernel())
-        return false;
-      std::string_view Field = T.substr(8);
-      if (Field.empty() || Field.back() != '"')
-        return fail(L.Number, "a Device line without its closing quote");
-      if (S == State::Metrics && M.Device.empty()) {
-        M.Device = nvprof::deviceName(Field.substr(0, Field.size() - 1));
-        M.ComputeCapability = nvprof::computeCapability(M.Device);
-      }
-      return true;
-    }
-    if (startsWith(T, "Kernel:")) {
-      if (S != State::Metrics)
-        return true;
-      if (!endKernel())
-        return false;
-      Kernel = std::string(csv::trim(T.substr(7)));
-      if (Kernel.empty())
-        return fail(L.Number, "a \"Kernel:\" line without a kernel name");
-      KernelLine = L.Number;
-      return true;
-    }
+    if (startsWith(T, "Device \""))
+      return device(L);
+    if (startsWith(T, "Kernel:"))
+      return S != State::Metrics || kernel(L);
     std::vector<std::string_view> W = words(T);
     if (!isCount(W[0])) {
       // Not a row: the table ended (a shell prompt, program output).
@@ -257,12 +235,124 @@ private:
     std::optional<Row> R = parseRow(T, Why);
     if (!R)
       return fail(L.Number, Why);
+    add(*R, L.Number);
+    return true;
+  }
+
+  void add(const Row &R, unsigned Line) {
     KernelLine = 0;
     auto [It, New] = LaunchOfKernel.try_emplace(Kernel, M.Launches.size());
     if (New)
       M.Launches.push_back(
           nvprof::launchFor(Kernel, unsigned(M.Launches.size())));
-    nvprof::addMetric(M.Launches[It->second], R->Metric, R->Avg);
+    nvprof::addMetric(M, It->second, R.Metric, R.Avg, Line);
+  }
+
+  bool device(const csv::Line &L) {
+    if (S == State::Metrics && !endKernel())
+      return false;
+    std::string_view Field = csv::trim(L.Text).substr(8);
+    if (Field.empty() || Field.back() != '"')
+      return fail(L.Number, "a Device line without its closing quote");
+    if (S == State::Metrics && M.Device.empty()) {
+      M.Device = nvprof::deviceName(Field.substr(0, Field.size() - 1));
+      M.ComputeCapability = nvprof::computeCapability(M.Device);
+    }
+    return true;
+  }
+
+  bool kernel(const csv::Line &L) {
+    if (!endKernel())
+      return false;
+    Kernel = std::string(csv::trim(csv::trim(L.Text).substr(7)));
+    if (Kernel.empty())
+      return fail(L.Number, "a \"Kernel:\" line without a kernel name");
+    KernelLine = L.Number;
+    return true;
+  }
+
+  /// A table copied from a terminal too narrow for it: every column of the
+  /// header and of each row on a line of its own, at the column nvprof
+  /// printed it (seed 002). A row's pieces stand at increasing columns, so
+  /// one at or left of the previous piece starts the next row; a row is
+  /// the metric's name (which may have lost its underscores), description,
+  /// Min, Max and Avg, after an invocation count that the copy may have
+  /// moved after the row or dropped. Text at the first column ends the
+  /// table. I is left on its last line.
+  bool wrapped(const std::vector<csv::Line> &Lines, size_t &I) {
+    static const char *const Header[] = {"Invocations", "Metric Name",
+                                         "Metric Description", "Min",
+                                         "Max", "Avg"};
+    size_t J = I;
+    for (const char *H : Header) {
+      while (J < Lines.size() && csv::trim(Lines[J].Text).empty())
+        ++J;
+      if (J == Lines.size() || csv::trim(Lines[J].Text) != H)
+        return fail(Lines[std::min(J, Lines.size() - 1)].Number,
+                    std::string("a wrapped table header without its \"") +
+                        H +
+                        "\" line (expected Invocations, Metric Name, Metric "
+                        "Description, Min, Max and Avg, a line each)");
+      ++J;
+    }
+    S = State::Metrics;
+    if (!MetricHeader)
+      MetricHeader = Lines[I].Number;
+    struct Piece {
+      std::string_view Text;
+      size_t Column;
+      unsigned Line;
+    };
+    std::vector<Piece> Pieces;
+    auto Flush = [&]() {
+      std::vector<Piece> P;
+      P.swap(Pieces);
+      if (P.empty() || (P.size() == 1 && isCount(P[0].Text)))
+        return true; // A count the copy put after its row.
+      if (isCount(P[0].Text) && P.size() == 6)
+        P.erase(P.begin());
+      if (P.size() != 5)
+        return fail(P[0].Line,
+                    "a wrapped row of " + std::to_string(P.size()) +
+                        " lines; expected the metric's name, description, "
+                        "Min, Max and Avg, a line each");
+      if (Kernel.empty())
+        return fail(P[0].Line, "a metric row before any \"Kernel:\" line");
+      Row R;
+      R.Metric = std::string(P[0].Text);
+      static const char *const Columns[] = {"Min", "Max", "Avg"};
+      for (size_t K = 0; K < 3; ++K) {
+        std::optional<double> V = nvprof::parseValue(P[2 + K].Text);
+        if (!V)
+          return fail(P[2 + K].Line, "metric " + R.Metric + ": " +
+                                         Columns[K] + " \"" +
+                                         std::string(P[2 + K].Text) +
+                                         "\" is not a number");
+        R.Avg = *V;
+      }
+      add(R, P[0].Line);
+      return true;
+    };
+    for (; J < Lines.size(); ++J) {
+      const csv::Line &L = Lines[J];
+      std::string_view T = csv::trim(L.Text);
+      const size_t Column = L.Text.find_first_not_of(" \t");
+      if (T.empty() || startsWith(T, "==") ||
+          (Column == 0 && !startsWith(T, "Device \"") && !isCount(T)))
+        break;
+      if (startsWith(T, "Device \"") || startsWith(T, "Kernel:")) {
+        if (!Flush() || !(T[0] == 'D' ? device(L) : kernel(L)))
+          return false;
+        continue;
+      }
+      if (!Pieces.empty() && Column <= Pieces.back().Column && !Flush())
+        return false;
+      Pieces.push_back({T, Column, L.Number});
+    }
+    if (!Flush() || !endKernel())
+      return false;
+    S = State::Outside;
+    I = J - 1;
     return true;
   }
 };

@@ -26,8 +26,8 @@ Format detect(const std::string &Text) {
       return Format::Ncu;
     if (L.Text.compare(0, 18, "\"Device\",\"Kernel\",") == 0)
       return Format::Nvprof;
-    // Event tables and wrapped headers too: its importer says why it
-    // cannot read them.
+    // Event tables too (its importer says why it cannot compare them), and
+    // tables whose columns were wrapped onto lines of their own.
     if (nvprof::textHeader(L.Text) != nvprof::TextHeader::None ||
         nvprof::isWrappedTextHeader(Lines, I))
       return Format::NvprofText;

@@ -121,19 +121,55 @@ TEST(NvprofText, SeedGtx560TiSharedEfficiency) {
     EXPECT_EQ(R->Launches[I].Metrics, Csv->Launches[I].Metrics);
 }
 
-TEST(NvprofText, WrappedCopyOfTheTableIsRefusedWithItsLine) {
-  // Seed 002 as the notes show it: every column on a line of its own.
-  std::string Path = importFile("nvprof_gtx560ti_wrapped.txt");
-  const std::string Message =
-      Path + ":41: the table's columns are wrapped onto lines of their own "
-             "(a copy of a narrow terminal?); put each row back on one "
-             "line, as nvprof prints it";
-  ImportResult R = readNvprofText(Path);
-  ASSERT_FALSE(R);
-  EXPECT_EQ(R.error(), Message);
-  ImportResult Any = readMeasurement(Path);
-  ASSERT_FALSE(Any);
-  EXPECT_EQ(Any.error(), Message);
+TEST(NvprofText, WrappedCopyOfTheTableReadsAsTheRestoredOne) {
+  // Seed 002 as the notes show it: every column on a line of its own, the
+  // metric's underscores lost, one invocation count moved after its row
+  // and the others dropped. It reads as the table put back by hand.
+  ImportResult R = readMeasurement(importFile("nvprof_gtx560ti_wrapped.txt"));
+  ASSERT_TRUE(R) << R.error();
+  ImportResult Restored =
+      readNvprofText(importFile("nvprof_gtx560ti_lecture4.txt"));
+  ASSERT_TRUE(Restored) << Restored.error();
+  EXPECT_EQ(R->Tool, "nvprof-text");
+  EXPECT_EQ(R->Device, "GeForce GTX 560 Ti");
+  EXPECT_EQ(R->ComputeCapability, "2.1");
+  EXPECT_EQ(kernels(*R), kernels(*Restored));
+  for (size_t I = 0; I < 3; ++I)
+    EXPECT_EQ(R->Launches[I].Metrics, Restored->Launches[I].Metrics);
+  // Where each row starts (its name's line), for messages.
+  EXPECT_EQ(R->Launches[1].MetricLines.at("shared_efficiency"), 56u);
+  EXPECT_EQ(R->Notes, (std::vector<std::string>{
+                          "metric 'shared efficiency' read as "
+                          "shared_efficiency (nvprof's name without its "
+                          "underscores)"}));
+}
+
+TEST(NvprofText, WrappedRowsMissingAColumnAreRefusedWithTheirLine) {
+  const std::string Table = "Invocations\n"
+                            "          Metric Name\n"
+                            "                   Metric Description\n"
+                            "                                Min\n"
+                            "                                      Max\n"
+                            "                                            Avg\n"
+                            "Device \"Quadro P2000 (0)\"\n"
+                            "    Kernel: k(float*)\n"
+                            "          gld_efficiency\n"
+                            "                   Global Memory Load "
+                            "Efficiency\n";
+  EXPECT_EQ(errorOf(Table + "                                100.00%\n"
+                            "                                      "
+                            "100.00%\n"),
+            "t.txt:9: a wrapped row of 4 lines; expected the metric's name, "
+            "description, Min, Max and Avg, a line each");
+  EXPECT_EQ(errorOf(Table + "                                100.00%\n"
+                            "                                      high\n"
+                            "                                            "
+                            "100.00%\n"),
+            "t.txt:12: metric gld_efficiency: Max \"high\" is not a number");
+  EXPECT_EQ(errorOf("Invocations\n   Metric Name\n      Min\n"),
+            "t.txt:3: a wrapped table header without its \"Metric "
+            "Description\" line (expected Invocations, Metric Name, Metric "
+            "Description, Min, Max and Avg, a line each)");
 }
 
 TEST(NvprofText, ReadsLevelsThroughputsAndDescriptionsWithParentheses) {

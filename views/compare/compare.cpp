@@ -12,11 +12,13 @@
 #include "compare.h"
 #include "arch.h"
 #include "metric_catalog.h"
+#include "nvprof_units.h"
 #include "tolerances.h"
 
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <set>
 
 namespace gmem {
 
@@ -30,6 +32,26 @@ const char *verdictName(Verdict V) {
     return "mismatch";
   }
   return "?";
+}
+
+const char *launchVerdict(const LaunchComparison &LC) {
+  return LC.compared() ? verdictName(LC.V) : "not compared";
+}
+
+std::string summaryText(const Comparison &C) {
+  unsigned Match = 0, Explained = 0, Mismatch = 0, Uncompared = 0;
+  for (const LaunchComparison &LC : C.Launches)
+    if (!LC.compared())
+      ++Uncompared;
+    else
+      ++(LC.V == Verdict::Match       ? Match
+         : LC.V == Verdict::Explained ? Explained
+                                      : Mismatch);
+  return std::to_string(C.Launches.size()) + " launches: " +
+         std::to_string(Match) + " match, " +
+         std::to_string(Explained + Mismatch) + " differ (" +
+         std::to_string(Explained) + " explained, " + std::to_string(Mismatch) +
+         " unexplained), " + std::to_string(Uncompared) + " not compared";
 }
 
 bool MetricComparison::exact() const {
@@ -176,6 +198,7 @@ public:
     }
     for (const LineComparison &L : LC.Lines)
       LC.V = std::max(LC.V, L.V);
+    listUncompared(ML);
   }
 
 private:
@@ -183,6 +206,46 @@ private:
   const LaunchResult &R;
   RowNames Names;
   std::vector<Row> Rows;
+  std::set<std::string> Used; ///< Measured names a row was made from.
+
+  void use(const RowSpec &S) {
+    Used.insert(S.Name);
+    Used.insert(S.Aliases.begin(), S.Aliases.end());
+  }
+
+  /// Every measured metric no row was made from, with the reason.
+  void listUncompared(const MeasuredLaunch &ML) {
+    for (const auto &[Name, Value] : ML.Metrics) {
+      if (Used.count(Name))
+        continue;
+      std::string Why;
+      switch (metricUse(Name)) {
+      case MetricUse::Compared:
+        Why = "no prediction of it for this launch";
+        if (const MetricSpec *S = findMetric(Name)) {
+          const RowSpec *Count = specFor(S->Group, Quantity::Requests);
+          if (Count && !predicted(S->Group, Quantity::Requests).value_or(1))
+            Why = "the launch is predicted to make no such request";
+          else if (S->Quantity == Quantity::PerRequest ||
+                   S->Quantity == Quantity::Efficiency)
+            continue; // Its counts were compared instead.
+        }
+        break;
+      case MetricUse::NotPredicted:
+        Why = "gmem does not predict it";
+        break;
+      case MetricUse::Unknown:
+        Why = "not a metric gmem knows";
+        break;
+      }
+      // One entry for the two names nvprof's metrics are stored under.
+      if (const MetricSpec *S = findMetric(Name); S && S->Ncu && S->Nvprof &&
+                                                   Name == S->Ncu &&
+                                                   ML.Metrics.count(S->Nvprof))
+        continue;
+      LC.Uncompared.push_back({Name, Why});
+    }
+  }
 
   /// The name a row of S is shown under.
   std::string nameOf(const RowSpec &S) const {
@@ -229,9 +292,12 @@ private:
       M = *N / *D;
       C.MeasuredFrom = nameOf(*Num) + " / " + nameOf(*Den);
       Derived = true;
+      use(*Num);
+      use(*Den);
     }
     if (!M)
       return;
+    use(S);
     C.Measured = *M;
     bool Shared = isShared(S.G);
     // The catalog's tolerance class (tolerances.h has the numbers).
@@ -279,50 +345,18 @@ private:
   /// the definition said; or the prediction made unknown, with the reason.
   std::string toNvprof(const RowSpec &S, MetricComparison &C) const {
     const bool Load = S.G == Group::GlobalLd || S.G == Group::GlobalLdAll;
-    const ArchRules *A = findArch(R.Arch);
-    if (!A || !C.Predicted || (!Load && S.G != Group::GlobalSt) ||
+    if (!C.Predicted || (!Load && S.G != Group::GlobalSt) ||
         (S.Q != Quantity::Units && S.Q != Quantity::PerRequest))
       return "";
-    using How = ArchRules::NvprofCount;
-    const How H = Load ? A->NvprofLoads : A->NvprofStores;
-    const std::string On = "nvprof on " + A->Family + " (" + A->Name + ")";
-    if (H == How::Units)
-      return "";
-    if (H == How::NotModelled) {
+    NvprofUnits U =
+        nvprofUnits(R, Load, [&](const Access &X) { return inGroup(X, S.G); });
+    if (!U.Factor) {
       C.Predicted.reset();
-      C.UnknownReason =
-          On +
-          (Load ? " counted 128-byte L1 transactions for every load"
-                : " counted store transactions of 1, 2 or 4 segments") +
-          "; gmem counts " +
-          std::to_string(
-              A->globalBytes(Load ? AccessKind::Load : AccessKind::Store)) +
-          "-byte units";
+      C.UnknownReason = U.UnknownReason;
       return "";
     }
-    uint64_t Units = 0, Bytes = 0;
-    for (const Access &X : R.K->Accesses)
-      if (inGroup(X, S.G)) {
-        Units += R.PerAccess[X.Id].Units;
-        Bytes += R.PerAccess[X.Id].DistinctBytes;
-      }
-    const unsigned Per = A->LoadTransactionBytes / A->NvprofLoadBytes;
-    const std::string Rule = On +
-                             " counted a coalesced 4-byte load request "
-                             "as " +
-                             std::to_string(128 / A->NvprofLoadBytes) +
-                             " transactions, one per " +
-                             std::to_string(A->NvprofLoadBytes) + " bytes";
-    if (Bytes != Units * A->LoadTransactionBytes) {
-      C.Predicted.reset();
-      C.UnknownReason = Rule + "; for requests whose sectors are not full (" +
-                        std::to_string(Bytes) + " bytes in " +
-                        std::to_string(Units) +
-                        " sectors here) what it counts is not established";
-      return "";
-    }
-    *C.Predicted *= Per;
-    return "(definition) " + Rule + ": " + std::to_string(Per) + " per sector";
+    *C.Predicted *= *U.Factor;
+    return U.Definition.empty() ? "" : "(definition) " + U.Definition;
   }
 
   /// shared_efficiency = bytes / (128 x wavefronts): the efficiencies the
@@ -596,6 +630,8 @@ LaunchComparison compareLaunch(const MatchedLaunch &Match,
 
 int comparisonExitCode(const Comparison &C, bool Strict) {
   for (const LaunchComparison &L : C.Launches) {
+    if (!L.compared())
+      return 1;
     for (const MetricComparison &M : L.Metrics)
       if (M.V == Verdict::Mismatch || (Strict && !M.exact()))
         return 1;

@@ -7,7 +7,14 @@
 //   Match      within tolerance;
 //   Explained  beyond tolerance, with a reason the tool established from the
 //              data (each reason names its evidence);
-//   Mismatch   beyond tolerance, no reason established.
+//   Mismatch   beyond tolerance, no reason established (a hypothesis may be
+//              given).
+//
+// A launch of which nothing measured has a prediction to stand beside is
+// "not compared" and fails the comparison; measured metrics no row uses are
+// listed with the reason (not predicted by gmem, no such request), and a
+// name gmem does not know is an error before anything is built
+// (checkMetricNames).
 //
 // Tolerances (a value is judged on the difference measured - predicted):
 //   - counts (global requests and sectors, shared instructions): exact;
@@ -53,11 +60,12 @@
 //       line): a line measured below its prediction whose remainder
 //       (instructions and sectors exactly, wavefronts within tolerance) is
 //       what one to three lines without a prediction measured.
-//   (f) other code: a launch measured in kernel totals only whose every row
-//       matches what another kernel of the file, launched with the same
-//       grid and block, is predicted to do: the program measured was built
-//       from other code (seed 000's nvprof table and its listing disagree
-//       so).
+//   (f) other code, a hypothesis: a launch measured in kernel totals only
+//       whose every row matches what another kernel of the file, launched
+//       with the same grid and block, is predicted to do: the program
+//       measured may have been built from other code (seed 000's nvprof
+//       table and its listing disagree so). Which code ran cannot be
+//       checked, so its rows stay mismatches, with this reason.
 // Ratios (per request, efficiency) inherit the reasons of the counts they are
 // computed from.
 //
@@ -77,6 +85,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gmem {
@@ -164,14 +173,46 @@ struct LineComparison {
   bool Exact = true;
 };
 
+/// A measured metric no row compares, and why.
+struct UncomparedMetric {
+  std::string Name;
+  std::string Why;
+};
+
 struct LaunchComparison {
   MatchedLaunch Match;
   const MeasuredLaunch *Measured = nullptr;
   LaunchResult Predicted;
   std::vector<MetricComparison> Metrics;
   std::vector<LineComparison> Lines; ///< Empty without per-line data.
-  Verdict V = Verdict::Match;        ///< The worst of all values.
+  std::vector<UncomparedMetric> Uncompared;
+  Verdict V = Verdict::Match; ///< The worst of all values.
+
+  /// Nothing measured had a prediction to stand beside: never a match.
+  bool compared() const { return !Metrics.empty() || !Lines.empty(); }
 };
+
+//===----------------------------------------------------------------------===//
+// Which measured metrics can be compared (metric_names.cpp).
+//===----------------------------------------------------------------------===//
+
+enum class MetricUse : uint8_t {
+  Compared,     ///< gmem predicts it.
+  NotPredicted, ///< A metric gmem knows (nvprof's or the catalog's) but
+                ///< does not predict: DRAM bytes, time, occupancy.
+  Unknown,      ///< No metric gmem knows.
+};
+MetricUse metricUse(std::string_view Name);
+
+/// The name gmem compares that is nearest Name (nvprof's or Nsight's).
+std::string closestMetricName(std::string_view Name, bool Nvprof);
+
+/// An error naming the first measured metric that can only be a mistake:
+/// in an nvprof log, any name nvprof does not have; elsewhere, a name within
+/// a few letters of one gmem compares. With the file's line and the
+/// closest known name. Nothing when every name is usable.
+std::optional<std::string> checkMetricNames(const Measurement &Ms,
+                                            const std::string &Path);
 
 /// Which of a metric's names the rows carry: the simulator's (Nsight
 /// Compute's where the catalog has both), or, for a measurement nvprof
@@ -208,9 +249,16 @@ struct Comparison {
   std::vector<std::string> Notes, Warnings;
 };
 
-/// 0 when every value is Match or Explained, 1 otherwise; Strict: 1 unless
-/// every value equals its prediction up to the printed precision.
+/// 0 when every launch compared something and every value is Match or
+/// Explained, 1 otherwise; Strict: 1 unless every value equals its
+/// prediction up to the printed precision.
 int comparisonExitCode(const Comparison &C, bool Strict);
+
+/// "match", "explained", "mismatch", or "not compared".
+const char *launchVerdict(const LaunchComparison &LC);
+/// "3 launches: 1 match, 2 differ (2 explained, 0 unexplained), 0 not
+/// compared": differences, explained or not, apart from matches.
+std::string summaryText(const Comparison &C);
 
 void printComparisonText(const Comparison &C, std::ostream &OS);
 nlohmann::json comparisonJson(const Comparison &C);

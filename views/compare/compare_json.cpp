@@ -83,15 +83,22 @@ json lineJson(const LineComparison &L) {
 nlohmann::json comparisonJson(const Comparison &C) {
   const Measurement &Ms = *C.Ms;
   json Launches = json::array();
-  unsigned Count[3] = {0, 0, 0};
+  unsigned Count[3] = {0, 0, 0}, Uncompared = 0;
   Verdict Worst = Verdict::Match;
   for (const LaunchComparison &LC : C.Launches) {
-    ++Count[int(LC.V)];
-    Worst = std::max(Worst, LC.V);
+    if (LC.compared())
+      ++Count[int(LC.V)];
+    else
+      ++Uncompared;
+    Worst = std::max(Worst, LC.compared() ? LC.V : Verdict::Mismatch);
     json L = launchHeader(LC.Predicted.L);
     L["measured_index"] = LC.Measured->Index;
     L["notes"] = LC.Match.Notes;
-    L["verdict"] = verdictName(LC.V);
+    L["verdict"] = launchVerdict(LC);
+    json Uncomp = json::array();
+    for (const UncomparedMetric &U : LC.Uncompared)
+      Uncomp.push_back({{"name", U.Name}, {"why", U.Why}});
+    L["not_compared"] = Uncomp;
     L["diagnostics"] = LC.Predicted.Diagnostics;
     json Metrics = json::array(), Lines = json::array();
     for (const MetricComparison &M : LC.Metrics)
@@ -126,10 +133,13 @@ nlohmann::json comparisonJson(const Comparison &C) {
       {"summary",
        {{"launches", C.Launches.size()},
         {"match", Count[0]},
+        {"differ", Count[1] + Count[2]},
         {"explained", Count[1]},
-        {"mismatch", Count[2]}}},
+        {"mismatch", Count[2]},
+        {"not_compared", Uncompared}}},
       {"warnings", C.Warnings},
       {"notes", C.Notes},
+      {"measurement_notes", Ms.Notes},
       {"launches", Launches},
       {"unmeasured_launches", Unmeasured},
   };

@@ -129,6 +129,25 @@ void printLines(const LaunchComparison &LC, std::ostream &OS) {
   }
 }
 
+/// One line per reason: "not compared (gmem does not predict them): A, B".
+void printUncompared(const LaunchComparison &LC, std::ostream &OS) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> ByWhy;
+  for (const UncomparedMetric &U : LC.Uncompared) {
+    auto It = std::find_if(ByWhy.begin(), ByWhy.end(),
+                           [&](const auto &P) { return P.first == U.Why; });
+    if (It == ByWhy.end())
+      ByWhy.push_back({U.Why, {U.Name}});
+    else
+      It->second.push_back(U.Name);
+  }
+  for (const auto &[Why, Names] : ByWhy) {
+    OS << "  not compared (" << Why << "): ";
+    for (size_t I = 0; I < Names.size(); ++I)
+      OS << (I ? ", " : "") << Names[I];
+    OS << "\n";
+  }
+}
+
 } // namespace
 
 void printComparisonText(const Comparison &C, std::ostream &OS) {
@@ -151,19 +170,21 @@ void printComparisonText(const Comparison &C, std::ostream &OS) {
     OS << "warning: " << W << "\n";
   for (const std::string &N : C.Notes)
     OS << "note: " << N << "\n";
-  unsigned Count[3] = {0, 0, 0};
+  for (const std::string &N : Ms.Notes)
+    OS << "note: " << C.MeasurementPath << ": " << N << "\n";
   for (const LaunchComparison &LC : C.Launches) {
     const MeasuredLaunch &ML = *LC.Measured;
-    ++Count[int(LC.V)];
     OS << "\n"
        << launchTitle(LC.Predicted.L) << " [measured launch " << ML.Index
-       << "]: " << verdictName(LC.V) << "\n";
+       << "]: " << launchVerdict(LC) << "\n";
     for (const std::string &N : LC.Match.Notes)
       OS << "  note: " << N << "\n";
     for (const std::string &D : LC.Predicted.Diagnostics)
       OS << "  error: " << D << "\n";
-    printMetrics(LC, OS);
+    if (LC.compared())
+      printMetrics(LC, OS);
     printLines(LC, OS);
+    printUncompared(LC, OS);
   }
   if (!C.Unmeasured.empty()) {
     // A loop's launches of one configuration and place are one line
@@ -182,9 +203,7 @@ void printComparisonText(const Comparison &C, std::ostream &OS) {
     for (const auto &[T, N] : Titles)
       OS << "  " << T << (N > 1 ? " x " + std::to_string(N) : "") << "\n";
   }
-  OS << "\n"
-     << C.Launches.size() << " launches: " << Count[0] << " match, " << Count[1]
-     << " explained, " << Count[2] << " mismatch\n";
+  OS << "\n" << summaryText(C) << "\n";
 }
 
 } // namespace gmem
