@@ -38,4 +38,9 @@ nlohmann::json diagnosticsJson(const std::vector<Diagnostic> &Ds) {
   return A;
 }
 
+std::string fixText(const CheckedFix &F) {
+  return "fix, checked by re-simulating the changed model: " + F.Description +
+         " (" + F.Outcome + ")";
+}
+
 } // namespace gmem

@@ -55,6 +55,10 @@ struct Diagnostic {
   nlohmann::json Figures = nlohmann::json::object(); ///< For JSON and SARIF.
 };
 
+/// "fix, checked by re-simulating the changed model: DESCRIPTION
+/// (OUTCOME)": the words every output gives a checked fix in.
+std::string fixText(const CheckedFix &F);
+
 /// The findings as JSON: [{"rule", "severity", "file", "line", "col",
 /// "message", "notes": [...], "fix": {...}, "figures": {...}}].
 nlohmann::json diagnosticsJson(const std::vector<Diagnostic> &Ds);

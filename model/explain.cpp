@@ -12,20 +12,16 @@ static std::string num(double V) {
   return B;
 }
 
-std::string CostExplanation::sentence() const {
-  return Advice.empty() ? Cause : Cause + "; " + Advice;
-}
-
 std::string explainCause(const Access &A, const AccessStats &S) {
   if (S.UnknownRequests)
     return "not modelled: " + S.UnknownReason;
-  return explainCost(A, S).Cause;
+  return explainCost(A, S);
 }
 
 std::string explainAccess(const Access &A, const AccessStats &S) {
   if (S.UnknownRequests)
     return "not modelled: " + S.UnknownReason;
-  std::string Cost = explainCost(A, S).sentence();
+  std::string Cost = explainCost(A, S);
   if (A.AsyncPartner < 0)
     return Cost;
   if (asyncWavefrontsUnknown(A))
@@ -37,15 +33,14 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
   return Cost.empty() ? Async : Cost + "; " + Async;
 }
 
-CostExplanation explainCost(const Access &A, const AccessStats &S) {
+std::string explainCost(const Access &A, const AccessStats &S) {
   if (A.Sp == Space::Global && S.HasStride && S.Stride == 0 &&
       S.Units == S.Requests)
-    return {"every lane uses the same address: a broadcast, one sector per "
-            "request of which " +
-                std::to_string(A.Size) + " bytes are used",
-            ""};
+    return "every lane uses the same address: a broadcast, one sector per "
+           "request of which " +
+           std::to_string(A.Size) + " bytes are used";
   if (!S.Requests || S.Units <= S.IdealUnits)
-    return {};
+    return "";
   const int64_t Stride = S.Stride;
   const std::string Per = num(S.perRequest());
   const std::string Ideal = num(double(S.IdealUnits) / double(S.Requests));
@@ -53,47 +48,40 @@ CostExplanation explainCost(const Access &A, const AccessStats &S) {
     std::string Cost = Per + " sectors per request where " + Ideal +
                        " would hold the same bytes";
     if (A.Compiled.Branches)
-      return {Cost + ": the lanes of a warp load through " +
-                  std::to_string(A.Compiled.Branches) +
-                  " exclusive branches (" + A.Text +
-                  "), so each branch's lanes touch sectors of their own",
-              ""};
+      return Cost + ": the lanes of a warp load through " +
+             std::to_string(A.Compiled.Branches) + " exclusive branches (" +
+             A.Text + "), so each branch's lanes touch sectors of their own";
     if (S.HasStride && Stride == 0)
-      return {Cost + ": lanes repeat addresses", ""};
+      return Cost + ": lanes repeat addresses";
     if (S.HasStride && std::llabs(Stride) >= 32)
-      return {Cost + ": neighbouring lanes are " + std::to_string(Stride) +
-                  " bytes apart, so every lane needs its own sector",
-              "make threadIdx.x index the fastest-varying (contiguous) "
-              "dimension"};
+      return Cost + ": neighbouring lanes are " + std::to_string(Stride) +
+             " bytes apart, so every lane needs its own sector";
     if (S.HasStride && Stride == int64_t(A.Size) && S.FirstAddress % 32)
-      return {Cost + ": the warp's bytes start " +
-                  std::to_string(S.FirstAddress % 32) +
-                  " bytes past a 32-byte sector boundary",
-              ""};
+      return Cost + ": the warp's bytes start " +
+             std::to_string(S.FirstAddress % 32) +
+             " bytes past a 32-byte sector boundary";
     if (S.HasStride)
-      return {Cost + ": neighbouring lanes are " + std::to_string(Stride) +
-                  " bytes apart for " + std::to_string(A.Size) +
-                  "-byte elements",
-              ""};
-    return {Cost, ""};
+      return Cost + ": neighbouring lanes are " + std::to_string(Stride) +
+             " bytes apart for " + std::to_string(A.Size) + "-byte elements";
+    return Cost;
   }
   std::string Cost = Per + " wavefronts per request where " + Ideal +
                      " would do (up to " + std::to_string(S.MaxWays) +
                      "-way bank conflict)";
+  // The stride names the cause only where it accounts for the worst
+  // request's conflict: requests of one access may stride differently (a
+  // tree reduction's 2 words apart in one step, 16 in another).
   if (S.HasStride && Stride % 4 == 0 && Stride != 0) {
     int64_t Words = std::llabs(Stride) / 4;
     int64_t Ways = std::gcd<int64_t>(Words, 32);
-    if (Ways > 1)
-      return {Cost + ": neighbouring lanes are " + std::to_string(Words) +
-                  " words apart, so " +
-                  (Ways == 32 ? std::string("they fall into the same bank")
-                              : "lanes " + std::to_string(32 / Ways) +
-                                    " apart fall into the same bank"),
-              "padding the array's rows changes that (`--format "
-              "diagnostics` gives the smallest padding that removes the "
-              "conflict, checked by re-simulation)"};
+    if (Ways > 1 && uint64_t(Ways) >= S.MaxWays)
+      return Cost + ": neighbouring lanes are " + std::to_string(Words) +
+             " words apart, so " +
+             (Ways == 32 ? std::string("they fall into the same bank")
+                         : "lanes " + std::to_string(32 / Ways) +
+                               " apart fall into the same bank");
   }
-  return {Cost, ""};
+  return Cost;
 }
 
 } // namespace gmem

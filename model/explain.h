@@ -14,22 +14,18 @@
 
 namespace gmem {
 
-/// Why an access costs more than it needs to: the cause, and general
-/// advice on what would change it (empty when none applies); both empty
-/// when it is as cheap as its bytes allow (explain.cpp).
-struct CostExplanation {
-  std::string Cause, Advice;
-  /// "Cause; Advice", as the text and JSON views print it.
-  std::string sentence() const;
-};
-CostExplanation explainCost(const Access &A, const AccessStats &S);
+/// Why an access costs more than it needs to; empty when it is as cheap as
+/// its bytes allow (explain.cpp). What to do about it is not said here: a
+/// remedy is offered only once a rule has re-simulated it (rules/), and
+/// every view prints that one (views.h: adviceFor), so that no two outputs
+/// advise differently.
+std::string explainCost(const Access &A, const AccessStats &S);
 
 /// The whole explanation in one sentence: the cost's, why it is not
 /// modelled, or what an async copy counts; "" when there is nothing to say.
 std::string explainAccess(const Access &A, const AccessStats &S);
 
-/// The cause alone (or why it is not modelled), for findings that carry
-/// a checked fix of their own instead of general advice.
+/// The cause alone (or why it is not modelled), for a finding's note.
 std::string explainCause(const Access &A, const AccessStats &S);
 
 /// What the compiler made of the access (Access::Compiled), in one

@@ -1,9 +1,11 @@
 //===- coalescing.cpp - Uncoalesced global accesses -----------------------===//
 //
-// The remedy it checks: swapping the roles of x and y (swapXY), re-simulated.
-// It is offered as a fix only when this access gets cheaper and no other
-// access gets dearer; when the swap only moves the cost (a transpose), a
-// note says where it goes.
+// The remedies it checks, each re-simulated: swapping the roles of x and y
+// (swapXY), offered when this access gets cheaper and no other access gets
+// dearer; when the swap only moves the cost between a load and a store (a
+// transpose), a note says where it goes and the fix is a shared tile through
+// which each keeps the order it wants; a member of an array of structures
+// becomes an array of its own (structure of arrays).
 //
 //===----------------------------------------------------------------------===//
 #include "coalescing.h"
@@ -12,11 +14,100 @@
 #include "resim.h"
 #include "simulate.h"
 
+#include <functional>
+
 namespace gmem {
 
 static std::string dims(const Dim3 &D) {
   return std::to_string(D.X) + "x" + std::to_string(D.Y) +
          (D.Z > 1 ? "x" + std::to_string(D.Z) : "");
+}
+
+/// What the shared tile of a tiled transpose costs, simulated: one side
+/// writes tile[threadIdx.y][threadIdx.x] in the launch's thread order, the
+/// other reads tile[threadIdx.x][threadIdx.y] in the swapped order (block
+/// Y x X), for the smallest padding of the rows that gives the fewest
+/// wavefronts. The tile's cost is the same in every block: one block is
+/// simulated.
+struct TileCost {
+  uint64_t Pad = 0;
+  double Current = 0, Swapped = 0; ///< Wavefronts per request.
+};
+
+static std::optional<TileCost> tileCost(const RuleContext &C, unsigned Size,
+                                        bool CurrentStores) {
+  const Launch &L = C.R.L;
+  const uint64_t W = L.Block.X, H = L.Block.Y;
+  if (L.Block.Z != 1)
+    return std::nullopt;
+  const IntType U = {64, false};
+  auto Builtin_ = [&](Builtin B) { return makeCast(makeBuiltin(B), U); };
+  auto Cost = [&](uint64_t Pad, bool Swap) -> std::optional<double> {
+    Kernel T;
+    T.Name = C.K.Name + " (tile)";
+    SharedArray Tile;
+    Tile.Name = "tile";
+    Tile.ElemSize = Size;
+    Tile.Dims = {H, W + Pad};
+    Tile.Bytes = H * (W + Pad) * Size;
+    T.Shared.push_back(Tile);
+    Access A;
+    A.Id = 0;
+    A.Sp = Space::Shared;
+    A.Kind = (CurrentStores != Swap) ? AccessKind::Store : AccessKind::Load;
+    A.Size = Size;
+    A.SharedArray = 0;
+    A.Array = "tile";
+    Builtin Row = Swap ? Builtin::ThreadIdxX : Builtin::ThreadIdxY;
+    Builtin Col = Swap ? Builtin::ThreadIdxY : Builtin::ThreadIdxX;
+    A.Address = makeBinary(
+        Op::Mul,
+        makeBinary(Op::Add,
+                   makeBinary(Op::Mul, Builtin_(Row), makeConst(W + Pad, U), U),
+                   Builtin_(Col), U),
+        makeConst(Size, U), U);
+    T.Accesses.push_back(A);
+    Stmt S;
+    S.Kind = StmtKind::Access;
+    S.AccessId = 0;
+    T.Body.push_back(S);
+    Launch One;
+    One.Kernel = T.Name;
+    One.Block = Swap ? swapXY(L).Block : L.Block;
+    LaunchResult R = resimulate(T, One, C);
+    const AccessStats &St = R.PerAccess[0];
+    if (St.UnknownRequests || !St.Requests)
+      return std::nullopt;
+    return St.perRequest();
+  };
+  std::optional<TileCost> Best;
+  for (uint64_t Pad = 0; Pad <= 32; ++Pad) {
+    if (H * (W + Pad) * Size > C.Arch.MaxStaticShared)
+      break;
+    std::optional<double> Cur = Cost(Pad, false), Swp = Cost(Pad, true);
+    if (!Cur || !Swp)
+      return std::nullopt;
+    if (!Best || *Cur + *Swp < Best->Current + Best->Swapped)
+      Best = TileCost{Pad, *Cur, *Swp};
+    if (*Cur + *Swp <= 2)
+      break; // Conflict-free: no smaller padding did better.
+  }
+  return Best;
+}
+
+/// Whether access Id runs inside a loop of L (then each thread moves
+/// several elements, and a tile of one element per thread is not the one
+/// the kernel would need).
+static bool inLoop(const std::vector<Stmt> &L, int Id, bool Looping = false) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Access && S.AccessId == Id)
+      return Looping;
+    const bool Inner = Looping || S.Kind == StmtKind::Loop;
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      if (inLoop(*Sub, Id, Inner))
+        return true;
+  }
+  return false;
 }
 
 static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
@@ -51,10 +142,111 @@ static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
                     figure(Before.perRequest()) + " to " +
                     figure(After.perRequest()) +
                     " per request, so the swap alone only moves the cost"});
+    // A transpose: a load and a store that each want the other order.
+    // Staged through a shared tile, each keeps the order it wants.
+    const bool Pair = O.Sp == Space::Global && A.Kind != O.Kind &&
+                      A.Kind != AccessKind::Atomic &&
+                      O.Kind != AccessKind::Atomic && O.Size == A.Size;
+    if (!Pair)
+      return;
+    if (inLoop(C.K.Body, A.Id) || inLoop(C.K.Body, O.Id)) {
+      D.Notes.push_back(
+          {A.Loc, "a shared-memory tile through which each keeps the order "
+                  "it wants is the usual remedy (a tiled transpose); not "
+                  "checked here, as each thread moves several elements in a "
+                  "loop"});
+      return;
+    }
+    std::optional<TileCost> T =
+        tileCost(C, A.Size, /*CurrentStores=*/O.Kind == AccessKind::Load);
+    if (!T)
+      return;
+    const std::string Rows = std::to_string(L.Block.Y),
+                      Cols = std::to_string(L.Block.X + T->Pad);
+    const Access &Ld = A.Kind == AccessKind::Load ? A : O;
+    const Access &St = A.Kind == AccessKind::Load ? O : A;
+    const bool LoadSwapped = &Ld == &A;
+    auto Order = [](bool Swapped) {
+      return Swapped ? "with threadIdx.x and threadIdx.y swapped"
+                     : "in the current thread order";
+    };
+    D.Fix = CheckedFix{
+        "stage each block's elements through a shared tile of " +
+            std::to_string(A.Size) + "-byte elements, __shared__ tile[" +
+            Rows + "][" + Cols + "]" +
+            (T->Pad ? " (rows padded by " + std::to_string(T->Pad) + ")"
+                    : std::string()) +
+            ": load '" + Ld.Array + "' " + Order(LoadSwapped) +
+            " into it, __syncthreads(), then store '" + St.Array + "' " +
+            Order(!LoadSwapped) +
+            " from it (the swapped threads address it as "
+            "tile[threadIdx.x][threadIdx.y])",
+        "re-simulated " + resimScope(L) + ": " + Gain + ", the " +
+            opText(O) + " of '" + O.Array + "' stays at " +
+            figure(Before.perRequest()) +
+            " per request; the tile's shared accesses take " +
+            figure(T->Current) + " (current order) and " +
+            figure(T->Swapped) + " (swapped order) wavefronts per request"};
     return;
   }
   D.Fix = CheckedFix{How, "re-simulated " + resimScope(L) + ": " + Gain +
                               "; no other access gets more costly"};
+}
+
+/// Structure of arrays: a member of an array of structures read or
+/// written across the warp (lanes a structure's size apart) becomes an
+/// array of its own, lanes one element apart. Checked on a copy whose
+/// accesses to the array have the structure's size as element size and no
+/// member offset.
+static void trySoA(const RuleContext &C, const Access &A, Diagnostic &D) {
+  const AccessStats &S = C.R.PerAccess[A.Id];
+  const int64_t Stride = S.Stride;
+  if (!S.HasStride || Stride <= int64_t(A.Size) || Stride % A.Size ||
+      Stride > 1024 ||
+      (A.Text.find('.') == std::string::npos &&
+       A.Text.find("->") == std::string::npos))
+    return;
+  bool Found = false;
+  std::function<ExprPtr(const Expr &)> ToField =
+      [&](const Expr &E) -> ExprPtr {
+    if (E.Ops.size() != 2 || (E.Kind != Op::Mul && E.Kind != Op::Add))
+      return nullptr;
+    for (int I = 0; I < 2; ++I) {
+      const Expr &K = *E.Ops[I];
+      if (K.Kind != Op::Const)
+        continue;
+      if (E.Kind == Op::Mul && K.Value == Stride) {
+        Found = true;
+        auto M = std::make_shared<Expr>(E);
+        M->Ops[I] = makeConst(A.Size, K.Type);
+        return M;
+      }
+      // The member's offset in the structure: none in its own array.
+      if (E.Kind == Op::Add && K.Value > 0 && K.Value < Stride)
+        return rewriteExpr(E.Ops[1 - I], ToField);
+    }
+    return nullptr;
+  };
+  Kernel Copy = C.K;
+  for (Access &X : Copy.Accesses)
+    if (X.Array == A.Array && X.Sp == A.Sp)
+      X.Address = rewriteExpr(X.Address, ToField);
+  if (!Found)
+    return;
+  LaunchResult Base = resimulate(C.K, C.R.L, C),
+               After = resimulate(Copy, C.R.L, C);
+  const AccessStats &Old = Base.PerAccess[A.Id], &New = After.PerAccess[A.Id];
+  if (New.UnknownRequests || New.perRequest() >= Old.perRequest())
+    return;
+  D.Fix = CheckedFix{
+      "store each member of the structures in '" + A.Array +
+          "' as an array of its own (structure of arrays), so that "
+          "neighbouring lanes are " +
+          std::to_string(A.Size) + " bytes apart, not " +
+          std::to_string(Stride),
+      "re-simulated " + resimScope(C.R.L) + ": this " + opText(A) +
+          " takes " + figure(New.perRequest()) + " sectors per request (from " +
+          figure(Old.perRequest()) + ")"};
 }
 
 void checkUncoalesced(const RuleContext &C, std::vector<Diagnostic> &Out,
@@ -87,6 +279,8 @@ void checkUncoalesced(const RuleContext &C, std::vector<Diagnostic> &Out,
       D.Notes.push_back({A.Loc, Why});
     if (Excess)
       trySwap(C, A, D);
+    if (Excess && !D.Fix)
+      trySoA(C, A, D);
     Out.push_back(std::move(D));
   }
 }

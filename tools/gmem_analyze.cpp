@@ -31,7 +31,7 @@ int fail(const std::string &Message) {
 }
 
 /// Every rule's findings for each launch, as the gate's default ('*')
-/// finds them: the HTML report draws the fixes they checked.
+/// finds them: every view offers the fixes they checked.
 std::vector<std::vector<Diagnostic>>
 findingsOf(const Report &Rep, const ArchRules &Arch, unsigned Threads) {
   std::vector<std::vector<Diagnostic>> All;
@@ -145,8 +145,8 @@ int run(const Options &O) {
     return FailWithNotes(std::move(E));
   Rep.NotLaunched = kernelsNotLaunched(M, O);
 
-  if (O.Format == "html")
-    Rep.Findings = findingsOf(Rep, *Arch, O.Threads);
+  // Every view offers the remedies the rules checked (views.h: adviceFor).
+  Rep.Findings = findingsOf(Rep, *Arch, O.Threads);
   Rep.AccessLine = O.AccessLine;
   const LaunchResult *In = nullptr;
   if (O.AccessLine && !pictureAccess(Rep, In))

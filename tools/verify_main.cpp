@@ -12,7 +12,6 @@
 //===----------------------------------------------------------------------===//
 #include "launch_filter.h"
 #include "measured_json.h"
-#include <cuda.h>
 
 #include <cerrno>
 #include <climits>
@@ -75,8 +74,8 @@ Options parseArgs(int Argc, char **Argv) {
       std::fputs(Usage, stdout);
       std::exit(0);
     } else if (A == "--version") {
-      std::printf("gmem-verify " GMEM_VERSION " (CUPTI of CUDA %d.%d)\n",
-                  CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+      std::puts("gmem-verify " GMEM_VERSION " (CUPTI of CUDA " GMEM_CUDA_VERSION
+                ")");
       std::exit(0);
     } else if (A == "-o" || A == "--output")
       O.Output = Value("--output");

@@ -90,11 +90,6 @@ clang::DiagnosticsEngine::Level levelOf(Severity S) {
   return clang::DiagnosticsEngine::Warning;
 }
 
-std::string fixNote(const CheckedFix &F) {
-  return "fix, checked by re-simulating the changed model: " + F.Description +
-         " (" + F.Outcome + ")";
-}
-
 } // namespace
 
 void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
@@ -123,7 +118,7 @@ void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
     for (const DiagNote &N : D.Notes)
       Emit(clang::DiagnosticsEngine::Note, N.Loc, N.Message);
     if (D.Fix)
-      Emit(clang::DiagnosticsEngine::Note, D.Loc, fixNote(*D.Fix));
+      Emit(clang::DiagnosticsEngine::Note, D.Loc, fixText(*D.Fix));
   }
   Printer.EndSourceFile();
   OS.flush();

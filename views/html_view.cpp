@@ -142,7 +142,7 @@ void pictures(const Report &Rep, size_t I, std::ostream &OS) {
              << requestSvg(A, *D.Fix->After, Rules,
                            "after the checked fix: " + D.Fix->Description)
              << "</div>\n";
-    OS << "<figcaption>" << xmlEscaped(explainAccess(A, S))
+    OS << "<figcaption>" << xmlEscaped(explainWithAdvice(Rep, I, A, S))
        << "</figcaption></figure>\n";
   }
 }

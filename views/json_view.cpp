@@ -127,8 +127,14 @@ nlohmann::json launchJson(const LaunchResult &R) {
 
 void printJsonView(const Report &Rep, std::ostream &OS) {
   json Launches = json::array();
-  for (const LaunchResult &R : Rep.Launches)
-    Launches.push_back(launchJson(R));
+  for (size_t I = 0; I < Rep.Launches.size(); ++I) {
+    json L = launchJson(Rep.Launches[I]);
+    // The checked remedy, as the text view and the findings give it.
+    for (json &X : L["accesses"])
+      X["advice"] = adviceFor(
+          Rep, I, Rep.Launches[I].K->Accesses[X["id"].get<size_t>()]);
+    Launches.push_back(std::move(L));
+  }
   json NotLaunched = json::array();
   for (const auto &[Name, Loc] : Rep.NotLaunched)
     NotLaunched.push_back(

@@ -157,7 +157,8 @@ void printNvprofMetrics(const LaunchResult &R, std::ostream &OS) {
     OS << "  " << N << "\n";
 }
 
-void printAccesses(const LaunchResult &R, std::ostream &OS) {
+void printAccesses(const Report &Rep, size_t Launch, std::ostream &OS) {
+  const LaunchResult &R = Rep.Launches[Launch];
   const ArchRules &Rules = archOrDefault(R.Arch);
   const Kernel &K = *R.K;
   std::vector<int> Order;
@@ -220,7 +221,7 @@ void printAccesses(const LaunchResult &R, std::ostream &OS) {
               7, true)
        << pad(Shared && S.Requests ? std::to_string(S.MaxWays) : "-", 6, true)
        << "\n";
-    std::string Why = explainAccess(A, S);
+    std::string Why = explainWithAdvice(Rep, Launch, A, S);
     if (!Why.empty())
       OS << "      -> " << Why << "\n";
     std::string Compiled = explainCompiled(A, S, R.Path == "executed");
@@ -260,7 +261,7 @@ void printTableView(const Report &Rep, std::ostream &OS) {
     else
       printMetrics(R, OS);
     OS << "\n";
-    printAccesses(R, OS);
+    printAccesses(Rep, I, OS);
     for (const std::string &D : R.Diagnostics)
       OS << "  error: " << D << "\n";
   }

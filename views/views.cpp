@@ -30,6 +30,34 @@ std::vector<std::string> viewNames() {
   return N;
 }
 
+std::string adviceFor(const Report &Rep, size_t Launch, const Access &A) {
+  if (Launch >= Rep.Findings.size())
+    return "";
+  const LaunchResult &R = Rep.Launches[Launch];
+  const std::string Cause = explainCause(A, R.PerAccess[A.Id]);
+  for (const Diagnostic &D : Rep.Findings[Launch]) {
+    if (D.AccessId != A.Id || D.Kernel != R.K->Name)
+      continue;
+    if (D.Fix)
+      return fixText(*D.Fix);
+    // What the rule's checks found instead (the cause is said already).
+    std::string Out;
+    for (const DiagNote &N : D.Notes)
+      if (N.Message != Cause)
+        Out += (Out.empty() ? "" : "; ") + N.Message;
+    return Out;
+  }
+  return "";
+}
+
+std::string explainWithAdvice(const Report &Rep, size_t Launch,
+                              const Access &A, const AccessStats &S) {
+  std::string Why = explainAccess(A, S), Advice = adviceFor(Rep, Launch, A);
+  if (Why.empty() || Advice.empty())
+    return Why + Advice;
+  return Why + "; " + Advice;
+}
+
 std::string dimText(const Dim3 &D) {
   return "(" + std::to_string(D.X) + "," + std::to_string(D.Y) + "," +
          std::to_string(D.Z) + ")";

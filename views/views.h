@@ -62,6 +62,17 @@ inline bool costKnown(const Access &A, const AccessStats &S) {
   return !S.UnknownRequests && !asyncWavefrontsUnknown(A);
 }
 
+/// The one remedy every view offers for access A of launch Launch: the
+/// fix a rule checked by re-simulation (fixText), or the finding's notes
+/// beyond the cause ("the swap alone only moves the cost"); "" when no
+/// finding has one (Report::Findings not computed, or the access is cheap).
+std::string adviceFor(const Report &Rep, size_t Launch, const Access &A);
+
+/// explainAccess's sentence followed by adviceFor's, as the text view and
+/// the report's captions print an access.
+std::string explainWithAdvice(const Report &Rep, size_t Launch,
+                              const Access &A, const AccessStats &S);
+
 /// "(x,y,z)".
 std::string dimText(const Dim3 &D);
 /// "load", "store" or "atomic".

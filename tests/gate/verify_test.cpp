@@ -37,11 +37,14 @@ std::vector<Expected> expectations(const std::string &Source) {
   return Out;
 }
 
-void verify(const std::string &Rule, const std::string &Extra = "") {
-  std::string File = "tests/data/rules/" + Rule.substr(5) + ".cu";
-  for (char &C : File)
-    if (C == '-')
-      C = '_';
+void verify(const std::string &Rule, const std::string &Extra = "",
+            std::string File = "") {
+  if (File.empty()) {
+    File = "tests/data/rules/" + Rule.substr(5) + ".cu";
+    for (char &C : File)
+      if (C == '-')
+        C = '_';
+  }
   std::vector<Expected> Want = expectations(readFile(sourcePath(File)));
   ASSERT_FALSE(Want.empty()) << File << " expects nothing";
   GateRun R = runGate(File + " --format json --checks=-*," + Rule + Extra);
@@ -68,8 +71,9 @@ void verify(const std::string &Rule, const std::string &Extra = "") {
     if (F.contains("fix"))
       for (size_t I = 0; I < Want.size(); ++I)
         if (Want[I].Level == "note" && Want[I].Line == F["line"] &&
-            std::string(F["fix"]["description"]).find(Want[I].Text) !=
-                std::string::npos)
+            (std::string(F["fix"]["description"]) + " (" +
+             std::string(F["fix"]["checked"]) + ")")
+                    .find(Want[I].Text) != std::string::npos)
           Seen[I] = true;
   }
   for (size_t I = 0; I < Want.size(); ++I)
@@ -87,6 +91,9 @@ TEST(Rules, BankConflict) { verify("gmem-bank-conflict"); }
 TEST(Rules, SharedOutOfBounds) { verify("gmem-shared-out-of-bounds"); }
 TEST(Rules, DataDependentAccess) { verify("gmem-data-dependent-access"); }
 TEST(Rules, PartialWarp) { verify("gmem-partial-warp"); }
+TEST(Rules, CheckedRemedies) {
+  verify("gmem-uncoalesced-load", "", "tests/data/rules/remedies.cu");
+}
 
 TEST(Rules, EveryRuleHasAVerifyFile) {
   GateRun R = runGate("--list-checks");

@@ -216,6 +216,63 @@ TEST(Cli, KernelsNoLaunchReachesAreListed) {
   EXPECT_EQ(J["kernels_not_launched"][0]["line"], 4);
 }
 
+TEST(Cli, EveryOutputGivesTheSameCheckedAdvice) {
+  // Before: the text said "make threadIdx.x index the fastest-varying
+  // dimension" while the findings had re-simulated that swap and found it
+  // only moves the cost to the store, and neither offered the shared tile.
+  const std::string F = "examples/transpose.cu --kernel naiveGmem";
+  ToolRun Text = runTool(F);
+  ToolRun Diags = runTool(F + " --format diagnostics -fno-color-diagnostics");
+  ToolRun Json = runTool(F + " --format json");
+  ASSERT_EQ(Text.Exit, 0) << Text.Err;
+  ASSERT_EQ(Json.Exit, 0) << Json.Err;
+  const std::string Fix =
+      "fix, checked by re-simulating the changed model: stage each block's "
+      "elements through a shared tile of 4-byte elements, __shared__ "
+      "tile[16][34] (rows padded by 2): load 'in' with threadIdx.x and "
+      "threadIdx.y swapped into it, __syncthreads(), then store 'out' in the "
+      "current thread order from it";
+  EXPECT_NE(Text.Out.find("; " + Fix), std::string::npos) << Text.Out;
+  EXPECT_NE(Diags.Out.find(": note: " + Fix), std::string::npos) << Diags.Out;
+  EXPECT_EQ(Text.Out.find("fastest-varying"), std::string::npos) << Text.Out;
+  auto J = nlohmann::json::parse(Json.Out);
+  bool Found = false;
+  for (const auto &A : J["launches"][0]["accesses"])
+    if (A["text"] == "in[iy*nx+ix]") {
+      Found = true;
+      EXPECT_EQ(A["advice"].get<std::string>().rfind(Fix, 0), 0u) << A;
+    }
+  EXPECT_TRUE(Found) << Json.Out;
+}
+
+TEST(Cli, OldArchitecturesAreShownAsNvprofShowedThem) {
+  // Seed 000's Quadro P2000 measured transposeSmem's loads at 16
+  // transactions per request (nvprof counted 8-byte units on Pascal) and
+  // its stores at 4. Before, --gpu quadro-p2000 printed 4 for the loads
+  // and simulated sm_90.
+  ToolRun R = runTool("examples/transpose.cu --gpu quadro-p2000 --kernel "
+                      "transposeSmem --host interpret");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("  Invocations                               Metric "
+                       "Name                           Metric Description    "
+                       "     Min         Max         Avg\n"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("              gld_transactions_per_request         "
+                       "Global Load Transactions Per Request   16.000000   "
+                       "16.000000   16.000000\n"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("gst_transactions_per_request        Global Store "
+                       "Transactions Per Request    4.000000"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("(definition) nvprof on Pascal (sm_61) counted a "
+                       "coalesced 4-byte load request as 16 transactions"),
+            std::string::npos)
+      << R.Out;
+}
+
 TEST(Cli, QuietFindingsHaveNoNotes) {
   ToolRun R = runTool("examples/transpose.cu --kernel naiveGmem --format "
                       "diagnostics --quiet");
