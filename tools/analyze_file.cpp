@@ -25,7 +25,9 @@
 #include "translate.h"
 
 #include "llvm/Support/Path.h"
+#include <cstdio>
 #include <iostream>
+#include <unistd.h>
 #include <map>
 #include <optional>
 #include <set>
@@ -160,6 +162,17 @@ recordRequest(const Options &O, const ArchRules &Arch,
   R.LaunchCount =
       O.LaunchCount && O.Kernel.empty() ? O.LaunchSkip + O.LaunchCount : 0;
   R.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
+  // A long run says on a terminal that it is alive (after 2 s, on one line
+  // the report's first line replaces).
+  if (!O.Quiet && isatty(STDERR_FILENO))
+    R.Progress = [](uint64_t Launches, unsigned Seconds) {
+      if (Seconds < 2)
+        return;
+      std::fprintf(stderr,
+                   "\rgmem: running the program: %llu launches, %u s\033[K",
+                   (unsigned long long)Launches, Seconds);
+      std::fflush(stderr);
+    };
   R.RuntimeDir = recordRuntimeDir();
   return R;
 }
@@ -172,6 +185,8 @@ static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
                                   std::string &Stopped) {
   R.Kernels = &M.Kernels;
   auto Run = runRecorded(R, Built);
+  if (R.Progress) // The progress line goes.
+    std::fprintf(stderr, "\r\033[K");
   if (!Run)
     return Run.takeError();
   RecordedLaunches L = launchesFromRecording(*Run, M.Kernels);

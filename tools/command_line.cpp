@@ -140,6 +140,16 @@ struct Flags {
       cl::desc("analyse N launches after those (of --kernel's kernels);\n"
                "without --kernel, recording stops the program there"),
       cl::cat(AnalysisCat)};
+  // Nsight Compute's short spellings.
+  cl::alias KernelShort{"k", cl::aliasopt(Kernel),
+                        cl::desc("the same as --kernel (ncu's -k)"),
+                        cl::cat(AnalysisCat)};
+  cl::alias LaunchSkipShort{"s", cl::aliasopt(LaunchSkip),
+                            cl::desc("the same as --launch-skip (ncu's -s)"),
+                            cl::cat(AnalysisCat)};
+  cl::alias LaunchCountShort{"c", cl::aliasopt(LaunchCount),
+                             cl::desc("the same as --launch-count (ncu's -c)"),
+                             cl::cat(AnalysisCat)};
 
   // What to predict with, and how.
   cl::opt<std::string> Arch{"arch", cl::value_desc("sm_XX"), cl::init("sm_90"),
@@ -323,6 +333,20 @@ struct Flags {
                         cl::desc("do not colour them (default: colour on a "
                                  "terminal)"),
                         cl::cat(GateCat)};
+  cl::opt<bool> Fix{"fix",
+                    cl::desc("apply the checked fixes' edits to the source "
+                             "files,\nas clang-tidy --fix does"),
+                    cl::cat(GateCat)};
+  cl::opt<bool> DumpConfig{
+      "dump-config",
+      cl::desc("print the configuration that applies to the file (the\n"
+               "nearest .gmem with the command line's flags) and exit"),
+      cl::cat(GateCat)};
+  cl::opt<std::string> ConfigFile{
+      "config-file", cl::value_desc("PATH"),
+      cl::desc("read the configuration from PATH instead of the nearest\n"
+               ".gmem"),
+      cl::cat(GateCat)};
   cl::opt<bool> Quiet{"quiet",
                       cl::desc("findings without their notes; no summary "
                                "line\nand no notes on stderr"),
@@ -530,6 +554,9 @@ input or I/O.
       G.Color = Color.getPosition() > NoColor.getPosition();
     G.ListChecks = ListChecks;
     G.Quiet = Quiet;
+    G.Fix = Fix;
+    G.DumpConfig = DumpConfig;
+    G.ConfigFile = ConfigFile;
     // Some gate flag was given: the run is the gate's.
     for (const auto &Entry : cl::getRegisteredOptions())
       if (llvm::is_contained(Entry.second->Categories, &GateCat) &&
@@ -584,7 +611,8 @@ parseCommandLine(int Argc, const char *const *Argv, Options &O, GateOptions &G,
     return llvm::createStringError("both a source file ('" + O.File +
                                    "') and --model " + O.Model +
                                    "; give one of them");
-  if (O.File.empty() && O.Model.empty() && G.BuildPath.empty() && !G.ListChecks)
+  if (O.File.empty() && O.Model.empty() && G.BuildPath.empty() &&
+      !G.ListChecks && !G.DumpConfig)
     return llvm::createStringError(
         "no input file; usage: gmem-analyze FILE.cu [options] (see --help)");
   return llvm::Error::success();

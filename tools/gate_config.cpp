@@ -65,7 +65,33 @@ llvm::Expected<GateConfig> parseGateConfig(const std::string &Text,
   return C;
 }
 
+llvm::Expected<GateConfig> readConfigFile(const std::string &Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return llvm::createStringError(Path + ": cannot read: " +
+                                   Buf.getError().message());
+  return parseGateConfig(std::string((*Buf)->getBuffer()), Path);
+}
+
+std::string dumpGateConfig(const GateConfig &C) {
+  std::string Out = "---\n";
+  if (!C.Path.empty())
+    Out += "# " + C.Path + " with the command line's flags\n";
+  Out += "Checks: '" + C.Checks + "'\n";
+  Out += "WarningsAsErrors: '" + C.FailOn + "'\n";
+  if (C.MinEfficiencyPct) {
+    char B[32];
+    snprintf(B, sizeof B, "%g", *C.MinEfficiencyPct);
+    Out += std::string("MinEfficiency: ") + B + "\n";
+  }
+  if (C.MaxConflictWays)
+    Out += "MaxConflictWays: " + std::to_string(*C.MaxConflictWays) + "\n";
+  return Out + "...\n";
+}
+
 llvm::Expected<GateConfig> GateConfigs::forFile(const std::string &File) {
+  if (!G.ConfigFile.empty())
+    return withCommandLine(readConfigFile(G.ConfigFile));
   llvm::SmallString<256> Dir(File);
   llvm::sys::fs::make_absolute(Dir);
   llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
@@ -82,11 +108,7 @@ llvm::Expected<GateConfig> GateConfigs::forFile(const std::string &File) {
     Visited.push_back(D);
     std::string P = D + "/.gmem";
     if (llvm::sys::fs::exists(P)) {
-      auto Buf = llvm::MemoryBuffer::getFile(P);
-      if (!Buf)
-        return llvm::createStringError(
-            P + ": cannot read: " + Buf.getError().message());
-      auto Read = parseGateConfig(std::string((*Buf)->getBuffer()), P);
+      auto Read = readConfigFile(P);
       if (!Read)
         return Read.takeError();
       Found = std::move(*Read);
@@ -97,7 +119,14 @@ llvm::Expected<GateConfig> GateConfigs::forFile(const std::string &File) {
   }
   for (const std::string &D : Visited)
     Folders[D] = Found;
-  GateConfig C = Found.value_or(GateConfig());
+  return withCommandLine(Found.value_or(GateConfig()));
+}
+
+llvm::Expected<GateConfig>
+GateConfigs::withCommandLine(llvm::Expected<GateConfig> Read) const {
+  if (!Read)
+    return Read.takeError();
+  GateConfig C = std::move(*Read);
   // The command line last: lists appended, values replaced.
   if (!G.Checks.empty())
     C.Checks += "," + G.Checks;

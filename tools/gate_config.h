@@ -38,6 +38,10 @@ struct GateConfig {
 /// Parses a .gmem file's text; an error names Path and what is wrong.
 llvm::Expected<GateConfig> parseGateConfig(const std::string &Text,
                                            const std::string &Path);
+/// Reads and parses the configuration file Path.
+llvm::Expected<GateConfig> readConfigFile(const std::string &Path);
+/// C as a .gmem file, every key written (--dump-config).
+std::string dumpGateConfig(const GateConfig &C);
 
 /// The configuration that applies to File: the nearest .gmem above it, then
 /// the command line's flags (G). Folders are read once (Cache).
@@ -48,6 +52,9 @@ public:
   llvm::Expected<GateConfig> forFile(const std::string &File);
 
 private:
+  /// Read with the command line's flags applied over it.
+  llvm::Expected<GateConfig>
+  withCommandLine(llvm::Expected<GateConfig> Read) const;
   const GateOptions &G;
   std::map<std::string, std::optional<GateConfig>> Folders;
 };

@@ -240,6 +240,16 @@ int listChecks(const GateOptions &G, std::ostream &OS) {
   return 0;
 }
 
+int dumpConfig(const Options &O, const GateOptions &G, std::ostream &OS) {
+  GateConfigs Configs(G);
+  // As clang-tidy: the file's folder, or the current one without a file.
+  auto Cfg = Configs.forFile(O.Files.empty() ? "./-" : O.Files.front());
+  if (!Cfg)
+    return usage(llvm::toString(Cfg.takeError()));
+  OS << dumpGateConfig(*Cfg);
+  return 0;
+}
+
 int runGate(const Options &O, const GateOptions &G) {
   // Bad input exits 2, and still writes the SARIF asked for, the errors as
   // the invocation's notifications: a CI upload step finds its file.
@@ -283,6 +293,16 @@ int runGate(const Options &O, const GateOptions &G) {
                       "' in --checks/--fail-on matches no rule; "
                       "see --list-checks"});
     }
+  // A mistake in a .gmem file is reported before anything is built.
+  {
+    GateConfigs Early(G);
+    std::vector<std::string> Bad;
+    for (const std::string &F : O.Files)
+      if (auto Cfg = Early.forFile(displayPath(F)); !Cfg)
+        Bad.push_back(llvm::toString(Cfg.takeError()));
+    if (!Bad.empty())
+      return Usage(Bad);
+  }
   nlohmann::json LaunchFile = nlohmann::json::object();
   if (!G.LaunchFile.empty()) {
     auto Read = readLaunchFile(G.LaunchFile);
@@ -348,8 +368,13 @@ int runGate(const Options &O, const GateOptions &G) {
   NolintFilter Nolint;
   GateConfigs Configs(G);
   GlobList FailOn(G.FailOn); // Baseline findings follow the command line.
+  std::set<std::string> Suppressed; // By NOLINT, each finding once.
   auto Add = [&](Diagnostic D, const GlobList &Fail) {
-    if (Nolint.suppressed(D) || !Seen.insert(diagKey(D)).second)
+    if (Nolint.suppressed(D)) {
+      Suppressed.insert(diagKey(D));
+      return;
+    }
+    if (!Seen.insert(diagKey(D)).second)
       return;
     if (D.Level == Severity::Warning && Fail.contains(D.Rule))
       D.Level = Severity::Error;
@@ -439,13 +464,24 @@ int runGate(const Options &O, const GateOptions &G) {
     if (llvm::Error E = writeFile(
             G.SarifFile, [&](llvm::raw_ostream &OS) { printSarif(All, OS); }))
       return usage(llvm::toString(std::move(E)));
+  if (G.Fix) {
+    unsigned Applied = 0, Offered = 0;
+    if (llvm::Error E = applyFixes(All, Applied, Offered))
+      return usage(llvm::toString(std::move(E)));
+    std::cerr << "gmem-analyze: applied " << Applied << " of " << Offered
+              << " checked fix(es)\n";
+  }
   unsigned Errors = 0, Warnings = 0;
   for (const Diagnostic &D : All)
     (D.Level == Severity::Error ? Errors : Warnings) +=
         D.Level != Severity::Remark;
-  if (!G.Quiet)
+  if (!G.Quiet) {
     std::cerr << "gmem-analyze: " << Runs.size() << " file(s), " << Errors
               << " error(s), " << Warnings << " warning(s)\n";
+    if (!Suppressed.empty()) // clang-tidy's words.
+      std::cerr << "Suppressed " << Suppressed.size() << " warnings ("
+                << Suppressed.size() << " NOLINT).\n";
+  }
   return Errors ? 1 : 0;
 }
 

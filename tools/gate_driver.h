@@ -20,6 +20,10 @@ bool isGateRun(const Options &O, const GateOptions &G);
 
 /// Runs the gate; returns the exit code (0 clean, 1 findings or
 /// regressions at the policy, 2 usage, input or I/O error).
+/// --dump-config: the configuration that applies to the first file (the
+/// current folder without one), as a .gmem file, on OS; 2 on a bad file.
+int dumpConfig(const Options &O, const GateOptions &G, std::ostream &OS);
+
 int runGate(const Options &O, const GateOptions &G);
 
 /// --list-checks: every rule enabled here (the .gmem file of the current

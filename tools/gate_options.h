@@ -29,6 +29,9 @@ struct GateOptions {
   std::vector<std::string> ExtraArgs, ExtraArgsBefore;
   std::string SarifFile;   ///< --sarif FILE: SARIF besides the text output.
   std::string ExportFixes; ///< --export-fixes FILE: clang-tidy's YAML.
+  bool Fix = false;        ///< --fix: apply the checked fixes' edits.
+  bool DumpConfig = false; ///< --dump-config: print the configuration.
+  std::string ConfigFile;  ///< --config-file: instead of the nearest .gmem.
   std::string LaunchFile;  ///< --launches FILE: launches for kernels no
                            ///< main launches (launch_file.cpp).
   std::optional<bool> Color;

@@ -186,6 +186,8 @@ int main(int Argc, char **Argv) {
     return fail(llvm::toString(std::move(E)));
   if (G.ListChecks)
     return listChecks(G, std::cout);
+  if (G.DumpConfig)
+    return dumpConfig(O, G, std::cout);
   // -p alone: every CUDA file the database compiles, as clang-tidy does.
   if (!G.BuildPath.empty() && O.Files.empty() && O.Model.empty()) {
     auto Files = cudaFilesOfDatabase(G.BuildPath);

@@ -16,9 +16,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include <map>
+#include <set>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 namespace gmem {
@@ -275,6 +278,47 @@ void printSarif(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS,
   }
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Doc))) << "\n";
   OS.flush();
+}
+
+llvm::Error applyFixes(const std::vector<Diagnostic> &Ds, unsigned &Applied,
+                       unsigned &Offered) {
+  clang::IgnoringDiagConsumer Quiet;
+  Sources S(&Quiet, false);
+  std::map<std::string, clang::tooling::Replacements> ByFile;
+  std::set<std::tuple<std::string, unsigned, std::string>> Distinct;
+  Applied = Offered = 0;
+  for (const Diagnostic &D : Ds) {
+    if (!D.Fix || !D.Fix->Edit)
+      continue;
+    clang::SourceLocation At = S.loc(D.Fix->Edit->At);
+    if (At.isInvalid())
+      continue;
+    clang::tooling::Replacement R(S.SM, At, 0, D.Fix->Edit->Insert);
+    if (!Distinct
+             .insert({R.getFilePath().str(), R.getOffset(),
+                      R.getReplacementText().str()})
+             .second)
+      continue;
+    ++Offered;
+    if (llvm::Error E = ByFile[R.getFilePath().str()].add(R))
+      llvm::consumeError(std::move(E)); // Overlaps another: left out.
+  }
+  for (const auto &[File, Rs] : ByFile) {
+    auto Buf = llvm::MemoryBuffer::getFile(File);
+    if (!Buf)
+      return llvm::createStringError(File + ": cannot read: " +
+                                     Buf.getError().message());
+    auto Code = clang::tooling::applyAllReplacements((*Buf)->getBuffer(), Rs);
+    if (!Code)
+      return Code.takeError();
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(File, EC);
+    if (EC)
+      return llvm::createStringError(File + ": cannot write: " + EC.message());
+    Out << *Code;
+    Applied += unsigned(Rs.size());
+  }
+  return llvm::Error::success();
 }
 
 void printExportFixes(const std::vector<Diagnostic> &Ds,

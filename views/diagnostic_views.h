@@ -33,6 +33,12 @@ void printClangDiagnostics(const std::vector<Diagnostic> &Ds,
 /// The findings in clang-tidy's --export-fixes YAML
 /// (clang::tooling::TranslationUnitDiagnostics), each checked fix that has
 /// a source edit as its replacement, for clang-apply-replacements.
+/// Applies the edits of Ds' checked fixes to their files, each distinct edit
+/// once (several findings may carry one padding), as clang-tidy --fix does.
+/// Offered: the distinct edits; Applied: those written.
+llvm::Error applyFixes(const std::vector<Diagnostic> &Ds, unsigned &Applied,
+                       unsigned &Offered);
+
 void printExportFixes(const std::vector<Diagnostic> &Ds, llvm::raw_ostream &OS);
 
 /// Errors: why the run stopped (exit 2), written as the invocation's

@@ -90,6 +90,9 @@ nlohmann::json launchJson(const LaunchResult &R) {
                             {"max", double(Hi) / S.Requests}};
       }
     }
+    if (A.Sp == Space::Global && Known)
+      X["excessive_sectors"] =
+          S.Units > S.IdealUnits ? S.Units - S.IdealUnits : 0;
     if (S.OutOfBoundsLanes)
       X["out_of_bounds_lanes"] = S.OutOfBoundsLanes;
     if (S.OverflowRequests)
@@ -98,6 +101,9 @@ nlohmann::json launchJson(const LaunchResult &R) {
   }
   L["kernel"] = R.K->Name;
   L["arch"] = R.Arch;
+  const ExcessSectors E = excessSectors(R);
+  L["excessive_sectors"] =
+      E.Known ? json{{"load", E.Load}, {"store", E.Store}} : json();
   if (R.K->Sass.Read) {
     L["sass"] = toJson(R.K->Sass);
     L["sass"]["summary"] = explainSass(R.K->Sass);

@@ -260,6 +260,12 @@ void printTableView(const Report &Rep, std::ostream &OS) {
       printNvprofMetrics(R, OS);
     else
       printMetrics(R, OS);
+    const ExcessSectors E = excessSectors(R);
+    if (E.Known && (E.Load || E.Store))
+      OS << "  excessive sectors (over the fewest that hold the bytes asked "
+            "for): "
+         << E.Load << " of " << E.LoadAll << " global load sectors, "
+         << E.Store << " of " << E.StoreAll << " store sectors\n";
     OS << "\n";
     printAccesses(Rep, I, OS);
     for (const std::string &D : R.Diagnostics)

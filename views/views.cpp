@@ -58,6 +58,23 @@ std::string explainWithAdvice(const Report &Rep, size_t Launch,
   return Why + "; " + Advice;
 }
 
+ExcessSectors excessSectors(const LaunchResult &R) {
+  ExcessSectors E;
+  for (const Access &A : R.K->Accesses) {
+    if (A.Sp != Space::Global || A.Kind == AccessKind::Atomic)
+      continue;
+    const AccessStats &S = R.PerAccess[A.Id];
+    if (!costKnown(A, S)) {
+      E.Known = false;
+      continue;
+    }
+    const uint64_t Over = S.Units > S.IdealUnits ? S.Units - S.IdealUnits : 0;
+    (A.Kind == AccessKind::Load ? E.Load : E.Store) += Over;
+    (A.Kind == AccessKind::Load ? E.LoadAll : E.StoreAll) += S.Units;
+  }
+  return E;
+}
+
 std::string dimText(const Dim3 &D) {
   return "(" + std::to_string(D.X) + "," + std::to_string(D.Y) + "," +
          std::to_string(D.Z) + ")";

@@ -73,6 +73,17 @@ std::string adviceFor(const Report &Rep, size_t Launch, const Access &A);
 std::string explainWithAdvice(const Report &Rep, size_t Launch,
                               const Access &A, const AccessStats &S);
 
+/// Global sectors beyond the fewest that hold the bytes asked for, as
+/// Nsight Compute's source view counts them ("L2 Theoretical Sectors
+/// Global Excessive"), for loads (async copies' global side included) and
+/// stores; Known false when an access's sectors are not known.
+struct ExcessSectors {
+  uint64_t Load = 0, Store = 0;       ///< Over the ideal.
+  uint64_t LoadAll = 0, StoreAll = 0; ///< All sectors.
+  bool Known = true;
+};
+ExcessSectors excessSectors(const LaunchResult &R);
+
 /// "(x,y,z)".
 std::string dimText(const Dim3 &D);
 /// "load", "store" or "atomic".

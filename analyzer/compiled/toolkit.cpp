@@ -9,7 +9,10 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <thread>
 #include <unistd.h>
 
 namespace gmem {
@@ -74,10 +77,42 @@ std::string nvdisasmFromPip() {
 
 } // namespace
 
+/// ExecuteAndWait, polling so that Tick can report each second.
+static int waitTicking(llvm::ArrayRef<llvm::StringRef> Refs,
+                       std::optional<llvm::ArrayRef<llvm::StringRef>> EnvRefs,
+                       llvm::ArrayRef<std::optional<llvm::StringRef>> Redirects,
+                       unsigned TimeoutSeconds, std::string &Why,
+                       const std::function<void(unsigned)> &Tick) {
+  bool Failed = false;
+  llvm::sys::ProcessInfo PI = llvm::sys::ExecuteNoWait(
+      Refs[0], Refs, EnvRefs, Redirects, 0, &Why, &Failed);
+  if (Failed)
+    return -1;
+  const auto Start = std::chrono::steady_clock::now();
+  unsigned Told = 0;
+  for (;;) {
+    llvm::sys::ProcessInfo Done = llvm::sys::Wait(PI, 0, &Why);
+    if (Done.Pid == PI.Pid)
+      return Done.ReturnCode;
+    const double Ran = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - Start)
+                           .count();
+    if (TimeoutSeconds && Ran >= TimeoutSeconds) {
+      ::kill(PI.Pid, SIGKILL);
+      llvm::sys::Wait(PI, std::nullopt);
+      Why = "Child timed out";
+      return -2;
+    }
+    if (unsigned(Ran) > Told)
+      Tick(Told = unsigned(Ran));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
 int runProcess(const std::vector<std::string> &Args, unsigned TimeoutSeconds,
                std::string &Out, std::string &Err, std::string &Why,
                const std::optional<std::vector<std::string>> &Env,
-               bool MergeOutput) {
+               bool MergeOutput, const std::function<void(unsigned)> &Tick) {
   llvm::SmallString<128> OutFile, ErrFile;
   if (llvm::sys::fs::createTemporaryFile("gmem-run", "out", OutFile) ||
       llvm::sys::fs::createTemporaryFile("gmem-run", "err", ErrFile)) {
@@ -91,8 +126,10 @@ int runProcess(const std::vector<std::string> &Args, unsigned TimeoutSeconds,
   std::optional<llvm::StringRef> Redirects[] = {
       llvm::StringRef("/dev/null"), llvm::StringRef(OutFile),
       llvm::StringRef(MergeOutput ? OutFile : ErrFile)};
-  int RC = llvm::sys::ExecuteAndWait(Args[0], Refs, EnvRefs, Redirects,
-                                     TimeoutSeconds, 0, &Why);
+  int RC = Tick ? waitTicking(Refs, EnvRefs, Redirects, TimeoutSeconds, Why,
+                              Tick)
+               : llvm::sys::ExecuteAndWait(Args[0], Refs, EnvRefs, Redirects,
+                                           TimeoutSeconds, 0, &Why);
   auto Read = [](llvm::StringRef P) {
     auto B = llvm::MemoryBuffer::getFile(P);
     return B ? (*B)->getBuffer().str() : std::string();

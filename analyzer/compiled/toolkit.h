@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,11 +59,13 @@ nvccFlagsFromClangArgs(const std::vector<std::string> &ClangArgs);
 /// Err its stderr (both streams, interleaved, in both when MergeOutput),
 /// Why why it could not start or was stopped. Returns its exit code, -1
 /// when it could not start, -2 when a signal or the time limit ended it.
+/// Tick, when given, is called about once a second with the seconds run.
 int runProcess(
     const std::vector<std::string> &Args, unsigned TimeoutSeconds,
     std::string &Out, std::string &Err, std::string &Why,
     const std::optional<std::vector<std::string>> &Env = std::nullopt,
-    bool MergeOutput = false);
+    bool MergeOutput = false,
+    const std::function<void(unsigned)> &Tick = nullptr);
 
 /// A cache key: the SHA-256 of Fields and of each of Inputs (a file's
 /// name and content, in sorted order), in hex.

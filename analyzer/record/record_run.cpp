@@ -105,6 +105,9 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
             {J.at("id").get<uint64_t>(), J.at("offset").get<uint64_t>(),
              J.at("bytes").get<uint64_t>(), J.at("from").get<uint64_t>(),
              J.at("api").get<std::string>(), uint64_t(R.Launches.size())});
+      } else if (Ev == "crash") {
+        if (Sites && J.contains("site"))
+          R.CrashSite = Sites->siteOf(J.at("site").get<std::vector<uint64_t>>());
       } else if (Ev == "library") {
         R.Library.emplace_back(J.at("api").get<std::string>(),
                                uint64_t(R.Launches.size()));
@@ -374,8 +377,19 @@ llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
   std::vector<std::string> Argv = {Binary};
   Argv.insert(Argv.end(), R.RunArgs.begin(), R.RunArgs.end());
   std::string Output, Err, Why;
+  // The launches so far are the log's launch events.
+  std::function<void(unsigned)> Tick;
+  if (R.Progress)
+    Tick = [&](unsigned Seconds) {
+      const std::string Text = readFile(Log);
+      uint64_t Launches = 0;
+      for (size_t At = Text.find("{\"ev\":\"launch\""); At != std::string::npos;
+           At = Text.find("{\"ev\":\"launch\"", At + 1))
+        ++Launches;
+      R.Progress(Launches, Seconds);
+    };
   int RC = runProcess(Argv, R.TimeLimit, Output, Err, Why, Env,
-                      /*MergeOutput=*/true);
+                      /*MergeOutput=*/true, Tick);
   std::string LogText = readFile(Log);
   // The saved allocations (at most 512 MiB, images.cpp) are read now, and
   // the folder goes with the other temporary files.
@@ -421,6 +435,9 @@ llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
                           : "was killed (" + Why + ")";
   else if (RC != 0)
     Parsed->Stopped = "exited with " + std::to_string(RC);
+  if (RC == -2 && Parsed->CrashSite.Line)
+    Parsed->Stopped += " at " + Parsed->CrashSite.File + ":" +
+                       std::to_string(Parsed->CrashSite.Line);
   return Parsed;
 }
 

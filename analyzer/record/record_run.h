@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <map>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,9 @@ struct RecordRequest {
   std::vector<std::string> Deferrable;
   /// How much of the end of the program's output RecordedRun keeps.
   size_t OutputBytes = 2000;
+  /// While the program runs, about once a second: the launches it has made
+  /// and the seconds it has run (a terminal shows them); null: nothing.
+  std::function<void(uint64_t Launches, unsigned Seconds)> Progress;
 };
 
 struct RecordedLaunch {
@@ -117,6 +121,9 @@ struct RecordedRun {
   /// with 1", "killed by signal ...", "stopped after 120 s").
   std::string Stopped;
   bool Crashed = false;   ///< A signal or the time limit ended it.
+  /// Where a signal stopped the program: its innermost frame in one of the
+  /// program's lines (Line 0: not known).
+  SourceLoc CrashSite;
   std::string OutputTail; ///< The end of what the program printed.
   /// The recorder ended the program at the launch count asked for.
   bool AtLaunchCount = false;

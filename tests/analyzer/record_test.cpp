@@ -574,9 +574,42 @@ int main(int argc, char **argv) {
   RecordedRun Crash = run(P, {"crash"});
   EXPECT_NE(Crash.Stopped.find("killed"), std::string::npos) << Crash.Stopped;
   EXPECT_EQ(Crash.Launches.size(), 1u);
+  // The line the signal came from (before: "killed" and no line).
+  EXPECT_EQ(Crash.CrashSite.Line, 9u) << Crash.Stopped;
+  EXPECT_EQ(Crash.Stopped.substr(Crash.Stopped.size() - 2), ":9")
+      << Crash.Stopped;
   RecordedRun Hang = run(P, {}, "h100-sxm", 1);
   EXPECT_EQ(Hang.Stopped, "stopped after the time limit of 1 s");
   EXPECT_EQ(Hang.Launches.size(), 1u);
+}
+
+TEST_F(RecordRun, ALongRunReportsItsLaunchesAsItGoes) {
+  // Before, a program looping in its host code showed nothing until the
+  // time limit: now the recording calls back each second (a terminal shows
+  // "gmem: running the program: N launches, S s").
+  std::string P = write(R"(
+#include <unistd.h>
+__global__ void k(int *a) { a[threadIdx.x] = 1; }
+int main() {
+  int *d;
+  cudaMalloc(&d, 1024);
+  k<<<1, 64>>>(d);
+  cudaDeviceSynchronize();
+  sleep(3);
+}
+)");
+  RecordRequest R = request(P);
+  R.Board = "h100-sxm";
+  std::vector<std::pair<uint64_t, unsigned>> Seen;
+  R.Progress = [&](uint64_t Launches, unsigned Seconds) {
+    Seen.push_back({Launches, Seconds});
+  };
+  auto Run = recordProgram(R);
+  ASSERT_TRUE(bool(Run)) << llvm::toString(Run.takeError());
+  EXPECT_EQ(Run->Launches.size(), 1u);
+  ASSERT_GE(Seen.size(), 2u);
+  EXPECT_EQ(Seen.back().first, 1u);
+  EXPECT_GE(Seen.back().second, 2u);
 }
 
 TEST_F(RecordRun, AProgramNvccRejectsIsAnErrorWithNvccsWords) {

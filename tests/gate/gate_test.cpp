@@ -104,7 +104,12 @@ TEST(Gate, NolintSuppressesOneRule) {
   Next.replace(At, 0, "// NOLINTNEXTLINE(gmem-uncoalesced-load)\n  ");
   const std::string Json = " --format json --checks=*";
   EXPECT_EQ(findings(runGate(temp("other.cu", Other) + Json)).size(), 1u);
-  EXPECT_EQ(findings(runGate(temp("own.cu", Own) + Json)).size(), 0u);
+  GateRun R = runGate(temp("own.cu", Own) + Json);
+  EXPECT_EQ(findings(R).size(), 0u);
+  // Said as clang-tidy says it (before, suppressed findings went unsaid).
+  EXPECT_NE(R.Err.find("\nSuppressed 1 warnings (1 NOLINT).\n"),
+            std::string::npos)
+      << R.Err;
   EXPECT_EQ(findings(runGate(temp("next.cu", Next) + Json)).size(), 0u);
 }
 
@@ -173,13 +178,22 @@ TEST(Gate, ConfigFileFoundUpwardsAsClangTidys) {
   std::ofstream(Root + "/sub/.gmem") << "MinEfficiency: 50\n";
   EXPECT_EQ(Run("").Exit, 1);
   EXPECT_EQ(Run("--min-efficiency 10").Exit, 0);
-  // A mistyped key: exit 2 naming the file, line and column.
+  // A mistyped key: exit 2 naming the file, line and column, before the
+  // program is built and run (before, after its whole build).
   std::ofstream(Root + "/sub/.gmem") << "Chekcs: '*'\n";
   R = Run("");
   EXPECT_EQ(R.Exit, 2);
   EXPECT_NE(R.Err.find(Root + "/sub/.gmem:1:1: unknown key 'Chekcs'"),
             std::string::npos)
       << R.Err;
+  // Said first: a file that does not even parse gets the same message.
+  std::ofstream(Root + "/sub/broken.cu") << "__global__ void k( {\n";
+  R = runGate(Root + "/sub/broken.cu --format json --quiet");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find(Root + "/sub/.gmem:1:1: unknown key 'Chekcs'"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Err.find("broken.cu:1"), std::string::npos) << R.Err;
 }
 
 TEST(Gate, ExportedFixRemovesTheConflict) {
@@ -216,6 +230,53 @@ TEST(Gate, ExportedFixRemovesTheConflict) {
                       "--checks=-*,gmem-bank-conflict");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(findings(R).size(), 0u) << R.Out;
+}
+
+TEST(Gate, FixAppliesTheCheckedFixInPlace) {
+  // clang-tidy's --fix: transposeSmem's tile padded by 2 in a copy of the
+  // file, after which the gate finds no conflict there.
+  std::string Copy = temp("transpose_fix.cu",
+                          readFile(sourcePath("examples/transpose.cu")));
+  GateRun R = runGate(Copy + " --block 32,16 --quiet "
+                             "--checks=-*,gmem-bank-conflict --fix");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Err.find("gmem-analyze: applied 1 of 1 checked fix(es)"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_NE(readFile(Copy).find("float tile[BDIMY][BDIMX + 2]"),
+            std::string::npos);
+  R = runGate(Copy + " --block 32,16 --format json "
+                     "--checks=-*,gmem-bank-conflict");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(findings(R).size(), 0u) << R.Out;
+}
+
+TEST(Gate, DumpConfigAndConfigFile) {
+  // clang-tidy's --dump-config and --config-file, for .gmem files.
+  std::string Root = ::testing::TempDir();
+  Root = Root.substr(0, Root.find_last_not_of('/') + 1) + "/gmemdump";
+  std::system(("rm -rf " + Root + " && mkdir -p " + Root).c_str());
+  std::ofstream(Root + "/.gmem") << "Checks: '-*,gmem-bank-conflict'\n"
+                                    "MaxConflictWays: 4\n";
+  std::ofstream(Root + "/other.yaml") << "Checks: 'gmem-uncoalesced-*'\n";
+  std::ofstream(Root + "/k.cu") << "__global__ void k() {}\n";
+  GateRun R = runGate(Root + "/k.cu --dump-config --fail-on=gmem-bank-*");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(R.Out, "---\n# " + Root +
+                       "/.gmem with the command line's flags\n"
+                       "Checks: '-*,gmem-bank-conflict'\n"
+                       "WarningsAsErrors: 'gmem-bank-*'\n"
+                       "MaxConflictWays: 4\n...\n");
+  R = runGate(Root + "/k.cu --dump-config --config-file " + Root +
+              "/other.yaml");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("Checks: 'gmem-uncoalesced-*'\n"), std::string::npos)
+      << R.Out;
+  R = runGate(Root + "/k.cu --config-file " + Root + "/missing.yaml");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find(Root + "/missing.yaml: cannot read"),
+            std::string::npos)
+      << R.Err;
 }
 
 TEST(Gate, QuietLeavesOutTheSummary) {

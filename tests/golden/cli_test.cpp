@@ -82,6 +82,11 @@ TEST(Cli, KernelRegexLaunchSkipAndCount) {
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(launchedKernels(R.Out),
             (std::vector<std::string>{"copyRow", "transposeSmem"}));
+  // Nsight Compute's spellings: -k, -s, -c.
+  R = runTool("examples/transpose.cu -k regex:Smem -s 1 -c 1");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_EQ(launchedKernels(R.Out),
+            (std::vector<std::string>{"transposeSmemPad"}));
   // Bad selections say why, exit 2; a pattern that is no regular
   // expression before the program is built and run.
   R = runTool("examples/transpose.cu --kernel 'regex:('");
@@ -273,6 +278,26 @@ TEST(Cli, OldArchitecturesAreShownAsNvprofShowedThem) {
       << R.Out;
 }
 
+TEST(Cli, ExcessiveSectorsPerLaunchAndAccess) {
+  // naiveGmem's strided load: 524288 requests of 32 sectors where 4 hold
+  // the bytes, so 524288 x 28 sectors over the ideal; the store none.
+  ToolRun R = runTool("examples/transpose.cu --kernel naiveGmem");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("excessive sectors (over the fewest that hold the "
+                       "bytes asked for): 14680064 of 16777216 global load "
+                       "sectors, 0 of 2097152 store sectors\n"),
+            std::string::npos)
+      << R.Out;
+  R = runTool("examples/transpose.cu --kernel naiveGmem --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  auto J = nlohmann::json::parse(R.Out);
+  const auto &L = J["launches"][0];
+  EXPECT_EQ(L["excessive_sectors"]["load"], 14680064);
+  EXPECT_EQ(L["excessive_sectors"]["store"], 0);
+  for (const auto &A : L["accesses"])
+    EXPECT_EQ(A["excessive_sectors"], A["op"] == "load" ? 14680064 : 0) << A;
+}
+
 TEST(Cli, QuietFindingsHaveNoNotes) {
   ToolRun R = runTool("examples/transpose.cu --kernel naiveGmem --format "
                       "diagnostics --quiet");
@@ -298,8 +323,10 @@ TEST(Cli, ValueFromArgvNamesTheFlag) {
   // then gmem's reading of the host code says which value is missing.
   ToolRun R = runTool(Src);
   EXPECT_EQ(R.Exit, 2);
+  // The crash names its line (before: "killed (Segmentation fault)").
   EXPECT_NE(R.Err.find("the recorded run stopped after 0 launches (the "
-                       "program was killed (Segmentation fault))"),
+                       "program was killed (Segmentation fault) at " +
+                       Src + ":7)"),
             std::string::npos)
       << R.Err;
   EXPECT_NE(R.Err.find("argv.cu:10"), std::string::npos) << R.Err;

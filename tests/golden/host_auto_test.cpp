@@ -172,8 +172,10 @@ int main() {
   EXPECT_EQ(J["launches"][1]["grid"], json({2, 1, 1}));
   EXPECT_EQ(J["launches"][1]["origin"], "interpreted");
   EXPECT_NE(J["compiler"]["host_stopped"].get<std::string>().find(
-                "was killed (Segmentation fault) after 1 launches"),
-            std::string::npos);
+                "was killed (Segmentation fault) at " + Src +
+                ":7 after 1 launches"),
+            std::string::npos)
+      << J["compiler"]["host_stopped"];
   EXPECT_NE(R.Err.find("error: the program was killed"), std::string::npos)
       << R.Err;
 }

@@ -3,6 +3,7 @@
 #include "functional.h"
 #include "device_name.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -101,6 +102,21 @@ std::string callSite() {
     ++Kept;
   }
   return Out.empty() ? Out : Out + "]";
+}
+
+/// The program's crash, logged with its stack before the signal does what
+/// it would have: the analyzer names the line (RecordedRun::CrashSite).
+static void onCrash(int Sig) {
+  const std::string Site = callSite();
+  logLine("{\"ev\":\"crash\",\"signal\":" + std::to_string(Sig) +
+          ",\"site\":" + (Site.empty() ? "[]" : Site) + "}");
+  std::signal(Sig, SIG_DFL);
+  std::raise(Sig);
+}
+
+__attribute__((constructor)) static void watchCrashes() {
+  for (int Sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    std::signal(Sig, onCrash);
 }
 
 cudaError_t missing(const char *Api) {
