@@ -67,7 +67,8 @@ static std::optional<TextEdit> paddingEdit(const SharedArray &SA, uint64_t N) {
 
 static void tryPadding(const RuleContext &C, const Access &A, Diagnostic &D) {
   // The original and each padded copy over the same blocks.
-  LaunchResult Base = resimulate(C.K, C.R.L, C);
+  LaunchResult Storage;
+  const LaunchResult &Base = unchanged(C, Storage);
   const AccessStats &Old = Base.PerAccess[A.Id];
   for (uint64_t N = 1; N <= C.Arch.Banks; ++N) {
     std::optional<Kernel> P = padSharedArray(C.K, A.SharedArray, N);

@@ -119,7 +119,8 @@ static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
   if (!validateLaunch(SK, SL, C.Arch))
     return;
   // Both the original and the swapped kernel over the same blocks.
-  LaunchResult Base = resimulate(C.K, L, C), S = resimulate(SK, SL, C);
+  LaunchResult Storage, S = resimulate(SK, SL, C);
+  const LaunchResult &Base = unchanged(C, Storage);
   const AccessStats &Old = Base.PerAccess[A.Id], &New = S.PerAccess[A.Id];
   if (New.UnknownRequests || New.perRequest() >= Old.perRequest())
     return;
@@ -233,8 +234,8 @@ static void trySoA(const RuleContext &C, const Access &A, Diagnostic &D) {
       X.Address = rewriteExpr(X.Address, ToField);
   if (!Found)
     return;
-  LaunchResult Base = resimulate(C.K, C.R.L, C),
-               After = resimulate(Copy, C.R.L, C);
+  LaunchResult Storage, After = resimulate(Copy, C.R.L, C);
+  const LaunchResult &Base = unchanged(C, Storage);
   const AccessStats &Old = Base.PerAccess[A.Id], &New = After.PerAccess[A.Id];
   if (New.UnknownRequests || New.perRequest() >= Old.perRequest())
     return;

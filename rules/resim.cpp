@@ -121,6 +121,13 @@ std::string resimScope(const Launch &L) {
   return "over every block";
 }
 
+const LaunchResult &unchanged(const RuleContext &C, LaunchResult &Storage) {
+  if (C.R.Path == "model" && C.R.Incomplete.empty() && C.R.K == &C.K)
+    return C.R;
+  Storage = resimulate(C.K, C.R.L, C);
+  return Storage;
+}
+
 LaunchResult resimulate(const Kernel &K, const Launch &L,
                         const RuleContext &C) {
   SimOptions O;

@@ -33,6 +33,11 @@ std::string resimScope(const Launch &L);
 /// Simulates K under the whole of L with the context's architecture.
 LaunchResult resimulate(const Kernel &K, const Launch &L, const RuleContext &C);
 
+/// The launch as the model simulates it, before any change: the context's
+/// own result where the model priced the whole of it (no second
+/// simulation), else resimulated into Storage.
+const LaunchResult &unchanged(const RuleContext &C, LaunchResult &Storage);
+
 /// E with every node mapped by F (F returns null to keep a node, whose
 /// operands are then rewritten).
 ExprPtr rewriteExpr(const ExprPtr &E,
