@@ -53,31 +53,56 @@ Figures figuresOf(const Access &A, const AccessStats &S,
           Shared ? std::to_string(S.MaxWays) : "-", std::to_string(S.Units)};
 }
 
+/// Accesses that made no request (a value the compiler reused, a branch
+/// no warp took): folded under the table, not among the rows that cost.
+bool noRequest(const AccessStats &S) {
+  return !S.Requests && !S.UncountedRequests && !S.UnknownRequests;
+}
+
 void accessTable(const LaunchResult &R, std::ostream &OS) {
   const ArchRules &Rules = archOrDefault(R.Arch);
-  OS << "<table class=\"accesses\"><tr><th>Location</th><th>Access</th>"
-        "<th>Op</th><th>Space</th><th>Size</th><th>Requests</th>"
-        "<th>Sectors / wavefronts</th><th>Per request</th><th>Ideal</th>"
-        "<th>Efficiency</th><th>Ways</th><th>Why</th></tr>\n";
-  for (const Access &A : R.K->Accesses) {
-    const AccessStats &S = R.PerAccess[A.Id];
-    Figures F = figuresOf(A, S, Rules);
-    OS << "<tr class=\"access " << costClass(A, S) << "\" data-access=\""
-       << A.Id << "\" data-line=\"" << A.Loc.Line << "\" data-per-request=\""
-       << F.PerRequest << "\"><td>" << xmlEscaped(locText(A.Loc))
-       << "</td><td><code>" << xmlEscaped(A.Text) << "</code></td><td>"
-       << opWord(A) << "</td><td>"
-       << (A.Sp == Space::Shared ? "shared" : "global") << "</td><td>" << A.Size
-       << "</td><td>"
-       << (S.UncountedRequests ? "unknown" : std::to_string(S.Requests))
-       << "</td><td>" << F.Units << "</td><td>" << F.PerRequest << "</td><td>"
-       << (costKnown(A, S) && S.Requests
-               ? fixed(double(S.IdealUnits) / double(S.Requests))
-               : "-")
-       << "</td><td>" << F.Efficiency << "</td><td>" << F.Ways << "</td><td>"
-       << xmlEscaped(explainAccess(A, S)) << "</td></tr>\n";
-  }
-  OS << "</table>\n";
+  // The rows of the accesses that made requests (Folded false), or of
+  // those that made none.
+  auto Table = [&](bool Folded) {
+    OS << "<table class=\"accesses\"><tr><th>Location</th><th>Access</th>"
+          "<th>Op</th><th>Space</th><th>Size</th><th>Requests</th>"
+          "<th>Sectors / wavefronts</th><th>Per request</th><th>Ideal</th>"
+          "<th>Efficiency</th><th>Ways</th><th>Why</th></tr>\n";
+    for (const Access &A : R.K->Accesses) {
+      const AccessStats &S = R.PerAccess[A.Id];
+      if (noRequest(S) != Folded)
+        continue;
+      Figures F = figuresOf(A, S, Rules);
+      OS << "<tr class=\"access " << costClass(A, S) << "\" data-access=\""
+         << A.Id << "\" data-line=\"" << A.Loc.Line << "\" data-per-request=\""
+         << F.PerRequest << "\"><td>" << xmlEscaped(locText(A.Loc))
+         << "</td><td><code>" << xmlEscaped(A.Text) << "</code></td><td>"
+         << opWord(A) << "</td><td>"
+         << (A.Sp == Space::Shared ? "shared" : "global") << "</td><td>"
+         << A.Size << "</td><td>"
+         << (S.UncountedRequests ? "unknown" : std::to_string(S.Requests))
+         << "</td><td>" << F.Units << "</td><td>" << F.PerRequest
+         << "</td><td>"
+         << (costKnown(A, S) && S.Requests
+                 ? fixed(double(S.IdealUnits) / double(S.Requests))
+                 : "-")
+         << "</td><td>" << F.Efficiency << "</td><td>" << F.Ways
+         << "</td><td>" << xmlEscaped(explainAccess(A, S)) << "</td></tr>\n";
+    }
+    OS << "</table>\n";
+  };
+  Table(false);
+  size_t None = 0;
+  for (const Access &A : R.K->Accesses)
+    None += noRequest(R.PerAccess[A.Id]);
+  if (!None)
+    return;
+  OS << "<details class=\"no-requests\"><summary>" << None << " access"
+     << (None == 1 ? "" : "es")
+     << " with no request (a value the compiler reused, code no warp "
+        "reached)</summary>\n";
+  Table(true);
+  OS << "</details>\n";
 }
 
 /// The source around the kernel's accesses (those in the first access's

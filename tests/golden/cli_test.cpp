@@ -298,6 +298,29 @@ TEST(Cli, ExcessiveSectorsPerLaunchAndAccess) {
     EXPECT_EQ(A["excessive_sectors"], A["op"] == "load" ? 14680064 : 0) << A;
 }
 
+TEST(Cli, ReportFoldsAccessesWithNoRequest) {
+  // Rows of accesses the compiler kept in a register crowded the report's
+  // tables (3 of 7 rows in one kernel): they are folded under them now.
+  ToolRun R = runTool("examples/unrolled_reuse.cu --format html");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  const size_t At = R.Out.find("<details class=\"no-requests\"><summary>");
+  ASSERT_NE(At, std::string::npos) << R.Out;
+  const size_t End = R.Out.find("</details>", At);
+  const std::string Folded = R.Out.substr(At, End - At);
+  EXPECT_NE(Folded.find(" with no request (a value the compiler reused"),
+            std::string::npos)
+      << Folded;
+  // Every folded row made no request; no unfolded row is one of them.
+  size_t Rows = 0;
+  for (size_t P = Folded.find("<tr class=\"access"); P != std::string::npos;
+       P = Folded.find("<tr class=\"access", P + 1), ++Rows) {
+    const std::string Row = Folded.substr(P, Folded.find("</tr>", P) - P);
+    EXPECT_NE(Row.find("</td><td>0</td><td>0</td>"), std::string::npos)
+        << Row; // Requests, then sectors or wavefronts.
+  }
+  EXPECT_GT(Rows, 0u);
+}
+
 TEST(Cli, QuietFindingsHaveNoNotes) {
   ToolRun R = runTool("examples/transpose.cu --kernel naiveGmem --format "
                       "diagnostics --quiet");
