@@ -203,6 +203,11 @@ llvm::Error analyzeOneFile(FileRun &F, const std::string &Given,
     return E;
   if (!F.M.Compiler.HostStopped.empty())
     return llvm::createStringError(F.File + ": " + F.M.Compiler.HostStopped);
+  // A recorded run that ended early explains kernels left unlaunched (a
+  // program that wants arguments exits at once): said as a note too.
+  for (const std::string &W : Warnings)
+    if (llvm::StringRef(W).starts_with("the program "))
+      F.Notes.push_back(F.File + ": " + W);
   auto Launches = planFile(F, FO, LaunchFile);
   if (!Launches)
     return Launches.takeError();

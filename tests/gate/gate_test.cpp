@@ -232,6 +232,28 @@ TEST(Gate, ExportedFixRemovesTheConflict) {
   EXPECT_EQ(findings(R).size(), 0u) << R.Out;
 }
 
+TEST(Gate, ARunThatEndsAtOnceSaysWhy) {
+  // A program that wants an argument exits before its launch: the gate
+  // said only that its kernel "is not launched by this file's main()".
+  std::string Src = temp("wants_args.cu", R"(#include <cstdio>
+__global__ void k(float *a) { a[threadIdx.x * 32] = 1.0f; }
+int main(int argc, char **argv) {
+  if (argc < 2) { printf("usage: %s N\n", argv[0]); return 1; }
+  float *a;
+  cudaMalloc(&a, 4096 * 32);
+  k<<<1, 32>>>(a);
+}
+)");
+  GateRun R = runGate(Src + " --format diagnostics -fno-color-diagnostics");
+  if (R.Err.find("launches recorded") == std::string::npos)
+    GTEST_SKIP() << "no toolkit to record with: " << R.Err;
+  EXPECT_NE(R.Err.find("wants_args.cu: the program exited with 1 after 0 "
+                       "launches"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find("pass --run-args"), std::string::npos) << R.Err;
+}
+
 TEST(Gate, FixAppliesTheCheckedFixInPlace) {
   // clang-tidy's --fix: transposeSmem's tile padded by 2 in a copy of the
   // file, after which the gate finds no conflict there.
