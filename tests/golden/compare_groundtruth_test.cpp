@@ -298,29 +298,6 @@ TEST(CompareCli, SeedGtx560TiTableAsPrintedMatches) {
       << R.Out;
 }
 
-TEST(CompareCli, SeedNotesCompareAsPrinted) {
-  // The seeds' notes themselves, prose, code and all (../shared/seeds,
-  // beside the checkout in CI; not in this repository): seed 000's two
-  // nvprof tables of one program and seed 002's wrapped one.
-  const std::string Seeds = sourceDir() + "/../shared/seeds/";
-  if (!fs::exists(Seeds + "000_09f1f97b4427b208.txt"))
-    GTEST_SKIP() << "no ../shared/seeds beside the checkout";
-  ToolRun R = runTool("examples/transpose.cu --compare " + Seeds +
-                      "000_09f1f97b4427b208.txt");
-  EXPECT_EQ(R.Exit, 1) << R.Err << R.Out;
-  EXPECT_NE(R.Out.find("3 launches: 1 match, 2 differ (0 explained, 2 "
-                       "unexplained), 0 not compared"),
-            std::string::npos)
-      << R.Out;
-  R = runTool("examples/lecture_transpose.cu --compare " + Seeds +
-              "002_fe69976050dc0737.txt");
-  EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
-  EXPECT_NE(R.Out.find("3 launches: 3 match, 0 differ (0 explained, 0 "
-                       "unexplained), 0 not compared"),
-            std::string::npos)
-      << R.Out;
-}
-
 /// Seed 000's table with one metric name replaced.
 std::string p2000WithMetric(const std::string &Name) {
   std::ifstream In(sourceDir() +
