@@ -95,7 +95,8 @@ const std::set<std::string, std::less<>> &otherNvprofMetrics() {
 } // namespace
 
 bool isNvprofMetricName(std::string_view Name) {
-  return nvprofNames().count(Name) || otherNvprofMetrics().count(Name) ||
+  // The catalog's nvprof names, then those gmem does not predict.
+  return otherNvprofMetrics().count(Name) ||
          std::any_of(metricCatalog().begin(), metricCatalog().end(),
                      [&](const MetricSpec &S) {
                        return S.Nvprof && Name == S.Nvprof;

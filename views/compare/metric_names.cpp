@@ -44,12 +44,16 @@ bool nvprofLog(const Measurement &Ms) {
 std::string closestMetricName(std::string_view Name, bool Nvprof) {
   std::string Best;
   size_t BestDistance = ~size_t(0);
-  for (const MetricSpec &S : metricCatalog())
-    for (const char *Known : {Nvprof ? S.Nvprof : S.Ncu})
-      if (Known && editDistance(Name, Known) < BestDistance) {
-        BestDistance = editDistance(Name, Known);
-        Best = Known;
-      }
+  for (const MetricSpec &S : metricCatalog()) {
+    const char *Known = Nvprof ? S.Nvprof : S.Ncu;
+    if (!Known)
+      continue;
+    const size_t D = editDistance(Name, Known);
+    if (D < BestDistance) {
+      BestDistance = D;
+      Best = Known;
+    }
+  }
   return Best;
 }
 
