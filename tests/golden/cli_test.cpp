@@ -13,6 +13,13 @@ using namespace gmem::test;
 
 namespace {
 
+// transpose.cu checks each kernel's result, so a plain run executes its
+// kernels (5 s of CPU); where a test is about options and views, not about
+// what the kernels compute, they need not run.
+ToolRun runQuick(const std::string &Args) {
+  return runTool(Args + " --exec-budget 0");
+}
+
 TEST(Cli, TransposeWithTheSeedsBlock) {
   ToolRun R = runTool("examples/transpose.cu --block 32,16");
   ASSERT_EQ(R.Exit, 0) << R.Err;
@@ -68,22 +75,22 @@ std::vector<std::string> launchedKernels(const std::string &Out) {
 // copyGmem, copyRow, transposeSmem, transposeSmemPad and
 // transposeSmemUnrollPad, in that order.
 TEST(Cli, KernelRegexLaunchSkipAndCount) {
-  ToolRun R = runTool("examples/transpose.cu --kernel regex:^transposeSmem");
+  ToolRun R = runQuick("examples/transpose.cu --kernel regex:^transposeSmem");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(launchedKernels(R.Out),
             (std::vector<std::string>{"transposeSmem", "transposeSmemPad",
                                       "transposeSmemUnrollPad"}));
-  R = runTool("examples/transpose.cu --kernel regex:Smem --launch-skip 1 "
+  R = runQuick("examples/transpose.cu --kernel regex:Smem --launch-skip 1 "
               "--launch-count 1");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(launchedKernels(R.Out),
             (std::vector<std::string>{"transposeSmemPad"}));
-  R = runTool("examples/transpose.cu --launch-skip 2 --launch-count 2");
+  R = runQuick("examples/transpose.cu --launch-skip 2 --launch-count 2");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(launchedKernels(R.Out),
             (std::vector<std::string>{"copyRow", "transposeSmem"}));
   // Nsight Compute's spellings: -k, -s, -c.
-  R = runTool("examples/transpose.cu -k regex:Smem -s 1 -c 1");
+  R = runQuick("examples/transpose.cu -k regex:Smem -s 1 -c 1");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(launchedKernels(R.Out),
             (std::vector<std::string>{"transposeSmemPad"}));
@@ -104,7 +111,7 @@ TEST(Cli, KernelRegexLaunchSkipAndCount) {
 }
 
 TEST(Cli, BlockOverrideRederivesTheGrid) {
-  ToolRun R = runTool("examples/transpose.cu --block 16,16 --kernel naiveGmem");
+  ToolRun R = runQuick("examples/transpose.cu --block 16,16 --kernel naiveGmem");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_NE(R.Out.find("naiveGmem<<<(256,256,1), (16,16,1)>>>"),
             std::string::npos)
@@ -281,14 +288,14 @@ TEST(Cli, OldArchitecturesAreShownAsNvprofShowedThem) {
 TEST(Cli, ExcessiveSectorsPerLaunchAndAccess) {
   // naiveGmem's strided load: 524288 requests of 32 sectors where 4 hold
   // the bytes, so 524288 x 28 sectors over the ideal; the store none.
-  ToolRun R = runTool("examples/transpose.cu --kernel naiveGmem");
+  ToolRun R = runQuick("examples/transpose.cu --kernel naiveGmem");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_NE(R.Out.find("excessive sectors (over the fewest that hold the "
                        "bytes asked for): 14680064 of 16777216 global load "
                        "sectors, 0 of 2097152 store sectors\n"),
             std::string::npos)
       << R.Out;
-  R = runTool("examples/transpose.cu --kernel naiveGmem --format json");
+  R = runQuick("examples/transpose.cu --kernel naiveGmem --format json");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   auto J = nlohmann::json::parse(R.Out);
   const auto &L = J["launches"][0];
@@ -322,7 +329,7 @@ TEST(Cli, ReportFoldsAccessesWithNoRequest) {
 }
 
 TEST(Cli, QuietFindingsHaveNoNotes) {
-  ToolRun R = runTool("examples/transpose.cu --kernel naiveGmem --format "
+  ToolRun R = runQuick("examples/transpose.cu --kernel naiveGmem --format "
                       "diagnostics --quiet");
   EXPECT_EQ(R.Exit, 0) << R.Err; // Warnings, not errors.
   EXPECT_NE(R.Out.find("warning: uncoalesced global load from 'in'"),
@@ -599,9 +606,9 @@ TEST(Cli, MissingFileAndBadFlags) {
 // "--opt=value" mean the same, and --help is generated from both
 // categories without LLVM's own options.
 TEST(Cli, OptionsTakeTheirValueEitherWayAndHelpIsGenerated) {
-  ToolRun Spaced = runTool("examples/transpose.cu --kernel copyRow "
+  ToolRun Spaced = runQuick("examples/transpose.cu --kernel copyRow "
                            "--block 32,16 --format json");
-  ToolRun Joined = runTool("examples/transpose.cu --kernel=copyRow "
+  ToolRun Joined = runQuick("examples/transpose.cu --kernel=copyRow "
                            "--block=32,16 --format=json");
   ASSERT_EQ(Spaced.Exit, 0) << Spaced.Err;
   ASSERT_EQ(Joined.Exit, 0) << Joined.Err;
@@ -719,7 +726,7 @@ TEST(Cli, ExhaustiveIsTheSameAndMaxWarpsBoundsIt) {
   EXPECT_EQ(Strip(Fast.Out), Strip(Every.Out));
   // 524288 warps one by one are more than --max-warps 1000: one warning
   // naming the launch and the flag, and the figures are unknown.
-  ToolRun R = runTool("examples/transpose.cu --block 32,16 --kernel naiveGmem "
+  ToolRun R = runQuick("examples/transpose.cu --block 32,16 --kernel naiveGmem "
                       "--exhaustive --max-warps 1000");
   EXPECT_EQ(R.Exit, 0);
   EXPECT_NE(R.Err.find("warning: examples/transpose.cu:"), std::string::npos)

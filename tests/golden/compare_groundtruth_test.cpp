@@ -201,7 +201,7 @@ TEST(CompareCli, SeedP2000TableOnPascalDiffersWhereItsProgramDid) {
   // ones (groundtruth/README.md): its copyGmem row is what copyRow is
   // predicted to do, its naiveGmem row what the printed copyGmem is. That
   // is a hypothesis (f) nothing can check, so the rows stay differences.
-  ToolRun R = runTool("examples/transpose.cu --compare "
+  ToolRun R = runTool("examples/transpose.cu --exec-budget 0 --compare "
                       "tests/data/imports/nvprof_p2000_transpose.txt "
                       "--format json");
   ASSERT_EQ(R.Exit, 1) << R.Err << R.Out;
@@ -259,7 +259,7 @@ TEST(CompareCli, FiguresNoKernelExplainsStayAMismatch) {
             "50.00%      50.00%      50.00%");
   std::string Path = writeTemp("p2000_changed.txt", T);
   ToolRun R =
-      runTool("examples/transpose.cu --compare " + Path + " --format json");
+      runTool("examples/transpose.cu --exec-budget 0 --compare " + Path + " --format json");
   ASSERT_EQ(R.Exit, 1) << R.Err << R.Out;
   json J = json::parse(R.Out);
   auto Copy = rowsOf(J, "copyGmem");
@@ -272,7 +272,7 @@ TEST(CompareCli, SeedGtx560TiTableOnFermiMatches) {
   // Seed 002's shared efficiencies, simulated for sm_21 (the GTX 560 Ti's
   // compute capability, from its name): 100 %, 0 % (no shared access) and
   // 6.06 % = 2 x 128 bytes over (1 + 32) x 128.
-  ToolRun R = runTool("examples/lecture_transpose.cu --compare "
+  ToolRun R = runTool("examples/lecture_transpose.cu --exec-budget 0 --compare "
                       "tests/data/imports/nvprof_gtx560ti_lecture4.txt");
   EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
   EXPECT_NE(R.Out.find("simulated for sm_21\n"), std::string::npos) << R.Out;
@@ -286,7 +286,7 @@ TEST(CompareCli, SeedGtx560TiTableAsPrintedMatches) {
   // The same table as seed 002 prints it: columns wrapped onto lines of
   // their own and "shared efficiency" without its underscore. Read as it
   // is, with a note for the restored name.
-  ToolRun R = runTool("examples/lecture_transpose.cu --compare "
+  ToolRun R = runTool("examples/lecture_transpose.cu --exec-budget 0 --compare "
                       "tests/data/imports/nvprof_gtx560ti_wrapped.txt");
   EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
   EXPECT_NE(R.Out.find("metric 'shared efficiency' read as shared_efficiency"),
@@ -313,7 +313,7 @@ std::string p2000WithMetric(const std::string &Name) {
 
 TEST(CompareCli, UnknownMetricNameIsAnErrorBeforeTheBuild) {
   // Before: the misspelt rows were dropped and the launches still matched.
-  ToolRun R = runTool("examples/transpose.cu --compare " +
+  ToolRun R = runTool("examples/transpose.cu --exec-budget 0 --compare " +
                       p2000WithMetric("gst_eficiency") + " --strict");
   EXPECT_EQ(R.Exit, 2) << R.Out;
   EXPECT_NE(R.Err.find(":19: unknown nvprof metric 'gst_eficiency' (launch "
@@ -335,7 +335,7 @@ TEST(CompareCli, LaunchWithNothingComparedFails) {
       "\"Metric Description\",\"Min\",\"Max\",\"Avg\"\n"
       "\"Quadro P2000 (0)\",\"copyGmem(float*, float*, int, int)\",1,"
       "\"achieved_occupancy\",\"Achieved Occupancy\",0.9,0.9,0.9\n");
-  ToolRun R = runTool("examples/transpose.cu --compare " + Csv);
+  ToolRun R = runTool("examples/transpose.cu --exec-budget 0 --compare " + Csv);
   EXPECT_EQ(R.Exit, 1) << R.Err << R.Out;
   EXPECT_NE(R.Out.find("[measured launch 0]: not compared\n"),
             std::string::npos)

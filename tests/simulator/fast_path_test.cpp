@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "build_model.h"
+#include "property_cases.h"
 #include "fast_path_compare.h"
 #include "simulate.h"
 
@@ -323,7 +324,7 @@ private:
 
 TEST(FastPath, EqualsEveryWarpOnRandomKernels) {
   // Seeded: a failure names its seed; GMEM_FAST_PATH_CASES runs more.
-  uint64_t Cases = 2000;
+  uint64_t Cases = propertyCases(2000);
   if (const char *E = std::getenv("GMEM_FAST_PATH_CASES"))
     Cases = std::strtoull(E, nullptr, 10);
   uint64_t Derived = 0, Warps = 0, Overflowing = 0, PartlyOverflowing = 0;

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "build_model.h"
+#include "property_cases.h"
 #include "simulate.h"
 #include "warp_eval.h"
 
@@ -158,7 +159,7 @@ TEST(LoopSkip, NestsCountLikeEveryIteration) {
   std::mt19937_64 R(20261124);
   auto Pick = [&](int N) { return int(R() % unsigned(N)); };
   uint64_t Skipped = 0;
-  for (int Case = 0; Case < 16; ++Case) {
+  for (int Case = 0; Case < int(propertyCases(16)); ++Case) {
     SCOPED_TRACE("case " + std::to_string(Case));
     Kernel K;
     K.Name = "k";
@@ -229,7 +230,7 @@ TEST(LoopSkip, TrianglesCountLikeEveryIteration) {
   std::mt19937_64 R(20261125);
   auto Pick = [&](int N) { return int(R() % unsigned(N)); };
   uint64_t Second = 0;
-  for (int Case = 0; Case < 40; ++Case) {
+  for (int Case = 0; Case < int(propertyCases(40)); ++Case) {
     SCOPED_TRACE("case " + std::to_string(Case));
     Kernel K;
     K.Name = "k";

@@ -411,7 +411,8 @@ std::optional<int64_t> applyIn(Op K, int64_t A, int64_t B) {
   case Op::Sub:
     return Wrap(U(X) - U(Y));
   case Op::Mul:
-    return Wrap(U(U(X) * U(Y)));
+    // In 64 bits: two 16-bit operands would be promoted to int and overflow.
+    return Wrap(U(uint64_t(U(X)) * uint64_t(U(Y))));
   case Op::Div:
   case Op::Rem:
     if (Y == 0 || (std::is_signed_v<T> && Y == T(-1)))
