@@ -31,6 +31,9 @@ struct WarpSample {
   /// units, the one of the smallest order is kept, whatever order blocks
   /// ran in.
   uint64_t Order = ~uint64_t(0);
+  /// Which request of this access its warp was making: 1 for the warp's
+  /// first (a loop's first iteration), 0 where not known (the executor's).
+  uint64_t Execution = 0;
   /// Whether O should replace this one.
   bool worseThan(const WarpSample &O) const {
     return O.Units > Units || (O.Units == Units && O.Order < Order);

@@ -110,6 +110,9 @@ std::optional<Refine> BoxEvaluator::run(const BlockBox &B, unsigned W,
   HandOverAt = LoopHandOver * std::max<uint64_t>(Blocks, 16);
   WarpInBlock = W;
   Stats = &St;
+  WarpStart.resize(St.size());
+  for (size_t I = 0; I < St.size(); ++I)
+    WarpStart[I] = St[I].Requests;
   Totals.collectInto(St);
   ResidueCache.clear();
   for (unsigned L = 0; L < 32; ++L) {
@@ -1001,6 +1004,8 @@ void BoxEvaluator::issue(const Access &A, const Val &V, uint32_t Mask,
   E.Mask = issuingLanes(A, Mask);
   E.Size = Size;
   E.Warp = WarpInBlock;
+  E.Execution =
+      ((*Stats)[size_t(A.Id)].Requests - WarpStart[size_t(A.Id)]) / Blocks + 1;
   // Shared bounds: each lane in or out alike over the box.
   if (const std::optional<SharedRange> B =
           sharedArrayRange(K, A, Env.DynamicSmem))

@@ -138,6 +138,9 @@ private:
   const LaunchEnv &Env;
   const unsigned Period; ///< Translations by a multiple cost the same.
   std::vector<AccessStats> *Stats = nullptr;
+  /// Each access's requests when run() started: the difference over Blocks
+  /// numbers the warp's requests (each adds one per block of the box).
+  std::vector<uint64_t> WarpStart;
   AccessTotals Totals;
   BlockBox Box;
   uint64_t Blocks = 1;

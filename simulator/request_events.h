@@ -45,6 +45,9 @@ struct RequestEvent {
   uint64_t Order = 0;
   Dim3 Block;
   unsigned Warp = 0;
+  /// The warp's how-many-th request of this access (1 the first), 0 where
+  /// not known.
+  uint64_t Execution = 0;
   /// Lanes outside their shared array, in every block the event stands for.
   uint32_t Outside = 0;
 };

@@ -108,6 +108,7 @@ void AccessTotals::priced(const RequestEvent &E, const RequestCost &C) {
   S.Units = C.Units;
   S.IdealUnits = C.IdealUnits;
   S.Order = E.Order;
+  S.Execution = E.Execution;
 }
 
 void AccessTotals::unknown(const UnknownEvent &E) {

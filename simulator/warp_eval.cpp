@@ -98,6 +98,9 @@ bool WarpEvaluator::runWarp(Dim3 B, unsigned W) {
     return false;
   BlockIdx = B;
   WarpInBlock = W;
+  WarpStart.resize(Stats.size());
+  for (size_t I = 0; I < Stats.size(); ++I)
+    WarpStart[I] = Stats[I].Requests;
   Order = (B.X + Env.Grid.X * (B.Y + Env.Grid.Y * B.Z)) *
               ((Env.Block.count() + 31) / 32) +
           W;
@@ -1402,6 +1405,7 @@ void WarpEvaluator::issue(const Access &A, const uint64_t *Addr, uint32_t Mask,
   E.Order = Order;
   E.Block = BlockIdx;
   E.Warp = WarpInBlock;
+  E.Execution = Stats[size_t(A.Id)].Requests - WarpStart[size_t(A.Id)] + 1;
   if (const std::optional<SharedRange> B =
           sharedArrayRange(K, A, Env.DynamicSmem))
     for (uint32_t M = E.Mask; M; M &= M - 1) {

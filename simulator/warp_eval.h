@@ -176,6 +176,9 @@ private:
   const ArchRules &Arch;
   const LaunchEnv &Env;
   std::vector<AccessStats> &Stats;
+  /// Each access's requests when the warp started: the difference numbers
+  /// the warp's requests (skipped loop iterations included).
+  std::vector<uint64_t> WarpStart;
   AccessTotals Totals;
   Dim3 BlockIdx;
   unsigned WarpInBlock = 0;

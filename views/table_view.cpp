@@ -232,6 +232,19 @@ void printAccesses(const Report &Rep, size_t Launch, std::ostream &OS) {
 
 } // namespace
 
+void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
+  if (archOrDefault(R.Arch).Sm < 70)
+    printNvprofMetrics(R, OS);
+  else
+    printMetrics(R, OS);
+  const ExcessSectors E = excessSectors(R);
+  if (E.Known && (E.Load || E.Store))
+    OS << "  excessive sectors (over the fewest that hold the bytes asked "
+          "for): "
+       << E.Load << " of " << E.LoadAll << " global load sectors, " << E.Store
+       << " of " << E.StoreAll << " store sectors\n";
+}
+
 void printTableView(const Report &Rep, std::ostream &OS) {
   for (const std::string &W : Rep.Warnings)
     OS << "warning: " << W << "\n";
@@ -256,16 +269,7 @@ void printTableView(const Report &Rep, std::ostream &OS) {
     std::string Sass = explainSass(R.K->Sass);
     if (!Sass.empty())
       OS << "  " << Sass << "\n";
-    if (archOrDefault(R.Arch).Sm < 70)
-      printNvprofMetrics(R, OS);
-    else
-      printMetrics(R, OS);
-    const ExcessSectors E = excessSectors(R);
-    if (E.Known && (E.Load || E.Store))
-      OS << "  excessive sectors (over the fewest that hold the bytes asked "
-            "for): "
-         << E.Load << " of " << E.LoadAll << " global load sectors, "
-         << E.Store << " of " << E.StoreAll << " store sectors\n";
+    printMetricBlock(R, OS);
     OS << "\n";
     printAccesses(Rep, I, OS);
     for (const std::string &D : R.Diagnostics)

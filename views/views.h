@@ -84,6 +84,11 @@ struct ExcessSectors {
 };
 ExcessSectors excessSectors(const LaunchResult &R);
 
+/// A launch's metrics as the text view prints them (nvprof's layout and
+/// units before Volta) and its excessive sectors; the report shows the
+/// same block.
+void printMetricBlock(const LaunchResult &R, std::ostream &OS);
+
 /// "(x,y,z)".
 std::string dimText(const Dim3 &D);
 /// "load", "store" or "atomic".

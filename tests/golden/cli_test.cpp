@@ -81,7 +81,7 @@ TEST(Cli, KernelRegexLaunchSkipAndCount) {
             (std::vector<std::string>{"transposeSmem", "transposeSmemPad",
                                       "transposeSmemUnrollPad"}));
   R = runQuick("examples/transpose.cu --kernel regex:Smem --launch-skip 1 "
-              "--launch-count 1");
+               "--launch-count 1");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_EQ(launchedKernels(R.Out),
             (std::vector<std::string>{"transposeSmemPad"}));
@@ -111,7 +111,8 @@ TEST(Cli, KernelRegexLaunchSkipAndCount) {
 }
 
 TEST(Cli, BlockOverrideRederivesTheGrid) {
-  ToolRun R = runQuick("examples/transpose.cu --block 16,16 --kernel naiveGmem");
+  ToolRun R =
+      runQuick("examples/transpose.cu --block 16,16 --kernel naiveGmem");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   EXPECT_NE(R.Out.find("naiveGmem<<<(256,256,1), (16,16,1)>>>"),
             std::string::npos)
@@ -330,7 +331,7 @@ TEST(Cli, ReportFoldsAccessesWithNoRequest) {
 
 TEST(Cli, QuietFindingsHaveNoNotes) {
   ToolRun R = runQuick("examples/transpose.cu --kernel naiveGmem --format "
-                      "diagnostics --quiet");
+                       "diagnostics --quiet");
   EXPECT_EQ(R.Exit, 0) << R.Err; // Warnings, not errors.
   EXPECT_NE(R.Out.find("warning: uncoalesced global load from 'in'"),
             std::string::npos)
@@ -607,9 +608,9 @@ TEST(Cli, MissingFileAndBadFlags) {
 // categories without LLVM's own options.
 TEST(Cli, OptionsTakeTheirValueEitherWayAndHelpIsGenerated) {
   ToolRun Spaced = runQuick("examples/transpose.cu --kernel copyRow "
-                           "--block 32,16 --format json");
+                            "--block 32,16 --format json");
   ToolRun Joined = runQuick("examples/transpose.cu --kernel=copyRow "
-                           "--block=32,16 --format=json");
+                            "--block=32,16 --format=json");
   ASSERT_EQ(Spaced.Exit, 0) << Spaced.Err;
   ASSERT_EQ(Joined.Exit, 0) << Joined.Err;
   EXPECT_EQ(Spaced.Out, Joined.Out);
@@ -727,7 +728,7 @@ TEST(Cli, ExhaustiveIsTheSameAndMaxWarpsBoundsIt) {
   // 524288 warps one by one are more than --max-warps 1000: one warning
   // naming the launch and the flag, and the figures are unknown.
   ToolRun R = runQuick("examples/transpose.cu --block 32,16 --kernel naiveGmem "
-                      "--exhaustive --max-warps 1000");
+                       "--exhaustive --max-warps 1000");
   EXPECT_EQ(R.Exit, 0);
   EXPECT_NE(R.Err.find("warning: examples/transpose.cu:"), std::string::npos)
       << R.Err;

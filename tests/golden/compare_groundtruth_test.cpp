@@ -175,7 +175,7 @@ TEST(CompareCli, SeedNvprofTableAgreesWithTheExample) {
                       "tests/data/imports/nvprof_seed001.csv");
   EXPECT_EQ(R.Exit, 0) << R.Err << R.Out;
   EXPECT_NE(R.Out.find("5 launches: 5 match, 0 differ (0 explained, 0 "
-                           "unexplained), 0 not compared"),
+                       "unexplained), 0 not compared"),
             std::string::npos)
       << R.Out;
   EXPECT_NE(R.Out.find("host launches not measured (3):\n  transpose1<<<"),
@@ -258,8 +258,8 @@ TEST(CompareCli, FiguresNoKernelExplainsStayAMismatch) {
             "gst_efficiency            Global Memory Store Efficiency      "
             "50.00%      50.00%      50.00%");
   std::string Path = writeTemp("p2000_changed.txt", T);
-  ToolRun R =
-      runTool("examples/transpose.cu --exec-budget 0 --compare " + Path + " --format json");
+  ToolRun R = runTool("examples/transpose.cu --exec-budget 0 --compare " +
+                      Path + " --format json");
   ASSERT_EQ(R.Exit, 1) << R.Err << R.Out;
   json J = json::parse(R.Out);
   auto Copy = rowsOf(J, "copyGmem");
@@ -328,13 +328,13 @@ TEST(CompareCli, UnknownMetricNameIsAnErrorBeforeTheBuild) {
 TEST(CompareCli, LaunchWithNothingComparedFails) {
   // nvprof's achieved_occupancy alone: a metric gmem knows and does not
   // predict. Nothing is compared, so nothing can match.
-  const std::string Csv = writeTemp(
-      "occupancy.csv",
-      "==1== Metric result:\n"
-      "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\","
-      "\"Metric Description\",\"Min\",\"Max\",\"Avg\"\n"
-      "\"Quadro P2000 (0)\",\"copyGmem(float*, float*, int, int)\",1,"
-      "\"achieved_occupancy\",\"Achieved Occupancy\",0.9,0.9,0.9\n");
+  const std::string Csv =
+      writeTemp("occupancy.csv",
+                "==1== Metric result:\n"
+                "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\","
+                "\"Metric Description\",\"Min\",\"Max\",\"Avg\"\n"
+                "\"Quadro P2000 (0)\",\"copyGmem(float*, float*, int, int)\",1,"
+                "\"achieved_occupancy\",\"Achieved Occupancy\",0.9,0.9,0.9\n");
   ToolRun R = runTool("examples/transpose.cu --exec-budget 0 --compare " + Csv);
   EXPECT_EQ(R.Exit, 1) << R.Err << R.Out;
   EXPECT_NE(R.Out.find("[measured launch 0]: not compared\n"),

@@ -38,14 +38,16 @@ std::string compareResults(const LaunchResult &F, const LaunchResult &E) {
     if (A.Costliest && B.Costliest) {
       const WarpSample &X = *A.Costliest, &Y = *B.Costliest;
       bool Same = X.Mask == Y.Mask && X.Size == Y.Size && X.Units == Y.Units &&
-                  X.IdealUnits == Y.IdealUnits && X.Order == Y.Order;
+                  X.IdealUnits == Y.IdealUnits && X.Order == Y.Order &&
+                  X.Execution == Y.Execution;
       for (uint32_t M = X.Mask; Same && M; M &= M - 1)
         Same = X.Addr[__builtin_ctz(M)] == Y.Addr[__builtin_ctz(M)];
       if (!Same)
         OS << "access " << I << ": costliest request fast (order " << X.Order
-           << ", units " << X.Units << ", mask " << X.Mask
-           << "), every warp (order " << Y.Order << ", units " << Y.Units
-           << ", mask " << Y.Mask << ") or their addresses differ\n";
+           << ", request " << X.Execution << ", units " << X.Units << ", mask "
+           << X.Mask << "), every warp (order " << Y.Order << ", request "
+           << Y.Execution << ", units " << Y.Units << ", mask " << Y.Mask
+           << ") or their addresses differ\n";
     }
     if (A.ReasonCause != B.ReasonCause)
       OS << "access " << I << ": cause fast " << causeName(A.ReasonCause)

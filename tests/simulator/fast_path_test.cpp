@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "build_model.h"
-#include "property_cases.h"
 #include "fast_path_compare.h"
+#include "property_cases.h"
 #include "simulate.h"
 
 #include <gtest/gtest.h>

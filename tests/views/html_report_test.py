@@ -10,7 +10,11 @@ picture shows banks 0 and 1 with 16 cells each (one green, 15 red), a
 16-way conflict. The fix the bank-conflict rule checked pads the rows, after
 which every lane has a bank of its own: one green row of 32 cells, no red.
 
-The report's table must also hold the same numbers as the JSON view.
+The report's table must also hold the same numbers as the JSON view; its
+summary must link to rows that exist; the picture must say which request it
+is (block (0,0,0), warp 0, the warp's first request of the access: every
+warp's costs the same) and list each lane's bytes: lane L reads
+tile[L % 16][L / 16], (L % 16) * 128 + (L / 16) * 4 bytes from lane 0's.
 
 Usage: html_report_test.py GMEM_ANALYZE SOURCE_DIR [--screenshot PNG]
 (--screenshot also keeps the rendered page, as docs/images holds it).
@@ -133,9 +137,9 @@ def main():
 
     # The table's figures are the JSON view's.
     accesses = json.loads(data.stdout)["launches"][0]["accesses"]
-    rows = re.findall(r'<tr class="access (\w+)" data-access="(\d+)" '
-                      r'data-line="(\d+)" data-per-request="([^"]+)">(.*?)</tr>',
-                      page.stdout)
+    rows = re.findall(r'<tr id="launch-0-access-\d+" class="access (\w+)" '
+                      r'data-access="(\d+)" data-line="(\d+)" '
+                      r'data-per-request="([^"]+)">(.*?)</tr>', page.stdout)
     if len(rows) != len(accesses):
         fail("%d access rows, JSON has %d" % (len(rows), len(accesses)))
     for cls, ident, line, per_request, cells_html in rows:
@@ -150,6 +154,32 @@ def main():
         if a["text"] == "tile[icol][irow]" and (cls != "bad" or
                                                 a["conflict_ways"] != 16):
             fail("tile[icol][irow] is not drawn as a 16-way conflict")
+
+    # The summary's links lead to rows and sections of the page.
+    ids = set(re.findall(r' id="([^"]+)"', page.stdout))
+    links = re.findall(r'<nav id="summary">.*?</nav>', page.stdout, re.S)
+    targets = re.findall(r'href="#([^"]+)"', links[0] if links else "")
+    if not targets or not all(t in ids for t in targets):
+        fail("summary links %s, ids on the page %s" % (targets, sorted(ids)))
+    if "launch-0-access-" not in " ".join(targets):
+        fail("the summary links no costly line: %s" % targets)
+    tile = re.search(r'<p class="sample">(.*?)</p>\s*<svg[^>]*>\s*'
+                     r'(?:<style>[^<]*</style>)?\s*<title>'
+                     r'[^<]*tile\[icol\]\[irow\].*?'
+                     r'<table class="lanes">(.*?)</table>', page.stdout, re.S)
+    if not tile:
+        fail("no picture of tile[icol][irow] with its lanes' bytes")
+    if not tile.group(1).startswith("Drawn: block (0,0,0), warp 0 (threads "
+                                    "0-31 of the block), its request number "
+                                    "1 of this access (its first)"):
+        fail("the picture does not say which request it is: " + tile.group(1))
+    offsets = dict(re.findall(r"<th>(\d+)</th><td>([^<]*)</td>",
+                              html.unescape(tile.group(2))))
+    want = {str(l): "+%d\u2026+%d" % ((l % 16) * 128 + l // 16 * 4,
+                                      (l % 16) * 128 + l // 16 * 4 + 3)
+            for l in range(32)}
+    if offsets != want:
+        fail("lane offsets %s, worked out %s" % (offsets, want))
 
     chrome = browser()
     if not chrome:
