@@ -128,6 +128,25 @@ struct FaultExample {
   uint64_t Address = 0; ///< Shared: offset in shared memory; else address.
 };
 
+/// The DRAM bytes a launch moves, caches flushed before it as Nsight
+/// Compute does (simulator/dram_traffic.h says how they are worked out).
+struct DramTraffic {
+  std::string Board;       ///< The product whose memory system is assumed.
+  bool Known = false;      ///< ReadBytes and WriteBytes computed.
+  std::string Why;         ///< When not known.
+  uint64_t ReadBytes = 0;  ///< Known: the prediction; else an upper bound.
+  uint64_t WriteBytes = 0; ///< Known: the prediction; else an upper bound.
+  uint64_t Footprint = 0;  ///< Distinct bytes touched (known: exact bound).
+  uint64_t L2Bytes = 0;
+  double DramBytesPerSecond = 0;
+  /// (Read + write) / DRAM bandwidth: no launch moving them is faster.
+  double minSeconds() const {
+    return DramBytesPerSecond > 0
+               ? double(ReadBytes + WriteBytes) / DramBytesPerSecond
+               : 0;
+  }
+};
+
 struct LaunchResult {
   Launch L;
   const Kernel *K = nullptr;
@@ -164,6 +183,8 @@ struct LaunchResult {
   /// How many times the host code makes this same launch (same place,
   /// configuration and arguments: a timing loop); the figures are per launch.
   uint64_t Count = 1;
+  /// Set where the board is known (gmem-analyze's launches).
+  std::optional<DramTraffic> Dram;
 };
 
 } // namespace gmem

@@ -2,6 +2,7 @@
 #include "analyze_file.h"
 
 #include "compiled.h"
+#include "dram_traffic.h"
 #include "toolkit.h"
 
 #include "record/record_run.h"
@@ -674,6 +675,19 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
     for (const auto &[Kernel, Text] : M.ModelNotes)
       if (Kernel == K.Name)
         std::cerr << "gmem-analyze: note: " << Text << "\n";
+  // DRAM traffic on the board the launch is described on (--gpu, or the
+  // architecture's first).
+  const rec::Board *B =
+      O.Gpu.empty() ? rec::defaultBoard(int(A.Sm / 10), int(A.Sm % 10))
+                    : rec::findBoard(O.Gpu);
+  if (B && R.K) {
+    MemorySystem Mem;
+    Mem.Product = B->Product;
+    Mem.L2Bytes = uint64_t(B->L2Bytes);
+    Mem.DramBytesPerSecond =
+        double(B->BusWidth) / 8 * double(B->MemClockKHz) * 1e3 * 2;
+    R.Dram = predictDram(R, Mem);
+  }
   return R;
 }
 

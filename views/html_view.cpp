@@ -176,14 +176,15 @@ void summary(const Report &Rep, std::ostream &OS) {
 /// offsets from the lowest address in the request.
 std::string sampleText(const LaunchResult &R, const Access &A,
                        const WarpSample &W) {
-  const uint64_t PerBlock = (R.L.Block.count() + 31) / 32;
+  const uint64_t Threads = std::max<uint64_t>(R.L.Block.count(), 1);
+  const uint64_t PerBlock = (Threads + 31) / 32;
   const uint64_t Linear = W.Order / PerBlock, Warp = W.Order % PerBlock;
   const uint64_t GX = std::max<uint64_t>(R.L.Grid.X, 1),
                  GY = std::max<uint64_t>(R.L.Grid.Y, 1);
   std::ostringstream S;
   S << "Drawn: block (" << Linear % GX << "," << Linear / GX % GY << ","
     << Linear / (GX * GY) << "), warp " << Warp << " (threads " << Warp * 32
-    << "-" << std::min<uint64_t>(Warp * 32 + 31, R.L.Block.count() - 1)
+    << "-" << std::min<uint64_t>(Warp * 32 + 31, Threads - 1)
     << " of the block)";
   if (W.Execution)
     S << ", its request number " << W.Execution << " of this access"

@@ -121,6 +121,23 @@ nlohmann::json launchJson(const LaunchResult &R) {
   if (!R.Incomplete.empty())
     L["incomplete"] = R.Incomplete;
   L["count"] = R.Count;
+  if (R.Dram) {
+    const DramTraffic &D = *R.Dram;
+    json J = {{"board", D.Board},
+              {"known", D.Known},
+              {"caches", "flushed before the launch, as Nsight Compute does"},
+              {D.Known ? "read_bytes" : "read_bytes_at_most", D.ReadBytes},
+              {D.Known ? "write_bytes" : "write_bytes_at_most", D.WriteBytes},
+              {"l2_bytes", D.L2Bytes},
+              {"dram_bytes_per_second", D.DramBytesPerSecond}};
+    if (D.Known) {
+      J["footprint_bytes"] = D.Footprint;
+      J["min_seconds"] = D.minSeconds();
+    } else {
+      J["why"] = D.Why;
+    }
+    L["dram"] = J;
+  }
   L["metrics"] = Metrics;
   if (!Unknown.empty()) {
     L["unknown_metrics"] = Unknown;

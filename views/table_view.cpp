@@ -243,6 +243,21 @@ void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
           "for): "
        << E.Load << " of " << E.LoadAll << " global load sectors, " << E.Store
        << " of " << E.StoreAll << " store sectors\n";
+  if (!R.Dram)
+    return;
+  // Decimal megabytes and microseconds, as Nsight Compute prints them.
+  const DramTraffic &D = *R.Dram;
+  auto MB = [](uint64_t B) { return fmt("%.2f MB", double(B) / 1e6); };
+  OS << "  DRAM (" << D.Board << ", " << fmt("%.0f", double(D.L2Bytes) / 1e6)
+     << " MB of L2, " << fmt("%.2f", D.DramBytesPerSecond / 1e12)
+     << " TB/s; caches flushed before the launch, as ncu does): ";
+  if (D.Known)
+    OS << MB(D.ReadBytes) << " read, " << MB(D.WriteBytes)
+       << " written (estimate), so no faster than "
+       << fmt("%.1f", D.minSeconds() * 1e6) << " us\n";
+  else
+    OS << "at most " << MB(D.ReadBytes) << " read and " << MB(D.WriteBytes)
+       << " written: " << D.Why << "\n";
 }
 
 void printTableView(const Report &Rep, std::ostream &OS) {

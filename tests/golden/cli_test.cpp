@@ -320,8 +320,8 @@ TEST(Cli, ReportFoldsAccessesWithNoRequest) {
       << Folded;
   // Every folded row made no request; no unfolded row is one of them.
   size_t Rows = 0;
-  for (size_t P = Folded.find("<tr class=\"access"); P != std::string::npos;
-       P = Folded.find("<tr class=\"access", P + 1), ++Rows) {
+  for (size_t P = Folded.find("\" class=\"access"); P != std::string::npos;
+       P = Folded.find("\" class=\"access", P + 1), ++Rows) {
     const std::string Row = Folded.substr(P, Folded.find("</tr>", P) - P);
     EXPECT_NE(Row.find("</td><td>0</td><td>0</td>"), std::string::npos)
         << Row; // Requests, then sectors or wavefronts.

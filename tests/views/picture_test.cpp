@@ -66,7 +66,8 @@ TEST(Picture, TransposedTileIsASixteenWayConflictInTwoBanks) {
   Rep.Launches.push_back(R);
   std::ostringstream Html;
   printHtmlView(Rep, Html);
-  EXPECT_EQ(count(Html.str(), "<figure class=\"picture\" data-access=\"0\">"),
+  EXPECT_EQ(count(Html.str(), "<figure class=\"picture\" id=\"picture-0-0\" "
+                              "data-access=\"0\">"),
             1u);
   EXPECT_NE(Html.str().find("data-per-request=\"16.00\""), std::string::npos);
 }
@@ -152,7 +153,7 @@ TEST(Picture, CheapAccessesAreNotDrawn) {
   std::ostringstream Html;
   printHtmlView(Rep, Html);
   EXPECT_EQ(count(Html.str(), "<svg"), 0u);
-  EXPECT_EQ(count(Html.str(), "<tr class=\"access good\""), 1u);
+  EXPECT_EQ(count(Html.str(), "\" class=\"access good\""), 1u);
 }
 
 } // namespace

@@ -3,7 +3,8 @@
 // Figures from the vendors' published specifications and the CUDA
 // Programming Guide's table of compute capabilities (threads, blocks and
 // shared memory per SM, opt-in shared memory per block). Global memory is
-// the board's nominal size; nothing here is measured.
+// the board's nominal size. The H200's row is what the board itself
+// reported to Nsight Compute (device__attribute_*, tests/data/traffic).
 //
 //===----------------------------------------------------------------------===//
 #include "boards.h"
@@ -17,6 +18,8 @@ static const Board Boards[] = {
     // L2, global memory, bus width, clock and memory clock (kHz).
     {"h100-sxm", "NVIDIA H100 80GB HBM3", 9, 0, 132, 2048, 32, 228 * KiB,
      227 * KiB, 50 << 20, 80 * GiB, 5120, 1980000, 2619000},
+    {"h200", "NVIDIA H200", 9, 0, 132, 2048, 32, 228 * KiB, 227 * KiB,
+     60 << 20, 141 * GiB, 6016, 1980000, 3201000},
     {"a100-sxm", "NVIDIA A100-SXM4-80GB", 8, 0, 108, 2048, 32, 164 * KiB,
      163 * KiB, 40 << 20, 80 * GiB, 5120, 1410000, 1593000},
     {"rtx-3090", "NVIDIA GeForce RTX 3090", 8, 6, 82, 1536, 16, 100 * KiB,
