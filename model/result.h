@@ -133,9 +133,12 @@ struct FaultExample {
 struct DramTraffic {
   std::string Board;       ///< The product whose memory system is assumed.
   bool Known = false;      ///< ReadBytes and WriteBytes computed.
+  /// Not known, but ReadBytes and WriteBytes bound it (every sector priced,
+  /// only the buffers' sizes missing).
+  bool Bounded = false;
   std::string Why;         ///< When not known.
-  uint64_t ReadBytes = 0;  ///< Known: the prediction; else an upper bound.
-  uint64_t WriteBytes = 0; ///< Known: the prediction; else an upper bound.
+  uint64_t ReadBytes = 0;  ///< Known: the prediction; Bounded: a bound.
+  uint64_t WriteBytes = 0; ///< Known: the prediction; Bounded: a bound.
   uint64_t Footprint = 0;  ///< Distinct bytes touched (known: exact bound).
   uint64_t L2Bytes = 0;
   double DramBytesPerSecond = 0;

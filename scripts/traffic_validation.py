@@ -119,11 +119,12 @@ def main():
                                    m["write"] / 1e6, m["us"]))
                 continue
             if not d["known"]:
-                f.write("| %s | %s | %d | %.2f | at most %.2f (%s) | | %.2f | "
+                bound = ("at most %.2f " % (d["read_bytes_at_most"] / 1e6)
+                         if "read_bytes_at_most" in d else "not known ")
+                f.write("| %s | %s | %d | %.2f | %s(%s) | | %.2f | "
                         "| %.1f | |\n" % (program, m["kernel"], k,
-                                          m["read"] / 1e6,
-                                          d["read_bytes_at_most"] / 1e6,
-                                          d["why"], m["write"] / 1e6, m["us"]))
+                                          m["read"] / 1e6, bound, d["why"],
+                                          m["write"] / 1e6, m["us"]))
                 continue
             err = (d["read_bytes"] - m["read"]) / max(m["read"], 1) * 100
             f.write("| %s | %s | %d | %.2f | %.2f | %+.0f %% | %.2f | %.2f | "

@@ -42,12 +42,16 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M) {
     T.Why = "the launch's accesses are not all known";
     return T;
   }
+  // Set with a reason that leaves no bound either.
+  bool Unbounded = false;
   // Texture fetches, surface accesses and bulk copies move global memory
   // that no access prices.
   const SassAccount &Sass = R.K->Sass;
-  if (Sass.Read && (Sass.Texture || Sass.Bulk))
+  if (Sass.Read && (Sass.Texture || Sass.Bulk)) {
     T.Why = "its texture, surface or bulk-copy instructions move global "
             "memory gmem does not price";
+    Unbounded = true;
+  }
   const ArchRules &Rules = archOrDefault(R.Arch);
   std::map<std::string, Buffer> Buffers;
   for (const Access &A : R.K->Accesses) {
@@ -56,9 +60,11 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M) {
     const AccessStats &S = R.PerAccess[size_t(A.Id)];
     if (!S.Requests)
       continue;
-    if (S.UnknownRequests && T.Why.empty())
+    if (S.UnknownRequests && !Unbounded) {
       T.Why = "the sectors of " + A.Text + " at " + locText(A.Loc) +
               " are not known";
+      Unbounded = true;
+    }
     int P = -1;
     for (size_t I = 0; I < R.K->Params.size(); ++I)
       if (R.K->Params[I].Name == A.Array)
@@ -74,9 +80,10 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M) {
         Size = roundUp(It->second.Bytes - V.AlignOffset, 32);
     }
     if (!Size && T.Why.empty())
-      T.Why = "the size of the buffer " + A.Text +
-              " reads or writes is not "
-              "known (the launch was not recorded)";
+      T.Why = "the size of the buffer " + A.Text + " reads or writes is not " +
+              (R.L.Memory.empty()
+                   ? "known (the launch was not recorded)"
+                   : "known (its pointer is not a kernel parameter's value)");
     Buffer &B = Buffers[Name];
     if (Size)
       B.Size = std::max(B.Size.value_or(0), *Size);
@@ -99,7 +106,12 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M) {
   }
   T.Known = T.Why.empty();
   if (!T.Known) {
-    T.WriteBytes = WrittenFootprint; // Bound: all of it written back.
+    // Every L1 sector fetches at most one 64-byte block from DRAM, and
+    // every stored sector is written back at most once per store.
+    T.Bounded = !Unbounded;
+    T.WriteBytes = 0;
+    for (const auto &[Name, B] : Buffers)
+      T.WriteBytes += B.Stored;
     return T;
   }
   // Written lines beyond what L2 keeps go back to DRAM during the launch.

@@ -126,10 +126,12 @@ nlohmann::json launchJson(const LaunchResult &R) {
     json J = {{"board", D.Board},
               {"known", D.Known},
               {"caches", "flushed before the launch, as Nsight Compute does"},
-              {D.Known ? "read_bytes" : "read_bytes_at_most", D.ReadBytes},
-              {D.Known ? "write_bytes" : "write_bytes_at_most", D.WriteBytes},
               {"l2_bytes", D.L2Bytes},
               {"dram_bytes_per_second", D.DramBytesPerSecond}};
+    if (D.Known || D.Bounded) {
+      J[D.Known ? "read_bytes" : "read_bytes_at_most"] = D.ReadBytes;
+      J[D.Known ? "write_bytes" : "write_bytes_at_most"] = D.WriteBytes;
+    }
     if (D.Known) {
       J["footprint_bytes"] = D.Footprint;
       J["min_seconds"] = D.minSeconds();

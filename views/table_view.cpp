@@ -255,9 +255,11 @@ void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
     OS << MB(D.ReadBytes) << " read, " << MB(D.WriteBytes)
        << " written (estimate), so no faster than "
        << fmt("%.1f", D.minSeconds() * 1e6) << " us\n";
-  else
+  else if (D.Bounded)
     OS << "at most " << MB(D.ReadBytes) << " read and " << MB(D.WriteBytes)
        << " written: " << D.Why << "\n";
+  else
+    OS << "not known: " << D.Why << "\n";
 }
 
 void printTableView(const Report &Rep, std::ostream &OS) {

@@ -105,8 +105,23 @@ TEST(DramTraffic, WithoutRecordedSizesOnlyBounds) {
   EXPECT_FALSE(D["known"].get<bool>());
   EXPECT_EQ(D["read_bytes_at_most"],
             2 * 8ull * 4096 * 4096 * 4 + LaunchReadOverhead);
+  // Each stored sector written back at most once: the coalesced output.
+  EXPECT_EQ(D["write_bytes_at_most"], 4096ull * 4096 * 4);
   EXPECT_NE(D["why"].get<std::string>().find("not recorded"),
             std::string::npos);
+}
+
+TEST(DramTraffic, TextureReadsLeaveItUnknownWithoutABound) {
+  // texScale reads through the texture pipe, which no access prices: the
+  // H200 read 0.53 MB where its priced sectors hold 0.26, so no bound from
+  // them is given either.
+  ToolRun R = runTool("examples/texture_reads.cu --gpu h200 --kernel texScale "
+                      "--exec-budget 0 --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  const auto D = nlohmann::json::parse(R.Out)["launches"][0]["dram"];
+  EXPECT_FALSE(D["known"].get<bool>());
+  EXPECT_FALSE(D.contains("read_bytes_at_most")) << D.dump();
+  EXPECT_NE(D["why"].get<std::string>().find("texture"), std::string::npos);
 }
 
 } // namespace
