@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis.h"
+#include "csv.h"
 #include "dram_traffic.h"
 
 #include <cmath>
@@ -23,33 +24,33 @@ namespace {
 
 /// Kernel name -> (DRAM bytes read, written) of its first launch in
 /// examples/transpose as measured.
-std::map<std::string, std::pair<double, double>> measuredTranspose() {
+void measuredTranspose(std::map<std::string, std::pair<double, double>> &M) {
   std::ifstream In(sourceDir() + "/tests/data/traffic/h200_ncu.csv");
   std::string Line;
   std::getline(In, Line); // Header: program,id,Kernel Name,...
-  std::map<std::string, std::pair<double, double>> M;
   while (std::getline(In, Line)) {
-    // Fields, some quoted (kernel signatures hold commas).
-    std::vector<std::string> F(1);
-    bool Quoted = false;
-    for (char C : Line) {
-      if (C == '"')
-        Quoted = !Quoted;
-      else if (C == ',' && !Quoted)
-        F.emplace_back();
-      else
-        F.back() += C;
-    }
+    // Kernel signatures are quoted and hold commas.
+    const auto Fields = csv::splitRecord(Line);
+    ASSERT_TRUE(bool(Fields)) << Line;
+    const std::vector<std::string> &F = *Fields;
     if (F.size() < 8 || F[0] != "examples/transpose")
       continue;
     std::string Kernel = F[2].substr(0, F[2].find('('));
     M.emplace(Kernel, std::make_pair(std::stod(F[6]), std::stod(F[7])));
   }
-  return M;
+}
+
+/// The "dram" object of the first launch gmem-analyze Args reports.
+nlohmann::json firstDram(const std::string &Args) {
+  ToolRun R = runTool(Args + " --format json");
+  EXPECT_EQ(R.Exit, 0) << R.Err;
+  return R.Exit ? nlohmann::json()
+                : nlohmann::json::parse(R.Out)["launches"][0]["dram"];
 }
 
 TEST(DramTraffic, TransposesReadTheirInputOnceAsTheH200Did) {
-  const auto Measured = measuredTranspose();
+  std::map<std::string, std::pair<double, double>> Measured;
+  measuredTranspose(Measured);
   ASSERT_EQ(Measured.size(), 6u);
   ToolRun R = runTool("examples/transpose.cu --gpu h200 --exec-budget 0 "
                       "--format json");
@@ -98,10 +99,8 @@ TEST(DramTraffic, WithoutRecordedSizesOnlyBounds) {
   // Read from the host code, the buffers' sizes are not known: the sectors
   // moved bound the traffic (those of lanes 16 KiB apart twice, as L2 may
   // fetch each with its 64-byte neighbour), and the reason is given.
-  ToolRun R = runTool("examples/transpose.cu --host interpret --kernel "
-                      "naiveGmem --format json");
-  ASSERT_EQ(R.Exit, 0) << R.Err;
-  const auto D = nlohmann::json::parse(R.Out)["launches"][0]["dram"];
+  const auto D =
+      firstDram("examples/transpose.cu --host interpret --kernel naiveGmem");
   EXPECT_FALSE(D["known"].get<bool>());
   EXPECT_EQ(D["read_bytes_at_most"],
             2 * 8ull * 4096 * 4096 * 4 + LaunchReadOverhead);
@@ -115,10 +114,8 @@ TEST(DramTraffic, TextureReadsLeaveItUnknownWithoutABound) {
   // texScale reads through the texture pipe, which no access prices: the
   // H200 read 0.53 MB where its priced sectors hold 0.26, so no bound from
   // them is given either.
-  ToolRun R = runTool("examples/texture_reads.cu --gpu h200 --kernel texScale "
-                      "--exec-budget 0 --format json");
-  ASSERT_EQ(R.Exit, 0) << R.Err;
-  const auto D = nlohmann::json::parse(R.Out)["launches"][0]["dram"];
+  const auto D = firstDram("examples/texture_reads.cu --gpu h200 --kernel "
+                           "texScale --exec-budget 0");
   EXPECT_FALSE(D["known"].get<bool>());
   EXPECT_FALSE(D.contains("read_bytes_at_most")) << D.dump();
   EXPECT_NE(D["why"].get<std::string>().find("texture"), std::string::npos);
