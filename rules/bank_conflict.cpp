@@ -3,7 +3,11 @@
 // The remedy it checks: pad the shared array's last dimension by the
 // smallest N (1 to the number of banks) for which the re-simulated access
 // needs no more wavefronts than its ideal and no other access to the array
-// gets dearer.
+// gets dearer. A tree reduction whose step doubles (interleaved
+// addressing, sdata[2 * s * tid]) cannot be padded out of its conflicts:
+// sequential addressing (sdata[tid] += sdata[tid + s], s halving) is
+// re-simulated for one block and offered when only fixed elements of the
+// array are read after the loop, so that only the sum matters.
 //
 //===----------------------------------------------------------------------===//
 #include "explain.h"
@@ -98,6 +102,187 @@ static void tryPadding(const RuleContext &C, const Access &A, Diagnostic &D) {
   }
 }
 
+/// Whether the loop's step doubles its induction slot V (s *= 2, s <<= 1,
+/// s += s), looking through casts.
+static bool doubles(const Stmt &Loop, int V) {
+  for (const Stmt &S : Loop.Step) {
+    if (S.Kind != StmtKind::Assign || S.Slot != V || !S.Value)
+      continue;
+    const Expr *E = S.Value.get();
+    while (E->Kind == Op::Cast)
+      E = E->Ops[0].get();
+    if (E->Ops.size() != 2)
+      return false;
+    auto IsV = [&](const Expr &X) {
+      const Expr *P = &X;
+      while (P->Kind == Op::Cast)
+        P = P->Ops[0].get();
+      return P->Kind == Op::Var && P->Index == V;
+    };
+    auto IsConst = [](const Expr &X, int64_t K) {
+      return X.Kind == Op::Const && X.Value == K;
+    };
+    return (E->Kind == Op::Mul &&
+            ((IsV(*E->Ops[0]) && IsConst(*E->Ops[1], 2)) ||
+             (IsV(*E->Ops[1]) && IsConst(*E->Ops[0], 2)))) ||
+           (E->Kind == Op::Shl && IsV(*E->Ops[0]) && IsConst(*E->Ops[1], 1)) ||
+           (E->Kind == Op::Add && IsV(*E->Ops[0]) && IsV(*E->Ops[1]));
+  }
+  return false;
+}
+
+/// Whether E reads no slot, parameter or built-in (the same on every lane
+/// of every block).
+static bool fixedValue(const Expr &E) {
+  if (E.Kind == Op::Var || E.Kind == Op::Param || E.Kind == Op::Builtin ||
+      E.Kind == Op::Unknown || E.Kind == Op::Shfl)
+    return false;
+  for (const ExprPtr &O : E.Ops)
+    if (O && !fixedValue(*O))
+      return false;
+  return true;
+}
+
+/// Accesses of Ss in program order, with whether each comes after Loop.
+static void accessesAfter(const std::vector<Stmt> &Ss, const Stmt *Loop,
+                          bool &Past, std::vector<int> &Out) {
+  for (const Stmt &S : Ss) {
+    if (S.Kind == StmtKind::Access && Past)
+      Out.push_back(S.AccessId);
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      accessesAfter(*Sub, Loop, Past, Out);
+    Past |= &S == Loop;
+  }
+}
+
+/// The sequential-addressing loop of a tree reduction over one block of
+/// BlockX threads: for (s = BlockX / 2; s > 0; s >>= 1) if (tid < s)
+/// sdata[tid] += sdata[tid + s];
+static Kernel sequentialReduction(const SharedArray &Array, unsigned Size,
+                                  uint64_t BlockX) {
+  Kernel T;
+  T.Name = "sequential reduction";
+  SharedArray A = Array;
+  A.Dynamic = false;
+  A.Offset = 0;
+  A.ElemSize = Size;
+  A.Dims = {BlockX};
+  A.Bytes = BlockX * Size;
+  T.Shared.push_back(A);
+  const IntType U = {64, false}, U32 = {32, false};
+  T.Slots.push_back({"s", U32});
+  ExprPtr Tid = makeCast(makeBuiltin(Builtin::ThreadIdxX), U);
+  ExprPtr S = makeVar(0, U32);
+  auto Element = [&](ExprPtr Index) {
+    return makeBinary(Op::Mul, Index, makeConst(Size, U), U);
+  };
+  ExprPtr Addrs[] = {Element(Tid),
+                     Element(makeBinary(Op::Add, Tid, makeCast(S, U), U)),
+                     Element(Tid)};
+  const AccessKind Kinds[] = {AccessKind::Load, AccessKind::Load,
+                              AccessKind::Store};
+  Stmt If;
+  If.Kind = StmtKind::If;
+  If.Cond = makeBinary(Op::Lt, makeBuiltin(Builtin::ThreadIdxX), S,
+                       IntType{1, false});
+  for (int I = 0; I < 3; ++I) {
+    Access X;
+    X.Id = I;
+    X.Sp = Space::Shared;
+    X.Kind = Kinds[I];
+    X.Size = Size;
+    X.SharedArray = 0;
+    X.Array = A.Name;
+    X.Address = Addrs[I];
+    T.Accesses.push_back(X);
+    Stmt Run;
+    Run.Kind = StmtKind::Access;
+    Run.AccessId = I;
+    If.Then.push_back(Run);
+  }
+  Stmt Init;
+  Init.Kind = StmtKind::Assign;
+  Init.Slot = 0;
+  Init.Value = makeConst(int64_t(BlockX / 2), U32);
+  Stmt Loop;
+  Loop.Kind = StmtKind::Loop;
+  Loop.Cond = makeBinary(Op::Gt, S, makeConst(0, U32), IntType{1, false});
+  Loop.Body.push_back(If);
+  Stmt Step;
+  Step.Kind = StmtKind::Assign;
+  Step.Slot = 0;
+  Step.Value = makeBinary(Op::Shr, S, makeConst(1, U32), U32);
+  Loop.Step.push_back(Step);
+  T.Body = {Init, Loop};
+  return T;
+}
+
+static void trySequentialAddressing(const RuleContext &C, const Access &A,
+                                    Diagnostic &D) {
+  const Launch &L = C.R.L;
+  const uint64_t BlockX = L.Block.X;
+  if (L.Block.Y != 1 || L.Block.Z != 1 || BlockX < 64 ||
+      (BlockX & (BlockX - 1)))
+    return; // The halving loop needs a power of two of at least two warps.
+  const Stmt *Loop = innermostLoop(C.K.Body, A.Id);
+  const int V = Loop ? inductionSlot(*Loop) : -1;
+  if (V < 0 || !doubles(*Loop, V))
+    return;
+  const SharedArray &SA = C.K.Shared[A.SharedArray];
+  if (!SA.Dynamic && SA.Bytes < BlockX * A.Size)
+    return;
+  // Only the sum may matter: every access of the array after the loop
+  // reads a fixed element.
+  bool Past = false;
+  std::vector<int> After;
+  accessesAfter(C.K.Body, Loop, Past, After);
+  for (int Id : After) {
+    const Access &X = C.K.Accesses[Id];
+    if (X.Sp == Space::Shared && X.SharedArray == A.SharedArray &&
+        (X.Kind != AccessKind::Load || !fixedValue(*X.Address)))
+      return;
+  }
+  // The loop's own accesses of the array, per block, before the change.
+  LaunchResult Storage;
+  const LaunchResult &Base = unchanged(C, Storage);
+  std::vector<int> InLoop;
+  bool Inside = true;
+  accessesAfter(Loop->Body, nullptr, Inside, InLoop);
+  uint64_t Before = 0;
+  for (int Id : InLoop)
+    if (C.K.Accesses[Id].Sp == Space::Shared &&
+        C.K.Accesses[Id].SharedArray == A.SharedArray)
+      Before += Base.PerAccess[Id].Units;
+  Launch One = L;
+  One.Grid = Dim3{};
+  One.Args.clear();
+  One.Memory.clear();
+  One.DynamicSmem = 0;
+  Kernel T = sequentialReduction(SA, A.Size, BlockX);
+  One.Kernel = T.Name;
+  LaunchResult R = resimulate(T, One, C);
+  uint64_t NewUnits = 0;
+  for (const AccessStats &St : R.PerAccess) {
+    if (St.UnknownRequests || St.Units > St.IdealUnits)
+      return;
+    NewUnits += St.Units;
+  }
+  const uint64_t Blocks = L.Grid.count();
+  D.Fix = CheckedFix{
+      "only fixed elements of '" + A.Array +
+          "' are read after this loop, so it combines a sum: use sequential "
+          "addressing, for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) { "
+          "if (threadIdx.x < s) " +
+          A.Array + "[threadIdx.x] += " + A.Array +
+          "[threadIdx.x + s]; __syncthreads(); } (the same sum in another "
+          "order: floating-point results may differ in their last bits)",
+      "re-simulated for a block of " + std::to_string(BlockX) +
+          " threads: the loop's shared accesses take " +
+          std::to_string(NewUnits) + " wavefronts per block (from " +
+          figure(double(Before) / double(Blocks)) +
+          "), each request 1 wavefront, no bank conflict"};
+}
+
 static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
   for (const Access &A : C.K.Accesses) {
     const AccessStats &S = C.R.PerAccess[A.Id];
@@ -123,6 +308,8 @@ static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
       D.Notes.push_back({A.Loc, Why});
     if (!S.OutOfBoundsLanes) // Padding cannot be judged on stray lanes.
       tryPadding(C, A, D);
+    if (!S.OutOfBoundsLanes && !D.Fix)
+      trySequentialAddressing(C, A, D);
     Out.push_back(std::move(D));
   }
 }

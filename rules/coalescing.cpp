@@ -1,11 +1,14 @@
 //===- coalescing.cpp - Uncoalesced global accesses -----------------------===//
 //
 // The remedies it checks, each re-simulated: swapping the roles of x and y
-// (swapXY), offered when this access gets cheaper and no other access gets
-// dearer; when the swap only moves the cost between a load and a store (a
+// (swapXY), offered when this access gets cheaper and the others do not
+// get dearer, or the kernel's global sectors fall by a tenth (a naive
+// SGEMM); when the swap only moves the cost between a load and a store (a
 // transpose), a note says where it goes and the fix is a shared tile through
-// which each keeps the order it wants; a member of an array of structures
-// becomes an array of its own (structure of arrays).
+// which each keeps the order it wants (per iteration in a loop); a member of
+// an array of structures becomes an array of its own (structure of arrays);
+// a row walk inside a loop exchanges the roles of the thread's index and
+// the loop's (the array stored transposed).
 //
 //===----------------------------------------------------------------------===//
 #include "coalescing.h"
@@ -15,6 +18,7 @@
 #include "simulate.h"
 
 #include <functional>
+#include <set>
 
 namespace gmem {
 
@@ -95,19 +99,13 @@ static std::optional<TileCost> tileCost(const RuleContext &C, unsigned Size,
   return Best;
 }
 
-/// Whether access Id runs inside a loop of L (then each thread moves
-/// several elements, and a tile of one element per thread is not the one
-/// the kernel would need).
-static bool inLoop(const std::vector<Stmt> &L, int Id, bool Looping = false) {
-  for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Access && S.AccessId == Id)
-      return Looping;
-    const bool Inner = Looping || S.Kind == StmtKind::Loop;
-    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      if (inLoop(*Sub, Id, Inner))
-        return true;
-  }
-  return false;
+/// Global sectors of every access of the kernel in R.
+static uint64_t globalSectors(const Kernel &K, const LaunchResult &R) {
+  uint64_t N = 0;
+  for (const Access &O : K.Accesses)
+    if (O.Sp == Space::Global)
+      N += R.PerAccess[O.Id].Units;
+  return N;
 }
 
 static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
@@ -124,74 +122,109 @@ static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
   const AccessStats &Old = Base.PerAccess[A.Id], &New = S.PerAccess[A.Id];
   if (New.UnknownRequests || New.perRequest() >= Old.perRequest())
     return;
+  for (const Access &O : C.K.Accesses)
+    if (S.PerAccess[O.Id].UnknownRequests)
+      return;
   std::string How = "swap the roles of threadIdx.x and threadIdx.y (and of "
                     "blockIdx, blockDim and gridDim's x and y; block " +
                     dims(L.Block) + " becomes " + dims(SL.Block) + ")";
   std::string Gain = "this " + opText(A) + " takes " +
                      figure(New.perRequest()) + " sectors per request (from " +
                      figure(Old.perRequest()) + ")";
+  // What the swap costs elsewhere: accesses that get dearer per request.
+  std::string Dearer;
+  const Access *Partner = nullptr;
   for (const Access &O : C.K.Accesses) {
     const AccessStats &Before = Base.PerAccess[O.Id],
                       &After = S.PerAccess[O.Id];
     if (O.Id == A.Id || After.perRequest() <= Before.perRequest())
       continue;
-    D.Notes.push_back(
-        {A.Loc, "checked by re-simulation " + resimScope(L) +
-                    ": with the roles of x and y swapped, " + Gain +
-                    ", but the " + opText(O) + " of '" + O.Array + "' at " +
-                    locText(O.Loc) + " goes from " +
-                    figure(Before.perRequest()) + " to " +
-                    figure(After.perRequest()) +
-                    " per request, so the swap alone only moves the cost"});
-    // A transpose: a load and a store that each want the other order.
-    // Staged through a shared tile, each keeps the order it wants.
-    const bool Pair = O.Sp == Space::Global && A.Kind != O.Kind &&
-                      A.Kind != AccessKind::Atomic &&
-                      O.Kind != AccessKind::Atomic && O.Size == A.Size;
-    if (!Pair)
-      return;
-    if (inLoop(C.K.Body, A.Id) || inLoop(C.K.Body, O.Id)) {
-      D.Notes.push_back(
-          {A.Loc, "a shared-memory tile through which each keeps the order "
-                  "it wants is the usual remedy (a tiled transpose); not "
-                  "checked here, as each thread moves several elements in a "
-                  "loop"});
-      return;
-    }
-    std::optional<TileCost> T =
-        tileCost(C, A.Size, /*CurrentStores=*/O.Kind == AccessKind::Load);
-    if (!T)
-      return;
-    const std::string Rows = std::to_string(L.Block.Y),
-                      Cols = std::to_string(L.Block.X + T->Pad);
-    const Access &Ld = A.Kind == AccessKind::Load ? A : O;
-    const Access &St = A.Kind == AccessKind::Load ? O : A;
-    const bool LoadSwapped = &Ld == &A;
-    auto Order = [](bool Swapped) {
-      return Swapped ? "with threadIdx.x and threadIdx.y swapped"
-                     : "in the current thread order";
-    };
-    D.Fix = CheckedFix{
-        "stage each block's elements through a shared tile of " +
-            std::to_string(A.Size) + "-byte elements, __shared__ tile[" +
-            Rows + "][" + Cols + "]" +
-            (T->Pad ? " (rows padded by " + std::to_string(T->Pad) + ")"
-                    : std::string()) +
-            ": load '" + Ld.Array + "' " + Order(LoadSwapped) +
-            " into it, __syncthreads(), then store '" + St.Array + "' " +
-            Order(!LoadSwapped) +
-            " from it (the swapped threads address it as "
-            "tile[threadIdx.x][threadIdx.y])",
-        "re-simulated " + resimScope(L) + ": " + Gain + ", the " +
-            opText(O) + " of '" + O.Array + "' stays at " +
-            figure(Before.perRequest()) +
-            " per request; the tile's shared accesses take " +
-            figure(T->Current) + " (current order) and " +
-            figure(T->Swapped) + " (swapped order) wavefronts per request"};
+    Dearer += std::string(Dearer.empty() ? "" : "; ") + "the " + opText(O) +
+              " of '" + O.Array + "' at " + locText(O.Loc) + " goes from " +
+              figure(Before.perRequest()) + " to " +
+              figure(After.perRequest()) + " per request";
+    if (!Partner)
+      Partner = &O;
+  }
+  const uint64_t SectorsBefore = globalSectors(C.K, Base),
+                 SectorsAfter = globalSectors(C.K, S);
+  if (Dearer.empty()) {
+    D.Fix = CheckedFix{How, "re-simulated " + resimScope(L) + ": " + Gain +
+                                "; no other access gets more costly"};
     return;
   }
-  D.Fix = CheckedFix{How, "re-simulated " + resimScope(L) + ": " + Gain +
-                              "; no other access gets more costly"};
+  // A transpose: a load and a store that each want the other order.
+  // Staged through a shared tile, each keeps the order it wants: this
+  // access costs what it costs swapped, its partner what it costs now.
+  const Access &O = *Partner;
+  const bool Pair = O.Sp == Space::Global && A.Kind != O.Kind &&
+                    A.Kind != AccessKind::Atomic &&
+                    O.Kind != AccessKind::Atomic && O.Size == A.Size;
+  std::optional<TileCost> T;
+  if (Pair)
+    T = tileCost(C, A.Size, /*CurrentStores=*/O.Kind == AccessKind::Load);
+  const uint64_t TileSectors = SectorsBefore - Old.Units + New.Units;
+  // The swap is the fix where the kernel's global sectors fall by a tenth
+  // or more (a naive SGEMM: a row walk becomes a broadcast, a broadcast a
+  // coalesced row) and no tile does better.
+  const bool SwapGains = 10 * SectorsAfter <= 9 * SectorsBefore;
+  if (SwapGains && (!T || SectorsAfter <= TileSectors)) {
+    D.Fix =
+        CheckedFix{How, "re-simulated " + resimScope(L) + ": " + Gain + "; " +
+                            Dearer + "; the kernel's global sectors go from " +
+                            std::to_string(SectorsBefore) + " to " +
+                            std::to_string(SectorsAfter)};
+    return;
+  }
+  D.Notes.push_back(
+      {A.Loc, "checked by re-simulation " + resimScope(L) +
+                  ": with the roles of x and y swapped, " + Gain + ", but " +
+                  Dearer +
+                  (SwapGains ? ": the kernel's global sectors go from " +
+                                   std::to_string(SectorsBefore) + " to " +
+                                   std::to_string(SectorsAfter) +
+                                   ", a shared tile does better"
+                             : ", so the swap alone only moves the cost")});
+  if (!T)
+    return;
+  const std::string Rows = std::to_string(L.Block.Y),
+                    Cols = std::to_string(L.Block.X + T->Pad);
+  const Access &Ld = A.Kind == AccessKind::Load ? A : O;
+  const Access &St = A.Kind == AccessKind::Load ? O : A;
+  const bool LoadSwapped = &Ld == &A;
+  auto Order = [](bool Swapped) {
+    return Swapped ? "with threadIdx.x and threadIdx.y swapped"
+                   : "in the current thread order";
+  };
+  // In a loop each iteration moves one element per thread: the tile is
+  // staged once per iteration, and its requests are those of one pass.
+  const bool Looping =
+      innermostLoop(C.K.Body, A.Id) || innermostLoop(C.K.Body, O.Id);
+  D.Fix = CheckedFix{
+      std::string(Looping ? "in each iteration of the loop, stage" : "stage") +
+          " each block's elements through a shared tile of " +
+          std::to_string(A.Size) + "-byte elements, __shared__ tile[" + Rows +
+          "][" + Cols + "]" +
+          (T->Pad ? " (rows padded by " + std::to_string(T->Pad) + ")"
+                  : std::string()) +
+          ": load '" + Ld.Array + "' " + Order(LoadSwapped) +
+          " into it, __syncthreads(), then store '" + St.Array + "' " +
+          Order(!LoadSwapped) +
+          " from it (the swapped threads address it as "
+          "tile[threadIdx.x][threadIdx.y])" +
+          (Looping ? ", and __syncthreads() again before the next iteration "
+                     "writes the tile (every thread of a block must run the "
+                     "same iterations)"
+                   : ""),
+      "re-simulated " + resimScope(L) + ": " + Gain + ", the " + opText(O) +
+          " of '" + O.Array + "' stays at " +
+          figure(Base.PerAccess[O.Id].perRequest()) +
+          " per request, the kernel's global sectors go from " +
+          std::to_string(SectorsBefore) + " to " + std::to_string(TileSectors) +
+          "; the tile's shared accesses take " + figure(T->Current) +
+          " (current order) and " + figure(T->Swapped) +
+          " (swapped order) wavefronts per request" +
+          (Looping ? " in every iteration" : "")};
 }
 
 /// Structure of arrays: a member of an array of structures read or
@@ -250,6 +283,61 @@ static void trySoA(const RuleContext &C, const Access &A, Diagnostic &D) {
           figure(Old.perRequest()) + ")"};
 }
 
+/// A row walk: each thread runs a loop along its own row (a[r * cols + j],
+/// j the loop's), so the lanes are a row apart and the loop moves one
+/// element. Exchanging the roles of the two indices (as storing the array
+/// transposed does) puts consecutive lanes on consecutive elements. Checked
+/// by re-simulating the access with the two slots exchanged in its address.
+static void tryLoopRoles(const RuleContext &C, const Access &A, Diagnostic &D) {
+  const Stmt *Loop = innermostLoop(C.K.Body, A.Id);
+  if (!Loop)
+    return;
+  const int V = inductionSlot(*Loop);
+  if (V < 0 || !readsSlot(*A.Address, V))
+    return;
+  std::set<int> InLoop;
+  assignedSlots(Loop->Body, InLoop);
+  assignedSlots(Loop->CondPre, InLoop);
+  assignedSlots(Loop->Step, InLoop);
+  std::set<int> Candidates;
+  rewriteExpr(A.Address, [&](const Expr &E) -> ExprPtr {
+    if (E.Kind == Op::Var && E.Index != V && !InLoop.count(E.Index))
+      Candidates.insert(E.Index);
+    return nullptr;
+  });
+  LaunchResult Storage;
+  const LaunchResult &Base = unchanged(C, Storage);
+  const AccessStats &Old = Base.PerAccess[A.Id];
+  for (int W : Candidates) {
+    auto Exchange = [&](const Expr &E) -> ExprPtr {
+      if (E.Kind != Op::Var || (E.Index != V && E.Index != W))
+        return nullptr;
+      const int To = E.Index == V ? W : V;
+      return makeCast(makeVar(To, C.K.Slots[To].Type), E.Type);
+    };
+    Kernel Copy = C.K;
+    Copy.Accesses[A.Id].Address = rewriteExpr(A.Address, Exchange);
+    LaunchResult After = resimulate(Copy, C.R.L, C);
+    const AccessStats &New = After.PerAccess[A.Id];
+    if (New.UnknownRequests || 2 * New.perRequest() > Old.perRequest())
+      continue; // Not at least twice cheaper: not a row walk.
+    const std::string &Own = C.K.Slots[W].Name, &Walk = C.K.Slots[V].Name;
+    D.Fix = CheckedFix{
+        "store '" + A.Array + "' transposed (its element [" + Own + "][" +
+            Walk + "] at [" + Walk + "][" + Own + "]), so that '" + Own +
+            "' (one per thread) moves one element and '" + Walk +
+            "' (the loop's) one row: consecutive lanes then read consecutive "
+            "elements (or give each row to a warp whose lanes take "
+            "consecutive '" +
+            Walk + "' and combine their partial results with shuffles)",
+        "re-simulated " + resimScope(C.R.L) + " with '" + Own + "' and '" +
+            Walk + "' exchanged in this address: this " + opText(A) +
+            " takes " + figure(New.perRequest()) +
+            " sectors per request (from " + figure(Old.perRequest()) + ")"};
+    return;
+  }
+}
+
 void checkUncoalesced(const RuleContext &C, std::vector<Diagnostic> &Out,
                       AccessKind Kind, const char *Rule) {
   for (const Access &A : C.K.Accesses) {
@@ -282,6 +370,8 @@ void checkUncoalesced(const RuleContext &C, std::vector<Diagnostic> &Out,
       trySwap(C, A, D);
     if (Excess && !D.Fix)
       trySoA(C, A, D);
+    if (Excess && !D.Fix)
+      tryLoopRoles(C, A, D);
     Out.push_back(std::move(D));
   }
 }

@@ -24,6 +24,53 @@ ExprPtr rewriteExpr(const ExprPtr &E,
   return Copy;
 }
 
+static const Stmt *innermostLoop(const std::vector<Stmt> &Ss, int Id,
+                                 const Stmt *Outer, bool &Found) {
+  for (const Stmt &S : Ss) {
+    if (S.Kind == StmtKind::Access && S.AccessId == Id) {
+      Found = true;
+      return Outer;
+    }
+    const Stmt *Here = S.Kind == StmtKind::Loop ? &S : Outer;
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step}) {
+      const Stmt *L = innermostLoop(*Sub, Id, Here, Found);
+      if (Found)
+        return L;
+    }
+  }
+  return nullptr;
+}
+
+const Stmt *innermostLoop(const std::vector<Stmt> &Body, int Id) {
+  bool Found = false;
+  return innermostLoop(Body, Id, nullptr, Found);
+}
+
+bool readsSlot(const Expr &E, int Slot) {
+  if (E.Kind == Op::Var && E.Index == Slot)
+    return true;
+  for (const ExprPtr &O : E.Ops)
+    if (O && readsSlot(*O, Slot))
+      return true;
+  return false;
+}
+
+int inductionSlot(const Stmt &Loop) {
+  for (const Stmt &S : Loop.Step)
+    if (S.Kind == StmtKind::Assign && S.Value && readsSlot(*S.Value, S.Slot))
+      return S.Slot;
+  return -1;
+}
+
+void assignedSlots(const std::vector<Stmt> &Ss, std::set<int> &Out) {
+  for (const Stmt &S : Ss) {
+    if (S.Kind == StmtKind::Assign)
+      Out.insert(S.Slot);
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      assignedSlots(*Sub, Out);
+  }
+}
+
 static void rewriteStmts(std::vector<Stmt> &Ss,
                          const std::function<ExprPtr(const Expr &)> &F) {
   for (Stmt &S : Ss) {

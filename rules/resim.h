@@ -11,6 +11,7 @@
 #include "rule.h"
 #include <functional>
 #include <optional>
+#include <set>
 
 namespace gmem {
 
@@ -37,6 +38,20 @@ LaunchResult resimulate(const Kernel &K, const Launch &L, const RuleContext &C);
 /// own result where the model priced the whole of it (no second
 /// simulation), else resimulated into Storage.
 const LaunchResult &unchanged(const RuleContext &C, LaunchResult &Storage);
+
+/// The innermost loop of Body that contains access Id (in its body,
+/// condition or step), or null when it runs outside every loop.
+const Stmt *innermostLoop(const std::vector<Stmt> &Body, int Id);
+
+/// The loop's induction slot: the one its step assigns from its own value
+/// (i += 1, s *= 2, s >>= 1), or -1.
+int inductionSlot(const Stmt &Loop);
+
+/// The slots some statement of Ss (nested ones included) assigns.
+void assignedSlots(const std::vector<Stmt> &Ss, std::set<int> &Out);
+
+/// Whether E reads the slot.
+bool readsSlot(const Expr &E, int Slot);
 
 /// E with every node mapped by F (F returns null to keep a node, whose
 /// operands are then rewritten).
