@@ -150,6 +150,31 @@ struct DramTraffic {
   }
 };
 
+/// How long a launch takes on a board, unit by unit
+/// (simulator/launch_time.h says how).
+struct LaunchTime {
+  bool Known = false;
+  /// Not known, but between Seconds and UpperSeconds: every unit is known
+  /// but DRAM, whose bytes are only bounded (DramTraffic::Bounded).
+  bool Bounded = false;
+  std::string Why; ///< When not known.
+  double Seconds = 0;
+  double UpperSeconds = 0; ///< Bounded only.
+  double ClockHz = 0;      ///< The SM clock assumed.
+  std::string ClockWhy;    ///< "locked to base, as Nsight Compute does".
+  /// Each unit's bound: the launch takes at least this long for it.
+  struct Bound {
+    std::string Unit; ///< "DRAM", "L2", "L1", "block launch".
+    double Seconds = 0;
+    std::string Work; ///< What it moves: "115.3 MB at 2.31 TB/s".
+  };
+  std::vector<Bound> Bounds;
+  std::string Limit; ///< The unit with the longest bound.
+  /// Global bytes the lanes asked for (loads and stores, counted once per
+  /// request) over the duration: the seeds' effective bandwidth.
+  double RequestedBytes = 0;
+};
+
 struct LaunchResult {
   Launch L;
   const Kernel *K = nullptr;
@@ -188,6 +213,7 @@ struct LaunchResult {
   uint64_t Count = 1;
   /// Set where the board is known (gmem-analyze's launches).
   std::optional<DramTraffic> Dram;
+  std::optional<LaunchTime> Time;
 };
 
 } // namespace gmem

@@ -7,8 +7,9 @@
 # model assumes.
 #
 # Usage: scripts/measure_traffic.sh MANIFEST OUTDIR [MAX_LAUNCHES]
-#   MANIFEST: lines "NAME | NVCC ARGUMENTS | PROGRAM ARGUMENTS" (paths
-#   relative to the manifest's folder, where nvcc and the program run), or
+#   MANIFEST: lines "NAME | NVCC ARGUMENTS | PROGRAM ARGUMENTS [| KERNELS]"
+#   (paths relative to the manifest's folder, where nvcc and the program
+#   run; KERNELS: measure only the first launch of each, into NAME_KERNEL.csv), or
 #   "examples" for every examples/*.cu built with -O3 -arch=sm_90 -lineinfo.
 #   OUTDIR/NAME.csv: ncu --csv --page raw, one row per launch (at most
 #   MAX_LAUNCHES, default 40, per program); OUTDIR/device.txt: the GPU.
@@ -52,10 +53,20 @@ while IFS='|' read -r name flags _; do
 done < <(entries)
 wait
 status=0
-while IFS="|" read -r name _ args _; do
+while IFS="|" read -r name _ args kernels; do
   name=$(trim "$name")
   if [ ! -x "$work/$name" ]; then
     echo "$name: does not build: $(tail -2 "$work/$name.nvcc")"; status=1; continue
+  fi
+  if [ -n "$(trim "${kernels:-}")" ]; then
+    # The first launch of each kernel named, one file (program) each.
+    for k in $kernels; do
+      # shellcheck disable=SC2086
+      timeout 300 ncu --csv --page raw --metrics "$metrics" -k "regex:^$k\$" \
+        -c 1 "$work/$name" $args >"$out/${name}_$k.csv" 2>"$work/$name.err" </dev/null
+      echo "${name}_$k: exit $?, $(grep -c '^"[0-9]' "$out/${name}_$k.csv") launches"
+    done
+    continue
   fi
   # shellcheck disable=SC2086
   timeout 300 ncu --csv --page raw --metrics "$metrics" -c "$max" \

@@ -3,6 +3,7 @@
 
 #include "compiled.h"
 #include "dram_traffic.h"
+#include "launch_time.h"
 #include "toolkit.h"
 
 #include "record/record_run.h"
@@ -680,13 +681,23 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
   const rec::Board *B =
       O.Gpu.empty() ? rec::defaultBoard(int(A.Sm / 10), int(A.Sm % 10))
                     : rec::findBoard(O.Gpu);
-  if (B && R.K) {
+  if (B && R.K && O.TrafficModel) {
     MemorySystem Mem;
     Mem.Product = B->Product;
     Mem.L2Bytes = uint64_t(B->L2Bytes);
     Mem.DramBytesPerSecond =
         double(B->BusWidth) / 8 * double(B->MemClockKHz) * 1e3 * 2;
+    Mem.SMs = unsigned(B->SMs);
+    Mem.ThreadsPerSM = unsigned(B->ThreadsPerSM);
+    Mem.BlocksPerSM = unsigned(B->BlocksPerSM);
+    // Nsight Compute locks the SM clock to base; nvprof (before Volta) ran
+    // at whatever clock the board boosted to.
+    const bool Ncu = B->Major >= 7;
+    Mem.ClockHz = double(Ncu ? B->BaseClockKHz : B->ClockKHz) * 1e3;
+    Mem.ClockWhy = Ncu ? "its base clock, as Nsight Compute locks it"
+                       : "its boost clock, as nvprof ran it";
     R.Dram = predictDram(R, Mem);
+    R.Time = predictTime(R, Mem);
   }
   return R;
 }

@@ -204,6 +204,11 @@ struct Flags {
                "the PTX nvcc emitted (run warp by warp), or auto: the model\n"
                "where it is complete, the PTX where it is not"),
       cl::cat(AnalysisCat)};
+  cl::opt<bool> NoTrafficModel{
+      "no-traffic-model",
+      cl::desc("leave out the DRAM traffic and duration model (for\n"
+               "scripts/bench_traffic.py, which times what it adds)"),
+      cl::Hidden, cl::cat(AnalysisCat)};
   cl::opt<std::string> ExecBudget{
       "exec-budget", cl::value_desc("SECONDS"),
       cl::desc("when recording: run the kernels on their PTX for at most\n"
@@ -488,6 +493,7 @@ input or I/O.
     O.Strict = Strict;
     O.Exhaustive = Exhaustive;
     O.EveryIteration = EveryIteration;
+    O.TrafficModel = !NoTrafficModel;
     if (Path.getNumOccurrences()) {
       if (Path != "model" && Path != "executed" && Path != "auto")
         return llvm::createStringError(

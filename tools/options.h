@@ -29,6 +29,7 @@ struct Options {
   unsigned Threads = 0;
   bool Exhaustive = false;        ///< --exhaustive
   bool EveryIteration = false;    ///< --every-iteration
+  bool TrafficModel = true;       ///< Not --no-traffic-model
   /// --path model|executed|auto: the kernel model, the PTX run, or the
   /// model where it is complete and the PTX where it is not.
   std::string Path = "auto";

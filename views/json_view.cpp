@@ -140,6 +140,29 @@ nlohmann::json launchJson(const LaunchResult &R) {
     }
     L["dram"] = J;
   }
+  if (R.Time) {
+    const LaunchTime &T = *R.Time;
+    json J = {
+        {"known", T.Known}, {"clock_hz", T.ClockHz}, {"clock", T.ClockWhy}};
+    if (T.Known) {
+      J["seconds"] = T.Seconds;
+      J["limit"] = T.Limit;
+      J["bounds"] = json::array();
+      for (const LaunchTime::Bound &B : T.Bounds)
+        J["bounds"].push_back(
+            {{"unit", B.Unit}, {"seconds", B.Seconds}, {"work", B.Work}});
+      J["requested_bytes"] = T.RequestedBytes;
+      J["effective_bytes_per_second"] = T.RequestedBytes / T.Seconds;
+    } else {
+      if (T.Bounded) {
+        J["seconds_at_least"] = T.Seconds;
+        J["seconds_at_most"] = T.UpperSeconds;
+      }
+      J["why"] = T.Why;
+    }
+    L["time"] = J;
+  }
+
   L["metrics"] = Metrics;
   if (!Unknown.empty()) {
     L["unknown_metrics"] = Unknown;

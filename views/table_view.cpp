@@ -260,6 +260,31 @@ void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
        << " written: " << D.Why << "\n";
   else
     OS << "not known: " << D.Why << "\n";
+  if (!R.Time)
+    return;
+  const LaunchTime &T = *R.Time;
+  auto Us = [](double S) { return fmt("%.1f us", S * 1e6); };
+  OS << "  time (" << D.Board << " at " << fmt("%.2f GHz", T.ClockHz / 1e9)
+     << ", " << T.ClockWhy << "): ";
+  if (T.Bounded) {
+    OS << "between " << Us(T.Seconds) << " and " << Us(T.UpperSeconds)
+       << " (estimates): " << T.Why << "\n";
+    return;
+  }
+  if (!T.Known) {
+    OS << "not known: " << T.Why << "\n";
+    return;
+  }
+  OS << Us(T.Seconds) << " (estimate), limited by " << T.Limit;
+  std::string Others;
+  for (const LaunchTime::Bound &B : T.Bounds)
+    if (B.Unit == T.Limit)
+      OS << " (" << B.Work << ")";
+    else
+      Others += (Others.empty() ? "" : ", ") + B.Unit + " " + Us(B.Seconds);
+  OS << "; " << Others << "; effective bandwidth "
+     << fmt("%.2f TB/s", T.RequestedBytes / T.Seconds / 1e12)
+     << " (the bytes the lanes asked for over that time)\n";
 }
 
 void printTableView(const Report &Rep, std::ostream &OS) {

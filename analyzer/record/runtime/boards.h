@@ -25,6 +25,9 @@ struct Board {
   /// Boost clocks in kHz, as cudaDevAttrClockRate and
   /// cudaDevAttrMemoryClockRate give them (the vendors' spec sheets).
   int ClockKHz, MemClockKHz;
+  /// The SM clock Nsight Compute locks the board to (its base clock): as
+  /// measured for the H200 (tests/data/traffic), published for the others.
+  int BaseClockKHz;
 };
 
 const Board *findBoard(const std::string &Name);

@@ -1,0 +1,166 @@
+//===- launch_time_test.cpp - Durations against the H200's ----------------===//
+//
+// The seeds' transposes (examples/transpose.cu, 4096 x 4096 floats, blocks
+// of 32x16) on an H200 at the base clock Nsight Compute locks it to:
+// their durations as measured (tests/data/traffic/h200_ncu.csv), each
+// unit's bound worked out from the launch's figures and the rates of
+// simulator/launch_time.h, and the order of the variants.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis.h"
+#include "csv.h"
+#include "launch_time.h"
+
+#include <cmath>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <map>
+#include <nlohmann/json.hpp>
+
+using namespace gmem;
+using namespace gmem::test;
+
+namespace {
+
+/// Kernel name -> duration in seconds of its first launch in
+/// examples/transpose as measured.
+std::map<std::string, double> measuredDurations() {
+  std::map<std::string, double> M;
+  std::ifstream In(sourceDir() + "/tests/data/traffic/h200_ncu.csv");
+  std::string Line;
+  std::getline(In, Line); // Header: program,id,Kernel Name,...
+  while (std::getline(In, Line)) {
+    const auto Fields = csv::splitRecord(Line);
+    EXPECT_TRUE(bool(Fields)) << Line;
+    if (!Fields || Fields->size() < 9 || (*Fields)[0] != "examples/transpose")
+      continue;
+    const std::vector<std::string> &F = *Fields;
+    M.emplace(F[2].substr(0, F[2].find('(')), std::stod(F[8]) * 1e-9);
+  }
+  return M;
+}
+
+/// Kernel name -> its launch's "time" object.
+std::map<std::string, nlohmann::json> predictedTimes(const std::string &Args) {
+  std::map<std::string, nlohmann::json> P;
+  ToolRun R = runTool(Args + " --format json");
+  EXPECT_EQ(R.Exit, 0) << R.Err;
+  if (R.Exit)
+    return P;
+  const auto J = nlohmann::json::parse(R.Out);
+  for (const auto &L : J["launches"])
+    P.emplace(L["kernel"].get<std::string>(), L["time"]);
+  return P;
+}
+
+const char *const Transposes =
+    "examples/transpose.cu --gpu h200 --exec-budget 0";
+
+TEST(LaunchTime, TransposesAsTheH200RanThem) {
+  const auto Measured = measuredDurations();
+  const auto Predicted = predictedTimes(Transposes);
+  ASSERT_EQ(Measured.size(), 6u);
+  ASSERT_EQ(Predicted.size(), 6u);
+  auto Seconds = [&](const std::string &K) {
+    return Predicted.at(K).value("seconds", 0.0);
+  };
+  // Within 25 % of the measured durations: 105 us (strided loads, L2),
+  // 254 us (strided stores, L2), 65 us (a copy, DRAM), 73 and 47 us (a
+  // padded tile, DRAM and L2).
+  for (const char *K : {"naiveGmem", "copyGmem", "copyRow", "transposeSmemPad",
+                        "transposeSmemUnrollPad"}) {
+    SCOPED_TRACE(K);
+    ASSERT_TRUE(Predicted.at(K).value("known", false)) << Predicted.at(K);
+    EXPECT_LT(std::fabs(Seconds(K) / Measured.at(K) - 1), 0.25)
+        << Seconds(K) << " vs " << Measured.at(K);
+  }
+  // transposeSmem's 16-way conflicts: 8.5 wavefronts per shared request
+  // take the L1 pipe 58 us by the model, the H200 100 us (warps of an SM
+  // conflicting together; the contention the model leaves out).
+  EXPECT_LT(Seconds("transposeSmem"), 0.75 * Measured.at("transposeSmem"));
+  // Each pair of variants in the order the H200 ran them.
+  const std::pair<const char *, const char *> Faster[] = {
+      {"copyRow", "copyGmem"},
+      {"transposeSmem", "naiveGmem"},
+      {"transposeSmemPad", "transposeSmem"}};
+  for (const auto &[Fast, Slow] : Faster) {
+    EXPECT_LT(Measured.at(Fast), Measured.at(Slow));
+    EXPECT_LT(Seconds(Fast), Seconds(Slow)) << Fast << " vs " << Slow;
+  }
+}
+
+TEST(LaunchTime, EachUnitsBoundFromTheLaunchsFigures) {
+  const auto T = predictedTimes(Transposes).at("copyRow");
+  ASSERT_TRUE(T.value("known", false)) << T;
+  const TimeRates Rates;
+  const double Clock = 1.5e9, SMs = 132;
+  EXPECT_EQ(T["clock_hz"], Clock);
+  // 128 x 256 blocks of 512 threads: the busiest SM runs ceil(32768 / 132)
+  // = 249 of them, 4 at a time (2048 threads), 64 warps resident, each
+  // with its one load request of 128 bytes in flight. The launch makes
+  // 2^19 load and 2^19 store requests of 4 sectors; DRAM reads 64 MiB and
+  // the launch's fetch and writes 47.5 MiB.
+  const double Blocks = 249, Share = Blocks / 32768, Sectors = 1 << 21;
+  const double Requests = 1 << 19;
+  const double Dram = (67108864.0 + LaunchReadOverhead) + 49807360.0;
+  const double InFlight = SMs * 64 * 128;
+  const double DramRate = std::min(Rates.DramShare * 6016 / 8 * 3201e6 * 2,
+                                   InFlight / Rates.DramLatencySeconds);
+  EXPECT_NEAR(DramRate, 2.163e12, 1e9); // Little's law, not the peak.
+  const double L1PerKind =
+      std::max(Requests, Sectors / Rates.L1SectorsPerCycle);
+  const std::map<std::string, double> Want = {
+      {"DRAM", Dram / DramRate},
+      {"L2", (Sectors * Rates.L1MissShare + Sectors) * 32 /
+                 (Rates.L2BytesPerSmCycle * SMs * Clock)},
+      {"L1", Share * 2 * L1PerKind / Clock},
+      {"block launch",
+       Blocks * (Rates.CyclesPerBlock + 16 * Rates.CyclesPerWarp) / Clock}};
+  ASSERT_EQ(T["bounds"].size(), Want.size());
+  for (const auto &B : T["bounds"]) {
+    const std::string Unit = B["unit"];
+    EXPECT_NEAR(B["seconds"].get<double>(), Want.at(Unit), 1e-9) << Unit;
+  }
+  EXPECT_EQ(T["limit"], "DRAM");
+  EXPECT_NEAR(T["seconds"].get<double>(), Rates.LaunchSeconds + Want.at("DRAM"),
+              1e-12);
+  // The lanes asked for the 64 MiB input and the 64 MiB output.
+  EXPECT_EQ(T["requested_bytes"], 2 * 67108864.0);
+}
+
+TEST(LaunchTime, TextSaysWhatLimitsItAndWhatItAssumes) {
+  ToolRun R = runTool(std::string(Transposes) + " --kernel copyRow");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  EXPECT_NE(R.Out.find("  time (NVIDIA H200 at 1.50 GHz, its base clock, as "
+                       "Nsight Compute locks it): 56.1 us (estimate), "
+                       "limited by DRAM (116.92 MB at 2.16 TB/s); L2 "),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("effective bandwidth 2.39 TB/s"), std::string::npos)
+      << R.Out;
+}
+
+TEST(LaunchTime, UnrecordedBuffersGiveARange) {
+  // Read from the host code, the buffers' sizes are not known: DRAM's bytes
+  // are only bounded, so the duration is a range whose low end leaves
+  // DRAM out.
+  const auto T = predictedTimes(
+      "examples/transpose.cu --gpu h200 --host interpret --kernel copyRow");
+  const auto &C = T.at("copyRow");
+  EXPECT_FALSE(C.value("known", true)) << C;
+  ASSERT_TRUE(C.contains("seconds_at_least")) << C;
+  EXPECT_LT(C["seconds_at_least"].get<double>(),
+            C["seconds_at_most"].get<double>());
+  EXPECT_NE(C["why"].get<std::string>().find("only bounded"),
+            std::string::npos);
+}
+
+TEST(LaunchTime, BoardsBeforeVoltaRunAtTheirBoostClock) {
+  // nvprof did not lock clocks: the seeds' Quadro P2000 ran at 1480.5 MHz.
+  const auto T = predictedTimes(
+      "examples/transpose.cu --gpu quadro-p2000 --kernel copyRow");
+  EXPECT_EQ(T.at("copyRow")["clock_hz"], 1480500000.0);
+  EXPECT_EQ(T.at("copyRow")["clock"], "its boost clock, as nvprof ran it");
+}
+
+} // namespace
