@@ -128,6 +128,19 @@ struct FaultExample {
   uint64_t Address = 0; ///< Shared: offset in shared memory; else address.
 };
 
+/// The board's memory system, from its published figures (the DRAM
+/// traffic and duration models' inputs: simulator/dram_traffic.h,
+/// simulator/launch_time.h).
+struct MemorySystem {
+  std::string Product;           ///< "NVIDIA H200".
+  uint64_t L2Bytes = 0;          ///< Its L2's size.
+  double DramBytesPerSecond = 0; ///< Bus width x memory clock x 2.
+  unsigned SMs = 0;
+  unsigned ThreadsPerSM = 0, BlocksPerSM = 0; ///< Resident at most.
+  double ClockHz = 0;   ///< The SM clock a measurement runs at.
+  std::string ClockWhy; ///< Which clock that is.
+};
+
 /// The DRAM bytes a launch moves, caches flushed before it as Nsight
 /// Compute does (simulator/dram_traffic.h says how they are worked out).
 struct DramTraffic {
@@ -214,6 +227,8 @@ struct LaunchResult {
   /// Set where the board is known (gmem-analyze's launches).
   std::optional<DramTraffic> Dram;
   std::optional<LaunchTime> Time;
+  /// The board both were predicted for, for re-simulated remedies.
+  std::optional<MemorySystem> Board;
 };
 
 } // namespace gmem

@@ -96,7 +96,7 @@ static void tryPadding(const RuleContext &C, const Access &A, Diagnostic &D) {
         "re-simulated " + resimScope(C.R.L) + ": " + figure(New.perRequest()) +
             " wavefront(s) per request (from " + figure(Old.perRequest()) +
             "), no bank conflict; no other access to '" + A.Array +
-            "' gets more costly",
+            "' gets more costly" + durationChange(C, Base, S),
         paddingEdit(C.K.Shared[A.SharedArray], N), New.Costliest};
     return;
   }

@@ -150,7 +150,8 @@ static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
                  SectorsAfter = globalSectors(C.K, S);
   if (Dearer.empty()) {
     D.Fix = CheckedFix{How, "re-simulated " + resimScope(L) + ": " + Gain +
-                                "; no other access gets more costly"};
+                                "; no other access gets more costly" +
+                                durationChange(C, Base, S)};
     return;
   }
   // A transpose: a load and a store that each want the other order.
@@ -169,11 +170,11 @@ static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
   // coalesced row) and no tile does better.
   const bool SwapGains = 10 * SectorsAfter <= 9 * SectorsBefore;
   if (SwapGains && (!T || SectorsAfter <= TileSectors)) {
-    D.Fix =
-        CheckedFix{How, "re-simulated " + resimScope(L) + ": " + Gain + "; " +
-                            Dearer + "; the kernel's global sectors go from " +
-                            std::to_string(SectorsBefore) + " to " +
-                            std::to_string(SectorsAfter)};
+    D.Fix = CheckedFix{
+        How, "re-simulated " + resimScope(L) + ": " + Gain + "; " + Dearer +
+                 "; the kernel's global sectors go from " +
+                 std::to_string(SectorsBefore) + " to " +
+                 std::to_string(SectorsAfter) + durationChange(C, Base, S)};
     return;
   }
   D.Notes.push_back(
@@ -278,9 +279,9 @@ static void trySoA(const RuleContext &C, const Access &A, Diagnostic &D) {
           "neighbouring lanes are " +
           std::to_string(A.Size) + " bytes apart, not " +
           std::to_string(Stride),
-      "re-simulated " + resimScope(C.R.L) + ": this " + opText(A) +
-          " takes " + figure(New.perRequest()) + " sectors per request (from " +
-          figure(Old.perRequest()) + ")"};
+      "re-simulated " + resimScope(C.R.L) + ": this " + opText(A) + " takes " +
+          figure(New.perRequest()) + " sectors per request (from " +
+          figure(Old.perRequest()) + ")" + durationChange(C, Base, After)};
 }
 
 /// A row walk: each thread runs a loop along its own row (a[r * cols + j],
@@ -333,7 +334,8 @@ static void tryLoopRoles(const RuleContext &C, const Access &A, Diagnostic &D) {
         "re-simulated " + resimScope(C.R.L) + " with '" + Own + "' and '" +
             Walk + "' exchanged in this address: this " + opText(A) +
             " takes " + figure(New.perRequest()) +
-            " sectors per request (from " + figure(Old.perRequest()) + ")"};
+            " sectors per request (from " + figure(Old.perRequest()) + ")" +
+            durationChange(C, Base, After)};
     return;
   }
 }

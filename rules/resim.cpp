@@ -1,7 +1,10 @@
 //===- resim.cpp - Changed copies of a kernel model -----------------------===//
 #include "resim.h"
 
+#include "launch_time.h"
 #include "simulate.h"
+
+#include <cstdio>
 
 namespace gmem {
 
@@ -166,6 +169,25 @@ Launch swapXY(const Launch &L) {
 std::string resimScope(const Launch &L) {
   (void)L;
   return "over every block";
+}
+
+std::string durationChange(const RuleContext &C, const LaunchResult &Before,
+                           const LaunchResult &After) {
+  if (!C.R.Board)
+    return "";
+  auto Seconds = [&](const LaunchResult &R) -> std::optional<double> {
+    LaunchResult X = R;
+    X.Dram = predictDram(X, *C.R.Board);
+    const LaunchTime T = predictTime(X, *C.R.Board);
+    return T.Known ? std::optional<double>(T.Seconds) : std::nullopt;
+  };
+  const std::optional<double> From = Seconds(Before), To = Seconds(After);
+  if (!From || !To)
+    return "";
+  char B[128];
+  std::snprintf(B, sizeof B, "%.1f us to %.1f us", *From * 1e6, *To * 1e6);
+  return "; the launch's predicted duration on the " + C.R.Board->Product +
+         " goes from " + B;
 }
 
 const LaunchResult &unchanged(const RuleContext &C, LaunchResult &Storage) {

@@ -53,6 +53,12 @@ void assignedSlots(const std::vector<Stmt> &Ss, std::set<int> &Out);
 /// Whether E reads the slot.
 bool readsSlot(const Expr &E, int Slot);
 
+/// "; the launch's predicted duration goes from X us to Y us" between
+/// Before and After (simulations of this launch and of its remedy) on the
+/// board the launch was described on; empty where either is not known.
+std::string durationChange(const RuleContext &C, const LaunchResult &Before,
+                           const LaunchResult &After);
+
 /// E with every node mapped by F (F returns null to keep a node, whose
 /// operands are then rewritten).
 ExprPtr rewriteExpr(const ExprPtr &E,

@@ -21,17 +21,6 @@
 
 namespace gmem {
 
-/// The board's memory system, from its published figures.
-struct MemorySystem {
-  std::string Product;           ///< "NVIDIA H200".
-  uint64_t L2Bytes = 0;          ///< Its L2's size.
-  double DramBytesPerSecond = 0; ///< Bus width x memory clock x 2.
-  unsigned SMs = 0;
-  unsigned ThreadsPerSM = 0, BlocksPerSM = 0; ///< Resident at most.
-  double ClockHz = 0;   ///< The SM clock a measurement runs at.
-  std::string ClockWhy; ///< Which clock that is.
-};
-
 /// Of the L2's size, the part that keeps written lines through a launch
 /// whose footprint exceeds it: fitted on the H200's launches of
 /// tests/data/traffic (written bytes = written footprint x (1 - this x L2 /

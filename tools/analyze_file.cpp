@@ -698,6 +698,7 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
                        : "its boost clock, as nvprof ran it";
     R.Dram = predictDram(R, Mem);
     R.Time = predictTime(R, Mem);
+    R.Board = Mem;
   }
   return R;
 }
