@@ -1,18 +1,16 @@
 //===- launch_time_test.cpp - Durations against the H200's ----------------===//
 //
 // The seeds' transposes (examples/transpose.cu, 4096 x 4096 floats, blocks
-// of 32x16) on an H200 at the base clock Nsight Compute locks it to:
-// their durations as measured (tests/data/traffic/h200_ncu.csv), each
-// unit's bound worked out from the launch's figures and the rates of
-// simulator/launch_time.h, and the order of the variants.
+// of 32x16) on an H200 at the base clock Nsight Compute locks it to: which
+// unit limits each, and each unit's bound worked out from the launch's
+// figures and the rates of simulator/launch_time.h. The comparison with the
+// durations the H200 measured is docs/TRAFFIC.md's.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis.h"
-#include "csv.h"
 #include "launch_time.h"
 
-#include <cmath>
-#include <fstream>
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -21,24 +19,6 @@ using namespace gmem;
 using namespace gmem::test;
 
 namespace {
-
-/// Kernel name -> duration in seconds of its first launch in
-/// examples/transpose as measured.
-std::map<std::string, double> measuredDurations() {
-  std::map<std::string, double> M;
-  std::ifstream In(sourceDir() + "/tests/data/traffic/h200_ncu.csv");
-  std::string Line;
-  std::getline(In, Line); // Header: program,id,Kernel Name,...
-  while (std::getline(In, Line)) {
-    const auto Fields = csv::splitRecord(Line);
-    EXPECT_TRUE(bool(Fields)) << Line;
-    if (!Fields || Fields->size() < 9 || (*Fields)[0] != "examples/transpose")
-      continue;
-    const std::vector<std::string> &F = *Fields;
-    M.emplace(F[2].substr(0, F[2].find('(')), std::stod(F[8]) * 1e-9);
-  }
-  return M;
-}
 
 /// Kernel name -> its launch's "time" object.
 std::map<std::string, nlohmann::json> predictedTimes(const std::string &Args) {
@@ -56,36 +36,25 @@ std::map<std::string, nlohmann::json> predictedTimes(const std::string &Args) {
 const char *const Transposes =
     "examples/transpose.cu --gpu h200 --exec-budget 0";
 
-TEST(LaunchTime, TransposesAsTheH200RanThem) {
-  const auto Measured = measuredDurations();
+TEST(LaunchTime, EachTransposeIsLimitedByItsBusiestUnit) {
+  // Which unit limits each launch follows from its figures: strided loads
+  // and stores load L2 (naiveGmem's 8x load sectors, copyGmem's 32-sector
+  // stores), the copy and the padded tile move their 117 MB at DRAM's
+  // Little's-law rate, the 16-way conflicting tile keeps the L1 pipe busy,
+  // and the unrolled tile's half as many blocks leave L2 the longest. How
+  // close the durations come to the H200's, and whether each pair of
+  // variants is ordered as measured, is docs/TRAFFIC.md's
+  // (scripts/traffic_validation.py), not a test's: no test asserts a time.
   const auto Predicted = predictedTimes(Transposes);
-  ASSERT_EQ(Measured.size(), 6u);
-  ASSERT_EQ(Predicted.size(), 6u);
-  auto Seconds = [&](const std::string &K) {
-    return Predicted.at(K).value("seconds", 0.0);
-  };
-  // Within 25 % of the measured durations: 105 us (strided loads, L2),
-  // 254 us (strided stores, L2), 65 us (a copy, DRAM), 73 and 47 us (a
-  // padded tile, DRAM and L2).
-  for (const char *K : {"naiveGmem", "copyGmem", "copyRow", "transposeSmemPad",
-                        "transposeSmemUnrollPad"}) {
-    SCOPED_TRACE(K);
-    ASSERT_TRUE(Predicted.at(K).value("known", false)) << Predicted.at(K);
-    EXPECT_LT(std::fabs(Seconds(K) / Measured.at(K) - 1), 0.25)
-        << Seconds(K) << " vs " << Measured.at(K);
-  }
-  // transposeSmem's 16-way conflicts: 8.5 wavefronts per shared request
-  // take the L1 pipe 58 us by the model, the H200 100 us (warps of an SM
-  // conflicting together; the contention the model leaves out).
-  EXPECT_LT(Seconds("transposeSmem"), 0.75 * Measured.at("transposeSmem"));
-  // Each pair of variants in the order the H200 ran them.
-  const std::pair<const char *, const char *> Faster[] = {
-      {"copyRow", "copyGmem"},
-      {"transposeSmem", "naiveGmem"},
-      {"transposeSmemPad", "transposeSmem"}};
-  for (const auto &[Fast, Slow] : Faster) {
-    EXPECT_LT(Measured.at(Fast), Measured.at(Slow));
-    EXPECT_LT(Seconds(Fast), Seconds(Slow)) << Fast << " vs " << Slow;
+  const std::map<std::string, std::string> Limit = {
+      {"naiveGmem", "L2"},          {"copyGmem", "L2"},
+      {"copyRow", "DRAM"},          {"transposeSmem", "L1"},
+      {"transposeSmemPad", "DRAM"}, {"transposeSmemUnrollPad", "L2"}};
+  ASSERT_EQ(Predicted.size(), Limit.size());
+  for (const auto &[Kernel, Unit] : Limit) {
+    const auto &T = Predicted.at(Kernel);
+    ASSERT_TRUE(T.value("known", false)) << Kernel << ": " << T;
+    EXPECT_EQ(T["limit"], Unit) << Kernel;
   }
 }
 
