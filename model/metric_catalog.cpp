@@ -35,6 +35,11 @@ MetricSpec row(const char *Ncu, const char *Nvprof, const char *NcuText,
   return S;
 }
 
+MetricSpec traffic(MetricSpec S) {
+  S.Traffic = true;
+  return S;
+}
+
 } // namespace
 
 const std::vector<MetricSpec> &metricCatalog() {
@@ -145,12 +150,30 @@ const std::vector<MetricSpec> &metricCatalog() {
       row("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", nullptr,
           "Shared store bank conflicts", "", "", G::SharedSt, Q::Other,
           T::Exact, false, P::No, true),
-      row("gpu__time_duration.sum", nullptr, "Kernel duration (ns)", "", "",
-          G::Other, Q::Other, T::Exact, false, P::No, true),
-      row("dram__bytes_read.sum", "dram_read_bytes", "DRAM bytes read", "", "",
-          G::Other, Q::Other, T::Exact, false, P::No, false),
-      row("dram__bytes_write.sum", "dram_write_bytes", "DRAM bytes written", "",
-          "", G::Other, Q::Other, T::Exact, false, P::No, false),
+      // The traffic run's figures (estimates, not counts: compare.h).
+      traffic(row("gpu__time_duration.sum", nullptr, "Kernel duration (ns)", "",
+                  "", G::Other, Q::Other, T::Exact, false, P::No, false)),
+      traffic(row("dram__bytes_read.sum", "dram_read_bytes", "DRAM bytes read",
+                  "", "", G::Other, Q::Other, T::Exact, false, P::No, false)),
+      traffic(row("dram__bytes_write.sum", "dram_write_bytes",
+                  "DRAM bytes written", "", "", G::Other, Q::Other, T::Exact,
+                  false, P::No, false)),
+      traffic(row("lts__t_sectors_op_read.sum", nullptr, "L2 sectors read", "",
+                  "", G::Other, Q::Other, T::Exact, false, P::No, false)),
+      traffic(row("lts__t_sectors_op_write.sum", nullptr, "L2 sectors written",
+                  "", "", G::Other, Q::Other, T::Exact, false, P::No, false)),
+      traffic(row("lts__t_sectors_op_atom.sum", nullptr,
+                  "L2 sectors of atomics", "", "", G::Other, Q::Other, T::Exact,
+                  false, P::No, false)),
+      traffic(row("lts__t_sectors_op_red.sum", nullptr,
+                  "L2 sectors of reductions", "", "", G::Other, Q::Other,
+                  T::Exact, false, P::No, false)),
+      // The SM clock during the launch: gmem-verify leaves the clocks as
+      // they are (Nsight Compute locks them to base), so the duration is
+      // predicted at this clock.
+      traffic(row("sm__cycles_elapsed.avg.per_second", nullptr,
+                  "SM clock during the launch (Hz)", "", "", G::Other, Q::Other,
+                  T::Exact, false, P::No, false)),
   };
   return C;
 }

@@ -66,6 +66,9 @@ struct MetricSpec {
   bool Percent = false;
   Predicted Fills = Predicted::No;
   bool Collected = false; ///< gmem-verify's range profiler asks for it.
+  /// gmem-verify's traffic run asks for it: one launch at a time, the L2
+  /// emptied of the program's data before it, as Nsight Compute does.
+  bool Traffic = false;
 
   /// The name the simulator fills and the comparison prints (Nsight's when
   /// the simulator fills both), or null when it predicts none.

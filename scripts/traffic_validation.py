@@ -234,7 +234,8 @@ def main():
                 "defaults; `tests/data/traffic/h200_ncu.csv`). Predicted: "
                 "`gmem-analyze --gpu h200` (simulator/dram_traffic.h and "
                 "simulator/launch_time.h say how). Bytes in decimal MB, "
-                "times in microseconds.\n\n")
+                "times in microseconds. The same estimates beside what "
+                "gmem-verify measures itself: docs/TRAFFIC_VERIFY.md.\n\n")
         f.write(summary + "\n\n")
         f.write(NOTES)
         for program, err in failures:

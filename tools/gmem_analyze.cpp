@@ -12,6 +12,7 @@
 #include "install_paths.h"
 #include "launch_plan.h"
 #include "model_json.h"
+#include "record/runtime/boards.h"
 #include "rule.h"
 #include "run_comparison.h"
 #include "views.h"
@@ -118,7 +119,14 @@ int run(const Options &O) {
     CO.Threads = O.Threads;
     CO.Strict = O.Strict;
     CO.Format = O.Format;
-    Predictor P(M, O);
+    // DRAM bytes and duration are predicted for the board measured, where
+    // gmem knows it and --gpu does not name one.
+    Options PO = O;
+    if (PO.Gpu.empty())
+      if (ImportResult Ms = readComparedMeasurement(O.Compare))
+        if (const rec::Board *B = rec::findBoardByProduct(Ms->Device))
+          PO.Gpu = B->Name;
+    Predictor P(M, PO);
     CO.Predict = [&P](const Kernel &K, const Launch &L, const ArchRules &A) {
       return P.predict(K, L, A);
     };

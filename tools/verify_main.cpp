@@ -3,11 +3,13 @@
 // gmem-verify [options] -- PROGRAM [ARGS...]
 //
 // Runs PROGRAM with libgmem_inject.so as its CUDA injection: once for the
-// Range Profiler counters of every selected launch, then once per measured
-// launch for its SASS metrics per source line (instruction patching would
-// disturb the counters, and CUPTI counts only one patched kernel per
-// process). Merges the runs by launch index into one measured.json (schema
-// in gpu/measured/measurement.h).
+// Range Profiler counters of every selected launch, once for its DRAM
+// bytes, L2 sectors and duration with the L2 emptied before each launch
+// (apart: the counters need several replays of a launch, which would warm
+// the L2), then once per measured launch for its SASS metrics per source
+// line (instruction patching would disturb the counters, and CUPTI counts
+// only one patched kernel per process). Merges the runs by launch index
+// into one measured.json (schema in gpu/measured/measurement.h).
 //
 //===----------------------------------------------------------------------===//
 #include "launch_filter.h"
@@ -33,7 +35,9 @@ namespace {
 
 const char *const Usage =
     "usage: gmem-verify [--output FILE] [--launch-count N] [--launch-skip N]\n"
-    "                   [--kernel REGEX] [--no-lines] [--debug] [--version]\n"
+    "                   [--kernel REGEX] [--no-lines] [--no-traffic] "
+    "[--debug]\n"
+    "                   [--version]\n"
     "                   -- PROGRAM [ARGS...]\n"
     "Measures every kernel launch of PROGRAM with CUPTI and writes\n"
     "measured.json (or FILE).\n"
@@ -42,12 +46,14 @@ const char *const Usage =
     "  --kernel REGEX    measure only kernels whose name matches\n"
     "  --no-lines        skip the per-line SASS metrics (one more run of\n"
     "                    PROGRAM per measured launch)\n"
+    "  --no-traffic      skip DRAM bytes, L2 sectors and duration (one run\n"
+    "                    of PROGRAM, the L2 emptied before each launch)\n"
     "  --debug           log every launch the injection sees\n";
 
 struct Options {
   std::string Output = "measured.json";
   std::string Skip, Count, Kernel;
-  bool Lines = true, Debug = false;
+  bool Lines = true, Traffic = true, Debug = false;
   std::vector<std::string> Program;
 };
 
@@ -87,6 +93,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.Kernel = Value("--kernel");
     else if (A == "--no-lines")
       O.Lines = false;
+    else if (A == "--no-traffic")
+      O.Traffic = false;
     else if (A == "--debug")
       O.Debug = true;
     else if (!A.empty() && A[0] == '-')
@@ -248,8 +256,10 @@ int main(int Argc, char **Argv) {
     fail("cannot write '" + O.Output + "': its folder is not writable");
   std::string CountersTmp = O.Output + ".counters.tmp";
   std::string LinesTmp = O.Output + ".lines.tmp";
+  std::string TrafficTmp = O.Output + ".traffic.tmp";
   std::remove(CountersTmp.c_str());
   std::remove(LinesTmp.c_str());
+  std::remove(TrafficTmp.c_str());
 
   std::fprintf(stderr, "gmem-verify: run 1 (counters): %s\n", Exe.c_str());
   RunResult First = runPass(O, Exe, Injection, "counters", CountersTmp);
@@ -266,19 +276,43 @@ int main(int Argc, char **Argv) {
   Doc.erase("failed_launches");
 
   std::vector<std::string> Warnings;
+  const size_t LineRuns = O.Lines ? Doc["launches"].size() : 0;
+  const size_t Runs = 1 + (O.Traffic ? 1 : 0) + LineRuns;
+  if (O.Traffic && !Doc["launches"].empty()) {
+    std::fprintf(stderr,
+                 "gmem-verify: run 2/%zu (DRAM bytes, L2 sectors, duration; "
+                 "the L2 emptied before each launch): %s\n",
+                 Runs, Exe.c_str());
+    runPass(O, Exe, Injection, "traffic", TrafficTmp);
+    OrderedJson Traffic;
+    if (!readJson(TrafficTmp, Traffic))
+      Warnings.push_back("the traffic run wrote no measurement");
+    else if (Traffic.contains("error"))
+      Warnings.push_back("DRAM bytes and duration: " +
+                         Traffic["error"].get<std::string>());
+    else {
+      if (Traffic.value("failed_launches", 0u))
+        Warnings.push_back("some launches' DRAM bytes and duration could not "
+                           "be measured");
+      MergeOutcome M = mergeTrafficPass(std::move(Doc), Traffic);
+      Doc = std::move(M.Doc);
+      Warnings.insert(Warnings.end(), M.Warnings.begin(), M.Warnings.end());
+    }
+    std::remove(TrafficTmp.c_str());
+  }
   if (O.Lines && !Doc["launches"].empty()) {
     // One run per measured launch, patching only that launch: CUPTI counts
     // the first patched kernel of a process only (sass_collector.h).
-    std::vector<long> Runs;
+    std::vector<long> Indices;
     for (const OrderedJson &L : Doc["launches"])
-      Runs.push_back(L.value("index", 0L));
+      Indices.push_back(L.value("index", 0L));
     OrderedJson LinesDoc = {{"launches", OrderedJson::array()}};
-    for (size_t I = 0; I < Runs.size(); ++I) {
+    for (size_t I = 0; I < Indices.size(); ++I) {
       std::fprintf(stderr,
                    "gmem-verify: run %zu/%zu (per-line SASS metrics of launch "
                    "%ld): %s\n",
-                   I + 2, Runs.size() + 1, Runs[I], Exe.c_str());
-      runPass(O, Exe, Injection, "lines", LinesTmp, Runs[I]);
+                   Runs - LineRuns + I + 1, Runs, Indices[I], Exe.c_str());
+      runPass(O, Exe, Injection, "lines", LinesTmp, Indices[I]);
       OrderedJson One;
       if (!readJson(LinesTmp, One)) {
         Warnings.push_back("a per-line run wrote no measurement");
@@ -288,7 +322,7 @@ int main(int Argc, char **Argv) {
         break;
       } else {
         if (One.value("failed_launches", 0u))
-          Warnings.push_back("launch " + std::to_string(Runs[I]) +
+          Warnings.push_back("launch " + std::to_string(Indices[I]) +
                              ": per-line metrics could not be measured");
         for (OrderedJson &L : One["launches"])
           LinesDoc["launches"].push_back(std::move(L));

@@ -3,8 +3,10 @@
 //
 // The CUDA driver calls InitializeInjection() during cuInit. It subscribes to
 // the launch APIs and to module loads and context teardown; per selected
-// launch it measures one of two passes (GMEM_VERIFY_PASS): "counters", the
-// Range Profiler metrics, or "lines", the SASS metrics per source line. At
+// launch it measures one of three passes (GMEM_VERIFY_PASS): "counters", the
+// Range Profiler metrics gmem predicts exactly; "traffic", DRAM bytes, L2
+// sectors and duration with the L2 emptied before the launch (l2_flush.h);
+// or "lines", the SASS metrics per source line. At
 // exit it writes the launches it measured to GMEM_VERIFY_OUTPUT in the
 // schema of measurement.h. gmem-verify sets these variables and merges the
 // passes; README.md lists them all.
@@ -13,6 +15,7 @@
 #include "cupti_status.h"
 #include "device_info.h"
 #include "kernel_signature.h"
+#include "l2_flush.h"
 #include "launch_filter.h"
 #include "launch_site.h"
 #include "measured_json.h"
@@ -34,7 +37,7 @@ using namespace gmem::cupti;
 
 namespace {
 
-enum class Pass { Counters, Lines };
+enum class Pass { Counters, Traffic, Lines };
 
 struct Settings {
   std::string Output = "gmem_measured.json";
@@ -59,6 +62,9 @@ struct ActiveLaunch {
   MeasuredLaunch Record;
 };
 thread_local ActiveLaunch Current;
+/// Set while the traffic pass's own flush kernel is launched: its launch
+/// callbacks are not the program's.
+thread_local bool InFlush = false;
 
 struct State {
   // Recursive: CUPTI may load modules (a resource callback) while a launch
@@ -66,7 +72,8 @@ struct State {
   std::recursive_mutex Mu;
   Settings Set;
   std::unique_ptr<LaunchFilter> Filter;
-  std::unique_ptr<RangeProfiler> Range;
+  std::unique_ptr<RangeProfiler> Range; ///< Counters and traffic passes.
+  L2Flush Flush;                        ///< Traffic pass.
   SassCollector Sass;
   Measurement Result;
   bool DeviceKnown = false;
@@ -238,9 +245,17 @@ void onLaunchEnter(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
     }
     std::string Error;
     bool IsFatal = false;
-    bool Ok = ensureProfiler(S) && (S.Set.Which == Pass::Counters
-                                        ? S.Range->begin(A.Ctx, Error, IsFatal)
-                                        : S.Sass.begin(A.Ctx, Error, IsFatal));
+    // Without a flush the launch's DRAM bytes would be another's: none.
+    auto Flush = [&] {
+      InFlush = true;
+      bool Done = S.Flush.flush(A.Ctx, Error);
+      InFlush = false;
+      return Done;
+    };
+    bool Ok =
+        ensureProfiler(S) && (S.Set.Which != Pass::Traffic || Flush()) &&
+        (S.Set.Which == Pass::Lines ? S.Sass.begin(A.Ctx, Error, IsFatal)
+                                    : S.Range->begin(A.Ctx, Error, IsFatal));
     if (!Ok && S.Fatal.empty()) { // Else ensureProfiler reported it.
       if (IsFatal)
         setFatal(S, Error);
@@ -257,6 +272,14 @@ void onLaunchEnter(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
       if (Ok && !Logged && (Logged = true))
         debug("chip " + S.Range->chip() + ", " +
               std::to_string(S.Range->passes()) + " replay passes");
+      // A replayed launch runs again after CUPTI restored its memory, which
+      // leaves its data in the L2: its DRAM bytes would not be cold.
+      static bool Replayed = false;
+      if (Ok && S.Set.Which == Pass::Traffic && S.Range->passes() > 1 &&
+          !Replayed && (Replayed = true))
+        warn("the traffic metrics need " + std::to_string(S.Range->passes()) +
+             " replay passes on this GPU; DRAM bytes after the first are "
+             "not those of a cold L2");
     }
   }
   debug(describe(R) + " via " +
@@ -280,9 +303,9 @@ void onLaunchExit(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
   int Code = 0;
   bool Launched = launchSucceeded(Domain, Data, Code);
   std::string Error;
-  bool Ok = S.Set.Which == Pass::Counters
-                ? S.Range->end(A.Record.Metrics, Error)
-                : S.Sass.end(A.Ctx, A.Record.Lines, Error);
+  bool Ok = S.Set.Which == Pass::Lines
+                ? S.Sass.end(A.Ctx, A.Record.Lines, Error)
+                : S.Range->end(A.Record.Metrics, Error);
   if (S.Set.Which == Pass::Lines)
     debug(describe(A.Record) + ": " + std::to_string(S.Sass.lastRecords()) +
           " SASS records");
@@ -317,6 +340,7 @@ void onResource(CUpti_CallbackId Cbid, const CUpti_ResourceData *Data) {
   } else if (Cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
     if (S.Range) {
       S.Range->release(Data->context);
+      S.Flush.release(Data->context);
     } else {
       S.Sass.release(Data->context);
     }
@@ -329,6 +353,8 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
     onResource(Cbid, static_cast<const CUpti_ResourceData *>(Data));
     return;
   }
+  if (InFlush)
+    return;
   const auto *CB = static_cast<const CUpti_CallbackData *>(Data);
   if (CB->callbackSite == CUPTI_API_ENTER)
     onLaunchEnter(Domain, Cbid, CB);
@@ -341,9 +367,12 @@ Expected<void> readSettings(Settings &Set) {
   std::string Which = envOr("GMEM_VERIFY_PASS", "counters");
   if (Which == "lines")
     Set.Which = Pass::Lines;
+  else if (Which == "traffic")
+    Set.Which = Pass::Traffic;
   else if (Which != "counters")
-    return Failure{"GMEM_VERIFY_PASS must be 'counters' or 'lines', not '" +
-                   Which + "'"};
+    return Failure{
+        "GMEM_VERIFY_PASS must be 'counters', 'traffic' or 'lines', not '" +
+        Which + "'"};
   std::string Skip = envOr("GMEM_VERIFY_LAUNCH_SKIP", "0");
   std::string Count = envOr("GMEM_VERIFY_LAUNCH_COUNT", "");
   if (!parseCount(Skip, Set.Filter.Skip) ||
@@ -383,6 +412,8 @@ InitializeInjection(void) {
   S.Filter = std::move(*Filter);
   if (S.Set.Which == Pass::Counters)
     S.Range.reset(new RangeProfiler(defaultCounterMetrics()));
+  else if (S.Set.Which == Pass::Traffic)
+    S.Range.reset(new RangeProfiler(trafficCounterMetrics()));
 
   CUptiResult R = cuptiSubscribe(&S.Subscriber, onCallback, nullptr);
   if (R != CUPTI_SUCCESS) {
@@ -399,7 +430,9 @@ InitializeInjection(void) {
   cuptiEnableCallback(1, S.Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                       CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
   debug(std::string("injected, pass ") +
-        (S.Set.Which == Pass::Counters ? "counters" : "lines") + ", output " +
-        S.Set.Output);
+        (S.Set.Which == Pass::Counters  ? "counters"
+         : S.Set.Which == Pass::Traffic ? "traffic"
+                                        : "lines") +
+        ", output " + S.Set.Output);
   return 1;
 }

@@ -128,6 +128,42 @@ MergeOutcome mergeLinePass(OrderedJson CounterPass,
   return Out;
 }
 
+MergeOutcome mergeTrafficPass(OrderedJson CounterPass,
+                              const OrderedJson &TrafficPass) {
+  MergeOutcome Out;
+  std::map<uint64_t, const OrderedJson *> ByIndex;
+  if (TrafficPass.contains("launches") && TrafficPass["launches"].is_array())
+    for (const OrderedJson &L : TrafficPass["launches"])
+      if (L.contains("index") && L["index"].is_number_unsigned())
+        ByIndex[L["index"].get<uint64_t>()] = &L;
+  if (CounterPass.contains("launches") && CounterPass["launches"].is_array()) {
+    for (OrderedJson &L : CounterPass["launches"]) {
+      uint64_t Index = L.value("index", uint64_t(0));
+      auto It = ByIndex.find(Index);
+      if (It == ByIndex.end()) {
+        Out.Warnings.push_back("launch " + std::to_string(Index) + " (" +
+                               L.value("kernel", std::string()) +
+                               ") has no DRAM bytes or duration from the "
+                               "traffic run");
+        continue;
+      }
+      if (identity(L) != identity(*It->second)) {
+        Out.Warnings.push_back("launch " + std::to_string(Index) +
+                               " differs between the runs of the program (" +
+                               identity(L) + " vs " + identity(*It->second) +
+                               "); its DRAM bytes and duration are left out");
+        continue;
+      }
+      const OrderedJson &M = It->second->value("metrics", OrderedJson());
+      if (M.is_object())
+        for (auto KV = M.begin(); KV != M.end(); ++KV)
+          L["metrics"][KV.key()] = KV.value();
+    }
+  }
+  Out.Doc = std::move(CounterPass);
+  return Out;
+}
+
 std::string utcNowIso8601() {
   std::time_t T = std::time(nullptr);
   std::tm Tm{};

@@ -38,6 +38,11 @@ struct MergeOutcome {
 MergeOutcome mergeLinePass(OrderedJson CounterPass,
                            const OrderedJson &LinePass);
 
+/// Adds each launch's metrics from \p TrafficPass (DRAM bytes, L2 sectors,
+/// duration, clock) to \p CounterPass, matching launches as mergeLinePass.
+MergeOutcome mergeTrafficPass(OrderedJson CounterPass,
+                              const OrderedJson &TrafficPass);
+
 /// Current time as "2026-11-21T10:00:00Z".
 std::string utcNowIso8601();
 

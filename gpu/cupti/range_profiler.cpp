@@ -23,6 +23,17 @@ const std::vector<std::string> &defaultCounterMetrics() {
   return M;
 }
 
+const std::vector<std::string> &trafficCounterMetrics() {
+  static const std::vector<std::string> M = [] {
+    std::vector<std::string> Out;
+    for (const MetricSpec &S : metricCatalog())
+      if (S.Traffic)
+        Out.push_back(S.Ncu);
+    return Out;
+  }();
+  return M;
+}
+
 RangeProfiler::RangeProfiler(std::vector<std::string> Metrics)
     : Requested(std::move(Metrics)) {}
 

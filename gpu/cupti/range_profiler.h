@@ -23,8 +23,10 @@
 namespace gmem {
 namespace cupti {
 
-/// The metrics of gpu-metrics.md that gmem-analyze predicts, plus time.
+/// The metrics of gpu-metrics.md that gmem-analyze predicts.
 const std::vector<std::string> &defaultCounterMetrics();
+/// DRAM bytes, L2 sectors, duration and the SM clock: the traffic run's.
+const std::vector<std::string> &trafficCounterMetrics();
 
 class RangeProfiler {
 public:

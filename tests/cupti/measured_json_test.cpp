@@ -157,3 +157,41 @@ TEST(CuptiIso8601, Shape) {
   EXPECT_EQ(D[10], 'T');
   EXPECT_EQ(D.back(), 'Z');
 }
+
+// The traffic run's figures of sgemm_coalescing<32> as gmem-verify measured
+// them on the H200 (tests/data/traffic/verify/sgemm.json).
+TEST(CuptiMergeTrafficPass, AddsTheTrafficMetricsByIndex) {
+  Measurement Counters = oneLaunch();
+  Measurement Traffic = oneLaunch();
+  Traffic.Launches[0].Lines.clear();
+  Traffic.Launches[0].Metrics = {{"dram__bytes_read.sum", 12589056},
+                                 {"gpu__time_duration.sum", 365088},
+                                 {"sm__cycles_elapsed.avg.per_second", 1.97e9}};
+  MergeOutcome M =
+      mergeTrafficPass(measurementToJson(Counters), measurementToJson(Traffic));
+  EXPECT_TRUE(M.Warnings.empty());
+  const OrderedJson &Metrics = M.Doc["launches"][0]["metrics"];
+  EXPECT_EQ(Metrics.size(), 6u); // The counters' three and these three.
+  EXPECT_EQ(Metrics["dram__bytes_read.sum"], 12589056);
+  EXPECT_EQ(Metrics["gpu__time_duration.sum"], 365088);
+  EXPECT_DOUBLE_EQ(Metrics["sm__cycles_elapsed.avg.per_second"].get<double>(),
+                   1.97e9);
+  EXPECT_EQ(M.Doc["launches"][0]["lines"].size(), 1u); // Kept.
+}
+
+TEST(CuptiMergeTrafficPass, MissingOrDifferentLaunchesAreSaid) {
+  Measurement Counters = oneLaunch();
+  Measurement Traffic = oneLaunch();
+  Traffic.Launches[0].Block = {64, 1, 1};
+  Traffic.Launches[0].Metrics = {{"dram__bytes_read.sum", 1}};
+  MergeOutcome M =
+      mergeTrafficPass(measurementToJson(Counters), measurementToJson(Traffic));
+  ASSERT_EQ(M.Warnings.size(), 1u);
+  EXPECT_NE(M.Warnings[0].find("launch 31 differs"), std::string::npos);
+  EXPECT_FALSE(
+      M.Doc["launches"][0]["metrics"].contains("dram__bytes_read.sum"));
+  Traffic.Launches.clear();
+  M = mergeTrafficPass(measurementToJson(Counters), measurementToJson(Traffic));
+  ASSERT_EQ(M.Warnings.size(), 1u);
+  EXPECT_NE(M.Warnings[0].find("no DRAM bytes or duration"), std::string::npos);
+}

@@ -9,8 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "build_model.h"
+#include "dram_traffic.h"
 #include "importers.h"
+#include "launch_time.h"
 #include "run_comparison.h"
+#include "simulate.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -893,6 +896,179 @@ TEST(RunComparison, StrictFailsOnAnyDifference) {
   EXPECT_EQ(runComparison(M, Path, O, Out, Err), 0) << Err.str();
   O.Strict = true;
   EXPECT_EQ(runComparison(M, Path, O, Out, Err), 1) << Err.str();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Estimates: DRAM bytes and duration beside what the traffic run measured.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The H200 as analyzer/record/runtime/boards.cpp describes it.
+MemorySystem h200() {
+  MemorySystem M;
+  M.Product = "NVIDIA H200";
+  M.L2Bytes = 60u << 20;
+  M.DramBytesPerSecond = 6016.0 / 8 * 3201e6 * 2;
+  M.SMs = 132;
+  M.ThreadsPerSM = 2048;
+  M.BlocksPerSM = 32;
+  M.ClockHz = 1.5e9;
+  M.ClockWhy = "its base clock, as Nsight Compute locks it";
+  return M;
+}
+
+/// Simulated as gmem-analyze's predictor does, with the H200's DRAM bytes
+/// and duration.
+Comparison buildOnH200(const Module &M, const Measurement &Ms) {
+  ComparisonOptions O;
+  O.Threads = 1;
+  O.Predict = [](const Kernel &K, const Launch &L, const ArchRules &A) {
+    SimOptions SO;
+    SO.Arch = &A;
+    SO.Threads = 1;
+    LaunchResult R = simulate(K, L, SO);
+    R.Dram = predictDram(R, h200());
+    R.Time = predictTime(R, h200());
+    R.Board = h200();
+    return R;
+  };
+  Expected<Comparison> C = buildComparison(M, Ms, "measured.json", O);
+  EXPECT_TRUE(C) << C.error();
+  return C ? *C : Comparison();
+}
+
+/// copy<<<4, 64>>> over two 1 KiB buffers, their sizes recorded.
+Module recordedCopyModule() {
+  Module M = copyModule();
+  // The buffers the accesses index, as the translator names them.
+  M.Kernels[0].Accesses[0].Array = "in";
+  M.Kernels[0].Accesses[1].Array = "out";
+  M.Launches[0].Memory["d_in"].Bytes = 1024;
+  M.Launches[0].Memory["d_out"].Bytes = 1024;
+  return M;
+}
+
+const EstimateComparison *estimate(const Comparison &C,
+                                   const std::string &Name) {
+  for (const EstimateComparison &E : C.Launches.at(0).Estimates)
+    if (E.Name == Name)
+      return &E;
+  return nullptr;
+}
+
+const char *Clock = "sm__cycles_elapsed.avg.per_second";
+
+TEST(CompareEstimates, DramBytesAndDurationBesideTheCounts) {
+  Module M = recordedCopyModule();
+  Measurement Ms = copyMeasurement();
+  // The DRAM bytes read: the input's 1024 bytes and the launch's own 2816
+  // (dram_traffic.h); written: none, 2 KiB stay in the L2. The measured
+  // values are a GPU's for such a launch, within the bands.
+  Ms.Launches[0].Metrics["dram__bytes_read.sum"] = 4352;
+  Ms.Launches[0].Metrics["dram__bytes_write.sum"] = 0;
+  Ms.Launches[0].Metrics[Clock] = 1.98e9;
+  Ms.Launches[0].Metrics["lts__t_sectors_op_read.sum"] = 1100;
+  // The duration: set from the prediction below, 20 % above it.
+  Comparison C0 = buildOnH200(M, Ms);
+  const EstimateComparison *Read = estimate(C0, "dram__bytes_read.sum");
+  ASSERT_NE(Read, nullptr);
+  EXPECT_DOUBLE_EQ(*Read->Predicted, 2816 + 1024);
+  EXPECT_TRUE(Read->Within);
+  const EstimateComparison *Written = estimate(C0, "dram__bytes_write.sum");
+  ASSERT_NE(Written, nullptr);
+  EXPECT_DOUBLE_EQ(*Written->Predicted, 0);
+  EXPECT_TRUE(Written->Within);
+  EXPECT_EQ(estimate(C0, "gpu__time_duration.sum"), nullptr); // Not measured.
+
+  // At the measured clock, not the base one the board's figure assumes.
+  LaunchResult R = C0.Launches[0].Predicted;
+  MemorySystem Fast = h200();
+  Fast.ClockHz = 1.98e9;
+  const double AtMeasured = predictTime(R, Fast).Seconds * 1e9;
+  ASSERT_TRUE(R.Time && R.Time->Known);
+  EXPECT_NE(AtMeasured, R.Time->Seconds * 1e9);
+  Ms.Launches[0].Metrics["gpu__time_duration.sum"] = 1.2 * AtMeasured;
+  Comparison C = buildOnH200(M, Ms);
+  const EstimateComparison *Time = estimate(C, "gpu__time_duration.sum");
+  ASSERT_NE(Time, nullptr);
+  EXPECT_DOUBLE_EQ(*Time->Predicted, AtMeasured);
+  EXPECT_TRUE(Time->Within);
+  EXPECT_TRUE(contains(Time->Note, "measured during the launch, 1.98 GHz"));
+  // The counts decide the verdict; the estimates are counted apart, and the
+  // clock they used is not "not compared". L2 sectors are not predicted.
+  EXPECT_EQ(C.Launches[0].V, Verdict::Match);
+  for (const UncomparedMetric &U : C.Launches[0].Uncompared)
+    EXPECT_EQ(U.Name, "lts__t_sectors_op_read.sum");
+  std::string T = text(C);
+  EXPECT_TRUE(contains(T, "DRAM bytes read")) << T;
+  EXPECT_TRUE(contains(T, "3840 B")) << T;
+  EXPECT_TRUE(contains(T, "estimates (DRAM bytes, duration): 3 of 3 within "
+                          "their bands"))
+      << T;
+  nlohmann::json J = comparisonJson(C);
+  EXPECT_EQ(J["summary"]["estimates"], 3);
+  EXPECT_EQ(J["summary"]["estimates_within"], 3);
+  EXPECT_EQ(J["launches"][0]["estimates"][0]["name"], "dram__bytes_read.sum");
+  EXPECT_EQ(J["launches"][0]["estimates"][0]["predicted"], 3840.0);
+}
+
+TEST(CompareEstimates, OutsideTheBandShownButCountsDecide) {
+  Module M = recordedCopyModule();
+  Measurement Ms = copyMeasurement();
+  // 3840 predicted: 10 % is 384 bytes, below the 4 KiB floor; 8000 is
+  // beyond both.
+  Ms.Launches[0].Metrics["dram__bytes_read.sum"] = 8000;
+  Comparison C = buildOnH200(M, Ms);
+  const EstimateComparison *Read = estimate(C, "dram__bytes_read.sum");
+  ASSERT_NE(Read, nullptr);
+  EXPECT_FALSE(Read->Within);
+  EXPECT_EQ(C.Launches[0].V, Verdict::Match);
+  EXPECT_EQ(comparisonExitCode(C, false), 0);
+  EXPECT_TRUE(contains(text(C), "outside"));
+}
+
+TEST(CompareEstimates, OnlyEstimatesJudgeTheLaunch) {
+  Module M = recordedCopyModule();
+  Measurement Ms = copyMeasurement();
+  Ms.Launches[0].Lines.clear();
+  Ms.Launches[0].Metrics = {{"dram__bytes_read.sum", 3900}};
+  Comparison Within = buildOnH200(M, Ms);
+  ASSERT_TRUE(Within.Launches[0].compared());
+  EXPECT_TRUE(Within.Launches[0].onlyEstimates());
+  EXPECT_EQ(Within.Launches[0].V, Verdict::Match);
+  EXPECT_EQ(comparisonExitCode(Within, false), 0);
+  Ms.Launches[0].Metrics["dram__bytes_read.sum"] = 80000;
+  Comparison Outside = buildOnH200(M, Ms);
+  EXPECT_EQ(Outside.Launches[0].V, Verdict::Mismatch);
+  EXPECT_EQ(comparisonExitCode(Outside, false), 1);
+}
+
+TEST(CompareEstimates, UnrecordedSizesGiveARange) {
+  Module M = copyModule(); // No buffer sizes: DRAM bytes only bounded.
+  Measurement Ms = copyMeasurement();
+  Ms.Launches[0].Metrics["dram__bytes_read.sum"] = 3900;
+  Comparison C = buildOnH200(M, Ms);
+  const EstimateComparison *Read = estimate(C, "dram__bytes_read.sum");
+  ASSERT_NE(Read, nullptr);
+  ASSERT_TRUE(Read->Predicted && Read->PredictedUpper);
+  EXPECT_DOUBLE_EQ(*Read->Predicted, 0);
+  EXPECT_DOUBLE_EQ(*Read->PredictedUpper, 2816 + 1024);
+  EXPECT_TRUE(Read->Within);
+}
+
+TEST(CompareEstimates, WithoutABoardTheyAreUnknown) {
+  Module M = recordedCopyModule();
+  Measurement Ms = copyMeasurement();
+  Ms.Launches[0].Metrics["gpu__time_duration.sum"] = 3000;
+  Comparison C = build(M, Ms); // Plain simulation: no board.
+  const EstimateComparison *Time = estimate(C, "gpu__time_duration.sum");
+  ASSERT_NE(Time, nullptr);
+  EXPECT_FALSE(Time->Predicted);
+  EXPECT_FALSE(Time->Within);
+  EXPECT_EQ(C.Launches[0].V, Verdict::Match);
 }
 
 } // namespace

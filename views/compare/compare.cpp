@@ -47,11 +47,21 @@ std::string summaryText(const Comparison &C) {
       ++(LC.V == Verdict::Match       ? Match
          : LC.V == Verdict::Explained ? Explained
                                       : Mismatch);
-  return std::to_string(C.Launches.size()) + " launches: " +
-         std::to_string(Match) + " match, " +
+  unsigned Estimates = 0, Within = 0;
+  for (const LaunchComparison &LC : C.Launches)
+    for (const EstimateComparison &E : LC.Estimates) {
+      ++Estimates;
+      Within += E.Within;
+    }
+  return std::to_string(C.Launches.size()) +
+         " launches: " + std::to_string(Match) + " match, " +
          std::to_string(Explained + Mismatch) + " differ (" +
          std::to_string(Explained) + " explained, " + std::to_string(Mismatch) +
-         " unexplained), " + std::to_string(Uncompared) + " not compared";
+         " unexplained), " + std::to_string(Uncompared) + " not compared" +
+         (Estimates ? "; estimates (DRAM bytes, duration): " +
+                          std::to_string(Within) + " of " +
+                          std::to_string(Estimates) + " within their bands"
+                    : "");
 }
 
 bool MetricComparison::exact() const {
@@ -198,6 +208,12 @@ public:
     }
     for (const LineComparison &L : LC.Lines)
       LC.V = std::max(LC.V, L.V);
+    // Estimates judge a launch only where nothing exact was compared.
+    if (LC.onlyEstimates())
+      for (const EstimateComparison &E : LC.Estimates)
+        if (!E.Within)
+          LC.V = E.Predicted ? Verdict::Mismatch
+                             : std::max(LC.V, Verdict::Explained);
     listUncompared(ML);
   }
 
@@ -216,7 +232,7 @@ private:
   /// Every measured metric no row was made from, with the reason.
   void listUncompared(const MeasuredLaunch &ML) {
     for (const auto &[Name, Value] : ML.Metrics) {
-      if (Used.count(Name))
+      if (Used.count(Name) || (!LC.Estimates.empty() && usedByEstimates(Name)))
         continue;
       std::string Why;
       switch (metricUse(Name)) {
@@ -624,6 +640,7 @@ LaunchComparison compareLaunch(const MatchedLaunch &Match,
   LC.Measured = &Measured;
   LC.Predicted = std::move(R);
   LC.Lines = compareLines(LC.Predicted, Measured);
+  LC.Estimates = compareEstimates(LC.Predicted, Measured);
   LaunchJudge(LC, Names).run();
   return LC;
 }
@@ -638,6 +655,8 @@ int comparisonExitCode(const Comparison &C, bool Strict) {
     for (const LineComparison &Line : L.Lines)
       if (Line.V == Verdict::Mismatch || (Strict && !Line.Exact))
         return 1;
+    if (L.onlyEstimates() && L.V == Verdict::Mismatch)
+      return 1;
   }
   return 0;
 }

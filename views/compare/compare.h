@@ -173,6 +173,25 @@ struct LineComparison {
   bool Exact = true;
 };
 
+/// An estimate beside its measurement: DRAM bytes and duration, which gmem
+/// predicts from a model of the board's memory system and units
+/// (simulator/dram_traffic.h, launch_time.h), not as exact counts. Each is
+/// judged against a band (estimates.cpp has them), not a tolerance.
+struct EstimateComparison {
+  std::string Name;  ///< The measured metric: "dram__bytes_read.sum".
+  std::string Label; ///< "DRAM bytes read".
+  std::string Unit;  ///< "bytes", "ns".
+  /// The prediction, or where DRAM bytes are only bounded, the range
+  /// [Predicted, PredictedUpper]; none with UnknownReason.
+  std::optional<double> Predicted, PredictedUpper;
+  std::string UnknownReason;
+  double Measured = 0;
+  double Band = 0;  ///< Relative allowance, 0.10 for 10 %.
+  double Floor = 0; ///< Absolute allowance, in Unit.
+  bool Within = false;
+  std::string Note; ///< Under which assumption: "at the measured 1.98 GHz".
+};
+
 /// A measured metric no row compares, and why.
 struct UncomparedMetric {
   std::string Name;
@@ -185,11 +204,18 @@ struct LaunchComparison {
   LaunchResult Predicted;
   std::vector<MetricComparison> Metrics;
   std::vector<LineComparison> Lines; ///< Empty without per-line data.
+  std::vector<EstimateComparison> Estimates;
   std::vector<UncomparedMetric> Uncompared;
-  Verdict V = Verdict::Match; ///< The worst of all values.
+  /// The worst of all values; the estimates count only for a launch with
+  /// no exact figure to compare (an estimate outside its band a mismatch).
+  Verdict V = Verdict::Match;
 
   /// Nothing measured had a prediction to stand beside: never a match.
-  bool compared() const { return !Metrics.empty() || !Lines.empty(); }
+  bool compared() const {
+    return !Metrics.empty() || !Lines.empty() || !Estimates.empty();
+  }
+  /// Only estimates were compared.
+  bool onlyEstimates() const { return Metrics.empty() && Lines.empty(); }
 };
 
 //===----------------------------------------------------------------------===//
@@ -230,6 +256,14 @@ RowNames rowNamesFor(const Measurement &Ms);
 LaunchComparison compareLaunch(const MatchedLaunch &Match,
                                const MeasuredLaunch &Measured, LaunchResult R,
                                RowNames Names = RowNames::Predicted);
+
+/// The estimates of compareLaunch (estimates.cpp): every one the
+/// measurement and the prediction both have.
+std::vector<EstimateComparison>
+compareEstimates(const LaunchResult &R, const MeasuredLaunch &Measured);
+
+/// The measured names compareEstimates reads (the clock among them).
+bool usedByEstimates(std::string_view Name);
 
 /// The per-line half of compareLaunch (lines.cpp).
 std::vector<LineComparison> compareLines(const LaunchResult &R,

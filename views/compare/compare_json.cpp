@@ -3,7 +3,8 @@
 // {"file", "measurement": {"path", "tool", "device", "compute_capability",
 //  "driver_version", "cuda_version", "date", "program"}, "arch",
 //  "tolerances": {...}, "verdict", "summary": {"launches", "match",
-//  "explained", "mismatch"}, "warnings", "notes",
+//  "explained", "mismatch", "estimates",
+//  "estimates_within"}, "warnings", "notes",
 //  "launches": [{"kernel", "grid", "block", "dynamic_smem", "loc",
 //    "measured_index", "notes", "verdict", "diagnostics",
 //    "metrics": [{"name", "predicted", "measured", "difference", "tolerance",
@@ -11,7 +12,10 @@
 //    "lines": [{"file", "line", "predicted": {"requests", "sectors",
 //               "wavefronts"}, "measured": {"instructions", "sectors",
 //               "wavefronts", "sectors_ideal", "wavefronts_ideal"} or null,
-//               "kind", "verdict", "reason"}]}],
+//               "kind", "verdict", "reason"}],
+//    "estimates": [{"name", "label", "unit", "predicted" (null: unknown,
+//                   "unknown_reason"), "predicted_upper" (a range),
+//                   "measured", "band", "floor", "within", "note"}]}],
 //  "unmeasured_launches": [{"kernel", "grid", "block", "loc"}]}
 //
 // Unknown predictions are null; "instructions" is null when the measurement
@@ -84,6 +88,7 @@ nlohmann::json comparisonJson(const Comparison &C) {
   const Measurement &Ms = *C.Ms;
   json Launches = json::array();
   unsigned Count[3] = {0, 0, 0}, Uncompared = 0;
+  unsigned EstimateCount = 0, EstimatesWithin = 0;
   Verdict Worst = Verdict::Match;
   for (const LaunchComparison &LC : C.Launches) {
     if (LC.compared())
@@ -107,6 +112,22 @@ nlohmann::json comparisonJson(const Comparison &C) {
       Lines.push_back(lineJson(Line));
     L["metrics"] = Metrics;
     L["lines"] = Lines;
+    json Estimates = json::array();
+    for (const EstimateComparison &E : LC.Estimates) {
+      ++EstimateCount;
+      EstimatesWithin += E.Within;
+      json J = {{"name", E.Name},     {"label", E.Label},
+                {"unit", E.Unit},     {"measured", E.Measured},
+                {"band", E.Band},     {"floor", E.Floor},
+                {"within", E.Within}, {"note", E.Note}};
+      J["predicted"] = E.Predicted ? json(*E.Predicted) : json(nullptr);
+      if (E.PredictedUpper)
+        J["predicted_upper"] = *E.PredictedUpper;
+      if (!E.Predicted)
+        J["unknown_reason"] = E.UnknownReason;
+      Estimates.push_back(J);
+    }
+    L["estimates"] = Estimates;
     Launches.push_back(L);
   }
   json Unmeasured = json::array();
@@ -128,7 +149,11 @@ nlohmann::json comparisonJson(const Comparison &C) {
        {{"counts", "exact"},
         {"global_per_request_and_efficiency", "absolute 0.005"},
         {"shared_wavefronts_per_request", "max(3 %, 0.15)"},
-        {"noise_band", "shared, multi-block: measured at most 10 % above"}}},
+        {"noise_band", "shared, multi-block: measured at most 10 % above"},
+        {"estimates",
+         "DRAM bytes read within 10 % or 4096 bytes, written within 25 % or "
+         "65536 bytes, duration within 25 % or 2000 ns; they judge only a "
+         "launch with no exact figure compared"}}},
       {"verdict", verdictName(Worst)},
       {"summary",
        {{"launches", C.Launches.size()},
@@ -136,7 +161,9 @@ nlohmann::json comparisonJson(const Comparison &C) {
         {"differ", Count[1] + Count[2]},
         {"explained", Count[1]},
         {"mismatch", Count[2]},
-        {"not_compared", Uncompared}}},
+        {"not_compared", Uncompared},
+        {"estimates", EstimateCount},
+        {"estimates_within", EstimatesWithin}}},
       {"warnings", C.Warnings},
       {"notes", C.Notes},
       {"measurement_notes", Ms.Notes},

@@ -129,6 +129,71 @@ void printLines(const LaunchComparison &LC, std::ostream &OS) {
   }
 }
 
+std::string quantity(double V, const std::string &Unit) {
+  char B[64];
+  if (Unit == "ns")
+    snprintf(B, sizeof B, "%.1f us", V / 1e3);
+  else if (V >= 1e6)
+    snprintf(B, sizeof B, "%.2f MB", V / 1e6);
+  else if (V >= 1e4)
+    snprintf(B, sizeof B, "%.1f KB", V / 1e3);
+  else
+    snprintf(B, sizeof B, "%.0f B", V);
+  return B;
+}
+
+/// Predicted beside measured, with the difference against the band.
+void printEstimates(const LaunchComparison &LC, std::ostream &OS) {
+  if (LC.Estimates.empty())
+    return;
+  OS << "  " << pad("Estimate", 20) << pad("Predicted", 22, true) << " "
+     << pad("Measured", 10, true) << " " << pad("Difference", 11, true) << "  "
+     << pad("Band", 15) << " Verdict\n";
+  for (const EstimateComparison &E : LC.Estimates) {
+    std::string P = "unknown", D = "-";
+    if (E.Predicted) {
+      P = quantity(*E.Predicted, E.Unit);
+      if (E.PredictedUpper)
+        P += " - " + quantity(*E.PredictedUpper, E.Unit);
+      else if (*E.Predicted > 0) {
+        char B[32];
+        snprintf(B, sizeof B, "%+.1f %%",
+                 100 * (E.Measured - *E.Predicted) / *E.Predicted);
+        D = B;
+      }
+    }
+    // The floors are round binary sizes and whole microseconds.
+    char Band[48];
+    if (E.Unit == "ns")
+      snprintf(Band, sizeof Band, "%.0f %% or %.0f us", 100 * E.Band,
+               E.Floor / 1e3);
+    else
+      snprintf(Band, sizeof Band, "%.0f %% or %.0f KiB", 100 * E.Band,
+               E.Floor / 1024);
+    OS << "  " << pad(E.Label, 20) << pad(P, 22, true) << " "
+       << pad(quantity(E.Measured, E.Unit), 10, true) << " " << pad(D, 11, true)
+       << "  " << pad(Band, 15) << " "
+       << (!E.Predicted ? "unknown: " + E.UnknownReason
+           : E.Within   ? std::string("within")
+                        : std::string("outside"))
+       << "\n";
+  }
+  // Each assumption once: "DRAM bytes: caches flushed ...; duration: ...".
+  std::vector<std::string> Notes;
+  for (const EstimateComparison &E : LC.Estimates) {
+    if (E.Note.empty() || !E.Predicted)
+      continue;
+    const std::string What = E.Unit == "ns" ? "duration" : "DRAM bytes";
+    const std::string Line = What + ": " + E.Note;
+    if (std::find(Notes.begin(), Notes.end(), Line) == Notes.end())
+      Notes.push_back(Line);
+  }
+  for (size_t I = 0; I < Notes.size(); ++I)
+    OS << (I ? "; " : "  ") << Notes[I];
+  if (!Notes.empty())
+    OS << "\n";
+}
+
 /// One line per reason: "not compared (gmem does not predict them): A, B".
 void printUncompared(const LaunchComparison &LC, std::ostream &OS) {
   std::vector<std::pair<std::string, std::vector<std::string>>> ByWhy;
@@ -166,6 +231,12 @@ void printComparisonText(const Comparison &C, std::ostream &OS) {
   OS << "tolerances: counts exact; global sectors per request and "
         "efficiencies within 0.005 (printed precision); shared wavefronts "
         "per request within max(3 %, 0.15) (counter noise)\n";
+  if (std::any_of(
+          C.Launches.begin(), C.Launches.end(),
+          [](const LaunchComparison &LC) { return !LC.Estimates.empty(); }))
+    OS << "estimates (predicted from a model of the board, judged apart): "
+          "DRAM bytes read within 10 % or 4 KiB, written within 25 % or "
+          "64 KiB, duration within 25 % or 2 us\n";
   for (const std::string &W : C.Warnings)
     OS << "warning: " << W << "\n";
   for (const std::string &N : C.Notes)
@@ -181,9 +252,10 @@ void printComparisonText(const Comparison &C, std::ostream &OS) {
       OS << "  note: " << N << "\n";
     for (const std::string &D : LC.Predicted.Diagnostics)
       OS << "  error: " << D << "\n";
-    if (LC.compared())
+    if (!LC.Metrics.empty())
       printMetrics(LC, OS);
     printLines(LC, OS);
+    printEstimates(LC, OS);
     printUncompared(LC, OS);
   }
   if (!C.Unmeasured.empty()) {

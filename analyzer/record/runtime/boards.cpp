@@ -58,6 +58,13 @@ const Board *findBoard(const std::string &Name) {
   return nullptr;
 }
 
+const Board *findBoardByProduct(const std::string &Product) {
+  for (const Board &B : Boards)
+    if (Product == B.Product)
+      return &B;
+  return nullptr;
+}
+
 const Board *defaultBoard(int Major, int Minor) {
   for (const Board &B : Boards) // The first of each capability.
     if (B.Major == Major && B.Minor == Minor)

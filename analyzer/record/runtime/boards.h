@@ -31,6 +31,8 @@ struct Board {
 };
 
 const Board *findBoard(const std::string &Name);
+/// The board whose product name a device reports ("NVIDIA H200"), or null.
+const Board *findBoardByProduct(const std::string &Product);
 /// The board assumed for compute capability Major.Minor (null if none).
 const Board *defaultBoard(int Major, int Minor);
 /// "h100-sxm, a100-sxm, ...".
