@@ -163,6 +163,23 @@ struct DramTraffic {
   }
 };
 
+/// The sectors a launch's L1s ask of the L2 (simulator/l2_traffic.h says
+/// how they are worked out), and what Nsight Compute counts for them.
+struct L2Traffic {
+  bool Known = false;
+  std::string Why; ///< When not known.
+  /// Global load sectors that miss L1: the distinct sectors each block
+  /// loads, the sampled blocks' mean times the blocks.
+  uint64_t MissSectors = 0;
+  uint64_t StoreSectors = 0, AtomicSectors = 0, ReductionSectors = 0;
+  unsigned SampledBlocks = 0;
+  /// lts__t_sectors_op_{read,write}.sum: the sectors above, with a split
+  /// L2's recount and every launch's own reads. (Atomics' op_atom and
+  /// op_red: the H200 counted 1.5 to 2 times their L1 sectors, no rule
+  /// found; not predicted.)
+  uint64_t ReadSectors = 0, WriteSectors = 0;
+};
+
 /// How long a launch takes on a board, unit by unit
 /// (simulator/launch_time.h says how).
 struct LaunchTime {
@@ -226,6 +243,7 @@ struct LaunchResult {
   uint64_t Count = 1;
   /// Set where the board is known (gmem-analyze's launches).
   std::optional<DramTraffic> Dram;
+  std::optional<L2Traffic> L2;
   std::optional<LaunchTime> Time;
   /// The board both were predicted for, for re-simulated remedies.
   std::optional<MemorySystem> Board;

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "coalescing.h"
 
+#include <cmath>
+
 #include "explain.h"
 #include "resim.h"
 #include "simulate.h"
@@ -197,6 +199,30 @@ static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
     return Swapped ? "with threadIdx.x and threadIdx.y swapped"
                    : "in the current thread order";
   };
+  // The tiled launch, for its duration: this access at its swapped cost,
+  // its partner's as now, and the tile's shared accesses, one request per
+  // global request of the side it serves (the partner keeps the current
+  // order, this access the swapped one).
+  Kernel TK = C.K;
+  LaunchResult Tiled = Base;
+  Tiled.K = &TK;
+  Tiled.PerAccess[A.Id] = New;
+  auto AddTile = [&](bool Store, uint64_t Requests, double PerRequest) {
+    Access X;
+    X.Id = int(TK.Accesses.size());
+    X.Sp = Space::Shared;
+    X.Kind = Store ? AccessKind::Store : AccessKind::Load;
+    X.Size = A.Size;
+    X.Array = "tile";
+    TK.Accesses.push_back(X);
+    AccessStats S;
+    S.Requests = Requests;
+    S.Units = uint64_t(std::llround(PerRequest * double(Requests)));
+    Tiled.PerAccess.push_back(S);
+  };
+  const bool CurrentStores = O.Kind == AccessKind::Load;
+  AddTile(CurrentStores, Base.PerAccess[O.Id].Requests, T->Current);
+  AddTile(!CurrentStores, New.Requests, T->Swapped);
   // In a loop each iteration moves one element per thread: the tile is
   // staged once per iteration, and its requests are those of one pass.
   const bool Looping =
@@ -225,7 +251,8 @@ static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
           "; the tile's shared accesses take " + figure(T->Current) +
           " (current order) and " + figure(T->Swapped) +
           " (swapped order) wavefronts per request" +
-          (Looping ? " in every iteration" : "")};
+          (Looping ? " in every iteration" : "") +
+          durationChange(C, Base, Tiled)};
 }
 
 /// Structure of arrays: a member of an array of structures read or

@@ -22,6 +22,10 @@ import subprocess
 import sys
 
 
+LABELS = ("DRAM bytes read", "DRAM bytes written", "L2 sectors read",
+          "L2 sectors written", "duration")
+
+
 def ncu_metrics(path):
     """Launch ID -> metric -> value, from `ncu --csv --print-units base`."""
     out, header = {}, None
@@ -73,7 +77,7 @@ def main():
                 c[2] += bool(e["within"])
         name = os.path.splitext(os.path.basename(measured))[0]
         cells = []
-        for label in ("DRAM bytes read", "DRAM bytes written", "duration"):
+        for label in LABELS:
             n, p, w = counts.get(label, (0, 0, 0))
             t = totals.setdefault(label, [0, 0, 0])
             t[0] += n
@@ -92,10 +96,11 @@ def main():
                 if a is not None and b:
                     flush.append((name, launch["kernel"], a, b))
     print = out.append
-    print("| program | launches | DRAM bytes read within 10 % | written within 25 % | duration within 25 % |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    print("| program | launches | DRAM bytes read within 10 % | written within 25 % "
+          "| L2 sectors read within 10 % | written within 10 % | duration within 25 % |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     print("\n".join(rows))
-    cells = [f"{w} of {n}" for n, p, w in (totals[k] for k in ("DRAM bytes read", "DRAM bytes written", "duration"))]
+    cells = [f"{w} of {n}" for n, p, w in (totals[k] for k in LABELS)]
     print(f"| all | {launches} | " + " | ".join(cells) + " |")
     if flush:
         big = [abs(a - b) / b for _, _, a, b in flush if b >= 1e6]

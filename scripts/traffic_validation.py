@@ -22,7 +22,9 @@ import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), ".."))
 MEASURED = os.path.join(ROOT, "tests", "data", "traffic", "h200_ncu.csv")
-DOC = os.path.join(ROOT, "docs", "TRAFFIC.md")
+# GMEM_TRAFFIC_DOC: write elsewhere (a run over some manifests only).
+DOC = os.environ.get("GMEM_TRAFFIC_DOC",
+                     os.path.join(ROOT, "docs", "TRAFFIC.md"))
 
 
 # What the figures above do not show: written by hand from the table below
@@ -102,6 +104,8 @@ def measured():
             "config": (dims("Grid Size"), dims("Block Size")),
             "read": val("dram__bytes_read.sum"),
             "write": val("dram__bytes_write.sum"),
+            "l2read": val("lts__t_sectors_op_read.sum"),
+            "l2write": val("lts__t_sectors_op_write.sum"),
             "us": val("gpu__time_duration.sum") / 1e3})
     return rows
 
@@ -177,6 +181,16 @@ def main():
     big = [x for x in known if x[1]["read"] >= 1e6]
     big_ok = [x for x in big if within(x[1], dram(x[3]), 0.10)]
     timed = [x for x in lines if time(x[3]).get("known")]
+    # L2 sectors as Nsight Compute counts them (simulator/l2_traffic.h).
+    l2 = lambda launch: launch.get("l2") or {}
+    l2_known = [x for x in lines if l2(x[3]).get("known")]
+
+    def l2_close(m, v):
+        return abs(v - m) <= max(0.10 * m, 1000)
+    l2_read_ok = [x for x in l2_known if l2_close(
+        x[1]["l2read"], l2(x[3])["lts__t_sectors_op_read.sum"])]
+    l2_write_ok = [x for x in l2_known if l2_close(
+        x[1]["l2write"], l2(x[3])["lts__t_sectors_op_write.sum"])]
 
     def close(x):
         return abs(time(x[3])["seconds"] * 1e6 / x[1]["us"] - 1) <= 0.25
@@ -214,11 +228,14 @@ def main():
         "%d measured launches. DRAM bytes read: %d predicted, %d of them "
         "within 10 %% (%d of the %d reading at least 1 MB). Duration: %d "
         "predicted, %d within 25 %% (%d of the %d longer than 20 us; of all "
-        "%d measured launches longer than 20 us, %d). Pairs of variants: "
+        "%d measured launches longer than 20 us, %d). L2 sectors: %d "
+        "predicted, read within 10 %% (or 1000 sectors) for %d, written for "
+        "%d. Pairs of variants: "
         "the faster predicted faster in %d of %d." % (
             total, len(known), len(ok), len(big_ok), len(big), len(timed),
             len(all_ok), len(long_ok), len(long_timed), len(long_all),
-            len(long_ok), len(pairs_ok), len(pairs)))
+            len(long_ok), len(l2_known), len(l2_read_ok), len(l2_write_ok),
+            len(pairs_ok), len(pairs)))
     if held:
         summary += (" Held out of the fit (measured after it): %d of the %d "
                     "launches longer than 20 us predicted, %d within 25 %%."
@@ -257,8 +274,10 @@ def main():
         f.write("\n## Every launch\n\n"
                 "| program | kernel | launch | read MB measured | predicted "
                 "| error | written MB measured | predicted | duration us "
-                "measured | predicted | error | limited by |\n"
-                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+                "measured | predicted | error | limited by | L2 sectors read "
+                "measured | predicted |\n"
+                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+                "---:|---:|\n")
         for program, m, k, launch in lines:
             d, t = dram(launch), time(launch)
             cells = [program, m["kernel"], "%d" % k, "%.2f" % (m["read"] / 1e6)]
@@ -280,6 +299,9 @@ def main():
                           t["limit"]]
             else:
                 cells += ["", "", ""]
+            cells += ["%.0f" % m["l2read"],
+                      "%.0f" % l2(launch)["lts__t_sectors_op_read.sum"]
+                      if l2(launch).get("known") else ""]
             f.write("| " + " | ".join(cells) + " |\n")
     print(summary)
 

@@ -3,6 +3,7 @@
 
 #include "compiled.h"
 #include "dram_traffic.h"
+#include "l2_traffic.h"
 #include "launch_time.h"
 #include "toolkit.h"
 
@@ -697,6 +698,8 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
     Mem.ClockWhy = Ncu ? "its base clock, as Nsight Compute locks it"
                        : "its boost clock, as nvprof ran it";
     R.Dram = predictDram(R, Mem);
+    // Split in two halves on the A100 and Hopper (measured on the H200).
+    R.L2 = predictL2(K, L, A, R, B->Major == 9 || (B->Major == 8 && !B->Minor));
     R.Time = predictTime(R, Mem);
     R.Board = Mem;
   }

@@ -140,6 +140,22 @@ nlohmann::json launchJson(const LaunchResult &R) {
     }
     L["dram"] = J;
   }
+  if (R.L2) {
+    const L2Traffic &T = *R.L2;
+    json J = {{"known", T.Known}};
+    if (T.Known) {
+      J["l1_miss_sectors"] = T.MissSectors;
+      J["store_sectors"] = T.StoreSectors;
+      J["atomic_sectors"] = T.AtomicSectors;
+      J["reduction_sectors"] = T.ReductionSectors;
+      J["sampled_blocks"] = T.SampledBlocks;
+      J["lts__t_sectors_op_read.sum"] = T.ReadSectors;
+      J["lts__t_sectors_op_write.sum"] = T.WriteSectors;
+    } else {
+      J["why"] = T.Why;
+    }
+    L["l2"] = J;
+  }
   if (R.Time) {
     const LaunchTime &T = *R.Time;
     json J = {

@@ -260,6 +260,23 @@ void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
        << " written: " << D.Why << "\n";
   else
     OS << "not known: " << D.Why << "\n";
+  if (R.L2) {
+    const L2Traffic &L = *R.L2;
+    auto M = [](uint64_t S) {
+      return S >= 1000000 ? fmt("%.2f M", double(S) / 1e6) : std::to_string(S);
+    };
+    OS << "  L2: ";
+    if (L.Known)
+      OS << M(L.MissSectors) << " load sectors miss L1 (the distinct "
+         << "sectors of " << L.SampledBlocks
+         << (L.SampledBlocks == 1 ? " block" : " blocks") << " run in full, "
+         << "scaled to the grid), " << M(L.StoreSectors)
+         << " store sectors; as Nsight Compute counts them, "
+         << M(L.ReadSectors) << " read, " << M(L.WriteSectors)
+         << " written (estimate)\n";
+    else
+      OS << "not known: " << L.Why << "\n";
+  }
   if (!R.Time)
     return;
   const LaunchTime &T = *R.Time;

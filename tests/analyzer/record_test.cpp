@@ -490,6 +490,28 @@ int main() {
   EXPECT_EQ(Run.Missing, std::vector<std::string>{"cudaIpcGetMemHandle"});
 }
 
+// cuda-samples' matrixMul brackets its launches with the profiler API and
+// checks what it returns: a recorded run answers both (they used to be
+// missing, and the run stopped before its first launch).
+TEST_F(RecordRun, ProfilerRangeMarkersSucceed) {
+  std::string P = write(R"(
+#include <cuda_profiler_api.h>
+__global__ void k(float *a) { a[threadIdx.x] = 1; }
+int main() {
+  float *d;
+  cudaMalloc(&d, 4096);
+  if (cudaProfilerStart() != cudaSuccess) return 1;
+  k<<<2, 32>>>(d);
+  if (cudaProfilerStop() != cudaSuccess) return 2;
+  return 0;
+}
+)");
+  RecordedRun Run = run(P, {});
+  EXPECT_EQ(Run.Stopped, "");
+  ASSERT_EQ(Run.Launches.size(), 1u);
+  EXPECT_TRUE(Run.Missing.empty());
+}
+
 // Handles, descriptors, a heuristic and GEMMs of cuBLAS and cuBLASLt, as
 // llm.c's programs make them: every call succeeds, none runs, and memory a
 // GEMM may have written is unknown to the launches after it.

@@ -40,6 +40,34 @@ void measuredTranspose(std::map<std::string, std::pair<double, double>> &M) {
   }
 }
 
+/// Kernel name -> L2 sectors read and written (Nsight Compute's
+/// lts__t_sectors_op_read/_write) of its first launch in examples/transpose.
+std::map<std::string, std::pair<double, double>> measuredTransposeL2() {
+  std::map<std::string, std::pair<double, double>> M;
+  std::ifstream In(sourceDir() + "/tests/data/traffic/h200_ncu.csv");
+  std::string Line;
+  std::getline(In, Line);
+  const auto Header = csv::splitRecord(Line);
+  size_t Read = 0, Written = 0;
+  for (size_t I = 0; Header && I < Header->size(); ++I) {
+    if ((*Header)[I].rfind("lts__t_sectors_op_read.sum", 0) == 0)
+      Read = I;
+    if ((*Header)[I].rfind("lts__t_sectors_op_write.sum", 0) == 0)
+      Written = I;
+  }
+  while (std::getline(In, Line)) {
+    const auto Fields = csv::splitRecord(Line);
+    if (!Fields || Fields->size() <= std::max(Read, Written) ||
+        (*Fields)[0] != "examples/transpose")
+      continue;
+    const std::string &Name = (*Fields)[2];
+    M.emplace(Name.substr(0, Name.find('(')),
+              std::make_pair(std::stod((*Fields)[Read]),
+                             std::stod((*Fields)[Written])));
+  }
+  return M;
+}
+
 /// The "dram" object of the first launch gmem-analyze Args reports.
 nlohmann::json firstDram(const std::string &Args) {
   ToolRun R = runTool(Args + " --format json");
@@ -80,6 +108,36 @@ TEST(DramTraffic, TransposesReadTheirInputOnceAsTheH200Did) {
              ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
                  .get<double>(),
             8.0 * Matrix / 32);
+}
+
+// L2 sectors (simulator/l2_traffic.h). naiveGmem's block of 32 x 16
+// threads reads 512 distinct floats of the input, 64 sectors, in 8 times as
+// many L1 sectors: 128 x 256 blocks miss L1 for 2097152 sectors, which the
+// H200's split L2 counts as 1.5 x 2097152 + 980 = 3146708 read sectors. The
+// others load their input coalesced, the same 2097152 sectors. Each
+// kernel's read and written sectors are within 10 % of what the H200
+// counted.
+TEST(DramTraffic, TransposesMissL1AsTheH200Counted) {
+  const auto Measured = measuredTransposeL2();
+  ASSERT_EQ(Measured.size(), 6u);
+  ToolRun R = runTool("examples/transpose.cu --gpu h200 --exec-budget 0 "
+                      "--format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  const auto J = nlohmann::json::parse(R.Out);
+  for (const auto &L : J["launches"]) {
+    const std::string Kernel = L["kernel"];
+    SCOPED_TRACE(Kernel);
+    const auto &T = L["l2"];
+    ASSERT_TRUE(T.value("known", false)) << T.dump();
+    EXPECT_EQ(T["l1_miss_sectors"], 2097152u);
+    EXPECT_EQ(T["lts__t_sectors_op_read.sum"], 3146708u);
+    const auto &[Read, Written] = Measured.at(Kernel);
+    EXPECT_LT(std::fabs(T["lts__t_sectors_op_read.sum"].get<double>() - Read),
+              0.10 * Read);
+    EXPECT_LT(
+        std::fabs(T["lts__t_sectors_op_write.sum"].get<double>() - Written),
+        0.10 * Written);
+  }
 }
 
 TEST(DramTraffic, TextSaysTheBoardAndTheFloor) {
@@ -127,11 +185,14 @@ TEST(DramTraffic, TextureReadsLeaveItUnknownWithoutABound) {
 // of examples/coalescing.cu on the H200: tests/data/traffic/verify, where
 // Nsight Compute's figures for the same build sit beside it
 // (coalescing.ncu.csv). --compare predicts for the board measured and
-// judges the estimates against their bands; the DRAM bytes read are within
-// theirs. Written bytes (transpose1's 8 MiB output fits the L2, yet 0.19
+// judges the estimates against their bands: the DRAM bytes read and the L2
+// sectors written are within theirs for every launch, the L2 sectors read
+// for the transposes (global_add_stride's 2-apart lanes read 8192 sectors
+// that the H200 counted as 5281 L1 misses, which the model does not
+// explain). Written bytes (transpose1's 8 MiB output fits the L2, yet 0.19
 // MB were written back, 0.16 MB under ncu) and durations (predicted at the
-// measured clock) are shown, but no test judges them: docs/TRAFFIC.md
-// lists how close they come.
+// measured clock) are shown, but no test judges them: docs/TRAFFIC.md and
+// docs/TRAFFIC_VERIFY.md list how close they come.
 TEST(DramTraffic, ComparedWithGmemVerifysTrafficRun) {
   ToolRun R =
       runTool("examples/coalescing.cu --compare "
@@ -139,28 +200,33 @@ TEST(DramTraffic, ComparedWithGmemVerifysTrafficRun) {
   ASSERT_EQ(R.Exit, 0) << R.Err;
   const auto J = nlohmann::json::parse(R.Out);
   ASSERT_EQ(J["launches"].size(), 8u);
-  EXPECT_EQ(J["summary"]["estimates"], 24);
+  EXPECT_EQ(J["summary"]["estimates"], 40);
   for (const auto &L : J["launches"]) {
-    ASSERT_EQ(L["estimates"].size(), 3u) << L["kernel"];
+    const std::string Kernel = L["kernel"];
+    ASSERT_EQ(L["estimates"].size(), 5u) << Kernel;
     for (const auto &E : L["estimates"]) {
-      ASSERT_FALSE(E["predicted"].is_null()) << L["kernel"] << E["name"];
-      if (E["name"] == "gpu__time_duration.sum") {
-        EXPECT_NE(E["note"].get<std::string>().find(
-                      "SM clock measured during the launch"),
+      const std::string Name = E["name"];
+      ASSERT_FALSE(E["predicted"].is_null()) << Kernel << " " << Name;
+      const std::string Note = E["note"];
+      if (Name == "gpu__time_duration.sum") {
+        EXPECT_NE(Note.find("SM clock measured during the launch"),
                   std::string::npos);
         continue;
       }
-      EXPECT_NE(E["note"].get<std::string>().find("NVIDIA H200"),
-                std::string::npos);
-      if (E["name"] == "dram__bytes_read.sum")
+      if (Name.rfind("dram", 0) == 0)
+        EXPECT_NE(Note.find("NVIDIA H200"), std::string::npos);
+      const bool Judged = Name == "dram__bytes_read.sum" ||
+                          Name == "lts__t_sectors_op_write.sum" ||
+                          (Name == "lts__t_sectors_op_read.sum" &&
+                           Kernel.rfind("transpose", 0) == 0);
+      if (Judged)
         EXPECT_TRUE(E["within"].get<bool>())
-            << L["kernel"] << " " << E["name"] << ": predicted "
-            << E["predicted"] << ", measured " << E["measured"];
+            << Kernel << " " << Name << ": predicted " << E["predicted"]
+            << ", measured " << E["measured"];
     }
-    // Not predicted, so listed; the clock was used, so it is not.
-    std::string NotCompared = L["not_compared"].dump();
-    EXPECT_NE(NotCompared.find("lts__t_sectors_op_read.sum"),
-              std::string::npos);
-    EXPECT_EQ(NotCompared.find("sm__cycles_elapsed"), std::string::npos);
+    // Every measured figure is compared; the clock was used.
+    EXPECT_TRUE(L["not_compared"].empty() ||
+                L["not_compared"].dump().find("sm__cycles_elapsed") ==
+                    std::string::npos);
   }
 }

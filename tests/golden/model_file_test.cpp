@@ -68,6 +68,17 @@ TEST(ModelFileCli, RecordedLaunchesGiveWhatTheSourceGives) {
     for (json *L : {&M["launches"][I], &S["launches"][I]}) {
       L->erase("dram");
       L->erase("time");
+      // A checked fix gives the duration before and after only where both
+      // are known: with the recorded sizes, not from the model file.
+      for (json &A : (*L)["accesses"]) {
+        std::string Advice = A["advice"];
+        const size_t At = Advice.find("; the launch's predicted duration");
+        if (At == std::string::npos)
+          continue;
+        EXPECT_EQ(L, &S["launches"][I]) << Advice;
+        A["advice"] =
+            Advice.substr(0, At) + Advice.substr(Advice.find(')', At));
+      }
     }
   }
   EXPECT_EQ(M["launches"], S["launches"]);

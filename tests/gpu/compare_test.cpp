@@ -11,6 +11,7 @@
 #include "build_model.h"
 #include "dram_traffic.h"
 #include "importers.h"
+#include "l2_traffic.h"
 #include "launch_time.h"
 #include "run_comparison.h"
 #include "simulate.h"
@@ -931,6 +932,7 @@ Comparison buildOnH200(const Module &M, const Measurement &Ms) {
     SO.Threads = 1;
     LaunchResult R = simulate(K, L, SO);
     R.Dram = predictDram(R, h200());
+    R.L2 = predictL2(K, L, A, R, /*SplitL2=*/true);
     R.Time = predictTime(R, h200());
     R.Board = h200();
     return R;
@@ -997,20 +999,26 @@ TEST(CompareEstimates, DramBytesAndDurationBesideTheCounts) {
   EXPECT_DOUBLE_EQ(*Time->Predicted, AtMeasured);
   EXPECT_TRUE(Time->Within);
   EXPECT_TRUE(contains(Time->Note, "measured during the launch, 1.98 GHz"));
+  // L2 sectors read: each block's two warps load 8 distinct sectors, 32 in
+  // the 4 blocks, counted again by half for the H200's split L2, with the
+  // launch's own 980 (l2_traffic.h): 1028.
+  const EstimateComparison *L2 = estimate(C, "lts__t_sectors_op_read.sum");
+  ASSERT_NE(L2, nullptr);
+  EXPECT_DOUBLE_EQ(*L2->Predicted, 1028);
+  EXPECT_TRUE(L2->Within);
   // The counts decide the verdict; the estimates are counted apart, and the
-  // clock they used is not "not compared". L2 sectors are not predicted.
+  // clock they used is not "not compared".
   EXPECT_EQ(C.Launches[0].V, Verdict::Match);
-  for (const UncomparedMetric &U : C.Launches[0].Uncompared)
-    EXPECT_EQ(U.Name, "lts__t_sectors_op_read.sum");
+  EXPECT_TRUE(C.Launches[0].Uncompared.empty());
   std::string T = text(C);
   EXPECT_TRUE(contains(T, "DRAM bytes read")) << T;
   EXPECT_TRUE(contains(T, "3840 B")) << T;
-  EXPECT_TRUE(contains(T, "estimates (DRAM bytes, duration): 3 of 3 within "
-                          "their bands"))
+  EXPECT_TRUE(contains(T, "estimates (DRAM bytes, L2 sectors, duration): 4 "
+                          "of 4 within their bands"))
       << T;
   nlohmann::json J = comparisonJson(C);
-  EXPECT_EQ(J["summary"]["estimates"], 3);
-  EXPECT_EQ(J["summary"]["estimates_within"], 3);
+  EXPECT_EQ(J["summary"]["estimates"], 4);
+  EXPECT_EQ(J["summary"]["estimates_within"], 4);
   EXPECT_EQ(J["launches"][0]["estimates"][0]["name"], "dram__bytes_read.sum");
   EXPECT_EQ(J["launches"][0]["estimates"][0]["predicted"], 3840.0);
 }

@@ -58,7 +58,7 @@ std::string summaryText(const Comparison &C) {
          std::to_string(Explained + Mismatch) + " differ (" +
          std::to_string(Explained) + " explained, " + std::to_string(Mismatch) +
          " unexplained), " + std::to_string(Uncompared) + " not compared" +
-         (Estimates ? "; estimates (DRAM bytes, duration): " +
+         (Estimates ? "; estimates (DRAM bytes, L2 sectors, duration): " +
                           std::to_string(Within) + " of " +
                           std::to_string(Estimates) + " within their bands"
                     : "");

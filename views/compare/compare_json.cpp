@@ -152,7 +152,8 @@ nlohmann::json comparisonJson(const Comparison &C) {
         {"noise_band", "shared, multi-block: measured at most 10 % above"},
         {"estimates",
          "DRAM bytes read within 10 % or 4096 bytes, written within 25 % or "
-         "65536 bytes, duration within 25 % or 2000 ns; they judge only a "
+         "65536 bytes, L2 sectors within 10 % or 1000, duration within 25 % "
+         "or 2000 ns; they judge only a "
          "launch with no exact figure compared"}}},
       {"verdict", verdictName(Worst)},
       {"summary",

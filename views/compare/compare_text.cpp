@@ -133,6 +133,8 @@ std::string quantity(double V, const std::string &Unit) {
   char B[64];
   if (Unit == "ns")
     snprintf(B, sizeof B, "%.1f us", V / 1e3);
+  else if (Unit == "sectors")
+    snprintf(B, sizeof B, V >= 1e6 ? "%.3f M" : "%.0f", V >= 1e6 ? V / 1e6 : V);
   else if (V >= 1e6)
     snprintf(B, sizeof B, "%.2f MB", V / 1e6);
   else if (V >= 1e4)
@@ -167,6 +169,8 @@ void printEstimates(const LaunchComparison &LC, std::ostream &OS) {
     if (E.Unit == "ns")
       snprintf(Band, sizeof Band, "%.0f %% or %.0f us", 100 * E.Band,
                E.Floor / 1e3);
+    else if (E.Unit == "sectors")
+      snprintf(Band, sizeof Band, "%.0f %% or %.0f", 100 * E.Band, E.Floor);
     else
       snprintf(Band, sizeof Band, "%.0f %% or %.0f KiB", 100 * E.Band,
                E.Floor / 1024);
@@ -183,7 +187,9 @@ void printEstimates(const LaunchComparison &LC, std::ostream &OS) {
   for (const EstimateComparison &E : LC.Estimates) {
     if (E.Note.empty() || !E.Predicted)
       continue;
-    const std::string What = E.Unit == "ns" ? "duration" : "DRAM bytes";
+    const std::string What = E.Unit == "ns"        ? "duration"
+                             : E.Unit == "sectors" ? "L2 sectors"
+                                                   : "DRAM bytes";
     const std::string Line = What + ": " + E.Note;
     if (std::find(Notes.begin(), Notes.end(), Line) == Notes.end())
       Notes.push_back(Line);
@@ -236,7 +242,8 @@ void printComparisonText(const Comparison &C, std::ostream &OS) {
           [](const LaunchComparison &LC) { return !LC.Estimates.empty(); }))
     OS << "estimates (predicted from a model of the board, judged apart): "
           "DRAM bytes read within 10 % or 4 KiB, written within 25 % or "
-          "64 KiB, duration within 25 % or 2 us\n";
+          "64 KiB, L2 sectors within 10 % or 1000, duration within 25 % or "
+          "2 us\n";
   for (const std::string &W : C.Warnings)
     OS << "warning: " << W << "\n";
   for (const std::string &N : C.Notes)

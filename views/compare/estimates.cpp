@@ -7,6 +7,8 @@
 //   - DRAM bytes read: 10 % or 4 KiB (a launch's code and parameters vary
 //     by about that much between launches);
 //   - DRAM bytes written: 25 % or 64 KiB (what L2 keeps back varies);
+//   - L2 sectors read and written (Nsight Compute's count, lts__t_sectors):
+//     10 % or 1000 sectors (every launch's own reads, about 1000);
 //   - duration: 25 % or 2 us (launches of a few us vary by about that).
 // The duration is predicted at the SM clock measured during the launch
 // where the measurement has it (gmem-verify leaves the clocks as they
@@ -35,6 +37,10 @@ const EstimateSpec Specs[] = {
      0.10, 4096},
     {"dram__bytes_write.sum", "dram_write_bytes", "DRAM bytes written", "bytes",
      0.25, 65536},
+    {"lts__t_sectors_op_read.sum", nullptr, "L2 sectors read", "sectors", 0.10,
+     1000},
+    {"lts__t_sectors_op_write.sum", nullptr, "L2 sectors written", "sectors",
+     0.10, 1000},
     {"gpu__time_duration.sum", nullptr, "duration", "ns", 0.25, 2000},
 };
 
@@ -105,6 +111,16 @@ std::vector<EstimateComparison> compareEstimates(const LaunchResult &R,
           E.PredictedUpper = Time->UpperSeconds * 1e9;
       } else {
         E.UnknownReason = Time ? Time->Why : "no board is known for the launch";
+      }
+    } else if (std::string(S.Unit) == "sectors") {
+      if (R.L2 && R.L2->Known) {
+        const bool Read = std::string(S.Name) == "lts__t_sectors_op_read.sum";
+        E.Predicted = double(Read ? R.L2->ReadSectors : R.L2->WriteSectors);
+        E.Note = "L1's misses in " + std::to_string(R.L2->SampledBlocks) +
+                 (R.L2->SampledBlocks == 1 ? " block" : " blocks") +
+                 " run in full";
+      } else {
+        E.UnknownReason = R.L2 ? R.L2->Why : "no board is known for the launch";
       }
     } else if (R.Dram && (R.Dram->Known || R.Dram->Bounded)) {
       const bool Read = std::string(S.Name) == "dram__bytes_read.sum";

@@ -42,6 +42,11 @@ cudaError_t cudaChooseDevice(int *Device, const cudaDeviceProp *) {
   return cudaSuccess;
 }
 cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+// A profiler's range markers (cuda_profiler_api.h): nothing to profile in a
+// recorded run, and programs check what they return (cuda-samples'
+// matrixMul stops at a failed cudaProfilerStart).
+cudaError_t cudaProfilerStart() { return cudaSuccess; }
+cudaError_t cudaProfilerStop() { return cudaSuccess; }
 cudaError_t cudaDeviceReset() { return cudaSuccess; }
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *C) {

@@ -1,0 +1,46 @@
+//===- l2_traffic.h - The sectors a launch's L1s ask of the L2 ------------===//
+//
+// Global loads are cached in L1, one per SM, so a sector that a block's
+// warps read again is a hit: L2 sees the sectors each block reads for the
+// first time. gmem runs a sample of the launch's blocks in full (every warp
+// and every loop iteration), counts the distinct sectors each one loads,
+// and scales their mean to the grid; stores go through to L2 sector by
+// sector, and atomics are served there. What this leaves out: reuse
+// between blocks that share an SM (neighbours' halos, a vector every block
+// reads), and a block whose data outgrows L1, which misses more.
+//
+// Nsight Compute's lts__t_sectors_op_{read,write} count more than
+// L1's requests on boards whose L2 is split in two halves: on the H200
+// (tests/data/traffic/h200_ncu.csv) a streaming kernel's 65536 load
+// sectors read 98304 + about 1000 L2 sectors, half its sectors being
+// counted again by the far half, and its stores alike; the 1000 are what
+// every launch reads (code, parameters, constants).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GMEM_SIMULATOR_L2_TRAFFIC_H
+#define GMEM_SIMULATOR_L2_TRAFFIC_H
+
+#include "arch.h"
+#include "model.h"
+#include "result.h"
+
+namespace gmem {
+
+/// Of the L2's sectors, the share counted again by the far half of a split
+/// L2 (Hopper), and the read sectors every launch adds: measured on the
+/// H200's launches of tests/data/traffic.
+inline constexpr double SplitL2Recount = 0.5;
+inline constexpr uint64_t LaunchL2ReadSectors = 980;
+
+/// Blocks run in full for the L1 misses: spread over the grid, first and
+/// last among them.
+inline constexpr unsigned L2SampleBlocks = 16;
+
+/// R's L2 sectors (R simulated for K and L on A). SplitL2: the board's L2
+/// is split in two halves (Hopper and Ampere's A100).
+L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
+                    const LaunchResult &R, bool SplitL2);
+
+} // namespace gmem
+
+#endif // GMEM_SIMULATOR_L2_TRAFFIC_H

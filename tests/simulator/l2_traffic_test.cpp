@@ -1,0 +1,90 @@
+//===- l2_traffic_test.cpp - The sectors L1 asks of L2, by hand -----------===//
+//
+// simulator/l2_traffic.h: a block's warps that load sectors another warp
+// of the block loaded hit L1; L2 sees each block's distinct sectors.
+// Worked out by hand for hand-built kernels, on an unsplit L2 and on the
+// H200's split one (half the sectors counted again, and 980 of its own).
+//
+//===----------------------------------------------------------------------===//
+#include "build_model.h"
+#include "l2_traffic.h"
+#include "simulate.h"
+
+#include <gtest/gtest.h>
+
+using namespace gmem;
+using namespace gmem::test;
+
+namespace {
+
+/// in[(blockIdx.x * R + threadIdx.x % 32)]: every warp of a block reads the
+/// same 32 floats; R = 32 gives blocks their own, R = 0 shares one row.
+Kernel rowReader(int64_t R) {
+  Kernel K;
+  K.Name = "rowReader";
+  K.Params = {pointerParam("in", 4), pointerParam("out", 4)};
+  auto Lane = bin(Op::Rem, tx(), c(32));
+  auto Index = add(mul(bx(), c(R)), Lane);
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Load, 4,
+                             elem(0, Index, 4), "in[...]"));
+  K.Body.push_back(addAccess(K, Space::Global, AccessKind::Store, 4,
+                             elem(1, add(mul(bx(), bdx()), tx()), 4),
+                             "out[i]"));
+  return K;
+}
+
+L2Traffic run(const Kernel &K, Dim3 Grid, Dim3 Block, bool Split) {
+  Launch L;
+  L.Kernel = K.Name;
+  L.Grid = Grid;
+  L.Block = Block;
+  L.Args = {ptrArg("in"), ptrArg("out")};
+  SimOptions O;
+  O.Threads = 1;
+  const ArchRules &A = *findArch("sm_90");
+  O.Arch = &A;
+  LaunchResult R = simulate(K, L, O);
+  return predictL2(K, L, A, R, Split);
+}
+
+TEST(L2Traffic, WarpsOfABlockShareTheirSectorsInL1) {
+  // 8 blocks of 4 warps: 16 L1 load sectors per block (4 per warp), 4
+  // distinct; stores 16 sectors per block, each to L2.
+  L2Traffic T = run(rowReader(32), {8, 1, 1}, {128, 1, 1}, false);
+  ASSERT_TRUE(T.Known) << T.Why;
+  EXPECT_EQ(T.SampledBlocks, 8u);
+  EXPECT_EQ(T.MissSectors, 8u * 4);
+  EXPECT_EQ(T.StoreSectors, 8u * 16);
+  EXPECT_EQ(T.ReadSectors, 32u + LaunchL2ReadSectors);
+  EXPECT_EQ(T.WriteSectors, 128u);
+  // The H200's split L2 counts half of them again.
+  L2Traffic S = run(rowReader(32), {8, 1, 1}, {128, 1, 1}, true);
+  EXPECT_EQ(S.ReadSectors, 48u + LaunchL2ReadSectors);
+  EXPECT_EQ(S.WriteSectors, 192u);
+}
+
+TEST(L2Traffic, BlocksMissOnEachOthersSectors) {
+  // Every block reads the same row: L1s are per SM, so each block misses
+  // on its 4 sectors again (what one SM's blocks share is left out).
+  L2Traffic T = run(rowReader(0), {64, 1, 1}, {64, 1, 1}, false);
+  ASSERT_TRUE(T.Known) << T.Why;
+  EXPECT_EQ(T.SampledBlocks, L2SampleBlocks);
+  EXPECT_EQ(T.MissSectors, 64u * 4);
+}
+
+TEST(L2Traffic, ExecutedLaunchesAreNotSampled) {
+  Kernel K = rowReader(32);
+  Launch L;
+  L.Kernel = K.Name;
+  L.Grid = {1, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("in"), ptrArg("out")};
+  SimOptions O;
+  LaunchResult R = simulate(K, L, O);
+  R.Path = "executed";
+  L2Traffic T = predictL2(K, L, *findArch("sm_90"), R, true);
+  EXPECT_FALSE(T.Known);
+  EXPECT_NE(T.Why.find("executed"), std::string::npos);
+}
+
+} // namespace
