@@ -5,8 +5,9 @@ For each program of MANIFEST, gmem-analyze runs it twice as a user would,
 its build cached: by default (functional recording: the program runs with
 its kernels executed on their PTX where the host reads what they wrote) and
 with --exec-budget 0 (the program runs, its kernels do not). Reported: wall
-time, launches reported, launches whose figures come from the executed PTX,
-and how the program's run ended (a program that checks a kernel's result
+time, launches reported (a loop's repeats counted), launches whose figures
+come from the executed PTX (the others the kernel model prices, whether or
+not the recording ran them), and how the program's run ended (a program that checks a kernel's result
 stops at the first check when kernels do not run).
 
 Usage: scripts/bench_functional.py GMEM_ANALYZE MANIFEST [--write DOC]
@@ -27,9 +28,12 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def analyse(tool, args):
+def analyse(tool, args, extra):
+    """gmem-analyze ARGS with EXTRA and --format json before any "--"."""
+    cut = args.index("--") if "--" in args else len(args)
+    argv = args[:cut] + extra + ["--format", "json"] + args[cut:]
     start = time.monotonic()
-    p = subprocess.run([tool] + args + ["--format", "json"], cwd=ROOT,
+    p = subprocess.run([tool] + argv, cwd=ROOT,
                        capture_output=True, text=True, timeout=1800)
     wall = time.monotonic() - start
     try:
@@ -41,9 +45,10 @@ def analyse(tool, args):
 
 def summary(doc):
     launches = doc.get("launches", [])
-    executed = sum(1 for l in launches if l.get("path") == "executed")
+    count = lambda l: l.get("count", 1)
+    executed = sum(count(l) for l in launches if l.get("path") == "executed")
     stopped = doc.get("compiler", {}).get("host_stopped", "")
-    return len(launches), executed, stopped or "ran to its end"
+    return sum(count(l) for l in launches), executed, stopped or "ran to its end"
 
 
 def main():
@@ -61,9 +66,9 @@ def main():
             continue
         name, rest = (p.strip() for p in line.split("|", 1))
         argv = shlex.split(rest)
-        analyse(tool, argv + ["--exec-budget", "0"])  # Warms the build cache.
-        fw, fdoc, ferr = analyse(tool, argv)
-        pw, pdoc, perr = analyse(tool, argv + ["--exec-budget", "0"])
+        analyse(tool, argv, ["--exec-budget", "0"])  # Warms the build cache.
+        fw, fdoc, ferr = analyse(tool, argv, [])
+        pw, pdoc, perr = analyse(tool, argv, ["--exec-budget", "0"])
         cells = [name]
         for wall, doc, err in ((fw, fdoc, ferr), (pw, pdoc, perr)):
             if doc is None:
@@ -78,8 +83,8 @@ def main():
                os.path.relpath(manifest, ROOT), os.cpu_count(),
                platform.platform(), os.getloadavg()[0]),
            "",
-           "| program | functional: wall | launches | executed | the run "
-           "| plain (`--exec-budget 0`): wall | launches | executed | the run |",
+           "| program | functional: wall | launches | priced by the executed PTX | the run "
+           "| plain (`--exec-budget 0`): wall | launches | priced by the executed PTX | the run |",
            "| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- |"] + rows
     text = "\n".join(out)
     if not doc_path:
