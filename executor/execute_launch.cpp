@@ -518,6 +518,8 @@ ExecutedProgram::result(const ExecutedKernel &EK, const ExecutedCounts &Counts,
   R.Arch = A.Name;
   R.Path = "executed";
   R.ThreadInstructions = Counts.Out.ThreadInstructions;
+  if (Counts.Priced)
+    R.L1MissSectors = Counts.L1MissSectors;
   R.ExecSeconds = Counts.Seconds;
   R.PerAccess = std::move(P.Stats);
   R.Warps = L.Grid.count() * ((L.Block.count() + 31) / 32);

@@ -353,18 +353,55 @@ private:
 
 namespace {
 
+/// The distinct global load sectors of each block, which its SM's L1 asks
+/// of the L2 once. A thread runs its blocks one after another, so a block's
+/// requests arrive together.
+class BlockFirstTouches : public RequestListener {
+public:
+  uint64_t Misses = 0;
+  void priced(const RequestEvent &E, const RequestCost &) override {
+    if (E.A->Sp != Space::Global || E.A->Kind != AccessKind::Load)
+      return;
+    const Dim3 B = E.Block;
+    if (!Any || !(B == Current))
+      flush();
+    Any = true;
+    Current = B;
+    for (unsigned Lane = 0; Lane < 32; ++Lane)
+      if (E.Mask >> Lane & 1)
+        for (uint64_t S = E.Addr[Lane] / 32,
+                      Last = (E.Addr[Lane] + E.Size - 1) / 32;
+             S <= Last; ++S)
+          if (Sectors.empty() || Sectors.back() != S)
+            Sectors.push_back(S);
+  }
+  void flush() {
+    std::sort(Sectors.begin(), Sectors.end());
+    Misses +=
+        uint64_t(std::unique(Sectors.begin(), Sectors.end()) - Sectors.begin());
+    Sectors.clear();
+  }
+
+private:
+  bool Any = false;
+  Dim3 Current;
+  std::vector<uint64_t> Sectors;
+};
+
 /// One thread's share of a launch: its blocks, its pricing.
 struct Part {
   ExecutedCounts Counts;
   RequestPipeline Pipe;
   AccessTotals Totals;
   FirstFaults Faults;
+  BlockFirstTouches Touches;
   explicit Part(const ArchRules &A, size_t Accesses)
       : Pipe(A), Totals(&Counts.Stats) {
     Counts.Stats.resize(Accesses);
     Faults.reset(Accesses);
     Pipe.listen(Totals);
     Pipe.listen(Faults);
+    Pipe.listen(Touches);
   }
   void run(Program &P, const XFunction &K, const ExecutedKernel &EK,
            GlobalMemory &Mem, const LaunchConfig &C, bool Price) {
@@ -374,6 +411,8 @@ struct Part {
       Counts.Out = L.run();
     } // The sink flushes its open groups.
     Counts.Misaligned = Faults.Misaligned;
+    Touches.flush();
+    Counts.L1MissSectors = Touches.Misses;
   }
 };
 
@@ -433,6 +472,8 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
       if (O.Misaligned[I].Order < Out.Misaligned[I].Order)
         Out.Misaligned[I] = O.Misaligned[I];
     }
+    if (O.L1MissSectors)
+      Out.L1MissSectors = Out.L1MissSectors.value_or(0) + *O.L1MissSectors;
     Out.Out.Finished = Out.Out.Finished && O.Out.Finished;
     if (Out.Out.Error.empty())
       Out.Out.Error = O.Out.Error;

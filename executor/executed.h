@@ -19,6 +19,7 @@
 #include "result.h"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace gmem {
@@ -61,6 +62,9 @@ struct ExecutedCounts {
   std::vector<AccessStats> Stats;
   double Seconds = 0; ///< How long the run took.
   std::vector<OrderedExample> Misaligned;
+  /// Global load sectors new to their block: what the L1s ask of the L2
+  /// (simulator/l2_traffic.h), over every block run.
+  std::optional<uint64_t> L1MissSectors;
   exec::Outcome Out;
   /// False for a run made for its results alone (a launch the model
   /// prices): no request was priced, Stats and Misaligned are empty.

@@ -109,6 +109,8 @@ std::string countsJson(const ExecutedCounts &C, double Seconds) {
             {"misaligned", Mis}};
   if (!C.Priced)
     J["priced"] = false;
+  if (C.L1MissSectors)
+    J["l1_miss_sectors"] = *C.L1MissSectors;
   const std::string S = J.dump(-1, ' ', false,
                                json::error_handler_t::replace);
   return S.substr(1, S.size() - 2);
@@ -124,6 +126,8 @@ Expected<ExecutedCounts> countsFromJson(const std::string &Event) {
     C.Out.Error = J.value("error", std::string());
     C.Out.WarpInstructions = J.value("warp_instructions", uint64_t(0));
     C.Out.ThreadInstructions = J.value("thread_instructions", uint64_t(0));
+    if (J.contains("l1_miss_sectors"))
+      C.L1MissSectors = J.at("l1_miss_sectors").get<uint64_t>();
     C.Out.UncertainWrites = J.value("uncertain_writes", false);
     C.Seconds = J.value("seconds", 0.0);
     C.Priced = J.value("priced", true);

@@ -173,6 +173,8 @@ struct L2Traffic {
   uint64_t MissSectors = 0;
   uint64_t StoreSectors = 0, AtomicSectors = 0, ReductionSectors = 0;
   unsigned SampledBlocks = 0;
+  /// Every block's first touches counted (the executed path), not sampled.
+  bool EveryBlock = false;
   /// lts__t_sectors_op_{read,write}.sum: the sectors above, with a split
   /// L2's recount and every launch's own reads. (Atomics' op_atom and
   /// op_red: the H200 counted 1.5 to 2 times their L1 sectors, no rule
@@ -235,6 +237,9 @@ struct LaunchResult {
   /// (in the recording runtime, for a functional recording).
   uint64_t ThreadInstructions = 0;
   double ExecSeconds = 0;
+  /// The executed path: global load sectors new to their block, over every
+  /// block (what simulator/l2_traffic.h otherwise samples).
+  std::optional<uint64_t> L1MissSectors;
   /// The executed path: for each access, the model's access it stands for
   /// (its Access::Id), or -1.
   std::vector<int> ModelAccess;

@@ -26,13 +26,17 @@ L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
     T.Why = "the launch's accesses are not all known";
     return T;
   }
-  if (R.Path != "model") {
-    T.Why = "its PTX was executed, and the executed path does not sample "
-            "blocks";
+  // The executed path ran every block: its first touches are counted, not
+  // sampled, over its own accesses (the PTX's).
+  const bool Executed = R.Path != "model";
+  if (Executed && !R.L1MissSectors) {
+    T.Why = "its PTX was executed without counting the sectors new to each "
+            "block";
     return T;
   }
+  const Kernel &Of = Executed ? *R.K : K;
   uint64_t LoadSectors = 0, Requests = 0;
-  for (const Access &X : K.Accesses) {
+  for (const Access &X : Of.Accesses) {
     Requests += R.PerAccess[size_t(X.Id)].Requests;
     if (X.Sp != Space::Global)
       continue;
@@ -51,8 +55,20 @@ L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
       (X.Reduction ? T.ReductionSectors : T.AtomicSectors) += Sectors;
   }
 
-  // The sample: blocks spread evenly over the launch, each run in full.
+  const double Count = SplitL2 ? 1 + SplitL2Recount : 1;
+  auto Counted = [&](uint64_t V) { return uint64_t(std::llround(V * Count)); };
   const uint64_t Blocks = L.Grid.count();
+  if (Executed) {
+    T.MissSectors = std::min(LoadSectors, *R.L1MissSectors);
+    T.SampledBlocks = unsigned(std::min<uint64_t>(Blocks, UINT32_MAX));
+    T.EveryBlock = true;
+    T.ReadSectors = Counted(T.MissSectors) + LaunchL2ReadSectors;
+    T.WriteSectors = Counted(T.StoreSectors);
+    T.Known = true;
+    return T;
+  }
+
+  // The sample: blocks spread evenly over the launch, each run in full.
   const unsigned WarpsPerBlock = unsigned((L.Block.count() + 31) / 32);
   // As many blocks as the request budget allows, by the launch's mean.
   const uint64_t PerBlockRequests = (Requests + Blocks - 1) / Blocks;
@@ -107,8 +123,6 @@ L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
       T.SampledBlocks ? double(Distinct) / T.SampledBlocks : 0;
   T.MissSectors = std::min<uint64_t>(
       LoadSectors, uint64_t(std::llround(PerBlock * double(Blocks))));
-  const double Count = SplitL2 ? 1 + SplitL2Recount : 1;
-  auto Counted = [&](uint64_t V) { return uint64_t(std::llround(V * Count)); };
   T.ReadSectors = Counted(T.MissSectors) + LaunchL2ReadSectors;
   T.WriteSectors = Counted(T.StoreSectors);
   T.Known = true;

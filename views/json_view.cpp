@@ -149,6 +149,7 @@ nlohmann::json launchJson(const LaunchResult &R) {
       J["atomic_sectors"] = T.AtomicSectors;
       J["reduction_sectors"] = T.ReductionSectors;
       J["sampled_blocks"] = T.SampledBlocks;
+      J["every_block"] = T.EveryBlock;
       J["lts__t_sectors_op_read.sum"] = T.ReadSectors;
       J["lts__t_sectors_op_write.sum"] = T.WriteSectors;
     } else {

@@ -267,10 +267,14 @@ void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
     };
     OS << "  L2: ";
     if (L.Known)
-      OS << M(L.MissSectors) << " load sectors miss L1 (the distinct "
-         << "sectors of " << L.SampledBlocks
-         << (L.SampledBlocks == 1 ? " block" : " blocks") << " run in full, "
-         << "scaled to the grid), " << M(L.StoreSectors)
+      OS << M(L.MissSectors) << " load sectors miss L1 ("
+         << (L.EveryBlock ? std::string("the distinct sectors of every block, "
+                                        "executed")
+                          : "the distinct sectors of " +
+                                std::to_string(L.SampledBlocks) +
+                                (L.SampledBlocks == 1 ? " block" : " blocks") +
+                                " run in full, scaled to the grid")
+         << "), " << M(L.StoreSectors)
          << " store sectors; as Nsight Compute counts them, "
          << M(L.ReadSectors) << " read, " << M(L.WriteSectors)
          << " written (estimate)\n";

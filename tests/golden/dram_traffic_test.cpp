@@ -230,3 +230,30 @@ TEST(DramTraffic, ComparedWithGmemVerifysTrafficRun) {
                     std::string::npos);
   }
 }
+
+// The executed path counts every block's first touches (executor/executed.cpp)
+// where the model path samples 16 blocks (simulator/l2_traffic.h): over the
+// alike blocks of coalescing.cu's launches both give the same L1 misses.
+TEST(DramTraffic, ExecutedAndSampledL1MissesAgree) {
+  std::vector<nlohmann::json> Runs;
+  for (const char *Path : {"model", "executed"}) {
+    ToolRun R = runTool(std::string("examples/coalescing.cu --gpu h200 "
+                                    "--format json --path ") +
+                        Path);
+    ASSERT_EQ(R.Exit, 0) << R.Err;
+    Runs.push_back(nlohmann::json::parse(R.Out));
+  }
+  const auto &Model = Runs[0]["launches"], &Executed = Runs[1]["launches"];
+  ASSERT_EQ(Model.size(), 8u);
+  ASSERT_EQ(Executed.size(), 8u);
+  for (size_t I = 0; I < 8; ++I) {
+    SCOPED_TRACE(Model[I]["kernel"].get<std::string>());
+    EXPECT_EQ(Executed[I]["path"], "executed");
+    EXPECT_FALSE(Model[I]["l2"]["every_block"].get<bool>());
+    EXPECT_TRUE(Executed[I]["l2"]["every_block"].get<bool>());
+    EXPECT_EQ(Model[I]["l2"]["l1_miss_sectors"],
+              Executed[I]["l2"]["l1_miss_sectors"]);
+    EXPECT_EQ(Model[I]["l2"]["lts__t_sectors_op_write.sum"],
+              Executed[I]["l2"]["lts__t_sectors_op_write.sum"]);
+  }
+}

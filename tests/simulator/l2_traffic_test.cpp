@@ -72,7 +72,7 @@ TEST(L2Traffic, BlocksMissOnEachOthersSectors) {
   EXPECT_EQ(T.MissSectors, 64u * 4);
 }
 
-TEST(L2Traffic, ExecutedLaunchesAreNotSampled) {
+TEST(L2Traffic, ExecutedLaunchesCountEveryBlock) {
   Kernel K = rowReader(32);
   Launch L;
   L.Kernel = K.Name;
@@ -85,6 +85,13 @@ TEST(L2Traffic, ExecutedLaunchesAreNotSampled) {
   L2Traffic T = predictL2(K, L, *findArch("sm_90"), R, true);
   EXPECT_FALSE(T.Known);
   EXPECT_NE(T.Why.find("executed"), std::string::npos);
+  // With every block's first touches counted (the executor's), those.
+  R.L1MissSectors = 3;
+  T = predictL2(K, L, *findArch("sm_90"), R, false);
+  ASSERT_TRUE(T.Known) << T.Why;
+  EXPECT_TRUE(T.EveryBlock);
+  EXPECT_EQ(T.MissSectors, 3u);
+  EXPECT_EQ(T.ReadSectors, 3u + LaunchL2ReadSectors);
 }
 
 } // namespace

@@ -116,9 +116,11 @@ std::vector<EstimateComparison> compareEstimates(const LaunchResult &R,
       if (R.L2 && R.L2->Known) {
         const bool Read = std::string(S.Name) == "lts__t_sectors_op_read.sum";
         E.Predicted = double(Read ? R.L2->ReadSectors : R.L2->WriteSectors);
-        E.Note = "L1's misses in " + std::to_string(R.L2->SampledBlocks) +
-                 (R.L2->SampledBlocks == 1 ? " block" : " blocks") +
-                 " run in full";
+        E.Note = R.L2->EveryBlock
+                     ? std::string("L1's misses in every block, executed")
+                     : "L1's misses in " + std::to_string(R.L2->SampledBlocks) +
+                           (R.L2->SampledBlocks == 1 ? " block" : " blocks") +
+                           " run in full";
       } else {
         E.UnknownReason = R.L2 ? R.L2->Why : "no board is known for the launch";
       }
