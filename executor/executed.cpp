@@ -1,6 +1,7 @@
 //===- executed.cpp - An executed launch, priced as a modelled one is
 //-------===//
 #include "executed.h"
+#include "l2_traffic.h"
 #include "memory_units.h"
 
 #include <algorithm>
@@ -367,18 +368,10 @@ public:
       flush();
     Any = true;
     Current = B;
-    for (unsigned Lane = 0; Lane < 32; ++Lane)
-      if (E.Mask >> Lane & 1)
-        for (uint64_t S = E.Addr[Lane] / 32,
-                      Last = (E.Addr[Lane] + E.Size - 1) / 32;
-             S <= Last; ++S)
-          if (Sectors.empty() || Sectors.back() != S)
-            Sectors.push_back(S);
+    appendSectors(E, Sectors);
   }
   void flush() {
-    std::sort(Sectors.begin(), Sectors.end());
-    Misses +=
-        uint64_t(std::unique(Sectors.begin(), Sectors.end()) - Sectors.begin());
+    Misses += distinctSectors(Sectors);
     Sectors.clear();
   }
 

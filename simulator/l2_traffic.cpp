@@ -90,13 +90,7 @@ L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
   E.Requests.observe([&](const RequestEvent &Ev) {
     if (Ev.A->Sp != Space::Global || Ev.A->Kind != AccessKind::Load)
       return;
-    for (unsigned Lane = 0; Lane < 32; ++Lane)
-      if (Ev.Mask >> Lane & 1)
-        for (uint64_t S = Ev.Addr[Lane] / 32,
-                      Last = (Ev.Addr[Lane] + Ev.Size - 1) / 32;
-             S <= Last; ++S)
-          if (Sectors.empty() || Sectors.back() != S)
-            Sectors.push_back(S);
+    appendSectors(Ev, Sectors);
     if (Sectors.size() > MaxGathered)
       Overflow = true;
   });
@@ -108,9 +102,7 @@ L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
     Sectors.clear();
     for (unsigned W = 0; W < WarpsPerBlock && !Overflow; ++W)
       E.runWarp(Idx, W);
-    std::sort(Sectors.begin(), Sectors.end());
-    Distinct +=
-        uint64_t(std::unique(Sectors.begin(), Sectors.end()) - Sectors.begin());
+    Distinct += distinctSectors(Sectors);
     T.SampledBlocks += 1;
   }
   if (Overflow) {

@@ -22,7 +22,11 @@
 
 #include "arch.h"
 #include "model.h"
+#include "request_events.h"
 #include "result.h"
+
+#include <algorithm>
+#include <vector>
 
 namespace gmem {
 
@@ -35,6 +39,26 @@ inline constexpr uint64_t LaunchL2ReadSectors = 980;
 /// Blocks run in full for the L1 misses: spread over the grid, first and
 /// last among them.
 inline constexpr unsigned L2SampleBlocks = 16;
+
+/// Appends the 32-byte sectors E's active lanes touch to Sectors (skipping
+/// a repeat of the last one); distinctSectors sorts them and counts each
+/// once. Inline: the recording runtime's executor uses them without the
+/// simulator's library.
+inline void appendSectors(const RequestEvent &E,
+                          std::vector<uint64_t> &Sectors) {
+  for (unsigned Lane = 0; Lane < 32; ++Lane)
+    if (E.Mask >> Lane & 1)
+      for (uint64_t S = E.Addr[Lane] / 32,
+                    Last = (E.Addr[Lane] + E.Size - 1) / 32;
+           S <= Last; ++S)
+        if (Sectors.empty() || Sectors.back() != S)
+          Sectors.push_back(S);
+}
+inline uint64_t distinctSectors(std::vector<uint64_t> &Sectors) {
+  std::sort(Sectors.begin(), Sectors.end());
+  return uint64_t(std::unique(Sectors.begin(), Sectors.end()) -
+                  Sectors.begin());
+}
 
 /// R's L2 sectors (R simulated for K and L on A). SplitL2: the board's L2
 /// is split in two halves (Hopper and Ampere's A100).

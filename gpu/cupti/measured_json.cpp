@@ -89,12 +89,17 @@ static std::string identity(const OrderedJson &L) {
          L.value("dynamic_smem", OrderedJson(0)).dump();
 }
 
-MergeOutcome mergeLinePass(OrderedJson CounterPass,
-                           const OrderedJson &LinePass) {
+/// Adds what Take copies from each launch of Pass to the launch of
+/// CounterPass with the same index, where kernel and configuration agree;
+/// What names the pass's data in the warnings.
+template <typename TakeFn>
+static MergeOutcome
+mergeByIndex(OrderedJson CounterPass, const OrderedJson &Pass,
+             const std::string &What, const std::string &Only, TakeFn Take) {
   MergeOutcome Out;
   std::map<uint64_t, const OrderedJson *> ByIndex;
-  if (LinePass.contains("launches") && LinePass["launches"].is_array())
-    for (const OrderedJson &L : LinePass["launches"])
+  if (Pass.contains("launches") && Pass["launches"].is_array())
+    for (const OrderedJson &L : Pass["launches"])
       if (L.contains("index") && L["index"].is_number_unsigned())
         ByIndex[L["index"].get<uint64_t>()] = &L;
   if (CounterPass.contains("launches") && CounterPass["launches"].is_array()) {
@@ -103,65 +108,52 @@ MergeOutcome mergeLinePass(OrderedJson CounterPass,
       auto It = ByIndex.find(Index);
       if (It == ByIndex.end()) {
         Out.Warnings.push_back("launch " + std::to_string(Index) + " (" +
-                               L.value("kernel", std::string()) +
-                               ") has no per-line data from the line pass");
-        continue;
-      }
-      if (identity(L) != identity(*It->second)) {
-        Out.Warnings.push_back(
-            "launch " + std::to_string(Index) +
-            " differs between the two runs of the program (" + identity(L) +
-            " vs " + identity(*It->second) +
-            "); its per-line data is left out");
-        ByIndex.erase(It);
-        continue;
-      }
-      L["lines"] = It->second->value("lines", OrderedJson::array());
-      ByIndex.erase(It);
-    }
-  }
-  for (const auto &KV : ByIndex)
-    Out.Warnings.push_back("launch " + std::to_string(KV.first) + " (" +
-                           KV.second->value("kernel", std::string()) +
-                           ") was measured only by the line pass; left out");
-  Out.Doc = std::move(CounterPass);
-  return Out;
-}
-
-MergeOutcome mergeTrafficPass(OrderedJson CounterPass,
-                              const OrderedJson &TrafficPass) {
-  MergeOutcome Out;
-  std::map<uint64_t, const OrderedJson *> ByIndex;
-  if (TrafficPass.contains("launches") && TrafficPass["launches"].is_array())
-    for (const OrderedJson &L : TrafficPass["launches"])
-      if (L.contains("index") && L["index"].is_number_unsigned())
-        ByIndex[L["index"].get<uint64_t>()] = &L;
-  if (CounterPass.contains("launches") && CounterPass["launches"].is_array()) {
-    for (OrderedJson &L : CounterPass["launches"]) {
-      uint64_t Index = L.value("index", uint64_t(0));
-      auto It = ByIndex.find(Index);
-      if (It == ByIndex.end()) {
-        Out.Warnings.push_back("launch " + std::to_string(Index) + " (" +
-                               L.value("kernel", std::string()) +
-                               ") has no DRAM bytes or duration from the "
-                               "traffic run");
+                               L.value("kernel", std::string()) + ") has no " +
+                               What);
         continue;
       }
       if (identity(L) != identity(*It->second)) {
         Out.Warnings.push_back("launch " + std::to_string(Index) +
                                " differs between the runs of the program (" +
                                identity(L) + " vs " + identity(*It->second) +
-                               "); its DRAM bytes and duration are left out");
+                               "); its " + What + " is left out");
+        ByIndex.erase(It);
         continue;
       }
-      const OrderedJson &M = It->second->value("metrics", OrderedJson());
-      if (M.is_object())
-        for (auto KV = M.begin(); KV != M.end(); ++KV)
-          L["metrics"][KV.key()] = KV.value();
+      Take(L, *It->second);
+      ByIndex.erase(It);
     }
   }
+  if (!Only.empty())
+    for (const auto &KV : ByIndex)
+      Out.Warnings.push_back("launch " + std::to_string(KV.first) + " (" +
+                             KV.second->value("kernel", std::string()) + ") " +
+                             Only);
   Out.Doc = std::move(CounterPass);
   return Out;
+}
+
+MergeOutcome mergeLinePass(OrderedJson CounterPass,
+                           const OrderedJson &LinePass) {
+  return mergeByIndex(std::move(CounterPass), LinePass,
+                      "per-line data from the line pass",
+                      "was measured only by the line pass; left out",
+                      [](OrderedJson &L, const OrderedJson &From) {
+                        L["lines"] = From.value("lines", OrderedJson::array());
+                      });
+}
+
+MergeOutcome mergeTrafficPass(OrderedJson CounterPass,
+                              const OrderedJson &TrafficPass) {
+  return mergeByIndex(std::move(CounterPass), TrafficPass,
+                      "DRAM bytes or duration from the traffic run", "",
+                      [](OrderedJson &L, const OrderedJson &From) {
+                        const OrderedJson M =
+                            From.value("metrics", OrderedJson());
+                        if (M.is_object())
+                          for (auto KV = M.begin(); KV != M.end(); ++KV)
+                            L["metrics"][KV.key()] = KV.value();
+                      });
 }
 
 std::string utcNowIso8601() {
