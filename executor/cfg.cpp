@@ -57,6 +57,23 @@ void computeReconvergence(XFunction &X) {
     if (In.Ctl == XInstr::Branch && In.Target <= I)
       std::fill(X.InLoop.begin() + In.Target, X.InLoop.begin() + I + 1, 1);
   }
+  for (uint32_t I = 0; I < N; ++I)
+    X.Code[I].InLoop = uint8_t(X.InLoop[I] != 0);
+  for (uint32_t I = 0; I < N; ++I) {
+    XInstr &In = X.Code[I];
+    if (In.Ctl != XInstr::Branch || In.Guard < 0 || In.Target <= I + 1 ||
+        In.Target - I - 1 > 16 || In.Target > N)
+      continue;
+    bool Plain = true;
+    for (uint32_t J = I + 1; J < In.Target && Plain; ++J) {
+      const XInstr &B = X.Code[J];
+      Plain = B.Ctl == XInstr::None &&
+              !(B.Src && (B.Src->Op == "bar" || B.Src->Op == "barrier" ||
+                          B.Src->Op == "call"));
+    }
+    if (Plain)
+      In.IfConverted = uint8_t(In.Target - I - 1);
+  }
   const uint32_t NB = uint32_t(Start.size()), Exit = NB;
   BlockOf[N] = Exit;
   std::vector<std::vector<uint32_t>> Succ(NB), Pred(NB + 1);

@@ -518,6 +518,10 @@ ExecutedProgram::result(const ExecutedKernel &EK, const ExecutedCounts &Counts,
   R.Arch = A.Name;
   R.Path = "executed";
   R.ThreadInstructions = Counts.Out.ThreadInstructions;
+  if (Counts.Out.Finished)
+    R.Issue = PtxIssue{Counts.Out.Issued, Counts.Out.IssuedInLoops,
+                       Counts.Out.PtxInstructions, Counts.Out.PtxInLoops,
+                       Counts.Out.PtxMemoryInLoops};
   if (Counts.Priced)
     R.L1MissSectors = Counts.L1MissSectors;
   R.ExecSeconds = Counts.Seconds;

@@ -409,17 +409,21 @@ struct Part {
   }
 };
 
-bool communicates(const XFunction &K) {
+/// K and the functions it may call.
+std::vector<const XFunction *> reachable(const XFunction &K) {
   std::vector<const XFunction *> Reach = {&K};
-  for (size_t I = 0; I < Reach.size(); ++I) {
-    if (Reach[I]->Communicates)
-      return true;
+  for (size_t I = 0; I < Reach.size(); ++I)
     for (const CallInfo &C : Reach[I]->Calls)
       if (C.Callee &&
           std::find(Reach.begin(), Reach.end(), C.Callee) == Reach.end())
         Reach.push_back(C.Callee);
-  }
-  return false;
+  return Reach;
+}
+
+bool communicates(const XFunction &K) {
+  const std::vector<const XFunction *> Reach = reachable(K);
+  return std::any_of(Reach.begin(), Reach.end(),
+                     [](const XFunction *F) { return F->Communicates; });
 }
 
 } // namespace
@@ -458,6 +462,13 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
   for (std::thread &T : Pool)
     T.join();
   ExecutedCounts Out = std::move(Parts[0]->Counts);
+  for (const XFunction *F : reachable(K)) {
+    Out.Out.PtxInstructions += F->Code.size();
+    for (uint32_t A : F->Accesses)
+      Out.Out.PtxMemoryInLoops += uint64_t(F->InLoop[A] != 0);
+    Out.Out.PtxInLoops += uint64_t(std::count_if(
+        F->InLoop.begin(), F->InLoop.end(), [](char C) { return C; }));
+  }
   for (unsigned T = 1; T < Threads; ++T) {
     const ExecutedCounts &O = Parts[T]->Counts;
     for (size_t I = 0; I < N; ++I) {
@@ -471,6 +482,8 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
     if (Out.Out.Error.empty())
       Out.Out.Error = O.Out.Error;
     Out.Out.WarpInstructions += O.Out.WarpInstructions;
+    Out.Out.Issued += O.Out.Issued;
+    Out.Out.IssuedInLoops += O.Out.IssuedInLoops;
     Out.Out.ThreadInstructions += O.Out.ThreadInstructions;
     Out.Out.UncertainWrites |= O.Out.UncertainWrites;
     if (!Out.Out.StrayLanes)

@@ -102,6 +102,9 @@ std::string countsJson(const ExecutedCounts &C, double Seconds) {
             {"seconds", Seconds},
             {"warp_instructions", C.Out.WarpInstructions},
             {"thread_instructions", C.Out.ThreadInstructions},
+            {"issue",
+             {C.Out.Issued, C.Out.IssuedInLoops, C.Out.PtxInstructions,
+              C.Out.PtxInLoops, C.Out.PtxMemoryInLoops}},
             {"uncertain_writes", C.Out.UncertainWrites},
             {"stray_lanes", C.Out.StrayLanes},
             {"first_stray", C.Out.FirstStray},
@@ -126,6 +129,14 @@ Expected<ExecutedCounts> countsFromJson(const std::string &Event) {
     C.Out.Error = J.value("error", std::string());
     C.Out.WarpInstructions = J.value("warp_instructions", uint64_t(0));
     C.Out.ThreadInstructions = J.value("thread_instructions", uint64_t(0));
+    if (J.contains("issue")) {
+      const auto &I = J.at("issue");
+      C.Out.Issued = I.at(0).get<uint64_t>();
+      C.Out.IssuedInLoops = I.at(1).get<uint64_t>();
+      C.Out.PtxInstructions = I.at(2).get<uint64_t>();
+      C.Out.PtxInLoops = I.at(3).get<uint64_t>();
+      C.Out.PtxMemoryInLoops = I.at(4).get<uint64_t>();
+    }
     if (J.contains("l1_miss_sectors"))
       C.L1MissSectors = J.at("l1_miss_sectors").get<uint64_t>();
     C.Out.UncertainWrites = J.value("uncertain_writes", false);

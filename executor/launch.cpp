@@ -342,9 +342,25 @@ void Launch::runWarp(Block &B, Warp &W, uint64_t Slice) {
       A &= I.GuardNot ? ~P : P;
     }
     C.Active = A;
+    // Issued: every instruction reached (Out.Issued adds those not run to
+    // WarpInstructions when the launch ends).
+    Out.IssuedInLoops += I.InLoop;
     ++E.PC;
+    if (!A && !I.GuardInHandler)
+      ++Out.Issued;
     if (A || I.GuardInHandler) {
-      I.Fn(C, I);
+      if (I.IfConverted) {
+        const size_t Depth = Fr.Stack.size();
+        I.Fn(C, I);
+        // The whole warp branched over a body ptxas predicates: issued all
+        // the same.
+        if (Fr.Stack.size() == Depth && Fr.Stack.back().PC == I.Target) {
+          Out.Issued += I.IfConverted;
+          Out.IssuedInLoops += I.InLoop * uint64_t(I.IfConverted);
+        }
+      } else {
+        I.Fn(C, I);
+      }
       ++W.Executed;
       ++Out.WarpInstructions;
       Out.ThreadInstructions += unsigned(popc(A));
@@ -513,6 +529,7 @@ Outcome Launch::run() {
     }
   }
   Out.Finished = !Stop;
+  Out.Issued += Out.WarpInstructions;
   return std::move(Out);
 }
 

@@ -46,6 +46,13 @@ struct Outcome {
   bool Finished = false; ///< Every block ran to its end.
   std::string Error;     ///< Why not.
   uint64_t WarpInstructions = 0, ThreadInstructions = 0;
+  /// For instruction issue: warp instructions reached (a GPU issues one
+  /// whatever its guard), and of those the ones in loops; the PTX
+  /// instructions of the kernel and the functions it may call, all, in
+  /// loops, and memory ones in loops (with the SASS's counts, what a
+  /// reached one stands for).
+  uint64_t Issued = 0, IssuedInLoops = 0;
+  uint64_t PtxInstructions = 0, PtxInLoops = 0, PtxMemoryInLoops = 0;
   /// A store or atomic made under a branch on unknown data: memory may hold
   /// bytes the GPU would not have written (they are marked unknown).
   bool UncertainWrites = false;

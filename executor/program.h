@@ -124,6 +124,12 @@ struct XInstr {
   Opnd Addr = 0;      ///< Address base (memory operations).
   int64_t Off = 0;    ///< Address offset, or an immediate.
   uint32_t Target = 0, Reconv = 0; ///< Branches: target, reconvergence.
+  /// A guarded forward branch over at most 16 plain instructions (no
+  /// control, barrier or call): how many. ptxas predicates such bodies, so
+  /// a GPU issues them even when the whole warp branches over them
+  /// (cfg.cpp).
+  uint8_t IfConverted = 0;
+  uint8_t InLoop = 0; ///< XFunction::InLoop's, at hand in the hot loop.
   /// Control: a branch (Target, or Extras' targets for brx), leaving the
   /// function (ret, exit, trap), or none.
   enum CtlT : uint8_t { None, Branch, MultiBranch, Leave } Ctl = None;

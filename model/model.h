@@ -366,6 +366,9 @@ struct SassAccount {
   bool Read = false;
   /// Memory instructions, each subroutine's counted once per call site.
   unsigned Instructions = 0;
+  /// Every instruction of the function, memory or not, those in loops, and
+  /// the memory instructions in loops (SassFunction's).
+  unsigned AllInstructions = 0, LoopInstructions = 0, LoopMemory = 0;
   /// Of those, claimed by an access of the model.
   unsigned Claimed = 0;
   /// Outside every figure gmem predicts, so reported, not priced: local
@@ -448,6 +451,15 @@ struct MemoryImage {
 };
 
 /// A kernel launch as found in host code (or built from the command line).
+/// What running a launch's PTX counted for its instruction issue
+/// (exec::Outcome's): warp instructions reached, those in loops, and the
+/// kernel's static PTX instructions, all, in loops, and memory ones in
+/// loops.
+struct PtxIssue {
+  uint64_t Issued = 0, IssuedInLoops = 0;
+  uint64_t Static = 0, StaticInLoops = 0, StaticMemoryInLoops = 0;
+};
+
 struct Launch {
   std::string Kernel; ///< Kernel::Name.
   Dim3 Grid, Block;
@@ -467,6 +479,9 @@ struct Launch {
   /// per access of its executed kernel (executor/executed.h). Not in the
   /// JSON.
   std::shared_ptr<const ExecutedCounts> Executed;
+  /// Functional recordings: what the launch's run to its end counted for
+  /// instruction issue. Not in the JSON.
+  std::optional<PtxIssue> Ran;
   /// Recorded runs: each argument's bytes as the program passed them
   /// (empty where not recorded), for the executed path. Not in the JSON.
   std::vector<std::vector<uint8_t>> ArgBytes;

@@ -549,6 +549,11 @@ private:
     S.Read = true;
     S.Instructions =
         unsigned(optUnsigned(J, Path, "instructions", 0, UINT32_MAX));
+    S.AllInstructions =
+        unsigned(optUnsigned(J, Path, "all_instructions", 0, UINT32_MAX));
+    S.LoopInstructions =
+        unsigned(optUnsigned(J, Path, "loop_instructions", 0, UINT32_MAX));
+    S.LoopMemory = unsigned(optUnsigned(J, Path, "loop_memory", 0, UINT32_MAX));
     S.Claimed = unsigned(optUnsigned(J, Path, "claimed", 0, UINT32_MAX));
     S.Local = unsigned(optUnsigned(J, Path, "local", 0, UINT32_MAX));
     S.Texture = unsigned(optUnsigned(J, Path, "texture", 0, UINT32_MAX));
@@ -683,6 +688,9 @@ json toJson(const SassAccount &S) {
                          {"async", U.Async},
                          {"copies", U.Copies}});
   return {{"instructions", S.Instructions},
+          {"all_instructions", S.AllInstructions},
+          {"loop_instructions", S.LoopInstructions},
+          {"loop_memory", S.LoopMemory},
           {"claimed", S.Claimed},
           {"local", S.Local},
           {"texture", S.Texture},

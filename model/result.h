@@ -150,6 +150,9 @@ struct DramTraffic {
   /// only the buffers' sizes missing).
   bool Bounded = false;
   std::string Why;         ///< When not known.
+  /// Reads counted over every block of the launch (L2Traffic's
+  /// LaunchLoadBlocks), not from the per-buffer totals.
+  bool ReadCounted = false;
   uint64_t ReadBytes = 0;  ///< Known: the prediction; Bounded: a bound.
   uint64_t WriteBytes = 0; ///< Known: the prediction; Bounded: a bound.
   uint64_t Footprint = 0;  ///< Distinct bytes touched (known: exact bound).
@@ -175,6 +178,10 @@ struct L2Traffic {
   unsigned SampledBlocks = 0;
   /// Every block's first touches counted (the executed path), not sampled.
   bool EveryBlock = false;
+  /// A launch small enough to run every block in full: the distinct 64-byte
+  /// blocks its loads and atomics touch over the whole launch, which a cold
+  /// L2 fetches from DRAM (dram_traffic.h).
+  std::optional<uint64_t> LaunchLoadBlocks;
   /// lts__t_sectors_op_{read,write}.sum: the sectors above, with a split
   /// L2's recount and every launch's own reads. (Atomics' op_atom and
   /// op_red: the H200 counted 1.5 to 2 times their L1 sectors, no rule
@@ -202,6 +209,9 @@ struct LaunchTime {
   };
   std::vector<Bound> Bounds;
   std::string Limit; ///< The unit with the longest bound.
+  /// A unit not bounded, and why: "instruction issue: the launch was not
+  /// executed".
+  std::string Unpriced;
   /// Global bytes the lanes asked for (loads and stores, counted once per
   /// request) over the duration: the seeds' effective bandwidth.
   double RequestedBytes = 0;
@@ -236,6 +246,13 @@ struct LaunchResult {
   /// The executed path: thread instructions run, and the seconds they took
   /// (in the recording runtime, for a functional recording).
   uint64_t ThreadInstructions = 0;
+  /// What running the launch's PTX counted for instruction issue, where it
+  /// ran (on either path: a functional recording runs launches the model
+  /// prices too), and the SASS warp instructions that stands for: each PTX
+  /// one reached weighed by the kernel's SASS over PTX count, in loops and
+  /// outside them apart.
+  std::optional<PtxIssue> Issue;
+  std::optional<double> SassWarpInstructions;
   double ExecSeconds = 0;
   /// The executed path: global load sectors new to their block, over every
   /// block (what simulator/l2_traffic.h otherwise samples).

@@ -175,8 +175,15 @@ std::string durationChange(const RuleContext &C, const LaunchResult &Before,
                            const LaunchResult &After) {
   if (!C.R.Board)
     return "";
+  // The fix's instructions are not counted (it is not executed), nor its
+  // whole launch's DRAM blocks: both sides leave them out, and say so for
+  // instruction issue where it counted.
   auto Seconds = [&](const LaunchResult &R) -> std::optional<double> {
     LaunchResult X = R;
+    X.Issue.reset();
+    X.SassWarpInstructions.reset();
+    X.L2.reset(); // Its whole-launch count is the unfixed launch's.
+
     X.Dram = predictDram(X, *C.R.Board);
     const LaunchTime T = predictTime(X, *C.R.Board);
     return T.Known ? std::optional<double>(T.Seconds) : std::nullopt;
@@ -187,7 +194,10 @@ std::string durationChange(const RuleContext &C, const LaunchResult &Before,
   char B[128];
   std::snprintf(B, sizeof B, "%.1f us to %.1f us", *From * 1e6, *To * 1e6);
   return "; the launch's predicted duration on the " + C.R.Board->Product +
-         " goes from " + B;
+         " goes from " + B +
+         (Before.SassWarpInstructions ? ", for its memory units alone: "
+                                        "instruction issue is not re-simulated"
+                                      : "");
 }
 
 const LaunchResult &unchanged(const RuleContext &C, LaunchResult &Storage) {

@@ -58,8 +58,10 @@ def main():
                 "without it (`--no-traffic-model`), best of %d runs, the "
                 "recorded build cached. Differences of a few hundredths of a "
                 "second are the machine's noise: the model is a pass over "
-                "each launch's accesses and, for the L2 sectors, at most "
-                "32768 requests of sampled blocks run in full.\n\n"
+                "each launch's accesses and, for the L2 sectors and DRAM "
+                "reads, the blocks run in full: every block of a launch of "
+                "at most 32768 requests, else a sample of at most that many "
+                "requests.\n\n"
                 % (os.cpu_count(), platform.platform(), REPEAT))
         f.write("| program | with the model s | without s | added |\n"
                 "|---|---:|---:|---:|\n")

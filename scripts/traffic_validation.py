@@ -34,31 +34,47 @@ examples' and public programs' launches by `scripts/fit_launch_time.py`
 (How_to_optimize_in_GPU's were measured after a first fit, which put their
 streaming kernels at half the DRAM rate they reach, and were fitted with
 since); fitted on every other program and counted on the rest, 174 of 236
-and 211 of 286 launches longer than 20 us come within 25 %. The heldout/
-programs (cuda-samples' transpose, 8 kernels at 4096 and 8192) were
-measured after the fit and are not in it. What the model leaves out, from
-the misses below:
+and 211 of 286 launches longer than 20 us came within 25 % (before the
+instruction-issue bound). The issue rate, 3 SASS warp instructions per SM
+and cycle, was read off the reductions reduce0 to reduce3, which issue
+what the H200's smsp__inst_executed counted at 3.0 to 3.3 per cycle;
+cuda-samples' reduction kernels, measured after, check it
+(docs/TRAFFIC_VERIFY.md). The heldout/ programs (cuda-samples' transpose,
+8 kernels at 4096 and 8192) were measured after the first fit and are not
+in it. What the model leaves out, from the misses below:
 
+- Instruction issue is priced only for launches the functional recording
+  ran, or that share kernel, configuration and argument bytes with one
+  it ran (loop_nests' row, column and suffix sums, whose results nothing
+  reads, are priced without it: 25-345 us for 5-179). The SASS warp instructions are
+  the PTX ones reached, weighed by the kernel's SASS over PTX count, in
+  loops and outside them apart: the transposes' are exact, How_to's
+  reductions within 3-12 %; loops ptxas restructures come out high (the
+  tiled SGEMMs +66 to +124 %, still latency-bound below their measured
+  37-64 us).
 - Durations not predicted: 39 of llm.c softmax's 40 launches longer than
   20 us. The recorded run (stopped by its 120 s limit after 307 launches)
-  executed the first; for the others the model cannot price inp_row[j] at
-  softmax_forward.cu:110, so only their DRAM bytes are predicted (3294 MB
-  for the 4981 MB measured: re-reads beyond L2, below).
-- Latency: threads that walk long loops with few warps in flight or wait at
-  barriers (llm.c's layernorm_forward_kernel1, one thread per row: 274-2923
-  us for 182-543; loop_nests' covariance and columnSums, 103-1678 us for
-  5-407; the reductions of How_to_optimize_in_GPU, whose 9 barriers per
-  block leave reduce0 to reduce3 at 101-408 us for 62-121, so that their
-  pairs are predicted equal; llm.c's mean_kernel and rstd_kernel).
-- Instruction issue: the SGEMMs are limited by their FMAs (the tiled ones
-  37-64 us for 13-18; float4 loads, sgemm2DTileVec, are predicted no
-  faster), sgemm_coalescing by neither (466 us for 683).
+  executed the first; for the others the model cannot price inp_row[j]
+  at softmax_forward.cu:110, so only their DRAM bytes are predicted, and
+  those low (3294 MB for the 4981 MB measured: the kernel re-reads its
+  1.6 GB input in a second pass, beyond what L2 keeps). The run depends on
+  the execution budget (60 s): on a busier machine the second launch
+  spent it, the host's check of its result failed and the program exited
+  after 2 launches.
+- Latency: threads that walk long loops with few warps in flight or wait
+  at barriers (llm.c's layernorm_forward_kernel1, one thread per row:
+  274-2923 us for 182-1083; loop_nests' covariance, 1678 us for 407).
 - Contention: bank conflicts of warps that conflict together (the 16-way
-  transposeSmem and gTranspose1, 99 and 692 us for 58 and 394), shared
-  atomics on few addresses (histogram256, 155 us for 85).
-- Blocks of 512 and 1024 threads in llm.c's elementwise kernels run 22-38
-  us for 15-18: the last blocks of a wave (tail), which the block term's
+  transposeSmem, 99 us for 71 with its replays; gTranspose1, 692 us for
+  394), shared atomics on few addresses (histogram256, 155 us for 85).
+- Blocks of 512 and 1024 threads in llm.c's elementwise kernels run 23-30
+  us for 15-20: the last blocks of a wave (tail), which the block term's
   ceil(blocks / SMs) does not see.
+- Tiny launches: their few kilobytes of DRAM reads vary by a kilobyte
+  (the launch's own reads, 2560-3840 bytes), and global_add and
+  global_add_stride (2.6 and 2.7 us measured) are predicted the other way
+  round (2.5 and 2.1): the model's DRAM rate grows with the bytes each
+  request asks for, and a strided request asks for 8 times as many.
 
 ## The seeds' Quadro P2000
 

@@ -5,8 +5,12 @@
 // point the parameter points to. A buffer's reads from DRAM are the fewer
 // of its load bytes (sectors that may be alone in their 64-byte block
 // counted twice) and that size; its footprint the fewer of everything it
-// moved and that size. Without sizes (launches read from the host code,
-// not recorded) the load and store bytes are only upper bounds.
+// moved and that size. A launch small enough for l2_traffic.cpp to run
+// every block has its reads counted instead: the distinct 64-byte blocks
+// of the whole launch (blocks sharing data, as a merge of partial
+// histograms or halos, read it once). Without sizes (launches read from
+// the host code, not recorded) the load and store bytes are only upper
+// bounds.
 //
 //===----------------------------------------------------------------------===//
 #include "dram_traffic.h"
@@ -105,6 +109,12 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M) {
     T.Footprint += std::min(B.Loaded + B.Stored, Cap);
   }
   T.Known = T.Why.empty();
+  // A launch run block by block in full: its 64-byte blocks counted once
+  // over the launch, however many blocks share them.
+  if (T.Known && R.L2 && R.L2->Known && R.L2->LaunchLoadBlocks) {
+    T.ReadBytes = LaunchReadOverhead + 64 * *R.L2->LaunchLoadBlocks;
+    T.ReadCounted = true;
+  }
   if (!T.Known) {
     // Every L1 sector fetches at most one 64-byte block from DRAM, and
     // every stored sector is written back at most once per store.

@@ -1,8 +1,10 @@
 //===- dram_traffic.h - What a launch moves between L2 and DRAM -----------===//
 //
 // Nsight Compute flushes the caches before each launch it profiles, so a
-// launch reads from DRAM about the bytes it touches first: per buffer, the
-// fewer of its load sectors and its size. On an H200 (tests/data/traffic)
+// launch reads from DRAM about the bytes it touches first: the 64-byte
+// blocks it loads, counted over the whole launch where every block is run
+// (l2_traffic.h), else per buffer, the fewer of its load sectors and its
+// size. On an H200 (tests/data/traffic)
 // that holds for coalesced and strided walks alike, even where the
 // footprint is many times the L2: a naive transpose fetches each sector 8
 // times into L1 and once from DRAM. Writes stay in L2 until evicted: the

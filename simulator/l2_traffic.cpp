@@ -16,6 +16,17 @@ namespace {
 constexpr size_t MaxGathered = size_t(1) << 22;
 constexpr uint64_t SampledRequests = uint64_t(1) << 15;
 constexpr uint64_t MaxBlockRequests = uint64_t(1) << 18;
+/// A launch of at most this many requests runs every block, for the 64-byte
+/// blocks of the whole launch (what DRAM serves once).
+constexpr uint64_t EveryBlockRequests = uint64_t(1) << 15;
+
+/// Sorts and dedupes V from Sorted on into the sorted run before it.
+void mergeUnique(std::vector<uint64_t> &V, size_t &Sorted) {
+  std::sort(V.begin() + Sorted, V.end());
+  std::inplace_merge(V.begin(), V.begin() + Sorted, V.end());
+  V.erase(std::unique(V.begin(), V.end()), V.end());
+  Sorted = V.size();
+}
 
 } // namespace
 
@@ -77,18 +88,41 @@ L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
             " requests, too many to sample";
     return T;
   }
-  const uint64_t Samples = std::min<uint64_t>(
-      {Blocks, L2SampleBlocks,
-       std::max<uint64_t>(1, SampledRequests /
-                                 std::max<uint64_t>(1, PerBlockRequests))});
+  const bool Every = Requests <= EveryBlockRequests;
+  const uint64_t Samples =
+      Every ? Blocks
+            : std::min<uint64_t>(
+                  {Blocks, L2SampleBlocks,
+                   std::max<uint64_t>(
+                       1, SampledRequests /
+                              std::max<uint64_t>(1, PerBlockRequests))});
   const LaunchEnv Env = makeLaunchEnv(K, L);
   std::vector<AccessStats> Stats(K.Accesses.size());
   WarpEvaluator E(K, A, Env, Stats);
   E.LoopSkipFrom = UINT64_MAX;
   std::vector<uint64_t> Sectors;
+  // Every block run: the launch's 64-byte blocks, loads and atomics, sorted
+  // up to LaunchSorted.
+  std::vector<uint64_t> LaunchBlocks;
+  size_t LaunchSorted = 0;
   bool Overflow = false;
   E.Requests.observe([&](const RequestEvent &Ev) {
-    if (Ev.A->Sp != Space::Global || Ev.A->Kind != AccessKind::Load)
+    if (Ev.A->Sp != Space::Global || Ev.A->Kind == AccessKind::Store)
+      return;
+    if (Every) {
+      for (unsigned Lane = 0; Lane < 32; ++Lane)
+        if (Ev.Mask >> Lane & 1)
+          for (uint64_t B = Ev.Addr[Lane] / 64,
+                        Last = (Ev.Addr[Lane] + Ev.Size - 1) / 64;
+               B <= Last; ++B)
+            if (LaunchBlocks.empty() || LaunchBlocks.back() != B)
+              LaunchBlocks.push_back(B);
+      if (LaunchBlocks.size() > 2 * LaunchSorted + MaxGathered / 4)
+        mergeUnique(LaunchBlocks, LaunchSorted);
+      if (LaunchSorted > MaxGathered)
+        Overflow = true;
+    }
+    if (Ev.A->Kind != AccessKind::Load)
       return;
     appendSectors(Ev, Sectors);
     if (Sectors.size() > MaxGathered)
@@ -110,6 +144,10 @@ L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
     T.Why = "a block loads more than " + std::to_string(MaxGathered) +
             " sectors, too many to sample";
     return T;
+  }
+  if (Every) {
+    mergeUnique(LaunchBlocks, LaunchSorted);
+    T.LaunchLoadBlocks = LaunchBlocks.size();
   }
   const double PerBlock =
       T.SampledBlocks ? double(Distinct) / T.SampledBlocks : 0;

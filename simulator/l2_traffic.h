@@ -3,8 +3,10 @@
 // Global loads are cached in L1, one per SM, so a sector that a block's
 // warps read again is a hit: L2 sees the sectors each block reads for the
 // first time. gmem runs a sample of the launch's blocks in full (every warp
-// and every loop iteration), counts the distinct sectors each one loads,
-// and scales their mean to the grid; stores go through to L2 sector by
+// and every loop iteration; every block of a small launch, which also
+// counts the 64-byte blocks the whole launch loads, for dram_traffic.h),
+// counts the distinct sectors each one loads, and scales their mean to
+// the grid; stores go through to L2 sector by
 // sector, and atomics are served there. What this leaves out: reuse
 // between blocks that share an SM (neighbours' halos, a vector every block
 // reads), and a block whose data outgrows L1, which misses more.

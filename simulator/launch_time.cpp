@@ -14,6 +14,28 @@ static std::string fmt(const char *F, double V) {
   return B;
 }
 
+std::optional<double> sassWarpInstructions(const PtxIssue &I,
+                                           const SassAccount &S) {
+  if (!I.Static || !S.AllInstructions)
+    return std::nullopt;
+  const double Whole = double(S.AllInstructions) / double(I.Static);
+  auto Ratio = [&](unsigned Sass, uint64_t Ptx) {
+    return Sass && Ptx ? double(Sass) / double(Ptx) : Whole;
+  };
+  // ptxas may unroll a loop the PTX keeps rolled (4 copies of its body and
+  // a remainder): its loops then hold more memory instructions than the
+  // PTX's, by that factor, and each SASS iteration stands for that many.
+  const double Unrolled =
+      S.LoopMemory && I.StaticMemoryInLoops
+          ? std::max(1.0, double(S.LoopMemory) / double(I.StaticMemoryInLoops))
+          : 1.0;
+  return double(I.IssuedInLoops) * Ratio(S.LoopInstructions, I.StaticInLoops) /
+             Unrolled +
+         double(I.Issued - I.IssuedInLoops) *
+             Ratio(S.AllInstructions - S.LoopInstructions,
+                   I.Static - I.StaticInLoops);
+}
+
 LaunchTime predictTime(const LaunchResult &R, const MemorySystem &M,
                        const TimeRates &Rates) {
   LaunchTime T;
@@ -96,6 +118,30 @@ LaunchTime predictTime(const LaunchResult &R, const MemorySystem &M,
        PerSM * (Rates.CyclesPerBlock + Rates.CyclesPerWarp * Warps) / Clock,
        fmt("%.0f", PerSM) + " blocks of " + fmt("%.0f", Warps) +
            " warps on the busiest SM"}};
+  if (R.SassWarpInstructions) {
+    // A shared access's wavefronts beyond its first hold its warp's issue
+    // slot too (replays).
+    double Replays = 0;
+    for (const Access &A : R.K->Accesses)
+      if (A.Sp == Space::Shared) {
+        const AccessStats &S = R.PerAccess[size_t(A.Id)];
+        Replays += double(S.Units - std::min(S.Units, S.Requests));
+      }
+    const double Issued = *R.SassWarpInstructions * Share,
+                 Replayed = Replays * Share;
+    T.Bounds.push_back({"instruction issue",
+                        (Issued + Replayed) / (Rates.IssuePerSmCycle * Clock),
+                        fmt("%.3g", Issued) + " SASS warp instructions" +
+                            (Replayed ? " and " + fmt("%.3g", Replayed) +
+                                            " shared wavefronts replayed"
+                                      : std::string()) +
+                            " on the busiest SM"});
+  } else {
+    T.Unpriced = "instruction issue: " +
+                 std::string(R.Issue ? "the SASS was not read"
+                                     : "the launch was not executed (a "
+                                       "functional recording runs it)");
+  }
   auto Longest = [&](size_t From) {
     return std::max_element(
         T.Bounds.begin() + From, T.Bounds.end(),

@@ -6,13 +6,15 @@
 // with up to two load requests in flight, over DRAM's latency) up to a
 // share of its peak; L2 for the sectors L1 passes on; the L1 of the
 // busiest SM for its blocks' global requests (a cycle each, or a cycle per
-// two sectors) and shared wavefronts; and the busiest SM's block scheduler
-// for its blocks. The duration is the longest of these plus the launch's
-// fixed cost. The rates are fitted on the H200's launches of
+// two sectors) and shared wavefronts; the busiest SM's block scheduler for
+// its blocks; and, for a launch the recording executed, the busiest SM's
+// issue of its SASS instructions (the PTX ones it ran, each weighed by the
+// kernel's SASS over PTX count). The duration is the longest of these plus
+// the launch's fixed cost. The rates are fitted on the H200's launches of
 // tests/data/traffic (docs/TRAFFIC.md says how close they come, and where
 // not) and scaled to other boards by their SMs, clock and DRAM bandwidth.
-// Instruction issue and latency chains are not modelled: a launch they
-// limit takes longer than predicted.
+// Latency chains (barriers, dependent loads with few warps in flight) are
+// not modelled: a launch they limit takes longer than predicted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_SIMULATOR_LAUNCH_TIME_H
@@ -36,8 +38,18 @@ struct TimeRates {
   double L1MissShare = 0.25, L2BytesPerSmCycle = 10;
   /// The busiest SM's cycles to launch a block and each of its warps.
   double CyclesPerBlock = 100, CyclesPerWarp = 10;
+  /// Instruction issue: SASS warp instructions an SM issues per cycle (four
+  /// schedulers reach about three on the H200's reductions).
+  double IssuePerSmCycle = 3;
   double LaunchSeconds = 2e-6;
 };
+
+/// The SASS warp instructions a run's PTX ones stand for: those in loops
+/// and those outside weighed apart by the kernel's SASS over PTX count
+/// (ptxas expands a PTX rem.u32 in a loop into 15 SASS instructions), the
+/// loops' by how far ptxas unrolled them; none without both counts.
+std::optional<double> sassWarpInstructions(const PtxIssue &I,
+                                           const SassAccount &S);
 
 LaunchTime predictTime(const LaunchResult &R, const MemorySystem &M,
                        const TimeRates &Rates = TimeRates());

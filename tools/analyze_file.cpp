@@ -682,6 +682,12 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
   const rec::Board *B =
       O.Gpu.empty() ? rec::defaultBoard(int(A.Sm / 10), int(A.Sm % 10))
                     : rec::findBoard(O.Gpu);
+  // The instructions issued: what the recording ran (on either path),
+  // weighed by what ptxas made of each PTX instruction, on average.
+  if (!R.Issue)
+    R.Issue = L.Ran;
+  if (R.Issue && K.Sass.Read)
+    R.SassWarpInstructions = sassWarpInstructions(*R.Issue, K.Sass);
   if (B && R.K && O.TrafficModel) {
     MemorySystem Mem;
     Mem.Product = B->Product;
@@ -697,9 +703,9 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
     Mem.ClockHz = double(Ncu ? B->BaseClockKHz : B->ClockKHz) * 1e3;
     Mem.ClockWhy = Ncu ? "its base clock, as Nsight Compute locks it"
                        : "its boost clock, as nvprof ran it";
-    R.Dram = predictDram(R, Mem);
     // Split in two halves on the A100 and Hopper (measured on the H200).
     R.L2 = predictL2(K, L, A, R, B->Major == 9 || (B->Major == 8 && !B->Minor));
+    R.Dram = predictDram(R, Mem);
     R.Time = predictTime(R, Mem);
     R.Board = Mem;
   }

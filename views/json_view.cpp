@@ -115,6 +115,14 @@ nlohmann::json launchJson(const LaunchResult &R) {
     L["thread_instructions"] = R.ThreadInstructions;
     L["execution_seconds"] = R.ExecSeconds;
   }
+  if (R.Issue)
+    L["ptx_issue"] = {{"warp_instructions", R.Issue->Issued},
+                      {"in_loops", R.Issue->IssuedInLoops},
+                      {"kernel_instructions", R.Issue->Static},
+                      {"kernel_instructions_in_loops", R.Issue->StaticInLoops},
+                      {"kernel_memory_in_loops", R.Issue->StaticMemoryInLoops}};
+  if (R.SassWarpInstructions)
+    L["sass_warp_instructions"] = *R.SassWarpInstructions;
   L["warps"] = R.Warps;
   L["warps_evaluated"] = R.WarpsEvaluated;
   L["warps_derived"] = R.WarpsDerived;
@@ -134,6 +142,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
     }
     if (D.Known) {
       J["footprint_bytes"] = D.Footprint;
+      J["reads"] = D.ReadCounted ? "counted over every block"
+                                 : "per buffer, from its sectors and size";
       J["min_seconds"] = D.minSeconds();
     } else {
       J["why"] = D.Why;
@@ -168,6 +178,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
       for (const LaunchTime::Bound &B : T.Bounds)
         J["bounds"].push_back(
             {{"unit", B.Unit}, {"seconds", B.Seconds}, {"work", B.Work}});
+      if (!T.Unpriced.empty())
+        J["unpriced"] = T.Unpriced;
       J["requested_bytes"] = T.RequestedBytes;
       J["effective_bytes_per_second"] = T.RequestedBytes / T.Seconds;
     } else {

@@ -252,8 +252,10 @@ void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
      << " MB of L2, " << fmt("%.2f", D.DramBytesPerSecond / 1e12)
      << " TB/s; caches flushed before the launch, as ncu does): ";
   if (D.Known)
-    OS << MB(D.ReadBytes) << " read, " << MB(D.WriteBytes)
-       << " written (estimate), so no faster than "
+    OS << MB(D.ReadBytes) << " read"
+       << (D.ReadCounted ? " (every block run: 64-byte blocks counted once)"
+                         : "")
+       << ", " << MB(D.WriteBytes) << " written (estimate), so no faster than "
        << fmt("%.1f", D.minSeconds() * 1e6) << " us\n";
   else if (D.Bounded)
     OS << "at most " << MB(D.ReadBytes) << " read and " << MB(D.WriteBytes)
@@ -303,7 +305,10 @@ void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
       OS << " (" << B.Work << ")";
     else
       Others += (Others.empty() ? "" : ", ") + B.Unit + " " + Us(B.Seconds);
-  OS << "; " << Others << "; effective bandwidth "
+  OS << "; " << Others;
+  if (!T.Unpriced.empty())
+    OS << "; not priced: " << T.Unpriced;
+  OS << "; effective bandwidth "
      << fmt("%.2f TB/s", T.RequestedBytes / T.Seconds / 1e12)
      << " (the bytes the lanes asked for over that time)\n";
 }

@@ -837,6 +837,10 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   }
   K.Sass = SassAccount();
   K.Sass.Read = true;
+  K.Sass.AllInstructions = F->Instructions;
+  K.Sass.LoopInstructions = F->LoopInstructions;
+  for (const SassInstr &I : F->Memory)
+    K.Sass.LoopMemory += F->loopDepth(I.Offset) > 0;
   // Slots assigned once, expanded where addresses are compared.
   std::map<int, const Expr *> KernelDefs;
   {

@@ -263,6 +263,8 @@ struct PendingFunction {
   /// Calls: (caller subroutine, callee subroutine), and the call's line.
   std::vector<std::pair<std::string, std::string>> Calls;
   std::vector<unsigned> CallLine;
+  /// The offsets of the instructions SassFunction::Instructions counts.
+  std::vector<uint64_t> Counted;
 };
 
 void finish(PendingFunction &P, std::vector<SassFunction> &Out) {
@@ -274,7 +276,13 @@ void finish(PendingFunction &P, std::vector<SassFunction> &Out) {
     // a loop of the program.
     if (It != P.Labels.end() && It->second < At)
       P.F.Loops.push_back({It->second, At});
+    if (It != P.Labels.end() && It->second == At)
+      P.Counted.erase(std::remove(P.Counted.begin(), P.Counted.end(), At),
+                      P.Counted.end()); // That branch never runs.
   }
+  P.F.Instructions = unsigned(P.Counted.size());
+  for (uint64_t At : P.Counted)
+    P.F.LoopInstructions += P.F.loopDepth(At) > 0;
   // Runs per pass of each subroutine: its call sites, each weighted by the
   // runs of the code it is called from (nested calls; recursion, which
   // would never settle, is cut at a depth of 16).
@@ -380,6 +388,8 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
       continue;
     const bool Pred = !Guard.empty() && Guard != "PT" && Guard != "UPT";
     llvm::StringRef Opcode = S.take_until([](char C) { return C == ' '; });
+    if (Opcode.rtrim(';') != "NOP")
+      Cur.Counted.push_back(Offset);
     // sm_50 to sm_61 group dual-issued pairs in braces: `{ A ; B }`.
     llvm::StringRef Operands = S.drop_front(Opcode.size())
                                    .trim()

@@ -77,6 +77,13 @@ struct SassInstr {
 struct SassFunction {
   std::string Name; ///< Mangled, as in the cubin's symbol table.
   std::vector<SassInstr> Memory;
+  /// Every instruction that can run (NOP padding, `@!PT` and the closing
+  /// branch to itself left out),
+  /// memory or not, subroutines' once: with the PTX's own count, how many
+  /// SASS instructions each executed PTX one stands for.
+  unsigned Instructions = 0;
+  /// Of those, the ones inside a loop (Loops).
+  unsigned LoopInstructions = 0;
   /// [first, last] offsets of each loop: a branch back to a lower address.
   std::vector<std::pair<uint64_t, uint64_t>> Loops;
   /// How many loops contain the instruction at Offset.

@@ -75,6 +75,31 @@ ArgValue decode(const Param &P, const std::optional<std::vector<uint8_t>> &B,
   return A;
 }
 
+/// Launches a functional recording did not run (nothing read what they
+/// wrote: a timing loop's) issue what a run of the same kernel with the
+/// same configuration and argument bytes issued.
+void lendIssueCounts(std::vector<Launch> &Launches) {
+  auto Key = [](const Launch &L) {
+    std::string K = L.Kernel;
+    for (uint64_t V : {L.Grid.X, L.Grid.Y, L.Grid.Z, L.Block.X, L.Block.Y,
+                       L.Block.Z, L.DynamicSmem})
+      K += "," + std::to_string(V);
+    for (const std::vector<uint8_t> &A : L.ArgBytes)
+      K += "|" + std::string(A.begin(), A.end());
+    return K;
+  };
+  std::map<std::string, PtxIssue> Ran;
+  for (const Launch &L : Launches)
+    if (L.Ran)
+      Ran.emplace(Key(L), *L.Ran);
+  if (Ran.empty())
+    return;
+  for (Launch &L : Launches)
+    if (!L.Ran)
+      if (auto It = Ran.find(Key(L)); It != Ran.end())
+        L.Ran = It->second;
+}
+
 } // namespace
 
 RecordedLaunches launchesFromRecording(const RecordedRun &Run,
@@ -152,12 +177,17 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
     // A run for its results alone has no figures: the model prices it.
     if (R.Exec && R.Exec->Priced)
       L.Executed = R.Exec;
+    if (R.Exec && R.Exec->Out.Finished)
+      L.Ran = PtxIssue{R.Exec->Out.Issued, R.Exec->Out.IssuedInLoops,
+                       R.Exec->Out.PtxInstructions, R.Exec->Out.PtxInLoops,
+                       R.Exec->Out.PtxMemoryInLoops};
     L.Caveat = Known.caveat();
     if (FirstCaveat.empty() && !L.Caveat.empty())
       FirstCaveat = "launches from " + std::to_string(R.N + 1) + " on were " +
                     L.Caveat + " (each says so)";
     Out.Launches.push_back(std::move(L));
   }
+  lendIssueCounts(Out.Launches);
   if (!FirstCaveat.empty())
     Out.Warnings.push_back(FirstCaveat);
   if (!Run.Library.empty()) {

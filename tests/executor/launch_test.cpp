@@ -46,6 +46,26 @@ $L_join:
   ret;
 }
 
+.visible .entry skipper(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r3, 0;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra $L_skip;
+  mul.lo.s32 %r3, %r1, 3;
+  add.s32 %r3, %r3, 1;
+$L_skip:
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r3;
+  ret;
+}
+
 .visible .entry reverse(.param .u64 out)
 {
   .reg .b32 %r<12>;
@@ -253,6 +273,21 @@ TEST(Launch, DivergentPathsReconvergeBeforeTheStore) {
   // Six instructions up to the branch and four after the join for every
   // thread; two on the odd path and one on the even one, for half each.
   EXPECT_EQ(C.Out.ThreadInstructions, 64u * (6 + 4) + 32 * 2 + 32 * 1);
+}
+
+TEST(Launch, WarpsBranchingOverAPredicatedBodyIssueItAnyway) {
+  Fixture F;
+  ExecutedCounts C = F.run("skipper", 64, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  EXPECT_EQ(F.out(0), 0u);
+  EXPECT_EQ(F.out(40), 121u);
+  // 12 instructions. Warp 1 runs them all; warp 0 branches over the two of
+  // the body, which ptxas predicates: a GPU issues them all the same.
+  EXPECT_EQ(C.Out.PtxInstructions, 12u);
+  EXPECT_EQ(C.Out.Issued, 24u);
+  EXPECT_EQ(C.Out.WarpInstructions, 22u);
+  EXPECT_EQ(C.Out.IssuedInLoops, 0u);
+  EXPECT_EQ(C.Out.PtxInLoops, 0u);
 }
 
 TEST(Launch, BarrierOrdersSharedMemoryAndConflictsAreCounted) {

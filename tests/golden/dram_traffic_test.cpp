@@ -257,3 +257,20 @@ TEST(DramTraffic, ExecutedAndSampledL1MissesAgree) {
               Executed[I]["l2"]["lts__t_sectors_op_write.sum"]);
   }
 }
+
+// loop_nests.cu's columnSumsAndCopy<<<2, 128>>> (n = 256) reads a's 255
+// rows once and sums[], whose buffer also holds copy[], which it only
+// writes. Small enough to run every block: the launch's distinct 64-byte
+// blocks are 255 x 256 x 4 / 64 = 4080 of a and 16 of sums, 4096 x 64
+// bytes with the launch's own 2816: 264960. The per-buffer totals counted
+// sums' buffer as read (0.53 MB); the H200 read 268288 bytes.
+TEST(DramTraffic, SmallLaunchesCountEachBlockOnce) {
+  ToolRun R = runTool("examples/loop_nests.cu --gpu h200 --kernel "
+                      "columnSumsAndCopy --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  const auto D = nlohmann::json::parse(R.Out)["launches"][0]["dram"];
+  ASSERT_TRUE(D.value("known", false)) << D.dump();
+  EXPECT_EQ(D["reads"], "counted over every block");
+  EXPECT_EQ(D["read_bytes"], 255u * 256 * 4 + 16 * 64 + LaunchReadOverhead);
+  EXPECT_LT(std::fabs(D["read_bytes"].get<double>() - 268288), 0.02 * 268288);
+}

@@ -8,9 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis.h"
+#include "csv.h"
 #include "launch_time.h"
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -130,6 +133,88 @@ TEST(LaunchTime, BoardsBeforeVoltaRunAtTheirBoostClock) {
       "examples/transpose.cu --gpu quadro-p2000 --kernel copyRow");
   EXPECT_EQ(T.at("copyRow")["clock_hz"], 1480500000.0);
   EXPECT_EQ(T.at("copyRow")["clock"], "its boost clock, as nvprof ran it");
+}
+
+/// The measured smsp__inst_executed.sum of each kernel's first launch in
+/// examples/transpose (tests/data/traffic/h200_ncu.csv).
+std::map<std::string, double> measuredTransposeInstructions() {
+  std::map<std::string, double> M;
+  std::ifstream In(sourceDir() + "/tests/data/traffic/h200_ncu.csv");
+  std::string Line;
+  std::getline(In, Line);
+  const auto Header = csv::splitRecord(Line);
+  size_t Inst = 0;
+  for (size_t I = 0; Header && I < Header->size(); ++I)
+    if ((*Header)[I].rfind("smsp__inst_executed.sum", 0) == 0)
+      Inst = I;
+  while (std::getline(In, Line)) {
+    const auto Fields = csv::splitRecord(Line);
+    if (!Inst || !Fields || Fields->size() <= Inst ||
+        (*Fields)[0] != "examples/transpose")
+      continue;
+    const std::string &Name = (*Fields)[2];
+    M.emplace(Name.substr(0, Name.find('(')), std::stod((*Fields)[Inst]));
+  }
+  return M;
+}
+
+// Run by the functional recording, each transpose knows the PTX warp
+// instructions it reached; weighed by what ptxas made of the kernel, they
+// are the SASS warp instructions the H200 issued (straight-line kernels:
+// exactly), and bound the duration at 3 per SM and cycle, with the
+// 16-way tile's extra shared wavefronts, which hold their warps' issue
+// slots too.
+TEST(LaunchTime, InstructionIssueFromTheExecutedPtx) {
+  const auto Measured = measuredTransposeInstructions();
+  ASSERT_EQ(Measured.size(), 6u);
+  ToolRun R = runTool("examples/transpose.cu --gpu h200 --format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  const auto J = nlohmann::json::parse(R.Out);
+  ASSERT_EQ(J["launches"].size(), 6u);
+  const TimeRates Rates;
+  for (const auto &L : J["launches"]) {
+    const std::string Kernel = L["kernel"];
+    SCOPED_TRACE(Kernel);
+    ASSERT_TRUE(L.contains("sass_warp_instructions")) << L.dump();
+    const double Sass = L["sass_warp_instructions"];
+    EXPECT_NEAR(Sass, Measured.at(Kernel), 0.01 * Measured.at(Kernel));
+    const auto &G = L["grid"], &B = L["block"];
+    const double Blocks = G[0].get<double>() * G[1].get<double>(),
+                 Warps = B[0].get<double>() * B[1].get<double>() / 32;
+    // Every warp reaches at least one instruction.
+    EXPECT_GE(L["ptx_issue"]["warp_instructions"].get<double>(),
+              Blocks * Warps);
+    double Replays = 0;
+    for (const auto &A : L["accesses"])
+      if (A["space"] == "shared")
+        Replays += A["wavefronts"].get<double>() - A["requests"].get<double>();
+    // The busiest SM's share of the blocks, as the other bounds take it.
+    const double PerSM = std::ceil(Blocks / 132);
+    const double Want =
+        (Sass + Replays) * PerSM / Blocks / (Rates.IssuePerSmCycle * 1.5e9);
+    const auto &Bounds = L["time"]["bounds"];
+    auto Issue = std::find_if(Bounds.begin(), Bounds.end(), [](const auto &B) {
+      return B["unit"] == "instruction issue";
+    });
+    ASSERT_NE(Issue, Bounds.end()) << Bounds.dump();
+    EXPECT_NEAR((*Issue)["seconds"].get<double>(), Want, 1e-9);
+    if (Kernel == "transposeSmem")
+      EXPECT_EQ(Replays, 8388608.0 - 524288);
+  }
+}
+
+// Without a run of the kernels nothing counts their instructions: the
+// duration says it leaves instruction issue out.
+TEST(LaunchTime, UnexecutedLaunchesSayIssueIsNotPriced) {
+  const auto T = predictedTimes(std::string(Transposes) + " --kernel copyRow");
+  EXPECT_NE(T.at("copyRow").value("unpriced", "").find("not executed"),
+            std::string::npos)
+      << T.at("copyRow");
+  ToolRun R = runTool(std::string(Transposes) + " --kernel copyRow");
+  EXPECT_NE(R.Out.find("not priced: instruction issue: the launch was not "
+                       "executed"),
+            std::string::npos)
+      << R.Out;
 }
 
 } // namespace

@@ -65,11 +65,29 @@ TEST(L2Traffic, WarpsOfABlockShareTheirSectorsInL1) {
 
 TEST(L2Traffic, BlocksMissOnEachOthersSectors) {
   // Every block reads the same row: L1s are per SM, so each block misses
-  // on its 4 sectors again (what one SM's blocks share is left out).
+  // on its 4 sectors again (what one SM's blocks share is left out). The
+  // launch is small, so every block runs, and the whole launch touches the
+  // row's two 64-byte blocks once: what DRAM serves.
   L2Traffic T = run(rowReader(0), {64, 1, 1}, {64, 1, 1}, false);
   ASSERT_TRUE(T.Known) << T.Why;
-  EXPECT_EQ(T.SampledBlocks, L2SampleBlocks);
+  EXPECT_EQ(T.SampledBlocks, 64u);
   EXPECT_EQ(T.MissSectors, 64u * 4);
+  ASSERT_TRUE(T.LaunchLoadBlocks);
+  EXPECT_EQ(*T.LaunchLoadBlocks, 2u);
+  // 8 blocks reading 8 rows of 128 bytes: 16 blocks of 64 bytes.
+  L2Traffic Rows = run(rowReader(32), {8, 1, 1}, {128, 1, 1}, false);
+  ASSERT_TRUE(Rows.LaunchLoadBlocks);
+  EXPECT_EQ(*Rows.LaunchLoadBlocks, 16u);
+}
+
+TEST(L2Traffic, LargeLaunchesAreSampled) {
+  // 16384 blocks of 32 warps, a request each: beyond the launches run in
+  // full, so 16 blocks are, and the whole launch's blocks are not counted.
+  L2Traffic T = run(rowReader(0), {16384, 1, 1}, {1024, 1, 1}, false);
+  ASSERT_TRUE(T.Known) << T.Why;
+  EXPECT_EQ(T.SampledBlocks, L2SampleBlocks);
+  EXPECT_EQ(T.MissSectors, 16384u * 4);
+  EXPECT_FALSE(T.LaunchLoadBlocks);
 }
 
 TEST(L2Traffic, ExecutedLaunchesCountEveryBlock) {

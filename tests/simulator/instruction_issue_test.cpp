@@ -1,0 +1,69 @@
+//===- instruction_issue_test.cpp - PTX instructions run, as SASS ones ----===//
+//
+// simulator/launch_time.h: the SASS warp instructions a run's PTX ones
+// stand for, worked out by hand. reduce0 of How_to_optimize_in_GPU's
+// reductions (its nvcc 13 sm_90 build) holds 39 PTX instructions, 14 of
+// them in its loop (3 of those memory instructions), and 56 SASS ones, 28
+// in the loop: ptxas made about 15 of the loop's one rem.u32.
+//
+//===----------------------------------------------------------------------===//
+#include "launch_time.h"
+
+#include <gtest/gtest.h>
+
+using namespace gmem;
+
+namespace {
+
+SassAccount reduce0Sass() {
+  SassAccount S;
+  S.Read = true;
+  S.AllInstructions = 56;
+  S.LoopInstructions = 28;
+  S.LoopMemory = 3; // LDS, LDS, STS; the PTX's loop has 3 as well.
+  return S;
+}
+
+TEST(InstructionIssue, LoopsAndStraightCodeWeighedApart) {
+  PtxIssue I;
+  I.Issued = 1000;
+  I.IssuedInLoops = 800;
+  I.Static = 39;
+  I.StaticInLoops = 14;
+  I.StaticMemoryInLoops = 3;
+  const auto N = sassWarpInstructions(I, reduce0Sass());
+  ASSERT_TRUE(N);
+  // 800 x 28 / 14 in the loop, 200 x (56 - 28) / (39 - 14) outside.
+  EXPECT_DOUBLE_EQ(*N, 800.0 * 2 + 200.0 * 28 / 25);
+}
+
+TEST(InstructionIssue, UnrolledLoopsStandForSeveralIterations) {
+  // ptxas unrolled the loop 4 times: 4 copies of its 3 memory instructions
+  // and of its 28 SASS instructions, each SASS iteration 4 PTX ones.
+  SassAccount S = reduce0Sass();
+  S.AllInstructions = 56 - 28 + 4 * 28;
+  S.LoopInstructions = 4 * 28;
+  S.LoopMemory = 4 * 3;
+  PtxIssue I;
+  I.Issued = 1000;
+  I.IssuedInLoops = 800;
+  I.Static = 39;
+  I.StaticInLoops = 14;
+  I.StaticMemoryInLoops = 3;
+  EXPECT_DOUBLE_EQ(*sassWarpInstructions(I, S), 800.0 * 2 + 200.0 * 28 / 25);
+}
+
+TEST(InstructionIssue, WithoutLoopsOrCountsTheWholeKernelsRatio) {
+  SassAccount S;
+  S.Read = true;
+  S.AllInstructions = 23; // The seeds' naiveGmem: straight code.
+  PtxIssue I;
+  I.Issued = 27 * 100;
+  I.Static = 27;
+  EXPECT_DOUBLE_EQ(*sassWarpInstructions(I, S), 2300.0);
+  // No SASS read, or no PTX: nothing to weigh with.
+  EXPECT_FALSE(sassWarpInstructions(I, SassAccount()));
+  EXPECT_FALSE(sassWarpInstructions(PtxIssue(), S));
+}
+
+} // namespace
