@@ -110,13 +110,7 @@ L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
     if (Ev.A->Sp != Space::Global || Ev.A->Kind == AccessKind::Store)
       return;
     if (Every) {
-      for (unsigned Lane = 0; Lane < 32; ++Lane)
-        if (Ev.Mask >> Lane & 1)
-          for (uint64_t B = Ev.Addr[Lane] / 64,
-                        Last = (Ev.Addr[Lane] + Ev.Size - 1) / 64;
-               B <= Last; ++B)
-            if (LaunchBlocks.empty() || LaunchBlocks.back() != B)
-              LaunchBlocks.push_back(B);
+      appendSectors(Ev, LaunchBlocks, 64);
       if (LaunchBlocks.size() > 2 * LaunchSorted + MaxGathered / 4)
         mergeUnique(LaunchBlocks, LaunchSorted);
       if (LaunchSorted > MaxGathered)

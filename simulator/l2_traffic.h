@@ -46,12 +46,13 @@ inline constexpr unsigned L2SampleBlocks = 16;
 /// a repeat of the last one); distinctSectors sorts them and counts each
 /// once. Inline: the recording runtime's executor uses them without the
 /// simulator's library.
-inline void appendSectors(const RequestEvent &E,
-                          std::vector<uint64_t> &Sectors) {
+/// Bytes: the unit, 32 for sectors (64 for the 64-byte blocks DRAM serves).
+inline void appendSectors(const RequestEvent &E, std::vector<uint64_t> &Sectors,
+                          uint64_t Bytes = 32) {
   for (unsigned Lane = 0; Lane < 32; ++Lane)
     if (E.Mask >> Lane & 1)
-      for (uint64_t S = E.Addr[Lane] / 32,
-                    Last = (E.Addr[Lane] + E.Size - 1) / 32;
+      for (uint64_t S = E.Addr[Lane] / Bytes,
+                    Last = (E.Addr[Lane] + E.Size - 1) / Bytes;
            S <= Last; ++S)
         if (Sectors.empty() || Sectors.back() != S)
           Sectors.push_back(S);

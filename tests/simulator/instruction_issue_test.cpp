@@ -24,13 +24,19 @@ SassAccount reduce0Sass() {
   return S;
 }
 
-TEST(InstructionIssue, LoopsAndStraightCodeWeighedApart) {
+/// 1000 warp instructions reached, 800 of them in the loop.
+PtxIssue reduce0Run() {
   PtxIssue I;
   I.Issued = 1000;
   I.IssuedInLoops = 800;
   I.Static = 39;
   I.StaticInLoops = 14;
   I.StaticMemoryInLoops = 3;
+  return I;
+}
+
+TEST(InstructionIssue, LoopsAndStraightCodeWeighedApart) {
+  const PtxIssue I = reduce0Run();
   const auto N = sassWarpInstructions(I, reduce0Sass());
   ASSERT_TRUE(N);
   // 800 x 28 / 14 in the loop, 200 x (56 - 28) / (39 - 14) outside.
@@ -44,12 +50,7 @@ TEST(InstructionIssue, UnrolledLoopsStandForSeveralIterations) {
   S.AllInstructions = 56 - 28 + 4 * 28;
   S.LoopInstructions = 4 * 28;
   S.LoopMemory = 4 * 3;
-  PtxIssue I;
-  I.Issued = 1000;
-  I.IssuedInLoops = 800;
-  I.Static = 39;
-  I.StaticInLoops = 14;
-  I.StaticMemoryInLoops = 3;
+  const PtxIssue I = reduce0Run();
   EXPECT_DOUBLE_EQ(*sassWarpInstructions(I, S), 800.0 * 2 + 200.0 * 28 / 25);
 }
 
