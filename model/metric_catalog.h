@@ -46,8 +46,8 @@ enum class MetricQuantity : uint8_t {
 enum class MetricTolerance : uint8_t {
   Exact,            ///< A count.
   Printed,          ///< Nsight Compute's 2 decimals.
-  SharedTotal,      ///< Wavefronts: counter noise, per request.
-  SharedPerRequest, ///< Wavefronts per request: counter noise.
+  SharedTotal,      ///< Wavefronts: contention, per request.
+  SharedPerRequest, ///< Wavefronts per request: contention.
   SharedEfficiency, ///< From noisy wavefronts.
 };
 

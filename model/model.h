@@ -489,6 +489,15 @@ struct Launch {
   /// launches come from (CompilerInfo::Launches): "interpreted" for one
   /// that reading the host code found after a recorded run stopped.
   std::string Origin;
+  /// Recorded runs: the host's copies and sets into allocations since the
+  /// launch before, which a warm L2 holds (simulator/l2_residency.h). Not
+  /// in the JSON.
+  struct HostWrite {
+    std::string Allocation;
+    uint64_t Bytes = 0;
+    bool Set = false; ///< cudaMemset*, not a copy.
+  };
+  std::vector<HostWrite> HostWrites;
 };
 
 /// Which instructions the counts are of.

@@ -156,6 +156,21 @@ struct DramTraffic {
   uint64_t ReadBytes = 0;  ///< Known: the prediction; Bounded: a bound.
   uint64_t WriteBytes = 0; ///< Known: the prediction; Bounded: a bound.
   uint64_t Footprint = 0;  ///< Distinct bytes touched (known: exact bound).
+  /// Of ReadBytes, what the launch reads besides its data (its code,
+  /// parameters and constant banks).
+  uint64_t LaunchBytes = 0;
+  /// Known: per buffer (allocation name), the bytes its loads read from a
+  /// flushed L2's DRAM, the bytes its stores write and those it touches:
+  /// what a warm L2 (simulator/l2_residency.h) works from.
+  struct BufferBytes {
+    uint64_t Read = 0, Written = 0, Footprint = 0;
+  };
+  std::map<std::string, BufferBytes> Buffers;
+  /// Set where the L2 was taken warm (--l2 warm): what the launches before
+  /// it and the host's copies left there, and for a repeated launch (a
+  /// timing loop) what each repeat after the first reads and writes.
+  bool Warm = false;
+  uint64_t RepeatReadBytes = 0, RepeatWriteBytes = 0;
   uint64_t L2Bytes = 0;
   double DramBytesPerSecond = 0;
   /// (Read + write) / DRAM bandwidth: no launch moving them is faster.
@@ -215,6 +230,13 @@ struct LaunchTime {
   /// Global bytes the lanes asked for (loads and stores, counted once per
   /// request) over the duration: the seeds' effective bandwidth.
   double RequestedBytes = 0;
+  /// Shared wavefronts as the bank rule counts them per instruction, and
+  /// at most how many a GPU counts when warps of several blocks on an SM
+  /// conflict together (a timing effect, simulator/launch_time.h), and
+  /// why they differ or do not. Zero when the launch has no shared
+  /// access or its wavefronts are not known.
+  uint64_t SharedWavefronts = 0, SharedWavefrontsAtMost = 0;
+  std::string SharedContention;
 };
 
 struct LaunchResult {

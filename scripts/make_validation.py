@@ -192,11 +192,17 @@ def render(results):
            "Tolerances (`views/compare/compare.h`): counts exact; global "
            "sectors per request and efficiencies exact up to the printed "
            "precision (0.005); shared wavefronts per request within max(3 %, "
-           "0.15), the counter noise of large grids that "
+           "0.15), the contention of large grids that "
            "`../shared/groundtruth/README.md` describes. A value beyond "
            "tolerance is *explained* when the tool established the reason "
            "(merged accesses, code not executed, a prediction that depends "
-           "on loaded data, counter noise), a *mismatch* otherwise.", "",
+           "on loaded data, contention: a timing effect), a *mismatch* "
+           "otherwise.", "",
+           "The estimates of DRAM traffic, L2 sectors and duration beside "
+           "Nsight Compute's measurements of every launch of the examples "
+           "and of public programs, caches flushed and L2 warm, close this "
+           "file (copied from docs/TRAFFIC.md and docs/TRAFFIC_WARM.md).",
+           "",
            "## Summary", "",
            "| Example | Measurement | GPU | Driver | CUDA | Date | Launches "
            "| Match | Explained | Mismatch | Exit |",
@@ -249,7 +255,30 @@ def render(results):
                     u["kernel"], dim(u["grid"]), dim(u["block"]),
                     " at `%s`" % u["loc"] if u.get("loc") else ""))
             out.append("")
+    out += traffic_sections()
     return "\n".join(out).rstrip() + "\n"
+
+
+def traffic_sections():
+    """Issue 32's estimates, launch by launch: docs/TRAFFIC.md and
+    docs/TRAFFIC_WARM.md (scripts/traffic_validation.py writes them), each
+    copied in as a section, its headings one level down."""
+    out = []
+    for name, title in (
+            ("TRAFFIC.md", "DRAM traffic, L2 sectors and duration, caches "
+             "flushed"),
+            ("TRAFFIC_WARM.md", "DRAM traffic, L2 sectors and duration, "
+             "L2 warm")):
+        path = os.path.join(ROOT, "docs", name)
+        if not os.path.exists(path):
+            continue
+        out += ["## " + title, "",
+                "Copied from `docs/%s` when this file was made "
+                "(`scripts/traffic_validation.py` writes it)." % name, ""]
+        for line in open(path).read().splitlines()[1:]:
+            out.append("#" + line if line.startswith("#") else line)
+        out.append("")
+    return out
 
 
 def main():

@@ -13,6 +13,10 @@
 #   "examples" for every examples/*.cu built with -O3 -arch=sm_90 -lineinfo.
 #   OUTDIR/NAME.csv: ncu --csv --page raw, one row per launch (at most
 #   MAX_LAUNCHES, default 40, per program); OUTDIR/device.txt: the GPU.
+#   GMEM_NCU_WARM=1: the caches kept from launch to launch instead
+#   (--cache-control none), each pass a run of the whole program
+#   (--replay-mode application, so that a pass sees what the launches
+#   before it left in L2, not the pass before), DRAM, L2 and time only.
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
@@ -28,6 +32,12 @@ metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 metrics+=,smsp__inst_executed.sum,sm__cycles_elapsed.avg.per_second
 metrics+=,dram__cycles_elapsed.avg.per_second,sm__warps_active.avg.pct_of_peak_sustained_active
 metrics+=,launch__grid_size,launch__block_size,launch__registers_per_thread
+ncu_mode=()
+if [ "${GMEM_NCU_WARM:-}" = 1 ]; then
+  metrics=dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum
+  metrics+=,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum
+  ncu_mode=(--cache-control none --replay-mode application)
+fi
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem \
   --format=csv >"$out/device.txt" 2>&1
 if [ "$1" = examples ]; then
@@ -62,14 +72,14 @@ while IFS="|" read -r name _ args kernels; do
     # The first launch of each kernel named, one file (program) each.
     for k in $kernels; do
       # shellcheck disable=SC2086
-      timeout 300 ncu --csv --page raw --metrics "$metrics" -k "regex:^$k\$" \
+      timeout 300 ncu "${ncu_mode[@]}" --csv --page raw --metrics "$metrics" -k "regex:^$k\$" \
         -c 1 "$work/$name" $args >"$out/${name}_$k.csv" 2>"$work/$name.err" </dev/null
       echo "${name}_$k: exit $?, $(grep -c '^"[0-9]' "$out/${name}_$k.csv") launches"
     done
     continue
   fi
   # shellcheck disable=SC2086
-  timeout 300 ncu --csv --page raw --metrics "$metrics" -c "$max" \
+  timeout 300 ncu "${ncu_mode[@]}" --csv --page raw --metrics "$metrics" -c "$max" \
     "$work/$name" $args >"$out/$name.csv" 2>"$work/$name.err" </dev/null
   echo "$name: exit $?, $(grep -c '^"[0-9]' "$out/$name.csv") launches"
 done < <(entries)

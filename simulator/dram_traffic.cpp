@@ -37,7 +37,8 @@ uint64_t roundUp(uint64_t V, uint64_t To) { return (V + To - 1) / To * To; }
 
 } // namespace
 
-DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M) {
+DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M,
+                        const SassAccount &Sass) {
   DramTraffic T;
   T.Board = M.Product;
   T.L2Bytes = M.L2Bytes;
@@ -50,7 +51,6 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M) {
   bool Unbounded = false;
   // Texture fetches, surface accesses and bulk copies move global memory
   // that no access prices.
-  const SassAccount &Sass = R.K->Sass;
   if (Sass.Read && (Sass.Texture || Sass.Bulk)) {
     T.Why = "its texture, surface or bulk-copy instructions move global "
             "memory gmem does not price";
@@ -100,20 +100,31 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M) {
     if (A.Kind != AccessKind::Load)
       B.Stored += Bytes;
   }
-  T.ReadBytes = LaunchReadOverhead;
+  T.LaunchBytes = launchReadBytes(Sass);
+  T.ReadBytes = T.LaunchBytes;
   uint64_t WrittenFootprint = 0;
   for (const auto &[Name, B] : Buffers) {
     const uint64_t Cap = B.Size.value_or(UINT64_MAX);
-    T.ReadBytes += std::min(B.Loaded + B.Lone, Cap);
-    WrittenFootprint += std::min(B.Stored, Cap);
-    T.Footprint += std::min(B.Loaded + B.Stored, Cap);
+    DramTraffic::BufferBytes &Out = T.Buffers[Name];
+    Out.Read = std::min(B.Loaded + B.Lone, Cap);
+    Out.Written = std::min(B.Stored, Cap);
+    Out.Footprint = std::min(B.Loaded + B.Stored, Cap);
+    T.ReadBytes += Out.Read;
+    WrittenFootprint += Out.Written;
+    T.Footprint += Out.Footprint;
   }
   T.Known = T.Why.empty();
   // A launch run block by block in full: its 64-byte blocks counted once
-  // over the launch, however many blocks share them.
+  // over the launch, however many blocks share them (each buffer's share
+  // scaled alike).
   if (T.Known && R.L2 && R.L2->Known && R.L2->LaunchLoadBlocks) {
-    T.ReadBytes = LaunchReadOverhead + 64 * *R.L2->LaunchLoadBlocks;
+    const uint64_t PerBuffer = T.ReadBytes - T.LaunchBytes;
+    T.ReadBytes = T.LaunchBytes + 64 * *R.L2->LaunchLoadBlocks;
     T.ReadCounted = true;
+    if (PerBuffer)
+      for (auto &[Name, B] : T.Buffers)
+        B.Read = uint64_t(double(B.Read) * double(T.ReadBytes - T.LaunchBytes) /
+                          double(PerBuffer));
   }
   if (!T.Known) {
     // Every L1 sector fetches at most one 64-byte block from DRAM, and

@@ -29,13 +29,29 @@ namespace gmem {
 /// footprint)).
 inline constexpr double L2WriteRetention = 0.55;
 
-/// What every launch reads besides its data once the caches are flushed
-/// (its code, parameters and constant banks): the median of measured minus
-/// data bytes over the examples' launches on the H200, where it ranges
-/// from 2560 to 3840 bytes.
+/// What every launch reads besides its data once the caches are flushed:
+/// its parameters and constant banks, and its code, 16 bytes a SASS
+/// instruction (examples/bank_contention.cu's kernels of 35 to 295
+/// instructions read 3072 to 7168 bytes on the H200 without loading any
+/// data: 16.25 bytes more per instruction). The fixed part: the median of
+/// measured minus data and code bytes over the other examples' 182
+/// launches; where the SASS was not read, the median of measured minus data
+/// bytes.
+inline constexpr uint64_t LaunchReadFixed = 2560;
 inline constexpr uint64_t LaunchReadOverhead = 2816;
+inline constexpr uint64_t SassInstructionBytes = 16;
 
-DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M);
+/// The bytes a launch reads besides its data, from its kernel's SASS.
+inline uint64_t launchReadBytes(const SassAccount &Sass) {
+  return Sass.Read && Sass.AllInstructions
+             ? LaunchReadFixed + SassInstructionBytes * Sass.AllInstructions
+             : LaunchReadOverhead;
+}
+
+/// Sass: the kernel's as ptxas compiled it (the model's kernel carries it;
+/// the executed path's kernel of PTX accesses does not).
+DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M,
+                        const SassAccount &Sass);
 
 } // namespace gmem
 

@@ -36,6 +36,34 @@ std::optional<double> sassWarpInstructions(const PtxIssue &I,
                    I.Static - I.StaticInLoops);
 }
 
+/// The bank rule's shared wavefronts, and at most how many a GPU counts.
+static void sharedContention(const LaunchResult &R, const MemorySystem &M,
+                             LaunchTime &T) {
+  uint64_t Units = 0;
+  for (const Access &A : R.K->Accesses)
+    if (A.Sp == Space::Shared) {
+      const AccessStats &S = R.PerAccess[size_t(A.Id)];
+      if (S.UnknownRequests)
+        return;
+      Units += S.Units;
+    }
+  if (!Units || !M.SMs)
+    return;
+  T.SharedWavefronts = T.SharedWavefrontsAtMost = Units;
+  if (R.L.Grid.count() <= M.SMs) {
+    T.SharedContention = "one block per SM, whose warps cost what the "
+                         "rule counts (exact on the H200)";
+    return;
+  }
+  T.SharedWavefrontsAtMost =
+      uint64_t(std::ceil(double(Units) * (1 + SharedContentionAtMost)));
+  T.SharedContention =
+      "warps of several blocks on an SM that access shared memory together "
+      "cost up to " +
+      fmt("%.0f %%", SharedContentionAtMost * 100) +
+      " more on the H200, a timing effect; the duration counts the rule's";
+}
+
 LaunchTime predictTime(const LaunchResult &R, const MemorySystem &M,
                        const TimeRates &Rates) {
   LaunchTime T;
@@ -45,6 +73,7 @@ LaunchTime predictTime(const LaunchResult &R, const MemorySystem &M,
     T.Why = "the launch's accesses are not all known";
     return T;
   }
+  sharedContention(R, M, T);
   if (!M.SMs || M.ClockHz <= 0 || M.DramBytesPerSecond <= 0) {
     T.Why = "the board's SMs, clock or DRAM bandwidth are not known";
     return T;
@@ -112,8 +141,14 @@ LaunchTime predictTime(const LaunchResult &R, const MemorySystem &M,
       {"L2", L2Bytes / L2Rate,
        fmt("%.2f MB", L2Bytes / 1e6) + " at " +
            fmt("%.2f TB/s", L2Rate / 1e12)},
-      {"L1", L1Cycles / Clock,
-       fmt("%.0f", L1Cycles) + " cycles of the busiest SM's data pipe"},
+      // However few its bytes, a launch that loads waits a DRAM round
+      // trip before its SM's data pipe serves them: a tiny strided launch
+      // is slower than a coalesced one of the same bytes.
+      {"L1", L1Cycles / Clock + (Loaded > 0 ? Rates.DramLatencySeconds : 0),
+       fmt("%.0f", L1Cycles) + " cycles of the busiest SM's data pipe" +
+           (Loaded > 0 ? fmt(" after a %.0f ns DRAM round trip",
+                             Rates.DramLatencySeconds * 1e9)
+                       : std::string())},
       {"block launch",
        PerSM * (Rates.CyclesPerBlock + Rates.CyclesPerWarp * Warps) / Clock,
        fmt("%.0f", PerSM) + " blocks of " + fmt("%.0f", Warps) +

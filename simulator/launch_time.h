@@ -9,7 +9,9 @@
 // two sectors) and shared wavefronts; the busiest SM's block scheduler for
 // its blocks; and, for a launch the recording executed, the busiest SM's
 // issue of its SASS instructions (the PTX ones it ran, each weighed by the
-// kernel's SASS over PTX count). The duration is the longest of these plus
+// kernel's SASS over PTX count). A launch that loads waits a DRAM round
+// trip before its data pipe serves it. The duration is the longest of
+// these plus
 // the launch's fixed cost. The rates are fitted on the H200's launches of
 // tests/data/traffic (docs/TRAFFIC.md says how close they come, and where
 // not) and scaled to other boards by their SMs, clock and DRAM bandwidth.
@@ -43,6 +45,17 @@ struct TimeRates {
   double IssuePerSmCycle = 3;
   double LaunchSeconds = 2e-6;
 };
+
+/// Shared-memory wavefronts above the bank rule's count, at most: warps of
+/// several blocks on an SM that issue shared accesses together (one
+/// block's right after its barrier while another's fill its tile) cost
+/// more wavefronts than each instruction alone, by an amount their timing
+/// decides. Measured on the H200 (tests/data/contention): none with one
+/// block per SM; up to 12 % more over many blocks (the seeds'
+/// transposeSmemPad, 1.12 wavefronts per conflict-free load; 8.82 for a
+/// column of a 16 x 16 tile, ideal 8; examples/bank_contention.cu, 0.8 to
+/// 4.4 %).
+inline constexpr double SharedContentionAtMost = 0.12;
 
 /// The SASS warp instructions a run's PTX ones stand for: those in loops
 /// and those outside weighed apart by the kernel's SASS over PTX count

@@ -3,6 +3,7 @@
 
 #include "compiled.h"
 #include "dram_traffic.h"
+#include "l2_residency.h"
 #include "l2_traffic.h"
 #include "launch_time.h"
 #include "toolkit.h"
@@ -705,11 +706,53 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
                        : "its boost clock, as nvprof ran it";
     // Split in two halves on the A100 and Hopper (measured on the H200).
     R.L2 = predictL2(K, L, A, R, B->Major == 9 || (B->Major == 8 && !B->Minor));
-    R.Dram = predictDram(R, Mem);
+    R.Dram = predictDram(R, Mem, K.Sass);
     R.Time = predictTime(R, Mem);
     R.Board = Mem;
   }
   return R;
+}
+
+/// --l2 warm: the launches in the order the program made them, each with
+/// what the ones before it and the host's copies left in L2. A result
+/// standing for repeats of a launch (a timing loop) keeps its first's
+/// figures, and says what each repeat after it moves.
+static void warmL2(const std::vector<Launch> &Launches,
+                   const std::vector<size_t> &Order, Report &Rep) {
+  std::vector<std::optional<DramTraffic>> Cold;
+  for (const LaunchResult &R : Rep.Launches)
+    Cold.push_back(R.Dram);
+  std::optional<L2Residency> L2;
+  std::vector<bool> Seen(Rep.Launches.size());
+  auto Code = [](const LaunchResult &R) { return "code of " + R.K->Name; };
+  for (size_t I = 0; I < Order.size(); ++I) {
+    LaunchResult &R = Rep.Launches[Order[I]];
+    const std::optional<DramTraffic> &C = Cold[Order[I]];
+    if (!R.K || !R.Board || !C)
+      continue;
+    if (!L2) {
+      // Every kernel's code went through L2 when its module loaded.
+      L2.emplace(R.Board->L2Bytes);
+      for (size_t J = 0; J < Rep.Launches.size(); ++J)
+        if (Rep.Launches[J].K && Cold[J])
+          L2->hostWrote(Code(Rep.Launches[J]), Cold[J]->LaunchBytes, false);
+    }
+    for (const Launch::HostWrite &W : Launches[I].HostWrites)
+      L2->hostWrote(W.Allocation, W.Bytes, W.Set);
+    if (!C->Known) {
+      R.Dram->Why += "; and with a warm L2, what it finds there";
+      continue;
+    }
+    const DramTraffic W = L2->launch(*C, Code(R));
+    if (!Seen[Order[I]]) {
+      Seen[Order[I]] = true;
+      R.Dram = W;
+      R.Time = predictTime(R, *R.Board);
+    } else {
+      R.Dram->RepeatReadBytes = W.ReadBytes;
+      R.Dram->RepeatWriteBytes = W.WriteBytes;
+    }
+  }
 }
 
 llvm::Error simulateLaunches(const Module &M,
@@ -732,6 +775,8 @@ llvm::Error simulateLaunches(const Module &M,
   // same result: simulate it once. Repeated at the same place (a timing
   // loop), it is reported once with its count.
   std::map<std::string, size_t> Done, Here;
+  // Each launch's result, in the program's order (for a warm L2).
+  std::vector<size_t> Order;
   for (const Launch &L : Launches) {
     nlohmann::json Key = toJson(L);
     // Recorded launches: the same arguments over other bytes differ.
@@ -745,8 +790,10 @@ llvm::Error simulateLaunches(const Module &M,
     auto [At, NewHere] = Here.emplace(Key.dump(), Rep.Launches.size());
     if (!NewHere) {
       ++Rep.Launches[At->second].Count;
+      Order.push_back(At->second);
       continue;
     }
+    Order.push_back(Rep.Launches.size());
     Key.erase("loc");
     auto [It, New] = Done.emplace(Key.dump(), Rep.Launches.size());
     if (New) {
@@ -767,6 +814,8 @@ llvm::Error simulateLaunches(const Module &M,
       Rep.Launches.push_back(std::move(Copy));
     }
   }
+  if (O.WarmL2)
+    warmL2(Launches, Order, Rep);
   return llvm::Error::success();
 }
 

@@ -209,6 +209,13 @@ struct Flags {
       cl::desc("leave out the DRAM traffic and duration model (for\n"
                "scripts/bench_traffic.py, which times what it adds)"),
       cl::Hidden, cl::cat(AnalysisCat)};
+  cl::opt<std::string> L2State{
+      "l2", cl::value_desc("flushed|warm"),
+      cl::desc("the L2 each launch starts with: flushed (the default, as\n"
+               "Nsight Compute profiles) or warm: what the launches before\n"
+               "it and the host's copies left there, as a program runs\n"
+               "unprofiled (needs recorded launches)"),
+      cl::cat(AnalysisCat)};
   cl::opt<std::string> ExecBudget{
       "exec-budget", cl::value_desc("SECONDS"),
       cl::desc("when recording: run the kernels on their PTX for at most\n"
@@ -494,6 +501,12 @@ input or I/O.
     O.Exhaustive = Exhaustive;
     O.EveryIteration = EveryIteration;
     O.TrafficModel = !NoTrafficModel;
+    if (L2State.getNumOccurrences()) {
+      if (L2State != "flushed" && L2State != "warm")
+        return llvm::createStringError("--l2 '" + L2State +
+                                       "': expected flushed or warm");
+      O.WarmL2 = L2State == "warm";
+    }
     if (Path.getNumOccurrences()) {
       if (Path != "model" && Path != "executed" && Path != "auto")
         return llvm::createStringError(

@@ -30,6 +30,9 @@ struct Options {
   bool Exhaustive = false;        ///< --exhaustive
   bool EveryIteration = false;    ///< --every-iteration
   bool TrafficModel = true;       ///< Not --no-traffic-model
+  /// --l2 warm: each launch finds in L2 what the launches before it and the
+  /// host's copies left there (simulator/l2_residency.h), not a flushed L2.
+  bool WarmL2 = false;
   /// --path model|executed|auto: the kernel model, the PTX run, or the
   /// model where it is complete and the PTX where it is not.
   std::string Path = "auto";

@@ -108,8 +108,9 @@ Expected<Comparison> buildComparison(const Module &M, const Measurement &Ms,
       for (const std::string &W : ML.K->Warnings)
         C.Warnings.push_back(ML.L.Memory.empty() ? W
                                                  : recordedWarning(*ML.K, W));
-    C.Launches.push_back(
-        compareLaunch(ML, Ms.Launches[ML.Measured], std::move(R), Names));
+    C.Launches.push_back(compareLaunch(ML, Ms.Launches[ML.Measured],
+                                       std::move(R), Names,
+                                       Ms.Tool == "gmem-verify"));
   }
   explainOtherCode(M, SO, Names, C);
   for (size_t I : Matching->Unmeasured)

@@ -133,15 +133,23 @@ nlohmann::json launchJson(const LaunchResult &R) {
     const DramTraffic &D = *R.Dram;
     json J = {{"board", D.Board},
               {"known", D.Known},
-              {"caches", "flushed before the launch, as Nsight Compute does"},
+              {"caches", D.Warm ? "warm: what the reported launches before "
+                                  "it and the host's copies left in L2"
+                                : "flushed before the launch, as Nsight "
+                                  "Compute does"},
               {"l2_bytes", D.L2Bytes},
               {"dram_bytes_per_second", D.DramBytesPerSecond}};
     if (D.Known || D.Bounded) {
       J[D.Known ? "read_bytes" : "read_bytes_at_most"] = D.ReadBytes;
       J[D.Known ? "write_bytes" : "write_bytes_at_most"] = D.WriteBytes;
+      J["launch_bytes"] = D.LaunchBytes;
     }
     if (D.Known) {
       J["footprint_bytes"] = D.Footprint;
+      if (D.Warm && R.Count > 1) {
+        J["repeat_read_bytes"] = D.RepeatReadBytes;
+        J["repeat_write_bytes"] = D.RepeatWriteBytes;
+      }
       J["reads"] = D.ReadCounted ? "counted over every block"
                                  : "per buffer, from its sectors and size";
       J["min_seconds"] = D.minSeconds();
@@ -171,6 +179,11 @@ nlohmann::json launchJson(const LaunchResult &R) {
     const LaunchTime &T = *R.Time;
     json J = {
         {"known", T.Known}, {"clock_hz", T.ClockHz}, {"clock", T.ClockWhy}};
+    if (T.SharedWavefronts)
+      J["shared_contention"] = {
+          {"wavefronts", T.SharedWavefronts},
+          {"wavefronts_at_most", T.SharedWavefrontsAtMost},
+          {"why", T.SharedContention}};
     if (T.Known) {
       J["seconds"] = T.Seconds;
       J["limit"] = T.Limit;

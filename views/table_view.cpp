@@ -249,14 +249,22 @@ void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
   const DramTraffic &D = *R.Dram;
   auto MB = [](uint64_t B) { return fmt("%.2f MB", double(B) / 1e6); };
   OS << "  DRAM (" << D.Board << ", " << fmt("%.0f", double(D.L2Bytes) / 1e6)
-     << " MB of L2, " << fmt("%.2f", D.DramBytesPerSecond / 1e12)
-     << " TB/s; caches flushed before the launch, as ncu does): ";
+     << " MB of L2, " << fmt("%.2f", D.DramBytesPerSecond / 1e12) << " TB/s; "
+     << (D.Warm ? "L2 warm: what the reported launches before it and the "
+                  "host's copies left there"
+                : "caches flushed before the launch, as ncu does")
+     << "): ";
   if (D.Known)
     OS << MB(D.ReadBytes) << " read"
        << (D.ReadCounted ? " (every block run: 64-byte blocks counted once)"
                          : "")
        << ", " << MB(D.WriteBytes) << " written (estimate), so no faster than "
-       << fmt("%.1f", D.minSeconds() * 1e6) << " us\n";
+       << fmt("%.1f", D.minSeconds() * 1e6) << " us"
+       << (D.Warm && R.Count > 1
+               ? "; each repeat after the first: " + MB(D.RepeatReadBytes) +
+                     " read, " + MB(D.RepeatWriteBytes) + " written"
+               : std::string())
+       << "\n";
   else if (D.Bounded)
     OS << "at most " << MB(D.ReadBytes) << " read and " << MB(D.WriteBytes)
        << " written: " << D.Why << "\n";
@@ -286,6 +294,13 @@ void printMetricBlock(const LaunchResult &R, std::ostream &OS) {
   if (!R.Time)
     return;
   const LaunchTime &T = *R.Time;
+  if (T.SharedWavefronts)
+    OS << "  shared wavefronts: " << T.SharedWavefronts << " by the bank rule"
+       << (T.SharedWavefrontsAtMost > T.SharedWavefronts
+               ? ", up to " + std::to_string(T.SharedWavefrontsAtMost) +
+                     " on a GPU"
+               : std::string(", as a GPU counts them"))
+       << ": " << T.SharedContention << "\n";
   auto Us = [](double S) { return fmt("%.1f us", S * 1e6); };
   OS << "  time (" << D.Board << " at " << fmt("%.2f GHz", T.ClockHz / 1e9)
      << ", " << T.ClockWhy << "): ";

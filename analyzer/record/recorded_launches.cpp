@@ -138,10 +138,25 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
   std::set<std::string> Unknown;
   KnownMemory Known(Run);
   std::string FirstCaveat;
+  // The host's copies and sets since the launch before, for a warm L2.
+  std::map<uint64_t, const RecordedAlloc *> AllocById;
+  for (const RecordedAlloc &A : Run.Allocs)
+    AllocById[A.Id] = &A;
+  std::vector<Launch::HostWrite> HostWrites;
+  size_t NextWrite = 0;
   for (size_t I = 0; I < Run.Launches.size(); ++I) {
     const RecordedLaunch &R = Run.Launches[I];
     const std::string Label = "launch " + std::to_string(R.N + 1);
     LiveAt(I);
+    for (; NextWrite < Run.Writes.size() &&
+           Run.Writes[NextWrite].LaunchesBefore <= I;
+         ++NextWrite) {
+      const RecordedWrite &W = Run.Writes[NextWrite];
+      auto A = AllocById.find(W.Id);
+      if (A != AllocById.end() && W.Bytes)
+        HostWrites.push_back({KnownMemory::nameOf(*A->second), W.Bytes,
+                              W.Api.find("Memset") != std::string::npos});
+    }
     auto K = ByMangled.find(deviceNameKey(R.Mangled));
     if (K == ByMangled.end()) {
       if (R.Error.empty())
@@ -182,6 +197,8 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
                        R.Exec->Out.PtxInstructions, R.Exec->Out.PtxInLoops,
                        R.Exec->Out.PtxMemoryInLoops};
     L.Caveat = Known.caveat();
+    L.HostWrites = std::move(HostWrites);
+    HostWrites.clear();
     if (FirstCaveat.empty() && !L.Caveat.empty())
       FirstCaveat = "launches from " + std::to_string(R.N + 1) + " on were " +
                     L.Caveat + " (each says so)";

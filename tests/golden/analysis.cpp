@@ -59,6 +59,8 @@ const Analysis &analyze(const std::string &Path, const LaunchOverrides &O) {
   if (O.Block)
     Key += "|block=" + std::to_string(O.Block->X) + "," +
            std::to_string(O.Block->Y) + "," + std::to_string(O.Block->Z);
+  if (O.SmCount)
+    Key += "|sm-count=" + std::to_string(*O.SmCount);
   auto &Slot = Cache[Key];
   if (Slot)
     return *Slot;

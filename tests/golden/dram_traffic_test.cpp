@@ -95,7 +95,13 @@ TEST(DramTraffic, TransposesReadTheirInputOnceAsTheH200Did) {
     const auto &D = L["dram"];
     ASSERT_TRUE(D.value("known", false)) << D.dump();
     EXPECT_EQ(D["board"], "NVIDIA H200");
-    EXPECT_EQ(D["read_bytes"], Matrix + LaunchReadOverhead);
+    // The matrix, and the launch's code (16 bytes a SASS instruction of
+    // the kernel's tens) with its parameters and constant banks.
+    const uint64_t Launch = D["launch_bytes"];
+    EXPECT_EQ(D["read_bytes"], Matrix + Launch);
+    EXPECT_EQ((Launch - LaunchReadFixed) % SassInstructionBytes, 0u);
+    EXPECT_GT(Launch, LaunchReadFixed + 10 * SassInstructionBytes);
+    EXPECT_LT(Launch, LaunchReadFixed + 200 * SassInstructionBytes);
     EXPECT_EQ(D["write_bytes"], Written);
     EXPECT_EQ(D["footprint_bytes"], 2 * Matrix);
     const auto &[Read, Write] = Measured.at(L["kernel"].get<std::string>());
@@ -161,7 +167,7 @@ TEST(DramTraffic, WithoutRecordedSizesOnlyBounds) {
       firstDram("examples/transpose.cu --host interpret --kernel naiveGmem");
   EXPECT_FALSE(D["known"].get<bool>());
   EXPECT_EQ(D["read_bytes_at_most"],
-            2 * 8ull * 4096 * 4096 * 4 + LaunchReadOverhead);
+            2 * 8ull * 4096 * 4096 * 4 + D["launch_bytes"].get<uint64_t>());
   // Each stored sector written back at most once: the coalesced output.
   EXPECT_EQ(D["write_bytes_at_most"], 4096ull * 4096 * 4);
   EXPECT_NE(D["why"].get<std::string>().find("not recorded"),
@@ -262,8 +268,9 @@ TEST(DramTraffic, ExecutedAndSampledL1MissesAgree) {
 // rows once and sums[], whose buffer also holds copy[], which it only
 // writes. Small enough to run every block: the launch's distinct 64-byte
 // blocks are 255 x 256 x 4 / 64 = 4080 of a and 16 of sums, 4096 x 64
-// bytes with the launch's own 2816: 264960. The per-buffer totals counted
-// sums' buffer as read (0.53 MB); the H200 read 268288 bytes.
+// bytes with the launch's own (its code and parameters, about 3 KB). The
+// per-buffer totals counted sums' buffer as read (0.53 MB); the H200 read
+// 268288 bytes.
 TEST(DramTraffic, SmallLaunchesCountEachBlockOnce) {
   ToolRun R = runTool("examples/loop_nests.cu --gpu h200 --kernel "
                       "columnSumsAndCopy --format json");
@@ -271,6 +278,36 @@ TEST(DramTraffic, SmallLaunchesCountEachBlockOnce) {
   const auto D = nlohmann::json::parse(R.Out)["launches"][0]["dram"];
   ASSERT_TRUE(D.value("known", false)) << D.dump();
   EXPECT_EQ(D["reads"], "counted over every block");
-  EXPECT_EQ(D["read_bytes"], 255u * 256 * 4 + 16 * 64 + LaunchReadOverhead);
+  EXPECT_EQ(D["read_bytes"],
+            255u * 256 * 4 + 16 * 64 + D["launch_bytes"].get<uint64_t>());
   EXPECT_LT(std::fabs(D["read_bytes"].get<double>() - 268288), 0.02 * 268288);
+}
+
+// --l2 warm: examples/async_copy.cu copies its 8 MiB input in, then runs
+// three kernels over it and one output. The H200 read 2.10, 2.10 and 8.39
+// MB with the caches flushed, and 256, 0 and 0 bytes with them kept
+// (tests/data/traffic/h200_ncu_warm.csv): everything they touch fits in
+// L2, where the copy and the module's code left it.
+TEST(DramTraffic, AWarmL2HoldsWhatTheCopiesAndLaunchesLeft) {
+  ToolRun R = runTool("examples/async_copy.cu --gpu h200 --l2 warm "
+                      "--format json");
+  ASSERT_EQ(R.Exit, 0) << R.Err;
+  const auto J = nlohmann::json::parse(R.Out);
+  ASSERT_EQ(J["launches"].size(), 3u);
+  for (const auto &L : J["launches"]) {
+    SCOPED_TRACE(L["kernel"].get<std::string>());
+    const auto &D = L["dram"];
+    ASSERT_TRUE(D.value("known", false)) << D.dump();
+    EXPECT_EQ(D["read_bytes"], 0u);
+    EXPECT_NE(D["caches"].get<std::string>().find("warm"), std::string::npos);
+  }
+  // Flushed, the same launches read their input and code.
+  const auto Cold = firstDram("examples/async_copy.cu --gpu h200");
+  EXPECT_GT(Cold["read_bytes"].get<uint64_t>(), 2000000u);
+  // A state it does not know is refused before anything is built.
+  ToolRun Bad = runTool("examples/async_copy.cu --l2 lukewarm");
+  EXPECT_EQ(Bad.Exit, 2);
+  EXPECT_NE(Bad.Err.find("--l2 'lukewarm': expected flushed or warm"),
+            std::string::npos)
+      << Bad.Err;
 }

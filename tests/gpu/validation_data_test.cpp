@@ -13,11 +13,14 @@
 //===----------------------------------------------------------------------===//
 #include "compare.h"
 #include "importers.h"
+#include "launch_time.h"
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <numeric>
 #include <sstream>
 
 using namespace gmem;
@@ -82,10 +85,48 @@ TEST(ValidationData, EveryRunnableExampleIsMeasured) {
   }
 }
 
+/// examples/bank_contention.cu on the H200 (its 132 SMs): lane L of warp W
+/// reads word (L * S + R * 33 + W) mod 1024 of a shared tile, so each load
+/// costs gcd(S, 32) wavefronts by the bank rule, and each store of the
+/// row-wise fill one. Launches of at most one block per SM count exactly
+/// that; more blocks cost more, never more than SharedContentionAtMost
+/// above it (simulator/launch_time.h), and above it somewhere (the effect
+/// the bound is about is there).
+TEST(ValidationData, SharedContentionStaysWithinItsBound) {
+  ImportResult R =
+      readMeasuredJson((MeasuredDir / "bank_contention.json").string());
+  ASSERT_TRUE(bool(R)) << R.error();
+  ASSERT_EQ(R->Launches.size(), 192u);
+  unsigned Above = 0;
+  for (const MeasuredLaunch &L : R->Launches) {
+    SCOPED_TRACE(L.Kernel + " on " + std::to_string(L.Grid[0]) + " blocks");
+    unsigned Stride = 0;
+    ASSERT_EQ(std::sscanf(L.Kernel.c_str(), "columnReads<%u", &Stride), 1);
+    const double Ways = double(std::gcd(Stride, 32u));
+    const double LdRule =
+        Ways * L.Metrics.at("smsp__sass_inst_executed_op_shared_ld.sum");
+    const double StRule =
+        L.Metrics.at("smsp__sass_inst_executed_op_shared_st.sum");
+    const double Ld =
+        L.Metrics.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+    const double St =
+        L.Metrics.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+    if (L.Grid[0] <= 132) {
+      EXPECT_EQ(Ld, LdRule);
+      EXPECT_EQ(St, StRule);
+      continue;
+    }
+    EXPECT_GE(Ld + St, LdRule + StRule);
+    EXPECT_LE(Ld + St, (LdRule + StRule) * (1 + SharedContentionAtMost));
+    Above += Ld + St > LdRule + StRule;
+  }
+  EXPECT_GT(Above, 0u);
+}
+
 /// gmem-verify (CUPTI range profiler) and Nsight Compute count the same
 /// events: for a kernel of the ground truth run with the same grid and
 /// block, global counts agree exactly and shared wavefronts per request
-/// within the counter noise.
+/// within the contention of large grids.
 TEST(ValidationData, AgreesWithNsightComputeOnTheSameKernels) {
   std::vector<fs::path> Files = measuredFiles();
   SKIP_WITHOUT_MEASUREMENTS(Files);

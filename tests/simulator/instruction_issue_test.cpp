@@ -7,8 +7,10 @@
 // in the loop: ptxas made about 15 of the loop's one rem.u32.
 //
 //===----------------------------------------------------------------------===//
+#include "dram_traffic.h"
 #include "launch_time.h"
 
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace gmem;
@@ -68,3 +70,20 @@ TEST(InstructionIssue, WithoutLoopsOrCountsTheWholeKernelsRatio) {
 }
 
 } // namespace
+
+// simulator/dram_traffic.h: a launch reads its code besides its data, 16
+// bytes a SASS instruction. examples/bank_contention.cu's kernels that load
+// no global data read, on the H200 (tests/data/traffic/h200_ncu.csv), 3072
+// bytes for 35 SASS instructions and 7168 for 287 (its 64 loads unrolled).
+TEST(LaunchReads, CodeBesidesTheData) {
+  SassAccount S;
+  S.Read = true;
+  S.AllInstructions = 35;
+  EXPECT_EQ(launchReadBytes(S), LaunchReadFixed + 35 * 16);
+  EXPECT_LT(std::fabs(double(launchReadBytes(S)) - 3072), 0.05 * 3072);
+  S.AllInstructions = 287;
+  EXPECT_LT(std::fabs(double(launchReadBytes(S)) - 7168), 0.05 * 7168);
+  // No SASS read: the median of what the examples' launches read besides
+  // their data.
+  EXPECT_EQ(launchReadBytes(SassAccount()), LaunchReadOverhead);
+}

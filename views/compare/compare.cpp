@@ -448,8 +448,9 @@ private:
     bool Shared = isShared(G);
     bool IsRequests = W.Spec->Q == Quantity::Requests;
     double P = *W.C.Predicted, M = W.C.Measured, Delta = P - M;
-    if (!IsRequests && Shared && multiBlock() && tolerance::withinNoise(P, M))
-      return explain(W, noiseText(P, M));
+    if (!IsRequests && Shared && multiBlock() &&
+        tolerance::withinContention(P, M))
+      return explain(W, contentionText(P, M));
     if (LC.Lines.empty() || (IsRequests && !linesHaveInstructions()))
       return explainFromTotals(W);
 
@@ -567,15 +568,16 @@ private:
                    "instructions (kernel totals; no per-line measurement)");
   }
 
-  std::string noiseText(double P, double M) const {
+  std::string contentionText(double P, double M) const {
     char B[160];
     snprintf(
         B, sizeof B,
-        "(d) measured %s for %s predicted (%+.1f %%): shared-counter noise "
-        "of a %llu-block launch (at most %.0f %% above, never below)",
+        "(d) measured %s for %s predicted (%+.1f %%): contention of warps "
+        "of several blocks on an SM, a timing effect (a %llu-block launch; "
+        "at most %.0f %% above the bank rule, never below)",
         number(M).c_str(), number(P).c_str(), P ? 100.0 * (M - P) / P : 0.0,
         static_cast<unsigned long long>(R.L.Grid.count()),
-        100 * tolerance::NoiseBand);
+        100 * tolerance::ContentionBand);
     return B;
   }
 
@@ -605,8 +607,8 @@ private:
     double P = *W.C.Predicted, M = W.C.Measured;
     bool Shared = isShared(G);
     if (W.Spec->Q == Quantity::PerRequest) {
-      if (Shared && multiBlock() && tolerance::withinNoise(P, M))
-        return explain(W, noiseText(P, M));
+      if (Shared && multiBlock() && tolerance::withinContention(P, M))
+        return explain(W, contentionText(P, M));
       Row *Req = row(G, Quantity::Requests), *Units = row(G, Quantity::Units);
       if (Req && Units)
         inherit(W, {Req, Units});
@@ -614,9 +616,9 @@ private:
     }
     // Efficiency: bytes over sectors or wavefronts.
     if (Shared) {
-      // Noise adds wavefronts, so it lowers the efficiency.
-      if (multiBlock() && M > 0 && tolerance::withinNoise(M, P))
-        return explain(W, noiseText(P, M));
+      // Contention adds wavefronts, so it lowers the efficiency.
+      if (multiBlock() && M > 0 && tolerance::withinContention(M, P))
+        return explain(W, contentionText(P, M));
       inherit(W, {row(Group::SharedLd, Quantity::Units),
                   row(Group::SharedSt, Quantity::Units)});
       return;
@@ -634,13 +636,13 @@ RowNames rowNamesFor(const Measurement &Ms) {
 
 LaunchComparison compareLaunch(const MatchedLaunch &Match,
                                const MeasuredLaunch &Measured, LaunchResult R,
-                               RowNames Names) {
+                               RowNames Names, bool OwnFlush) {
   LaunchComparison LC;
   LC.Match = Match;
   LC.Measured = &Measured;
   LC.Predicted = std::move(R);
   LC.Lines = compareLines(LC.Predicted, Measured);
-  LC.Estimates = compareEstimates(LC.Predicted, Measured);
+  LC.Estimates = compareEstimates(LC.Predicted, Measured, OwnFlush);
   LaunchJudge(LC, Names).run();
   return LC;
 }

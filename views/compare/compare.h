@@ -48,12 +48,14 @@
 //       inactive execute a predicated instruction without a request.
 //   (c) unknown: the prediction has no value because an address depends on
 //       loaded data (the simulator's reason is quoted).
-//   (d) counter noise: shared wavefronts of a multi-block launch measured at
-//       most 10 % above the prediction (never below). The H200 ground truth
-//       (h200_summary.txt) reads 1.05 to 1.12 for 1 (inside the 0.15
-//       allowance), 16.35 for 16 (+2.2 %) and 32.16 for 32 (+0.5 %): noise
-//       only ever adds wavefronts, by up to 12 % on small values; 10 % is the
-//       band beyond the tolerance that is still taken for it.
+//   (d) contention: shared wavefronts of a launch that runs several blocks
+//       on an SM measured at most 12 % above the bank rule's count (never
+//       below). Warps of several blocks that access shared memory together
+//       cost more wavefronts than each instruction alone, by an amount
+//       their timing decides (simulator/launch_time.h's
+//       SharedContentionAtMost): the H200 ground truth (h200_summary.txt)
+//       reads 1.05 to 1.12 for 1, 16.35 for 16 (+2.2 %) and 32.16 for 32
+//       (+0.5 %); one block per SM reads the rule's integers.
 //   (e) counted elsewhere: -lineinfo puts some instructions at another
 //       line than the access's (code inlined from an intrinsic like __ldg
 //       in a CUDA header, a loop-invariant load hoisted to the loop's
@@ -165,7 +167,7 @@ struct LineComparison {
   uint64_t MeasuredInst = 0, MeasuredSectors = 0, MeasuredWavefronts = 0;
   uint64_t MeasuredSectorsIdeal = 0, MeasuredWavefrontsIdeal = 0;
   /// How the line was judged: "match", "merged", "inactive warps",
-  /// "not executed", "not predicted", "elsewhere", "unknown", "noise" or
+  /// "not executed", "not predicted", "elsewhere", "unknown", "contention" or
   /// "differs".
   std::string Kind;
   Verdict V = Verdict::Match;
@@ -253,14 +255,18 @@ enum class RowNames : uint8_t { Predicted, Nvprof };
 RowNames rowNamesFor(const Measurement &Ms);
 
 /// Compares R (simulated for Measured's configuration) with Measured.
+/// OwnFlush: gmem-verify emptied the L2 before the launch with a kernel of
+/// its own, which leaves the launch's code and parameters there.
 LaunchComparison compareLaunch(const MatchedLaunch &Match,
                                const MeasuredLaunch &Measured, LaunchResult R,
-                               RowNames Names = RowNames::Predicted);
+                               RowNames Names = RowNames::Predicted,
+                               bool OwnFlush = false);
 
 /// The estimates of compareLaunch (estimates.cpp): every one the
 /// measurement and the prediction both have.
-std::vector<EstimateComparison>
-compareEstimates(const LaunchResult &R, const MeasuredLaunch &Measured);
+std::vector<EstimateComparison> compareEstimates(const LaunchResult &R,
+                                                 const MeasuredLaunch &Measured,
+                                                 bool OwnFlush = false);
 
 /// The measured names compareEstimates reads (the clock among them).
 bool usedByEstimates(std::string_view Name);

@@ -236,7 +236,7 @@ void printComparisonText(const Comparison &C, std::ostream &OS) {
   OS << ", by " << Ms.Tool << "; simulated for " << C.Arch << "\n";
   OS << "tolerances: counts exact; global sectors per request and "
         "efficiencies within 0.005 (printed precision); shared wavefronts "
-        "per request within max(3 %, 0.15) (counter noise)\n";
+        "per request within max(3 %, 0.15) (contention, a timing effect)\n";
   if (std::any_of(
           C.Launches.begin(), C.Launches.end(),
           [](const LaunchComparison &LC) { return !LC.Estimates.empty(); }))

@@ -18,6 +18,7 @@
 #include "compare.h"
 #include "launch_time.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -75,7 +76,8 @@ bool usedByEstimates(std::string_view Name) {
 }
 
 std::vector<EstimateComparison> compareEstimates(const LaunchResult &R,
-                                                 const MeasuredLaunch &ML) {
+                                                 const MeasuredLaunch &ML,
+                                                 bool OwnFlush) {
   std::vector<EstimateComparison> Out;
   // The duration at the measured clock, where there is one.
   std::optional<LaunchTime> Time = R.Time;
@@ -126,7 +128,15 @@ std::vector<EstimateComparison> compareEstimates(const LaunchResult &R,
       }
     } else if (R.Dram && (R.Dram->Known || R.Dram->Bounded)) {
       const bool Read = std::string(S.Name) == "dram__bytes_read.sum";
-      const double V = double(Read ? R.Dram->ReadBytes : R.Dram->WriteBytes);
+      // gmem-verify's flush reads a scratch area through L2, which leaves
+      // the launch's code and parameters there (Rodinia's nw, whose kernel
+      // holds 606 SASS instructions, read 4 KB of DRAM in all): the
+      // launch's data alone.
+      const double V = Read ? double(R.Dram->ReadBytes -
+                                     (OwnFlush ? std::min(R.Dram->LaunchBytes,
+                                                          R.Dram->ReadBytes)
+                                               : 0))
+                            : double(R.Dram->WriteBytes);
       // Bounded: every sector is priced but the buffers' sizes are missing,
       // so the bytes lie between none beyond the launch's own and V.
       if (R.Dram->Bounded) {
@@ -135,7 +145,11 @@ std::vector<EstimateComparison> compareEstimates(const LaunchResult &R,
       } else {
         E.Predicted = V;
       }
-      E.Note = "caches flushed before the launch, on " + R.Dram->Board;
+      E.Note = std::string(OwnFlush && Read
+                               ? "L2 emptied of the program's data before "
+                                 "the launch (not of its code), on "
+                               : "caches flushed before the launch, on ") +
+               R.Dram->Board;
     } else {
       E.UnknownReason =
           R.Dram ? R.Dram->Why : "no board is known for the launch";

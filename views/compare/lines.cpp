@@ -141,15 +141,16 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
     }
   }
   if (SectorsSame && InstSame && MultiBlock && PW > 0 &&
-      tolerance::withinNoise(PW, MW)) {
+      tolerance::withinContention(PW, MW)) {
     char Excess[32];
     snprintf(Excess, sizeof Excess, "%+.1f %%", 100.0 * (MW - PW) / PW);
-    C.Kind = "noise";
+    C.Kind = "contention";
     C.V = Verdict::Explained;
     C.Reason = "(d) " + num(C.MeasuredWavefronts) +
                " wavefronts measured for " + num(*C.PredictedWavefronts) +
                " predicted (" + Excess +
-               "): shared-counter noise of a multi-block launch";
+               "): contention of warps of several blocks on an SM, a "
+               "timing effect";
     return;
   }
   const bool BytesKept =

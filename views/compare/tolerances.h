@@ -2,6 +2,8 @@
 #ifndef GMEM_VIEWS_COMPARE_TOLERANCES_H
 #define GMEM_VIEWS_COMPARE_TOLERANCES_H
 
+#include "launch_time.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -13,9 +15,10 @@ constexpr double Printed = 0.005;
 /// Shared wavefronts per request: a relative and an absolute allowance.
 constexpr double SharedRelative = 0.03;
 constexpr double SharedAbsolute = 0.15;
-/// Counter noise: a shared figure of a multi-block launch measured at most
-/// this much above its prediction.
-constexpr double NoiseBand = 0.10;
+/// Contention: a shared figure of a launch that runs several blocks on an
+/// SM measured at most this much above the bank rule's count (a timing
+/// effect, simulator/launch_time.h).
+constexpr double ContentionBand = SharedContentionAtMost;
 /// The widest load or store instruction, in bytes per lane.
 constexpr unsigned WidestAccess = 16;
 
@@ -28,9 +31,10 @@ inline double sharedTotal(double Predicted, double Requests) {
   return std::max(SharedRelative * Predicted, SharedAbsolute * Requests);
 }
 
-/// Measured no lower than Predicted and at most NoiseBand above it.
-inline bool withinNoise(double Predicted, double Measured) {
-  return Measured >= Predicted && Measured - Predicted <= NoiseBand * Predicted;
+/// Measured no lower than Predicted and at most ContentionBand above it.
+inline bool withinContention(double Predicted, double Measured) {
+  return Measured >= Predicted &&
+         Measured - Predicted <= ContentionBand * Predicted;
 }
 
 /// Compares a count read back as a double.

@@ -50,13 +50,13 @@ __global__ void transposeLoop(const float *in, float *out, int n) {
 // 2048 warps x (256 x (32 + 1)) + 2 x 2048 x 32 = 17432576 sectors
 // 2048 x 256 x (1 + 4) + 2 x 2048 x 4 = 2637824 remain. The fix also
 // gives the launch's duration before and after by simulator/launch_time.h
-// on the board sm_90 describes (an H100): L2-bound, 90.2 and 17.5 us.
+// on the board sm_90 describes (an H100): L1-bound, 90.7 and 18.0 us.
 __global__ void sgemmNaive(const float *A, const float *B, float *C, int n) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   float s = 0.0f;
   for (int k = 0; k < n; ++k)
-    s += A[x * n + k] * B[k * n + y]; // expected-warning{{uncoalesced global load from 'A': 32 sectors per request, ideal 4 (12.5% efficiency) in sgemmNaive}} expected-note{{the load of 'B' at tests/data/rules/remedies.cu:59:25 goes from 1 to 4 per request; the kernel's global sectors go from 17432576 to 2637824}} expected-note{{the launch's predicted duration on the NVIDIA H100 80GB HBM3 goes from 90.2 us to 17.5 us}}
+    s += A[x * n + k] * B[k * n + y]; // expected-warning{{uncoalesced global load from 'A': 32 sectors per request, ideal 4 (12.5% efficiency) in sgemmNaive}} expected-note{{the load of 'B' at tests/data/rules/remedies.cu:59:25 goes from 1 to 4 per request; the kernel's global sectors go from 17432576 to 2637824}} expected-note{{the launch's predicted duration on the NVIDIA H100 80GB HBM3 goes from 90.7 us to 18.0 us}}
   C[x * n + y] = 0.5f * C[x * n + y] + s; // expected-warning{{uncoalesced global load from 'C': 32 sectors per request, ideal 4 (12.5% efficiency) in sgemmNaive}}
 }
 
@@ -64,12 +64,13 @@ __global__ void sgemmNaive(const float *A, const float *B, float *C, int n) {
 // Stored transposed, the thread's index moves one element and the loop's a
 // row: 4 sectors per request. The busiest SM's L1 takes one block's 4
 // warps x 256 requests x 32 sectors at 2 per cycle (16384 cycles at 1.59
-// GHz, 10.3 us, + 2 us per launch), then 2048 cycles: 12.3 us to 3.3 us.
+// GHz, 10.3 us, after a 0.5 us DRAM round trip, + 2 us per launch), then
+// 2048 cycles: 12.8 us to 3.8 us.
 __global__ void rowSums(const float *a, float *sums, int n) {
   int r = blockIdx.x * blockDim.x + threadIdx.x;
   float s = 0.0f;
   for (int j = 0; j < n; ++j)
-    s += a[r * n + j]; // expected-warning{{uncoalesced global load from 'a': 32 sectors per request, ideal 4 (12.5% efficiency) in rowSums}} expected-note{{store 'a' transposed (its element [r][j] at [j][r])}} expected-note{{with 'r' and 'j' exchanged in this address: this load takes 4 sectors per request (from 32)}} expected-note{{goes from 12.3 us to 3.3 us}}
+    s += a[r * n + j]; // expected-warning{{uncoalesced global load from 'a': 32 sectors per request, ideal 4 (12.5% efficiency) in rowSums}} expected-note{{store 'a' transposed (its element [r][j] at [j][r])}} expected-note{{with 'r' and 'j' exchanged in this address: this load takes 4 sectors per request (from 32)}} expected-note{{goes from 12.8 us to 3.8 us}}
   sums[r] = s;
 }
 
