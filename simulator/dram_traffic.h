@@ -31,7 +31,7 @@ inline constexpr double L2WriteRetention = 0.55;
 
 /// What every launch reads besides its data once the caches are flushed:
 /// its parameters and constant banks, and its code, 16 bytes a SASS
-/// instruction (examples/bank_contention.cu's kernels of 35 to 295
+/// instruction (examples/bank_contention.cu's kernels of 35 to 287
 /// instructions read 3072 to 7168 bytes on the H200 without loading any
 /// data: 16.25 bytes more per instruction). The fixed part: the median of
 /// measured minus data and code bytes over the other examples' 182

@@ -716,7 +716,8 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
 /// --l2 warm: the launches in the order the program made them, each with
 /// what the ones before it and the host's copies left in L2. A result
 /// standing for repeats of a launch (a timing loop) keeps its first's
-/// figures, and says what each repeat after it moves.
+/// figures, and says what each repeat after it moves. A launch whose
+/// traffic is not known leaves the L2 as it found it.
 static void warmL2(const std::vector<Launch> &Launches,
                    const std::vector<size_t> &Order, Report &Rep) {
   std::vector<std::optional<DramTraffic>> Cold;
@@ -740,7 +741,10 @@ static void warmL2(const std::vector<Launch> &Launches,
     for (const Launch::HostWrite &W : Launches[I].HostWrites)
       L2->hostWrote(W.Allocation, W.Bytes, W.Set);
     if (!C->Known) {
-      R.Dram->Why += "; and with a warm L2, what it finds there";
+      if (!Seen[Order[I]])
+        R.Dram->Why += "; with a warm L2, what it finds there is not known "
+                       "either";
+      Seen[Order[I]] = true;
       continue;
     }
     const DramTraffic W = L2->launch(*C, Code(R));
