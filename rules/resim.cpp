@@ -184,7 +184,8 @@ std::string durationChange(const RuleContext &C, const LaunchResult &Before,
     X.SassWarpInstructions.reset();
     X.L2.reset(); // Its whole-launch count is the unfixed launch's.
 
-    X.Dram = predictDram(X, *C.R.Board, X.K->Sass);
+    // The launch's code as compiled, on both sides.
+    X.Dram = predictDram(X, *C.R.Board, C.K.Sass);
     const LaunchTime T = predictTime(X, *C.R.Board);
     return T.Known ? std::optional<double>(T.Seconds) : std::nullopt;
   };

@@ -20,6 +20,10 @@ struct Analysis {
 /// fails the current test when the file does not parse.
 const Analysis &analyze(const std::string &Path, const LaunchOverrides &O = {});
 
+/// What an example's host code needs from the GPU it was measured on:
+/// bank_contention.cu sizes its grids by the device's SMs, the H200's 132.
+LaunchOverrides measuredDeviceOverrides(const std::string &Path);
+
 /// The first launch of Kernel in A (a test failure when there is none).
 const LaunchResult *launchOf(const Analysis &A, const std::string &Kernel);
 

@@ -159,11 +159,8 @@ TEST(CompareGroundTruth, RecordedExampleMeasurementsAgree) {
     ASSERT_TRUE(fs::exists(Path)) << "no source for " << Name;
     ImportResult Ms = readMeasuredJson(E.path().string());
     ASSERT_TRUE(bool(Ms)) << Ms.error();
-    // bank_contention.cu sizes its grids by the device's SMs: the H200's.
-    LaunchOverrides O;
-    if (Name == "bank_contention")
-      O.SmCount = 132;
-    Comparison C = compareInProcess(Path, *Ms, E.path().filename().string(), O);
+    Comparison C = compareInProcess(Path, *Ms, E.path().filename().string(),
+                                    measuredDeviceOverrides(Path));
     EXPECT_EQ(C.Launches.size(), Ms->Launches.size());
     EXPECT_EQ(mismatches(C), "");
     EXPECT_EQ(comparisonExitCode(C, false), 0);

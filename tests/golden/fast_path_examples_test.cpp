@@ -19,11 +19,7 @@ using namespace gmem::test;
 namespace {
 
 void expectSameAsEveryWarp(const std::string &Path) {
-  // bank_contention.cu sizes its grids by the device's SMs: an H200's.
-  LaunchOverrides O;
-  if (std::filesystem::path(Path).stem() == "bank_contention")
-    O.SmCount = 132;
-  const Analysis &A = analyze(Path, O);
+  const Analysis &A = analyze(Path, measuredDeviceOverrides(Path));
   ASSERT_FALSE(A.Results.empty()) << Path;
   SimOptions Every;
   Every.Exhaustive = true;
