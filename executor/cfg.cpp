@@ -57,8 +57,11 @@ void computeReconvergence(XFunction &X) {
     if (In.Ctl == XInstr::Branch && In.Target <= I)
       std::fill(X.InLoop.begin() + In.Target, X.InLoop.begin() + I + 1, 1);
   }
-  for (uint32_t I = 0; I < N; ++I)
+  for (uint32_t I = 0; I < N; ++I) {
     X.Code[I].InLoop = uint8_t(X.InLoop[I] != 0);
+    X.HasPolls |= X.Code[I].InLoop && X.Code[I].Ordered &&
+                  X.Code[I].Space != MemSpace::Shared;
+  }
   for (uint32_t I = 0; I < N; ++I) {
     XInstr &In = X.Code[I];
     if (In.Ctl != XInstr::Branch || In.Guard < 0 || In.Target <= I + 1 ||

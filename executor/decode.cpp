@@ -367,8 +367,9 @@ void decode(Program &P, const ptx::Module &M, const ptx::Function &F,
             XFunction &X) {
   Decoder D(P, M, F, X);
   static const FamilyDecoder Families[] = {
-      decodeControl, decodeAsync, decodeMemory, decodeInteger, decodeFloat,
-      decodeCompare, decodeConvert, decodeWarp, decodeTensor};
+      decodeControl, decodeAsync,   decodeMemory,  decodeInteger,
+      decodeFloat,   decodeCompare, decodeConvert, decodeWarp,
+      decodeTensor,  decodeTexture, decodeVideo};
   X.Code.resize(F.Body.size());
   std::vector<std::string> Errors(F.Body.size());
   for (size_t K = 0; K < F.Body.size(); ++K) {

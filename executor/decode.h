@@ -127,6 +127,8 @@ bool decodeWarp(Decoder &D, const ptx::Instr &I, XInstr &X);
 bool decodeControl(Decoder &D, const ptx::Instr &I, XInstr &X);
 bool decodeTensor(Decoder &D, const ptx::Instr &I, XInstr &X);
 bool decodeAsync(Decoder &D, const ptx::Instr &I, XInstr &X);
+bool decodeTexture(Decoder &D, const ptx::Instr &I, XInstr &X);
+bool decodeVideo(Decoder &D, const ptx::Instr &I, XInstr &X);
 
 /// Handler of an instruction that cannot run: stops the launch.
 void unsupportedHandler(Ctx &C, const XInstr &I);

@@ -38,6 +38,12 @@ struct MemRequest {
   /// least this once; how many more times a GPU makes it is decided by
   /// timing.
   bool Poll = false;
+  /// An ordered global load outside a loop, in a function with polls in
+  /// loops, of a launch of several blocks: a decoupled look-back's first
+  /// read of a neighbour's status. Whether the GPU then polls depends on whether the
+  /// neighbour was done, which timing decides: the polls of its function
+  /// are made at least as often as here.
+  bool Lookback = false;
   /// 32 addresses (active lanes only): global addresses, or offsets in the
   /// block's shared memory.
   const uint64_t *Addr = nullptr;

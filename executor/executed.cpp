@@ -142,6 +142,27 @@ public:
   }
   ~PricingSink() override { flushAll(); }
 
+  /// The lanes of R may have gone on to poll: every poll of R's function
+  /// is marked as made at least as often as the executor made it.
+  void mayPoll(const MemRequest &R) {
+    for (uint32_t I = 0; I < R.Fn->Code.size(); ++I) {
+      const XInstr &In = R.Fn->Code[I];
+      if (!In.Ordered || !In.InLoop || In.Access < 0 ||
+          In.Space == MemSpace::Shared)
+        continue;
+      const int Id = (*LastIds)[size_t(I) * 2];
+      if (Id < 0)
+        continue;
+      UnknownEvent U;
+      U.AccessId = Id;
+      U.Issued = false;
+      U.Mask = R.Mask;
+      U.Reason = &spinPoll();
+      U.Order = R.Block * WarpsPerBlock + R.Warp;
+      Pipe.unknown(U);
+    }
+  }
+
   void request(const MemRequest &R) override {
     if (R.Fn != LastFn) {
       auto It = EK.Ids.find(R.Fn);
@@ -170,6 +191,8 @@ public:
       E.Warp = R.Warp;
       Pipe.priced(E);
     }
+    if (R.Lookback)
+      mayPoll(R);
     if (R.Spin || R.Poll) {
       UnknownEvent U;
       U.AccessId = Id;

@@ -19,8 +19,11 @@
 #ifndef GMEM_EXECUTOR_MEMORY_H
 #define GMEM_EXECUTOR_MEMORY_H
 
+#include "texture.h"
+
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -118,12 +121,15 @@ public:
   bool Lenient = false;
   /// Where module variables are placed when nothing else places them.
   uint64_t NextFree = uint64_t(1) << 44;
+  /// Texture and surface objects by handle (texture.h).
+  std::map<uint64_t, TextureView> Textures;
   const std::vector<std::unique_ptr<Region>> &regions() const {
     return Regions;
   }
   void clear() {
     Regions.clear();
     Sorted.clear();
+    Textures.clear();
   }
 
 private:

@@ -48,7 +48,7 @@ struct Requests {
   uint64_t Addr[2][32];
   uint32_t Mask[2] = {0, 0}; ///< Global, shared.
   uint32_t Unknown[2] = {0, 0};
-  bool Spin = false, Poll = false;
+  bool Spin = false, Poll = false, Lookback = false;
 
   void add(const Place &P, unsigned L, bool AddrKnown) {
     const int K = P.Space == MemSpace::Global   ? 0
@@ -83,6 +83,7 @@ struct Requests {
       R.Part = Part;
       R.Spin = Spin;
       R.Poll = Poll;
+      R.Lookback = Lookback;
       S->request(R);
     }
   }

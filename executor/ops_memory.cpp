@@ -303,6 +303,10 @@ void loadH(Ctx &C, const XInstr &I) {
     Req.Spin = C.W->LastPoll == &I && C.W->LastPollHash == H;
     const uint32_t Index = uint32_t(&I - C.Fr->Fn->Code.data());
     Req.Poll = Index < C.Fr->Fn->InLoop.size() && C.Fr->Fn->InLoop[Index];
+    const LaunchConfig &LC = C.L->Config;
+    Req.Lookback = !Req.Poll && I.Space != MemSpace::Shared &&
+                   C.Fr->Fn->HasPolls &&
+                   uint64_t(LC.Grid[0]) * LC.Grid[1] * LC.Grid[2] > 1;
     C.W->LastPoll = &I;
     C.W->LastPollHash = H;
     // Waiting for bytes nobody computed would never end.

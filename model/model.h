@@ -406,6 +406,9 @@ struct Kernel {
   std::vector<Stmt> Body;
   /// Constructs the analyzer could not model and what it did about them.
   std::vector<std::string> Warnings;
+  /// Those of them that no path counts, named whichever prices a launch:
+  /// texture and surface instructions, on the texture pipe.
+  std::vector<std::string> Uncounted;
   /// Why the kernel moves global memory that no access stands for (printf
   /// writes its arguments to the printf buffer); empty when it does not.
   /// Its global figures are then unknown.

@@ -537,6 +537,8 @@ private:
     });
     K.Body = stmts(J, Path, "body", 1);
     K.Warnings = strings(J, Path, "warnings");
+    if (find(J, "uncounted"))
+      K.Uncounted = strings(J, Path, "uncounted");
     K.UnmodelledGlobal = J.value("unmodelled_global", "");
     if (const json *S = find(J, "sass"))
       K.Sass = sassAccount(*S, child(Path, "sass"));
@@ -669,6 +671,8 @@ json toJson(const Kernel &K) {
             {"shared", Shared},      {"slots", Slots},
             {"accesses", Accesses},  {"body", stmtsJson(K.Body)},
             {"warnings", K.Warnings}};
+  if (!K.Uncounted.empty())
+    J["uncounted"] = K.Uncounted;
   if (!K.UnmodelledGlobal.empty())
     J["unmodelled_global"] = K.UnmodelledGlobal;
   if (K.Sass.Read)

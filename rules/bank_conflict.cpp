@@ -226,7 +226,8 @@ static void trySequentialAddressing(const RuleContext &C, const Access &A,
     return; // The halving loop needs a power of two of at least two warps.
   const Stmt *Loop = innermostLoop(C.K.Body, A.Id);
   const int V = Loop ? inductionSlot(*Loop) : -1;
-  if (V < 0 || !doubles(*Loop, V))
+  if (V < 0 || !doubles(*Loop, V) || A.SharedArray < 0 ||
+      size_t(A.SharedArray) >= C.K.Shared.size())
     return;
   const SharedArray &SA = C.K.Shared[A.SharedArray];
   if (!SA.Dynamic && SA.Bytes < BlockX * A.Size)

@@ -86,6 +86,9 @@ static void rewriteStmts(std::vector<Stmt> &Ss,
 
 std::optional<Kernel> padSharedArray(const Kernel &K, int ArrayIdx,
                                      uint64_t Pad) {
+  // An access of the executed PTX may name no array of the model (-1).
+  if (ArrayIdx < 0 || size_t(ArrayIdx) >= K.Shared.size())
+    return std::nullopt;
   const SharedArray &SA = K.Shared[ArrayIdx];
   if (SA.Dynamic || SA.Dims.size() < 2)
     return std::nullopt;

@@ -7,7 +7,10 @@ namespace gmem {
 static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
   for (const Access &A : C.K.Accesses) {
     const AccessStats &S = C.R.PerAccess[A.Id];
-    if (A.Sp != Space::Shared || !S.OutOfBoundsLanes)
+    // An access of the executed PTX may name no array of the model; its
+    // launch stopped at the fault, which the launch reports.
+    if (A.Sp != Space::Shared || !S.OutOfBoundsLanes || A.SharedArray < 0 ||
+        size_t(A.SharedArray) >= C.K.Shared.size())
       continue;
     const SharedArray &SA = C.K.Shared[A.SharedArray];
     uint64_t Bytes = SA.Dynamic ? C.R.L.DynamicSmem : SA.Bytes;

@@ -804,9 +804,10 @@ llvm::Error simulateLaunches(const Module &M,
       const Kernel &K = *M.findKernel(L.Kernel);
       Rep.Launches.push_back(P.predict(K, L, Arch));
       // What the model could not follow matters where its figures are
-      // reported.
-      if (Rep.Launches.back().Path == "model" && Warned.insert(K.Name).second)
-        for (const std::string &W : K.Warnings)
+      // reported; what no path counts, wherever.
+      const bool Model = Rep.Launches.back().Path == "model";
+      for (const std::string &W : Model ? K.Warnings : K.Uncounted)
+        if (Warned.insert(K.Name + "\n" + W).second)
           Rep.Warnings.push_back(L.Memory.empty() ? W : recordedWarning(K, W));
       if (!Rep.Launches.back().Incomplete.empty())
         std::cerr << "gmem-analyze: warning: " << where(L, M.File)

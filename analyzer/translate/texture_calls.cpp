@@ -41,9 +41,13 @@ std::optional<Value> BodyTranslator::textureCall(const CallExpr *CE,
   for (const clang::Expr *Arg : CE->arguments())
     effects(Arg, Out);
   const char *What = Texture ? "texture fetch" : "surface access";
+  const size_t Before = K.Warnings.size();
   warn(CE, std::string(What) + " '" + N.str() +
                "' is not counted: it goes through the texture pipeline, "
                "which the global load and store figures leave out");
+  // The executed PTX does not count it either.
+  if (K.Warnings.size() > Before)
+    K.Uncounted.push_back(K.Warnings.back());
   return Value{
       unknown("value read by " + N.str() + "() at " + where(CE), CE->getType()),
       {}};

@@ -264,3 +264,97 @@ int main() {
 }
 
 } // namespace
+
+namespace {
+
+// Module variables hold their initial values as the module's load leaves
+// them (nvcc leaves the host's copy, which stands for device memory,
+// zero): Q[t] + D[t] + D[3 - t] through the pointer initialised to D.
+TEST_F(FunctionalRecord, ModuleVariablesStartWithTheirInitialBytes) {
+  const std::string P = write(R"(
+#include <cstdio>
+__constant__ short Q[] = {32, 33, 51, 81};
+__device__ int D[] = {7, 8, 9, 10};
+__device__ int *Ptr = D;
+__global__ void k(int *out) {
+  out[threadIdx.x] = Q[threadIdx.x] + D[threadIdx.x] + Ptr[3 - threadIdx.x];
+}
+int main() {
+  int *o, h[4];
+  cudaMalloc(&o, 16);
+  k<<<1, 4>>>(o);
+  cudaMemcpy(h, o, 16, cudaMemcpyDeviceToHost);
+  printf("%d %d %d %d\n", h[0], h[1], h[2], h[3]);
+  return 0;
+}
+)");
+  RecordedRun Run = run(P);
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_EQ(Run.OutputTail, "49 50 68 98\n");
+}
+
+// A texture over a CUDA array, filled by cudaMemcpy3D, and a surface
+// written by one kernel and read back through a texture by the next: a
+// kernel that reads or writes through such an object runs as it is made
+// (the arrays are among no launch's pointers), even when the model prices
+// it without data.
+TEST_F(FunctionalRecord, TexturesAndSurfacesReadWhatTheHostAndKernelsWrote) {
+  const std::string P = write(R"(
+#include <cstdio>
+__global__ void doubleTexels(cudaSurfaceObject_t s, cudaTextureObject_t t) {
+  int x = threadIdx.x, y = blockIdx.x;
+  surf2Dwrite(2.0f * tex2D<float>(t, x + 0.5f, y + 0.5f), s, x * 4, y);
+}
+__global__ void gather(float *out, cudaTextureObject_t t) {
+  int x = threadIdx.x, y = blockIdx.x;
+  out[y * blockDim.x + x] = tex2D<float>(t, x + 0.5f, y + 0.5f);
+}
+int main() {
+  const int w = 8, h = 4;
+  float in[w * h], back[w * h];
+  for (int i = 0; i < w * h; ++i) in[i] = float(i);
+  cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
+  cudaArray_t src, dst;
+  cudaMalloc3DArray(&src, &d, make_cudaExtent(w, h, 0));
+  cudaMallocArray(&dst, &d, w, h, cudaArraySurfaceLoadStore);
+  cudaMemcpy3DParms p = {};
+  p.srcPtr = make_cudaPitchedPtr(in, w * 4, w, h);
+  p.dstArray = src;
+  p.extent = make_cudaExtent(w, h, 1);
+  p.kind = cudaMemcpyHostToDevice;
+  cudaMemcpy3D(&p);
+  cudaResourceDesc r = {};
+  r.resType = cudaResourceTypeArray;
+  cudaTextureDesc td = {};
+  cudaTextureObject_t ts, tdst;
+  cudaSurfaceObject_t s;
+  r.res.array.array = src;
+  cudaCreateTextureObject(&ts, &r, &td, nullptr);
+  r.res.array.array = dst;
+  cudaCreateTextureObject(&tdst, &r, &td, nullptr);
+  cudaCreateSurfaceObject(&s, &r);
+  doubleTexels<<<h, w>>>(s, ts);
+  float *out;
+  cudaMalloc(&out, sizeof back);
+  gather<<<h, w>>>(out, tdst);
+  cudaMemcpy(back, out, sizeof back, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < w * h; ++i)
+    if (back[i] != 2.0f * i) { printf("wrong at %d: %g\n", i, back[i]); return 1; }
+  printf("ok\n");
+  return 0;
+}
+)");
+  Kernel Gather;
+  Gather.MangledName = "_Z6gatherPfy";
+  Gather.Params.resize(2);
+  Gather.Params[0].Bytes = 8;
+  Gather.Params[1].Bytes = 8;
+  Kernels = {Gather};
+  RecordedRun Run = run(P, {"_Z6gatherPfy", "_Z12doubleTexelsyy"});
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_EQ(Run.OutputTail, "ok\n");
+  ASSERT_EQ(Run.Launches.size(), 2u);
+  EXPECT_TRUE(Run.Forgets.empty());
+}
+
+} // namespace

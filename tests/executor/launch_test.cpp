@@ -207,6 +207,30 @@ $L_top:
   st.global.u32 [%rd2], %r1;
   ret;
 }
+.visible .entry lookback(.param .u64 flags)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [flags];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %ctaid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  setp.eq.s32 %p1, %r1, 0;
+  @%p1 bra $L_publish;
+  ld.relaxed.gpu.u32 %r2, [%rd4+-4];
+  setp.ne.s32 %p2, %r2, 0;
+  @%p2 bra $L_publish;
+$L_poll:
+  ld.relaxed.gpu.u32 %r2, [%rd4+-4];
+  setp.eq.s32 %p2, %r2, 0;
+  @%p2 bra $L_poll;
+$L_publish:
+  mov.u32 %r3, 1;
+  st.relaxed.gpu.u32 [%rd4], %r3;
+  ret;
+}
 )PTX";
 
 constexpr uint64_t OutBase = uint64_t(1) << 40, InBase = uint64_t(2) << 40;
@@ -404,6 +428,41 @@ TEST(Launch, MmaComputesTheProductInTheDocumentedLayout) {
       EXPECT_EQ(Got, Want) << L << " " << R;
     }
   EXPECT_TRUE(F.outKnown(0));
+}
+
+// A decoupled look-back: each block reads its predecessor's flag with an
+// ordered load and polls it until set. Run in order, no block polls; on a
+// GPU a block may find its predecessor unfinished and poll, which timing
+// decides: the poll is counted as made at least 0 times (uncounted), not
+// as exactly 0; the first read is exact (one per block but the first).
+TEST(Launch, ALookBacksPollsAreAtLeastWhatRanInOrder) {
+  Fixture F;
+  const XFunction *K = F.Prog->kernel("lookback");
+  ASSERT_NE(K, nullptr);
+  LaunchConfig C;
+  C.Grid[0] = 4;
+  C.Block[0] = 1;
+  C.Params.resize(8);
+  std::memcpy(C.Params.data(), &OutBase, 8);
+  F.Kernel_ = executedKernel(*K);
+  ExecutedCounts R = executeLaunch(*F.Prog, *K, F.Kernel_, F.Mem, C,
+                                   archOrDefault("sm_90"), 1);
+  ASSERT_TRUE(R.Out.Finished) << R.Out.Error;
+  ASSERT_EQ(R.Stats.size(), 3u); // First read, poll, publish.
+  EXPECT_EQ(R.Stats[0].Requests, 3u);
+  EXPECT_EQ(R.Stats[0].UnknownRequests, 0u);
+  EXPECT_EQ(R.Stats[1].Requests, 0u);
+  EXPECT_EQ(R.Stats[1].UnknownRequests, 3u);
+  EXPECT_EQ(R.Stats[1].UncountedRequests, 3u);
+  EXPECT_NE(R.Stats[1].UnknownReason.find("decided by timing"),
+            std::string::npos)
+      << R.Stats[1].UnknownReason;
+  EXPECT_EQ(R.Stats[2].Requests, 4u);
+  // One block alone has no neighbour to wait for: nothing is marked.
+  C.Grid[0] = 1;
+  R = executeLaunch(*F.Prog, *K, F.Kernel_, F.Mem, C, archOrDefault("sm_90"),
+                    1);
+  EXPECT_EQ(R.Stats[1].UncountedRequests, 0u);
 }
 
 TEST(Launch, AnUnimplementedInstructionStopsTheLaunchNamingIt) {

@@ -185,10 +185,12 @@ int main() {
 namespace {
 
 TEST(HostAuto, AFailedResultCheckKeepsTheRecordedLaunchAndAddsTheRest) {
-  // texture_reads.cu checks texScale's output, which no kernel computed
-  // under recording, and exits 1 after the first of its two launches: that
-  // launch stays as recorded, and the second comes from the host code.
-  ToolRun R = runTool("examples/texture_reads.cu --format json");
+  // texture_reads.cu checks texScale's output, which no kernel computes
+  // when recording runs none (--exec-budget 0), and exits 1 after the first
+  // of its two launches: that launch stays as recorded, and the second
+  // comes from the host code.
+  ToolRun R =
+      runTool("examples/texture_reads.cu --exec-budget 0 --format json");
   ASSERT_EQ(R.Exit, 0) << R.Err;
   json J = json::parse(R.Out);
   if (!canRecord(J["compiler"]))

@@ -144,6 +144,20 @@ bool link() {
     return false;
   }
   S.Prog = std::move(*P);
+  // Pointers among the initial bytes (`__device__ int *p = table;`), now
+  // that every variable has its address.
+  for (const ptx::Module &M : *S.Modules)
+    for (const ptx::Variable &V : M.Globals) {
+      auto It = S.Vars.find(V.Name);
+      if (V.InitSymbols.empty() || It == S.Vars.end())
+        continue;
+      for (const auto &[Off, Sym] : V.InitSymbols) {
+        const uint64_t Value =
+            S.Prog->addressOf(Sym.first) + uint64_t(Sym.second);
+        if (Off + 8 <= It->second.second)
+          std::memcpy(static_cast<char *>(It->second.first) + Off, &Value, 8);
+      }
+    }
   return true;
 }
 
@@ -234,8 +248,31 @@ bool settled(uintptr_t Base) {
   return true;
 }
 
+/// Whether F or a function it calls reads or writes through a texture or
+/// surface object: the arrays behind them are not among a launch's
+/// pointers, so such a launch cannot wait for its memory to be observed.
+bool usesTextures(const exec::XFunction &F,
+                  std::set<const exec::XFunction *> &Seen) {
+  if (!Seen.insert(&F).second)
+    return false;
+  for (const exec::XInstr &I : F.Code)
+    if (I.Src && (I.Src->Op == "tex" || I.Src->Op == "tld4" ||
+                  I.Src->Op == "suld" || I.Src->Op == "sust"))
+      return true;
+  for (const exec::CallInfo &C : F.Calls)
+    if (C.Callee && usesTextures(*C.Callee, Seen))
+      return true;
+  return false;
+}
+
 bool waits(const FunctionalLaunch &L) {
   State &S = state();
+  if (S.On && link())
+    if (const exec::XFunction *K = S.Prog->kernel(L.Kernel)) {
+      std::set<const exec::XFunction *> Seen;
+      if (usesTextures(*K, Seen))
+        return false;
+    }
   // Host memory the host reads and writes without a call, and printf's
   // output, are observed as the kernel runs: nothing waits then.
   const bool HostMemory =
@@ -431,8 +468,28 @@ void set(void *Dst, size_t Bytes) { written(Dst, nullptr, Bytes); }
 
 void variable(const char *DeviceName, void *Host, size_t Bytes) {
   State &S = state();
-  if (S.On && DeviceName)
-    S.Vars[DeviceName] = {Host, Bytes};
+  if (!S.On || !DeviceName)
+    return;
+  S.Vars[DeviceName] = {Host, Bytes};
+  // The host's copy stands for device memory, which the module's load
+  // fills with the variable's initial bytes (nvcc leaves the host's copy
+  // zero): `__constant__ short Q[] = {32, 33, ...}` reads as written.
+  for (const ptx::Module &M : *S.Modules)
+    if (const ptx::Variable *V = M.global(DeviceName))
+      if (!V->Extern && !V->Init.empty()) {
+        std::memcpy(Host, V->Init.data(), std::min(Bytes, V->Init.size()));
+        break;
+      }
+}
+
+void textureMade(uint64_t Handle, const exec::TextureView &V) {
+  if (state().On)
+    state().Mem.Textures[Handle] = V;
+}
+
+void textureDestroyed(uint64_t Handle) {
+  if (state().On)
+    state().Mem.Textures.erase(Handle);
 }
 
 void forgetAll(const std::string &Why) {

@@ -19,6 +19,8 @@
 #ifndef GMEM_RECORD_RUNTIME_FUNCTIONAL_H
 #define GMEM_RECORD_RUNTIME_FUNCTIONAL_H
 
+#include "texture.h"
+
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -81,6 +83,10 @@ void written(void *Dst, const void *Src, size_t Bytes);
 void set(void *Dst, size_t Bytes);
 /// A __device__ or __constant__ variable's host copy, by device name.
 void variable(const char *DeviceName, void *Host, size_t Bytes);
+/// A texture or surface object the program made (its handle and view), or
+/// destroyed.
+void textureMade(uint64_t Handle, const exec::TextureView &V);
+void textureDestroyed(uint64_t Handle);
 /// A library call that may have run kernels: no device byte is known.
 void forgetAll(const std::string &Why);
 /// Whether every byte of the allocation at Base is known.
