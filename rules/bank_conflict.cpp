@@ -73,6 +73,8 @@ static void tryPadding(const RuleContext &C, const Access &A, Diagnostic &D) {
   // The original and each padded copy over the same blocks.
   LaunchResult Storage;
   const LaunchResult &Base = unchanged(C, Storage);
+  if (!reproduces(C, Base, A))
+    return;
   const AccessStats &Old = Base.PerAccess[A.Id];
   for (uint64_t N = 1; N <= C.Arch.Banks; ++N) {
     std::optional<Kernel> P = padSharedArray(C.K, A.SharedArray, N);
@@ -246,6 +248,8 @@ static void trySequentialAddressing(const RuleContext &C, const Access &A,
   // The loop's own accesses of the array, per block, before the change.
   LaunchResult Storage;
   const LaunchResult &Base = unchanged(C, Storage);
+  if (!reproduces(C, Base, A))
+    return;
   std::vector<int> InLoop;
   bool Inside = true;
   accessesAfter(Loop->Body, nullptr, Inside, InLoop);
@@ -319,8 +323,8 @@ static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
         accessDiagnostic(C, A, "gmem-bank-conflict",
                          Policy ? Severity::Error : Severity::Warning);
     D.Message = "up to " + std::to_string(S.MaxWays) +
-                "-way bank conflict in shared " + opText(A) + " of '" +
-                A.Array + "': " + figure(S.perRequest()) +
+                "-way bank conflict in shared " + opText(A) + ofArray(A) +
+                ": " + figure(S.perRequest()) +
                 " wavefronts per request, ideal " +
                 figure(double(S.IdealUnits) / double(S.Requests));
     if (Policy)

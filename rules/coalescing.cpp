@@ -121,6 +121,8 @@ static void trySwap(const RuleContext &C, const Access &A, Diagnostic &D) {
   // Both the original and the swapped kernel over the same blocks.
   LaunchResult Storage, S = resimulate(SK, SL, C);
   const LaunchResult &Base = unchanged(C, Storage);
+  if (!reproduces(C, Base, A))
+    return;
   const AccessStats &Old = Base.PerAccess[A.Id], &New = S.PerAccess[A.Id];
   if (New.UnknownRequests || New.perRequest() >= Old.perRequest())
     return;
@@ -297,6 +299,8 @@ static void trySoA(const RuleContext &C, const Access &A, Diagnostic &D) {
     return;
   LaunchResult Storage, After = resimulate(Copy, C.R.L, C);
   const LaunchResult &Base = unchanged(C, Storage);
+  if (!reproduces(C, Base, A))
+    return;
   const AccessStats &Old = Base.PerAccess[A.Id], &New = After.PerAccess[A.Id];
   if (New.UnknownRequests || New.perRequest() >= Old.perRequest())
     return;
@@ -335,6 +339,8 @@ static void tryLoopRoles(const RuleContext &C, const Access &A, Diagnostic &D) {
   });
   LaunchResult Storage;
   const LaunchResult &Base = unchanged(C, Storage);
+  if (!reproduces(C, Base, A))
+    return;
   const AccessStats &Old = Base.PerAccess[A.Id];
   for (int W : Candidates) {
     auto Exchange = [&](const Expr &E) -> ExprPtr {
@@ -383,11 +389,11 @@ void checkUncoalesced(const RuleContext &C, std::vector<Diagnostic> &Out,
     Diagnostic D = accessDiagnostic(
         C, A, Rule, Policy ? Severity::Error : Severity::Warning);
     double Ideal = double(S.IdealUnits) / double(S.Requests);
-    D.Message =
-        std::string(Excess ? "uncoalesced" : "inefficient") + " global " +
-        opText(A) + (Kind == AccessKind::Load ? " from '" : " to '") + A.Array +
-        "': " + figure(S.perRequest()) + " sectors per request, ideal " +
-        figure(Ideal) + " (" + figure(Eff) + "% efficiency)";
+    D.Message = std::string(Excess ? "uncoalesced" : "inefficient") +
+                " global " + opText(A) +
+                ofArray(A, Kind == AccessKind::Load ? " from " : " to ") +
+                ": " + figure(S.perRequest()) + " sectors per request, ideal " +
+                figure(Ideal) + " (" + figure(Eff) + "% efficiency)";
     if (Policy)
       D.Message += ", below --min-efficiency " +
                    figure(*C.Policy.MinEfficiencyPct) + "%";

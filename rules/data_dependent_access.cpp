@@ -15,8 +15,8 @@ static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
         accessDiagnostic(C, A, "gmem-data-dependent-access", Severity::Warning);
     D.Figures["unknown_requests"] = S.UnknownRequests;
     D.Message = std::string(A.Sp == Space::Global ? "global " : "shared ") +
-                opText(A) + " of '" + A.Array +
-                "' has an address that depends on loaded data: its cost "
+                opText(A) + ofArray(A) +
+                " has an address that depends on loaded data: its cost "
                 "cannot be predicted from the source (" +
                 std::to_string(S.UnknownRequests) + " requests) in " + C.K.Name;
     D.Notes.push_back({A.Loc, S.UnknownReason});

@@ -13,7 +13,7 @@ static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
     D.Figures["misaligned_lanes"] = S.MisalignedLanes;
     D.Message = std::string("misaligned ") +
                 (A.Sp == Space::Global ? "global " : "shared ") + opText(A) +
-                " of '" + A.Array + "': " + std::to_string(S.MisalignedLanes) +
+                ofArray(A) + ": " + std::to_string(S.MisalignedLanes) +
                 " lane accesses of " + std::to_string(A.Size) +
                 " bytes start at an address that is not a multiple of " +
                 std::to_string(A.Size) + " in " + C.K.Name;

@@ -211,6 +211,15 @@ const LaunchResult &unchanged(const RuleContext &C, LaunchResult &Storage) {
   return Storage;
 }
 
+bool reproduces(const RuleContext &C, const LaunchResult &Base,
+                const Access &A) {
+  const size_t I = size_t(A.Id);
+  if (A.Id < 0 || I >= Base.PerAccess.size() || I >= C.R.PerAccess.size())
+    return false;
+  const AccessStats &B = Base.PerAccess[I], &R = C.R.PerAccess[I];
+  return B.Requests && B.Requests == R.Requests && B.Units == R.Units;
+}
+
 LaunchResult resimulate(const Kernel &K, const Launch &L,
                         const RuleContext &C) {
   SimOptions O;

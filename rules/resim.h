@@ -38,6 +38,12 @@ LaunchResult resimulate(const Kernel &K, const Launch &L, const RuleContext &C);
 /// own result where the model priced the whole of it (no second
 /// simulation), else resimulated into Storage.
 const LaunchResult &unchanged(const RuleContext &C, LaunchResult &Storage);
+/// Whether Base, the model re-simulated unchanged, makes A's requests and
+/// units as reported: else the model does not stand for what was reported
+/// (the executed PTX priced it), and a fix it re-simulates would be checked
+/// against nothing.
+bool reproduces(const RuleContext &C, const LaunchResult &Base,
+                const Access &A);
 
 /// The innermost loop of Body that contains access Id (in its body,
 /// condition or step), or null when it runs outside every loop.

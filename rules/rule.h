@@ -58,6 +58,9 @@ std::vector<Diagnostic> runRules(const RuleContext &C,
 /// Helpers shared by rules (rule_util.cpp).
 std::string figure(double V);        ///< "32", "2.5", "12.5".
 std::string opText(const Access &A); ///< "load", "store", "atomic".
+/// " of 'ARRAY'", or of an array the access does not name (an address the
+/// executed PTX computes from several arrays).
+std::string ofArray(const Access &A, const char *Of = " of ");
 Diagnostic accessDiagnostic(const RuleContext &C, const Access &A,
                             const char *Rule, Severity Level);
 

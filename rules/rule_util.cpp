@@ -30,6 +30,12 @@ std::string figure(double V) {
   return B;
 }
 
+std::string ofArray(const Access &A, const char *Of) {
+  if (A.Array.empty())
+    return std::string(Of) + "an array its address does not name";
+  return std::string(Of) + "'" + A.Array + "'";
+}
+
 std::string opText(const Access &A) {
   switch (A.Kind) {
   case AccessKind::Load:
