@@ -142,6 +142,17 @@ public:
   }
   ~PricingSink() override { flushAll(); }
 
+  /// R's lanes may poll access Id more often on a GPU, as timing decides.
+  void pollUnknown(int Id, const MemRequest &R) {
+    UnknownEvent U;
+    U.AccessId = Id;
+    U.Issued = false;
+    U.Mask = R.Mask;
+    U.Reason = &spinPoll();
+    U.Order = R.Block * WarpsPerBlock + R.Warp;
+    Pipe.unknown(U);
+  }
+
   /// The lanes of R may have gone on to poll: every poll of R's function
   /// is marked as made at least as often as the executor made it.
   void mayPoll(const MemRequest &R) {
@@ -150,16 +161,8 @@ public:
       if (!In.Ordered || !In.InLoop || In.Access < 0 ||
           In.Space == MemSpace::Shared)
         continue;
-      const int Id = (*LastIds)[size_t(I) * 2];
-      if (Id < 0)
-        continue;
-      UnknownEvent U;
-      U.AccessId = Id;
-      U.Issued = false;
-      U.Mask = R.Mask;
-      U.Reason = &spinPoll();
-      U.Order = R.Block * WarpsPerBlock + R.Warp;
-      Pipe.unknown(U);
+      if (const int Id = (*LastIds)[size_t(I) * 2]; Id >= 0)
+        pollUnknown(Id, R);
     }
   }
 
@@ -193,16 +196,8 @@ public:
     }
     if (R.Lookback)
       mayPoll(R);
-    if (R.Spin || R.Poll) {
-      UnknownEvent U;
-      U.AccessId = Id;
-      U.Issued = false;
-      U.Mask = R.Mask;
-      U.Reason = &spinPoll();
-      U.Order = R.Block * WarpsPerBlock + R.Warp;
-      Pipe.unknown(U);
-      return;
-    }
+    if (R.Spin || R.Poll)
+      return pollUnknown(Id, R);
     if (!(Acc.Compiled.State == CompiledForm::Merged &&
           Acc.Compiled.Leader >= 0) &&
         !R.Unknown && !R.Uncertain) {

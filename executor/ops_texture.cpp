@@ -644,13 +644,13 @@ bool decodeSurface(Decoder &D, const ptx::Instr &I, XInstr &X) {
 } // namespace
 
 bool decodeTexture(Decoder &D, const ptx::Instr &I, XInstr &X) {
-  if (I.Op == "tex" || I.Op == "tld4")
-    return decodeTex(D, I, X);
   if (I.Op == "txq" || I.Op == "suq")
     return decodeQuery(D, I, X);
-  if (I.Op == "suld" || I.Op == "sust")
-    return decodeSurface(D, I, X);
-  return false;
+  const bool Tex = I.Op == "tex" || I.Op == "tld4";
+  if (!Tex && I.Op != "suld" && I.Op != "sust")
+    return false;
+  D.X.Textures = true;
+  return Tex ? decodeTex(D, I, X) : decodeSurface(D, I, X);
 }
 
 } // namespace gmem::exec

@@ -191,6 +191,9 @@ struct XFunction {
   /// (atomics, volatile or ordered accesses, fences, device malloc, calls
   /// through pointers): then they run in order on one thread.
   bool Communicates = false;
+  /// Whether it reads or writes through texture or surface objects (tex,
+  /// tld4, suld, sust).
+  bool Textures = false;
   /// Whether it has ordered loads of global memory in loops (a spin-wait's
   /// polls of another block's flag).
   bool HasPolls = false;

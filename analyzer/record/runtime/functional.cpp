@@ -255,10 +255,8 @@ bool usesTextures(const exec::XFunction &F,
                   std::set<const exec::XFunction *> &Seen) {
   if (!Seen.insert(&F).second)
     return false;
-  for (const exec::XInstr &I : F.Code)
-    if (I.Src && (I.Src->Op == "tex" || I.Src->Op == "tld4" ||
-                  I.Src->Op == "suld" || I.Src->Op == "sust"))
-      return true;
+  if (F.Textures)
+    return true;
   for (const exec::CallInfo &C : F.Calls)
     if (C.Callee && usesTextures(*C.Callee, Seen))
       return true;
