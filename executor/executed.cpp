@@ -386,17 +386,17 @@ public:
       flush();
     Any = true;
     Current = B;
-    appendSectors(E, Sectors);
+    Sectors.add(E);
   }
   void flush() {
-    Misses += distinctSectors(Sectors);
+    Misses += Sectors.size();
     Sectors.clear();
   }
 
 private:
   bool Any = false;
   Dim3 Current;
-  std::vector<uint64_t> Sectors;
+  SectorSet Sectors;
 };
 
 /// One thread's share of a launch: its blocks, its pricing.

@@ -63,6 +63,81 @@ inline uint64_t distinctSectors(std::vector<uint64_t> &Sectors) {
                   Sectors.begin());
 }
 
+/// A set of sector numbers that counts each once as they arrive, for a
+/// block that loads far more sectors than it has distinct ones (sgemm's
+/// strips: sorting them all took half of its execution). Open addressing;
+/// clear() costs the entries held, not the table.
+class SectorSet {
+public:
+  void insert(uint64_t S) {
+    if (2 * (Keys.size() + 1) > Table.size())
+      grow();
+    const size_t Mask = Table.size() - 1;
+    for (size_t I = hash(S) & Mask;; I = (I + 1) & Mask) {
+      if (Table[I] == S)
+        return;
+      if (Table[I] == Empty) {
+        Table[I] = S;
+        Keys.push_back(S);
+        return;
+      }
+    }
+  }
+  /// Adds the sectors E's active lanes touch (as appendSectors). A lane
+  /// that reads the sector it read last (a loop walking a row) skips the
+  /// table.
+  void add(const RequestEvent &E, uint64_t Bytes = 32) {
+    uint64_t Last = Empty;
+    for (uint32_t M = E.Mask; M; M &= M - 1) {
+      const unsigned L = __builtin_ctz(M);
+      const uint64_t A = E.Addr[L];
+      const uint64_t First = A / Bytes, End = (A + E.Size - 1) / Bytes;
+      if (First == End && (First == Last || First == OfLane[L]))
+        continue;
+      for (uint64_t S = First; S <= End; ++S)
+        if (S != Last)
+          insert(Last = S);
+      OfLane[L] = End;
+    }
+  }
+  size_t size() const { return Keys.size(); }
+  void clear() {
+    const size_t Mask = Table.size() - 1;
+    for (uint64_t K : Keys)
+      for (size_t I = hash(K) & Mask;; I = (I + 1) & Mask)
+        if (Table[I] == K) {
+          Table[I] = Empty;
+          break;
+        }
+    Keys.clear();
+    std::fill(std::begin(OfLane), std::end(OfLane), Empty);
+  }
+
+private:
+  static constexpr uint64_t Empty = ~uint64_t(0);
+  static size_t hash(uint64_t S) {
+    return size_t((S * 0x9E3779B97F4A7C15ull) >> 20);
+  }
+  void grow() {
+    Table.assign(std::max<size_t>(1024, 2 * Table.size()), Empty);
+    const size_t Mask = Table.size() - 1;
+    for (uint64_t K : Keys)
+      for (size_t I = hash(K) & Mask;; I = (I + 1) & Mask)
+        if (Table[I] == Empty) {
+          Table[I] = K;
+          break;
+        }
+  }
+  std::vector<uint64_t> Table;
+  std::vector<uint64_t> Keys;
+  /// Each lane's last sector, in the table since the last clear().
+  uint64_t OfLane[32] = {Empty, Empty, Empty, Empty, Empty, Empty, Empty,
+                         Empty, Empty, Empty, Empty, Empty, Empty, Empty,
+                         Empty, Empty, Empty, Empty, Empty, Empty, Empty,
+                         Empty, Empty, Empty, Empty, Empty, Empty, Empty,
+                         Empty, Empty, Empty, Empty};
+};
+
 /// R's L2 sectors (R simulated for K and L on A). SplitL2: the board's L2
 /// is split in two halves (Hopper and Ampere's A100).
 L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,

@@ -184,6 +184,40 @@ RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
                                sharedGroupLanes(A, Addr, Mask, Size, Load));
 }
 
+namespace {
+
+/// A full warp served as one group whose lanes read one word each, equally
+/// spaced by whole words (rows, columns, padded columns: most shared
+/// requests): each bank's count of distinct words, without sorting.
+bool equallySpacedWords(const ArchRules &A, const uint64_t *Addr, uint32_t Mask,
+                        unsigned Size, unsigned GroupLanes, unsigned RowShift,
+                        RequestCost &C) {
+  const uint64_t D = Addr[1] - Addr[0];
+  if (Mask != 0xffffffffu || GroupLanes < 32 || RowShift ||
+      Size > A.BankBytes || D % A.BankBytes ||
+      Addr[0] % A.BankBytes + Size > A.BankBytes)
+    return false;
+  for (unsigned L = 2; L < 32; ++L)
+    if (Addr[L] - Addr[L - 1] != D)
+      return false;
+  const unsigned WordShift = __builtin_ctz(A.BankBytes);
+  const uint64_t BankMask = A.Banks - 1;
+  uint64_t Max = 1;
+  if (D) { // 32 distinct words (D is a multiple of the word, not 0).
+    unsigned PerBank[64] = {0};
+    const uint64_t W0 = Addr[0] >> WordShift, DW = D >> WordShift;
+    for (unsigned L = 0; L < 32; ++L)
+      Max = std::max<uint64_t>(Max, ++PerBank[(W0 + L * DW) & BankMask]);
+  }
+  C.Units = Max;
+  C.Ways = Max;
+  C.IdealUnits = 1;
+  C.DistinctBytes = D ? 32 * uint64_t(Size) : Size;
+  return true;
+}
+
+} // namespace
+
 RequestCost sharedRequestInGroups(const ArchRules &A, const uint64_t *Addr,
                                   uint32_t Mask, unsigned Size,
                                   unsigned GroupLanes) {
@@ -196,6 +230,8 @@ RequestCost sharedRequestInGroups(const ArchRules &A, const uint64_t *Addr,
   // words of one bank are served together, so they count as one.
   const unsigned RowShift = __builtin_ctz(A.BankRowBytes) - WordShift;
   const uint64_t BankMask = A.Banks - 1;
+  if (equallySpacedWords(A, Addr, Mask, Size, GroupLanes, RowShift, C))
+    return C;
   for (unsigned G = 0; G < A.WarpSize; G += GroupLanes) {
     uint32_t GroupMask =
         GroupLanes >= 32 ? Mask : Mask & (((1u << GroupLanes) - 1) << G);

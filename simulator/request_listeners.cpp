@@ -61,8 +61,12 @@ void RequestPipeline::observe(std::function<void(const RequestEvent &)> F) {
 
 uint32_t misalignedLanes(const RequestEvent &E) {
   uint64_t Low = 0;
-  for (uint32_t M = E.Mask; M; M &= M - 1)
-    Low |= E.Addr[__builtin_ctz(M)];
+  if (E.Mask == ~0u) // A loop the compiler vectorizes: the common case.
+    for (unsigned L = 0; L < 32; ++L)
+      Low |= E.Addr[L];
+  else
+    for (uint32_t M = E.Mask; M; M &= M - 1)
+      Low |= E.Addr[__builtin_ctz(M)];
   if (!(Low & (E.Size - 1)))
     return 0;
   uint32_t Out = 0;
