@@ -113,3 +113,37 @@ TEST(L2Traffic, ExecutedLaunchesCountEveryBlock) {
 }
 
 } // namespace
+
+// SectorSet (the executor's count of a block's distinct sectors) counts
+// what sorting every sector and dropping repeats counts, over requests of
+// random addresses, sizes and masks, across clears (a block's end).
+TEST(L2Traffic, SectorSetCountsWhatSortingCounts) {
+  uint64_t Seed = 12345;
+  auto Next = [&] {
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    return Seed >> 33;
+  };
+  SectorSet Set;
+  for (int Block = 0; Block < 50; ++Block) {
+    std::vector<uint64_t> All;
+    const unsigned Requests = 1 + Next() % 400;
+    const uint64_t Span = 64 << (Next() % 14); // Bytes the block reads in.
+    for (unsigned R = 0; R < Requests; ++R) {
+      uint64_t Addr[32];
+      for (uint64_t &A : Addr)
+        A = 0x7f0000000000ull + Next() % Span;
+      if (Next() % 3 == 0) // A walk: lanes read what they read last, on.
+        for (unsigned L = 0; L < 32; ++L)
+          Addr[L] = 0x7f0000000000ull + L * 4096 + R * 4;
+      RequestEvent E;
+      E.Addr = Addr;
+      E.Size = 1u << (Next() % 5);
+      E.Mask = Next() % 4 ? ~0u : uint32_t(Next());
+      Set.add(E);
+      appendSectors(E, All);
+    }
+    EXPECT_EQ(Set.size(), distinctSectors(All)) << "block " << Block;
+    Set.clear();
+    EXPECT_EQ(Set.size(), 0u);
+  }
+}
