@@ -186,14 +186,19 @@ RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
 
 namespace {
 
+/// A row holds one word per bank (all but Kepler): a word's bank and row
+/// are the word's number.
+bool wordsAreKeys(const ArchRules &A) {
+  return A.BankRowBytes == A.Banks * A.BankBytes;
+}
+
 /// A full warp served as one group whose lanes read one word each, equally
 /// spaced by whole words (rows, columns, padded columns: most shared
 /// requests): each bank's count of distinct words, without sorting.
 bool equallySpacedWords(const ArchRules &A, const uint64_t *Addr, uint32_t Mask,
-                        unsigned Size, unsigned GroupLanes, unsigned RowShift,
-                        RequestCost &C) {
+                        unsigned Size, unsigned GroupLanes, RequestCost &C) {
   const uint64_t D = Addr[1] - Addr[0];
-  if (Mask != 0xffffffffu || GroupLanes < 32 || RowShift ||
+  if (Mask != 0xffffffffu || GroupLanes < 32 || !wordsAreKeys(A) ||
       Size > A.BankBytes || D % A.BankBytes ||
       Addr[0] % A.BankBytes + Size > A.BankBytes)
     return false;
@@ -216,6 +221,52 @@ bool equallySpacedWords(const ArchRules &A, const uint64_t *Addr, uint32_t Mask,
   return true;
 }
 
+/// A warp served as one group whose lanes each read within one word, at an
+/// address aligned to their width (every 1-, 2- and 4-byte access but a
+/// misaligned one): each bank's distinct words counted as the lanes come,
+/// a word seen before found in a small hash table, without sorting
+/// (data-indexed and wrapped requests); distinct aligned addresses do not
+/// overlap, so their bytes are width x count.
+bool oneWordPerLane(const ArchRules &A, const uint64_t *Addr, uint32_t Mask,
+                    unsigned Size, unsigned GroupLanes, RequestCost &C) {
+  if (GroupLanes < 32 || !wordsAreKeys(A) || Size > A.BankBytes ||
+      (Size & (Size - 1)))
+    return false;
+  uint64_t Low = 0;
+  for (uint32_t M = Mask; M; M &= M - 1)
+    Low |= Addr[__builtin_ctz(M)];
+  if (Low & (Size - 1))
+    return false;
+  const unsigned WordShift = __builtin_ctz(A.BankBytes);
+  const uint64_t BankMask = A.Banks - 1;
+  constexpr uint64_t Empty = ~uint64_t(0); // No address's word.
+  uint64_t Word[64];
+  uint8_t Bytes[64]; // The offsets within the word read, as bits.
+  std::fill(Word, Word + 64, Empty);
+  unsigned PerBank[64] = {0};
+  unsigned Max = 0, Distinct = 0;
+  for (uint32_t M = Mask; M; M &= M - 1) {
+    const uint64_t X = Addr[__builtin_ctz(M)];
+    const uint64_t W = X >> WordShift;
+    unsigned H = unsigned((W * 0x9E3779B97F4A7C15ull) >> 58);
+    while (Word[H] != Empty && Word[H] != W)
+      H = (H + 1) & 63;
+    if (Word[H] == Empty) {
+      Word[H] = W;
+      Bytes[H] = 0;
+      Max = std::max(Max, ++PerBank[W & BankMask]);
+    }
+    const uint8_t Bit = uint8_t(1u << (X & (A.BankBytes - 1)));
+    Distinct += !(Bytes[H] & Bit);
+    Bytes[H] |= Bit;
+  }
+  C.Units = Max;
+  C.Ways = Max;
+  C.IdealUnits = 1;
+  C.DistinctBytes = uint64_t(Distinct) * Size;
+  return true;
+}
+
 } // namespace
 
 RequestCost sharedRequestInGroups(const ArchRules &A, const uint64_t *Addr,
@@ -230,7 +281,8 @@ RequestCost sharedRequestInGroups(const ArchRules &A, const uint64_t *Addr,
   // words of one bank are served together, so they count as one.
   const unsigned RowShift = __builtin_ctz(A.BankRowBytes) - WordShift;
   const uint64_t BankMask = A.Banks - 1;
-  if (equallySpacedWords(A, Addr, Mask, Size, GroupLanes, RowShift, C))
+  if (equallySpacedWords(A, Addr, Mask, Size, GroupLanes, C) ||
+      oneWordPerLane(A, Addr, Mask, Size, GroupLanes, C))
     return C;
   for (unsigned G = 0; G < A.WarpSize; G += GroupLanes) {
     uint32_t GroupMask =
