@@ -28,6 +28,21 @@ namespace gmem {
 namespace {
 
 /// Where the CUDA headers come from: an installation, or our stand-ins.
+/// The toolkit's CUDART_VERSION (13000 for 13.0), 0 when not found.
+static unsigned runtimeVersion(const std::string &Cuda) {
+  auto Header =
+      llvm::MemoryBuffer::getFile(Cuda + "/include/cuda_runtime_api.h");
+  if (!Header)
+    return 0;
+  llvm::StringRef Text = (*Header)->getBuffer();
+  const size_t At = Text.find("#define CUDART_VERSION");
+  if (At == llvm::StringRef::npos)
+    return 0;
+  unsigned V = 0;
+  Text.substr(At + 22).ltrim().consumeInteger(10, V);
+  return V;
+}
+
 std::string findCudaPath(const FrontendOptions &Opts) {
   if (Opts.CudaPath == "none")
     return "";
@@ -139,6 +154,12 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
                  // nvcc defines __NVCC__, on which CUDA 13's headers make
                  // cooperative_groups::cluster_group; Clang does not.
                  "-D_CG_CLUSTER_INTRINSICS_AVAILABLE"});
+    // nvcc's version, which code tests to choose between APIs (thrust's
+    // iterators where CUDA 13 removed CUB's); Clang does not define it.
+    if (unsigned V = runtimeVersion(Cuda))
+      Args.insert(Args.end(),
+                  {"-D__CUDACC_VER_MAJOR__=" + std::to_string(V / 1000),
+                   "-D__CUDACC_VER_MINOR__=" + std::to_string(V % 1000 / 10)});
   } else {
     Args.insert(Args.end(), {"-nocudainc", "-nocudalib", "-isystem", Stub,
                              "-include", "cuda_runtime.h"});

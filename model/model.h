@@ -521,6 +521,10 @@ struct CompilerInfo {
   /// A recorded program that crashed or ran past the time limit: how it
   /// stopped (its launches before that are kept; gmem-analyze exits 2).
   std::string HostStopped;
+  /// A recorded program's exit status and the end of what it printed (a
+  /// result check's verdict, now that its kernels run).
+  int ProgramExit = 0;
+  std::string ProgramOutput;
   /// What the recorded build got beyond the given files and flags, and
   /// which of the given flags Clang did not get (a sentence each).
   std::vector<std::string> BuildNotes;

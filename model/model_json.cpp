@@ -186,6 +186,9 @@ public:
           R.Compiler.Launches = "interpreted";
         R.Compiler.LaunchesWhy = optString(*C, "compiler", "launches_why");
         R.Compiler.HostStopped = optString(*C, "compiler", "host_stopped");
+        R.Compiler.ProgramOutput = optString(*C, "compiler", "program_output");
+        if (const json *E = find(*C, "program_exit"); E && E->is_number())
+          R.Compiler.ProgramExit = E->get<int>();
         R.Compiler.BuildNotes = strings(*C, "compiler", "build_notes");
       }
       forEach(J, "", "kernels", [&](const json &K, const std::string &P) {
@@ -783,6 +786,10 @@ json toJson(const CompilerInfo &C) {
     J["launches_why"] = C.LaunchesWhy;
   if (!C.HostStopped.empty())
     J["host_stopped"] = C.HostStopped;
+  if (C.Launches == "recorded") {
+    J["program_exit"] = C.ProgramExit;
+    J["program_output"] = C.ProgramOutput;
+  }
   if (!C.BuildNotes.empty())
     J["build_notes"] = C.BuildNotes;
   return J;

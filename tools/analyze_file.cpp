@@ -195,8 +195,12 @@ static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
     return Run.takeError();
   RecordedLaunches L = launchesFromRecording(*Run, M.Kernels);
   M.Launches = std::move(L.Launches);
+  for (Kernel &K : L.Library)
+    M.Kernels.push_back(std::move(K));
   M.Compiler.Launches = "recorded";
   M.Compiler.HostStopped = L.Stopped;
+  M.Compiler.ProgramExit = Run->ExitCode;
+  M.Compiler.ProgramOutput = Run->OutputTail;
   for (const std::string &Lib : Built.AddedLibraries) {
     M.Compiler.BuildNotes.push_back("the program calls lib" + Lib +
                                     ": linked with gmem's stand-in, which "
@@ -424,8 +428,10 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   for (const auto &[File, Error] : Prog->Unparsed)
     Warnings.push_back(File +
                        ": Clang could not parse it, nvcc built it: "
-                       "its kernels are not analysed (" +
-                       llvm::StringRef(Error).split('\n').first.str() + ")");
+                       "its kernels have no model (" +
+                       llvm::StringRef(Error).split('\n').first.str() +
+                       "); a recording prices the launches it ran by their "
+                       "executed PTX");
   if (!Record)
     interpretLaunches(*Prog, Files, FO, O.Overrides);
   M = std::move(Prog->M);

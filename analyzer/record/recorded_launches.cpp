@@ -1,6 +1,7 @@
 //===- recorded_launches.cpp - A recorded run as launches to simulate -----===//
 #include "recorded_launches.h"
 #include "device_name.h"
+#include "importers.h"
 #include "known_memory.h"
 
 #include <algorithm>
@@ -136,6 +137,7 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
   };
 
   std::set<std::string> Unknown;
+  std::map<std::string, Kernel> Library; // By mangled name.
   KnownMemory Known(Run);
   std::string FirstCaveat;
   // The host's copies and sets since the launch before, for a warm L2.
@@ -158,6 +160,38 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
                               W.Api.find("Memset") != std::string::npos});
     }
     auto K = ByMangled.find(deviceNameKey(R.Mangled));
+    if (K == ByMangled.end() && R.Error.empty() && R.Exec && R.Exec->Priced) {
+      // Its PTX ran: the execution prices it, with no model.
+      Kernel &Lib = Library[R.Mangled];
+      if (Lib.Name.empty()) {
+        Lib.Name = kernelBaseName(R.Mangled);
+        Lib.MangledName = R.Mangled;
+        Lib.Warnings.push_back(
+            "its source is not in the analysed files (a library's kernel, "
+            "launched by the library): it has no model, and the figures "
+            "are its executed PTX's");
+      }
+      Known.unmodelled(I, Label + " (" + Lib.Name +
+                              ", a kernel not in the analysed source) may "
+                              "have written it");
+      Launch L;
+      L.Kernel = Lib.Name;
+      L.Loc = R.Site;
+      L.Grid = R.Grid;
+      L.Block = R.Block;
+      L.DynamicSmem = R.Smem;
+      for (const auto &Bytes : R.Args)
+        L.ArgBytes.push_back(Bytes ? *Bytes : std::vector<uint8_t>());
+      L.Executed = R.Exec;
+      if (R.Exec->Out.Finished)
+        L.Ran = PtxIssue{R.Exec->Out.Issued, R.Exec->Out.IssuedInLoops,
+                         R.Exec->Out.PtxInstructions, R.Exec->Out.PtxInLoops,
+                         R.Exec->Out.PtxMemoryInLoops};
+      L.HostWrites = std::move(HostWrites);
+      HostWrites.clear();
+      Out.Launches.push_back(std::move(L));
+      continue;
+    }
     if (K == ByMangled.end()) {
       if (R.Error.empty())
         Known.unmodelled(I, Label + " (" + R.Mangled +
@@ -205,6 +239,8 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
     Out.Launches.push_back(std::move(L));
   }
   lendIssueCounts(Out.Launches);
+  for (auto &[Mangled, K] : Library)
+    Out.Library.push_back(std::move(K));
   if (!FirstCaveat.empty())
     Out.Warnings.push_back(FirstCaveat);
   if (!Run.Library.empty()) {

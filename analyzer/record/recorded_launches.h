@@ -25,6 +25,11 @@ struct RecordedLaunches {
   std::vector<std::string> Warnings;
   /// The program crashed or ran past the time limit: how (an error).
   std::string Stopped;
+  /// Kernels the analysed files do not define whose launches the recording
+  /// ran and priced on their PTX (a library's own, as CUB's device-wide
+  /// algorithms launch them): no model, a warning that says so, the name
+  /// measurements give them. Their launches are among Launches.
+  std::vector<Kernel> Library;
 };
 
 RecordedLaunches launchesFromRecording(const RecordedRun &Run,

@@ -234,6 +234,75 @@ void run(int n) {
   EXPECT_EQ(Interp.Exit, 2);
 }
 
+TEST(BuildEdges, AKernelWithNoModelIsPricedByItsExecutedPtx) {
+  // The kernel's file is one Clang rejects (as above), so the model has no
+  // kernel for the launch; the recording ran it on nvcc's PTX, which
+  // prices it: 4 x 32 warps storing floats 16 bytes apart, 16 sectors per
+  // request; and the host's check of what it wrote passes (exit 0).
+  std::string Host = writeTemp("no_model_host.cpp", R"(void run(float *h);
+int main() {
+  float h[4];
+  run(h);
+  return h[0] == 1 ? 0 : 1;
+}
+)");
+  std::string Kernels = writeTemp("no_model_kernels.cu", R"(#include <cstdlib>
+void release(void *p) { std::free(p); }
+void *acquire(std::size_t n) __attribute__((malloc, malloc(release, 1)));
+void *acquire(std::size_t n) { return std::malloc(n); }
+__global__ void spread(float *a) {
+  a[4 * (blockIdx.x * blockDim.x + threadIdx.x)] = 1;
+}
+void run(float *h) {
+  void *p = acquire(16);
+  float *a;
+  cudaMalloc(&a, 4 * 4096 * sizeof(float));
+  spread<<<32, 128>>>(a);
+  cudaMemcpy(h, a, 4 * sizeof(float), cudaMemcpyDeviceToHost);
+  release(p);
+}
+)");
+  ToolRun R;
+  json J = analyzed("no_model", Host + " " + Kernels, 0, &R);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_exit"], 0) << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 1u) << R.Err;
+  const json &L = J["launches"][0];
+  EXPECT_EQ(L["kernel"], "spread");
+  EXPECT_EQ(L["path"], "executed");
+  EXPECT_EQ(L["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"],
+            128.0);
+  EXPECT_EQ(L["metrics"]["gst_transactions_per_request"], 16.0);
+  EXPECT_EQ(J["warnings"].dump().find("not simulated"), std::string::npos)
+      << J["warnings"].dump();
+}
+
+TEST(BuildEdges, ClangSeesNvccsVersionAsNvccDefinesIt) {
+  // Code picks APIs by nvcc's version (HeCBench's nonzero: thrust's
+  // iterators where CUDA 13 removed CUB's); Clang must take the branch nvcc
+  // takes, or the file does not parse and its kernels have no model.
+  std::string Src = writeTemp("nvcc_version.cu", R"(
+#if !defined(__CUDACC_VER_MAJOR__) || __CUDACC_VER_MAJOR__ < 12 || \
+    !defined(__CUDACC_VER_MINOR__)
+#error "not nvcc's version"
+#endif
+__global__ void pairs(float *a) { a[2 * threadIdx.x] = 0; }
+int main() {
+  float *a;
+  cudaMalloc(&a, 64 * sizeof(float));
+  pairs<<<1, 32>>>(a);
+  return 0;
+}
+)");
+  json J = analyzed("nvcc_version", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 1u) << J["warnings"].dump();
+  EXPECT_EQ(J["launches"][0]["path"], "model") << J["warnings"].dump();
+  EXPECT_EQ(J["launches"][0]["metrics"]["gst_transactions_per_request"], 8.0);
+}
+
 TEST(BuildEdges, OpenMpHostCodeBuildsWithTheHostCompilersOpenMp) {
   std::string Src = writeTemp("omp.cu", R"(#include <omp.h>
 #include <cstdio>
