@@ -151,14 +151,19 @@ template <class T> void setpH(Ctx &C, const XInstr &I) {
     C.setPred(I.D[1], Combine(~R), K);
 }
 
-/// set: the comparison as 1.0f / 0xffffffff or 0 (Off 1: a float result).
+/// set: the comparison as Off's bits (1.0 of the result's float type, or
+/// all ones) or 0; packed halves (Flags bit 4) give one result per half.
 template <class T> void setH(Ctx &C, const XInstr &I) {
   const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]);
   uint64_t *D = C.lanes(I.D[0]);
-  const bool Ftz = I.Flags & 1;
-  const uint64_t True = I.Off ? 0x3f800000 : 0xffffffff;
+  const bool Ftz = I.Flags & 1, Packed = I.Flags & 16;
+  const uint64_t True = uint64_t(I.Off);
   forLanes(C.Active, [&](unsigned L) {
-    D[L] = cmpLane<T>(I.Sub, A[L], B[L], Ftz, 0) ? True : 0;
+    if (Packed)
+      D[L] = (cmpLane<T>(I.Sub, A[L], B[L], Ftz, 16) ? True << 16 : 0) |
+             (cmpLane<T>(I.Sub, A[L], B[L], Ftz, 0) ? True : 0);
+    else
+      D[L] = cmpLane<T>(I.Sub, A[L], B[L], Ftz, 0) ? True : 0;
   });
   C.setKnown(I.D[0], C.known(I.S[0]) & C.known(I.S[1]));
 }
@@ -337,14 +342,20 @@ bool decodeCompare(Decoder &D, const ptx::Instr &I, XInstr &X) {
     Flags |= 16;
   X.Flags = Flags;
   if (Op == "set") {
-    if (Comb || (Flags & 16)) {
-      D.unsupported(X, "set with a boolean operation or packed halves");
+    if (Comb) {
+      D.unsupported(X, "set with a boolean operation");
       return true;
     }
-    // set.cmp.dtype.stype: the first type is the result's.
+    // set.cmp.dtype.stype: the first type is the result's; true is 1.0 of
+    // a float result (each half's of packed halves), else all ones.
     for (const std::string &M : I.Mods)
-      if (tyOf(M) != Ty::None) {
-        X.Off = tyOf(M) == Ty::F32;
+      if (const Ty R = tyOf(M); R != Ty::None) {
+        X.Off = R == Ty::F32                       ? 0x3f800000
+                : R == Ty::F16 || R == Ty::F16x2   ? 0x3c00
+                : R == Ty::BF16 || R == Ty::BF16x2 ? 0x3f80
+                : (Flags & 16) || R == Ty::U16 || R == Ty::S16 || R == Ty::B16
+                    ? 0xffff
+                    : 0xffffffff;
         break;
       }
     X.Fn = pick<SetF>(T);

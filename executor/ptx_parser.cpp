@@ -994,6 +994,11 @@ private:
     const std::string Id = ident();
     if (Id.empty())
       return fail("expected an operand at '" + context() + "'");
+    if (Id == "WARP_SZ") { // The PTX ISA's predefined constant.
+      O.Kind = Operand::Imm;
+      O.Value = 32;
+      return true;
+    }
     if (Id == "_") {
       O.Kind = Operand::Sink;
       if (peek() == '|') { // _|%p: only the predicate result is read.
