@@ -316,23 +316,22 @@ private:
       Uncertain |= P.Uncertain;
       Whole = Whole && P.Mask == F.Mask && P.Size == F.Size;
     }
-    // Each lane's parts must be one aligned run of the group's width, in
-    // whatever order the instructions came.
+    // Each lane's parts must be distinct parts of one aligned window of
+    // the group's width (all of it, or some: ptxas reads the whole window),
+    // in whatever order the instructions came.
     uint64_t Low[32];
     for (uint32_t M = F.Mask; Whole && M; M &= M - 1) {
       const unsigned L = ctz(M);
-      uint64_t Min = F.Addr[L];
-      for (const One &P : G.Seen)
-        Min = std::min(Min, P.Addr[L]);
+      const uint64_t Window = F.Addr[L] - F.Addr[L] % G.Width;
       uint32_t Parts = 0;
       for (const One &P : G.Seen) {
-        const uint64_t D = P.Addr[L] - Min;
+        const uint64_t D = P.Addr[L] - Window;
         const uint64_t K = D / F.Size;
-        Whole = Whole && D % F.Size == 0 && K < G.Need && !(Parts >> K & 1);
+        Whole = Whole && P.Addr[L] >= Window && D + F.Size <= G.Width &&
+                D % F.Size == 0 && !(Parts >> K & 1);
         Parts |= Whole ? 1u << K : 0;
       }
-      Whole = Whole && Min % G.Width == 0;
-      Low[L] = Min;
+      Low[L] = Window;
     }
     if (Whole || Unknown || Uncertain) {
       One W = F;

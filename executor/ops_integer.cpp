@@ -532,10 +532,77 @@ Handler carry(Ty T, bool Sub) {
   return Sub ? carryH<uint32_t, true> : carryH<uint32_t, false>;
 }
 
+enum PackedOp : uint8_t { PAdd, PSub, PMin, PMax };
+
+/// add, sub, min and max on two 16-bit halves (.s16x2, .u16x2: the SIMD
+/// intrinsics of sm_90, __vadd2 and kin), each half on its own; .relu
+/// (signed min and max) makes a negative half 0.
+template <uint8_t Op, bool Signed, bool Relu>
+void packed16H(Ctx &C, const XInstr &I) {
+  lanewise<uint32_t, uint32_t>(C, I, [](uint32_t A, uint32_t B, uint32_t) {
+    uint32_t R = 0;
+    for (unsigned Shift : {0u, 16u}) {
+      const int32_t X =
+          Signed ? int16_t(A >> Shift) : int32_t(A >> Shift & 0xffff);
+      const int32_t Y =
+          Signed ? int16_t(B >> Shift) : int32_t(B >> Shift & 0xffff);
+      int32_t V = Op == PAdd   ? X + Y
+                  : Op == PSub ? X - Y
+                  : Op == PMin ? std::min(X, Y)
+                               : std::max(X, Y);
+      if (Relu && V < 0)
+        V = 0;
+      R |= (uint32_t(V) & 0xffff) << Shift;
+    }
+    return R;
+  });
+}
+
+/// min.relu and max.relu of signed 32-bit values: a negative result is 0.
+template <bool Max> void relu32H(Ctx &C, const XInstr &I) {
+  lanewise<int32_t, int32_t>(C, I, [](int32_t A, int32_t B, int32_t) {
+    const int32_t V = Max ? std::max(A, B) : std::min(A, B);
+    return V < 0 ? 0 : V;
+  });
+}
+
+template <uint8_t Op> Handler packed16(bool Signed, bool Relu) {
+  if (!Signed)
+    return packed16H<Op, false, false>;
+  return Relu ? packed16H<Op, true, true> : packed16H<Op, true, false>;
+}
+
 } // namespace
 
 bool decodeInteger(Decoder &D, const ptx::Instr &I, XInstr &X) {
   const std::string &Op = I.Op;
+  const bool Relu = I.has("relu");
+  if (I.has("s16x2") || I.has("u16x2")) {
+    // Packed halves: the registers are 32 bits.
+    const bool Signed = I.has("s16x2");
+    X.D[0] = D.dst(I.Ops.at(0));
+    X.S[0] = D.src(I.Ops.at(1), Ty::B32);
+    X.S[1] = D.src(I.Ops.at(2), Ty::B32);
+    X.ND = 1;
+    X.NS = 2;
+    X.Fn = Op == "add"   ? packed16<PAdd>(Signed, Relu)
+           : Op == "sub" ? packed16<PSub>(Signed, Relu)
+           : Op == "min" ? packed16<PMin>(Signed, Relu)
+           : Op == "max" ? packed16<PMax>(Signed, Relu)
+                         : nullptr;
+    if (!X.Fn)
+      D.unsupported(X, Op + " on packed 16-bit halves");
+    return true;
+  }
+  if (Relu && (Op == "min" || Op == "max")) {
+    X.D[0] = D.dst(I.Ops.at(0));
+    X.S[0] = D.src(I.Ops.at(1), Ty::S32);
+    X.S[1] = D.src(I.Ops.at(2), Ty::S32);
+    X.ND = 1;
+    X.NS = 2;
+    X.Fn = Op == "max" ? relu32H<true> : relu32H<false>;
+    return true;
+  }
   const Ty T = Decoder::lastType(I);
   if (isFloat(T))
     return false;

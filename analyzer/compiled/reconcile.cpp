@@ -64,6 +64,10 @@ bool classOf(const SassInstr &I, Cls &C) {
 
 using Widths = std::map<unsigned, unsigned>; // Width -> count.
 
+int64_t floorDiv(int64_t A, int64_t B) {
+  return A / B - (A % B != 0 && (A < 0) != (B < 0));
+}
+
 /// Whether S is P scaled by one whole factor (ptxas unrolls loops, which
 /// repeats instructions in the binary but not their executions).
 bool scaled(const Widths &P, const Widths &S) {
@@ -193,6 +197,39 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
       } else {
         ++Merged[A.Size];
         ++I;
+      }
+    }
+    if (Groups.empty() || !scaled(Merged, Sw)) {
+      // Windows: the accesses of one base within one aligned W-byte
+      // window, some of it missing: ptxas reads the whole window (CUB's
+      // block reduction reads 31 warp totals at +36..+156 of its storage
+      // as eight 16-byte loads from +32).
+      Merged.clear();
+      Groups.clear();
+      for (size_t I = 0, J; I < Order.size(); I = J) {
+        const Access &A = EK.K.Accesses[size_t(Order[I])];
+        const ExecutedKernel::Site &Site = EK.Sites[size_t(Order[I])];
+        const int64_t Window = floorDiv(Site.Offset, int64_t(W));
+        for (J = I + 1; A.Size < W && J < Order.size(); ++J) {
+          const Access &B = EK.K.Accesses[size_t(Order[J])];
+          const ExecutedKernel::Site &T = EK.Sites[size_t(Order[J])];
+          const ExecutedKernel::Site &Prev = EK.Sites[size_t(Order[J - 1])];
+          if (B.Size != A.Size || T.Block != Site.Block ||
+              T.Base != Site.Base || T.Offset <= Prev.Offset ||
+              floorDiv(T.Offset, int64_t(W)) != Window)
+            break;
+        }
+        if (J - I < 2) {
+          ++Merged[A.Size];
+          continue;
+        }
+        std::vector<int> G(Order.begin() + long(I), Order.begin() + long(J));
+        std::sort(G.begin(), G.end());
+        if (Home)
+          std::stable_partition(G.begin(), G.end(),
+                                [&](int Id) { return Home->count(Id) != 0; });
+        Groups.push_back(std::move(G));
+        ++Merged[W];
       }
     }
     if (!Groups.empty() && scaled(Merged, Sw)) {
