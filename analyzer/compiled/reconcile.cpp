@@ -239,6 +239,12 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
           C.State = CompiledForm::Merged;
           C.Width = W;
           C.Leader = G.front();
+          C.Note = "ptxas made " + std::to_string(G.size()) +
+                   " accesses at neighbouring addresses one " +
+                   std::to_string(W * 8) + "-bit instruction" +
+                   (G.size() * EK.K.Accesses[size_t(Id)].Size < W
+                        ? " (reading its whole aligned window)"
+                        : "");
         }
       return true;
     }

@@ -303,6 +303,48 @@ int main() {
   EXPECT_EQ(J["launches"][0]["metrics"]["gst_transactions_per_request"], 8.0);
 }
 
+TEST(PtxasMerges, AWindowPartlyReadIsOneWideLoad) {
+  // CUB's block reduction (its default algorithm) ends with thread 0
+  // reading the other 31 warps' totals, words 9 to 39 of its storage: 31
+  // loads in the PTX, which ptxas makes eight 16-byte loads of the aligned
+  // windows they fall in (words 8 to 39). Measured on the H200 for the
+  // same CUB code in HeCBench's dp4a (docs/PUBLIC_PROGRAMS.md): 8
+  // instructions, 8 wavefronts, one block of 1024 threads.
+  std::string Src =
+      writeTemp("block_total.cu", R"(#include <cub/block/block_reduce.cuh>
+__global__ void total(const int *in, int *out) {
+  using Reduce = cub::BlockReduce<int, 1024>;
+  __shared__ typename Reduce::TempStorage s;
+  const int v = Reduce(s).Sum(in[threadIdx.x]);
+  if (threadIdx.x == 0)
+    *out = v;
+}
+int main() {
+  int *in, *out, h = 1;
+  cudaMalloc(&in, 1024 * sizeof(int));
+  cudaMalloc(&out, sizeof(int));
+  cudaMemset(in, 0, 1024 * sizeof(int));
+  total<<<1, 1024>>>(in, out);
+  cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost);
+  return h;
+}
+)");
+  json J = analyzed("block_total", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_exit"], 0);
+  ASSERT_EQ(J["launches"].size(), 1u) << J["warnings"].dump();
+  const json *Totals = nullptr;
+  for (const json &A : J["launches"][0]["accesses"])
+    if (A["space"] == "shared" && A["op"] == "load")
+      Totals = &A;
+  ASSERT_NE(Totals, nullptr) << J["launches"][0].dump();
+  EXPECT_EQ((*Totals)["compiled"]["state"], "merged");
+  EXPECT_EQ((*Totals)["compiled"]["width"], 16);
+  EXPECT_EQ((*Totals)["requests"], 8);
+  EXPECT_EQ((*Totals)["wavefronts"], 8);
+}
+
 TEST(BuildEdges, OpenMpHostCodeBuildsWithTheHostCompilersOpenMp) {
   std::string Src = writeTemp("omp.cu", R"(#include <omp.h>
 #include <cstdio>
