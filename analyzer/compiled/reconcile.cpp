@@ -154,8 +154,10 @@ bool mergeAcrossIterations(ExecutedKernel &EK, const std::vector<int> &Ids,
 /// lacks. True when that makes the PTX's widths the SASS's.
 /// Where the runs span lines, the request is the instruction's on Home's
 /// line (the SASS's), whichever comes first in the PTX.
+/// Windows: the last resort, after the merges across iterations.
 bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
-               const Widths &Sw, const std::set<int> *Home = nullptr) {
+               const Widths &Sw, const std::set<int> *Home = nullptr,
+               bool Windows = false) {
   for (unsigned W : {16u, 8u}) {
     if (!Sw.count(W) || P.count(W))
       continue;
@@ -199,7 +201,7 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
         ++I;
       }
     }
-    if (Groups.empty() || !scaled(Merged, Sw)) {
+    if (Windows) {
       // Windows: the accesses of one base within one aligned W-byte
       // window, some of it missing: ptxas reads the whole window (CUB's
       // block reduction reads 31 warp totals at +36..+156 of its storage
@@ -382,6 +384,8 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     // executions, W / size parts to a request.
     if (Sw.size() == 1 &&
         mergeAcrossIterations(EK, Ids, Sw.begin()->first, Sw.begin()->second))
+      continue;
+    if (mergeRuns(EK, Ids, P, Sw, nullptr, /*Windows=*/true))
       continue;
     // Vector or struct copies of which ptxas moves only the parts used
     // (`float4 q = v[i]; ... q.x + q.w`: two 4-byte loads at 0 and 12).
