@@ -197,10 +197,11 @@ bool wordsAreKeys(const ArchRules &A) {
 /// requests): each bank's count of distinct words, without sorting.
 bool equallySpacedWords(const ArchRules &A, const uint64_t *Addr, uint32_t Mask,
                         unsigned Size, unsigned GroupLanes, RequestCost &C) {
-  const uint64_t D = Addr[1] - Addr[0];
   if (Mask != 0xffffffffu || GroupLanes < 32 || !wordsAreKeys(A) ||
-      Size > A.BankBytes || D % A.BankBytes ||
-      Addr[0] % A.BankBytes + Size > A.BankBytes)
+      Size > A.BankBytes)
+    return false;
+  const uint64_t D = Addr[1] - Addr[0];
+  if (D % A.BankBytes || Addr[0] % A.BankBytes + Size > A.BankBytes)
     return false;
   for (unsigned L = 2; L < 32; ++L)
     if (Addr[L] - Addr[L - 1] != D)

@@ -167,9 +167,8 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
         Lib.Name = kernelBaseName(R.Mangled);
         Lib.MangledName = R.Mangled;
         Lib.Warnings.push_back(
-            "its source is not in the analysed files (a library's kernel, "
-            "launched by the library): it has no model, and the figures "
-            "are its executed PTX's");
+            "it has no model (a library's own kernel, or one in a file "
+            "Clang could not parse): the figures are its executed PTX's");
       }
       Known.unmodelled(I, Label + " (" + Lib.Name +
                               ", a kernel not in the analysed source) may "
