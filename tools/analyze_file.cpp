@@ -677,9 +677,21 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
   SO.MaxWarps = O.MaxWarps;
   SO.OnProgress = terminalProgressBar();
   LaunchResult R = O.Path == "executed" ? LaunchResult() : simulate(K, L, SO);
-  if (O.Path != "model")
-    if (std::optional<LaunchResult> E = executedPath(M, K, L, O, A, Exec, R))
+  // A kernel with no model (recordLaunches added it for a library's launch)
+  // has only its execution to price it, whatever --path says.
+  const bool NoModel = K.Loc.File.empty() && K.Body.empty() &&
+                       K.Accesses.empty() && !K.Warnings.empty();
+  Options Executed = O;
+  if (NoModel)
+    Executed.Path = "executed";
+  if (O.Path != "model" || NoModel) {
+    if (std::optional<LaunchResult> E =
+            executedPath(M, K, L, Executed, A, Exec, R))
       R = std::move(*E);
+    else if (NoModel)
+      R.Incomplete = "it has no model, and its execution gave no figures (" +
+                     R.PathWhy + ")";
+  }
   if (R.Path == "model" && Noted.insert(K.Name).second && !O.Quiet)
     for (const auto &[Kernel, Text] : M.ModelNotes)
       if (Kernel == K.Name)

@@ -167,8 +167,9 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
         Lib.Name = kernelBaseName(R.Mangled);
         Lib.MangledName = R.Mangled;
         Lib.Warnings.push_back(
-            "it has no model (a library's own kernel, or one in a file "
-            "Clang could not parse): the figures are its executed PTX's");
+            Lib.Name +
+            " has no model (a library's own kernel, or one in a file Clang "
+            "could not parse): the figures are its executed PTX's");
       }
       Known.unmodelled(I, Label + " (" + Lib.Name +
                               ", a kernel not in the analysed source) may "

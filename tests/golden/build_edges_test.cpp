@@ -276,6 +276,12 @@ void run(float *h) {
   EXPECT_EQ(L["metrics"]["gst_transactions_per_request"], 16.0);
   EXPECT_EQ(J["warnings"].dump().find("not simulated"), std::string::npos)
       << J["warnings"].dump();
+  // It has no model to fall back on: --path model prices it the same way.
+  json M =
+      analyzed("no_model_path_model", Host + " " + Kernels + " --path model");
+  ASSERT_EQ(M["launches"].size(), 1u);
+  EXPECT_EQ(M["launches"][0]["path"], "executed");
+  EXPECT_EQ(M["launches"][0]["metrics"]["gst_transactions_per_request"], 16.0);
 }
 
 TEST(BuildEdges, ClangSeesNvccsVersionAsNvccDefinesIt) {
