@@ -413,6 +413,10 @@ struct Kernel {
   /// writes its arguments to the printf buffer); empty when it does not.
   /// Its global figures are then unknown.
   std::string UnmodelledGlobal;
+  /// No analysed file defines it (a library's own kernel, one in a file
+  /// Clang could not parse): a recording added it for launches it ran, and
+  /// only their execution prices them.
+  bool NoModel = false;
   SassAccount Sass;
 
   int paramIndex(const std::string &Name) const;

@@ -677,10 +677,9 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
   SO.MaxWarps = O.MaxWarps;
   SO.OnProgress = terminalProgressBar();
   LaunchResult R = O.Path == "executed" ? LaunchResult() : simulate(K, L, SO);
-  // A kernel with no model (recordLaunches added it for a library's launch)
-  // has only its execution to price it, whatever --path says.
-  const bool NoModel = K.Loc.File.empty() && K.Body.empty() &&
-                       K.Accesses.empty() && !K.Warnings.empty();
+  // A kernel with no model has only its execution to price it, whatever
+  // --path says.
+  const bool NoModel = K.NoModel;
   Options Executed = O;
   if (NoModel)
     Executed.Path = "executed";

@@ -76,6 +76,25 @@ ArgValue decode(const Param &P, const std::optional<std::vector<uint8_t>> &B,
   return A;
 }
 
+/// Launch R of kernel K as the recording gives it: where and how it was
+/// launched, and what running it counted (a run for its results alone has
+/// no figures: the model prices it).
+Launch recorded(const RecordedLaunch &R, const Kernel &K) {
+  Launch L;
+  L.Kernel = K.Name;
+  L.Loc = R.Site;
+  L.Grid = R.Grid;
+  L.Block = R.Block;
+  L.DynamicSmem = R.Smem;
+  if (R.Exec && R.Exec->Priced)
+    L.Executed = R.Exec;
+  if (R.Exec && R.Exec->Out.Finished)
+    L.Ran = PtxIssue{R.Exec->Out.Issued, R.Exec->Out.IssuedInLoops,
+                     R.Exec->Out.PtxInstructions, R.Exec->Out.PtxInLoops,
+                     R.Exec->Out.PtxMemoryInLoops};
+  return L;
+}
+
 /// Launches a functional recording did not run (nothing read what they
 /// wrote: a timing loop's) issue what a run of the same kernel with the
 /// same configuration and argument bytes issued.
@@ -166,6 +185,7 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
       if (Lib.Name.empty()) {
         Lib.Name = kernelBaseName(R.Mangled);
         Lib.MangledName = R.Mangled;
+        Lib.NoModel = true;
         Lib.Warnings.push_back(
             Lib.Name +
             " has no model (a library's own kernel, or one in a file Clang "
@@ -174,19 +194,9 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
       Known.unmodelled(I, Label + " (" + Lib.Name +
                               ", a kernel not in the analysed source) may "
                               "have written it");
-      Launch L;
-      L.Kernel = Lib.Name;
-      L.Loc = R.Site;
-      L.Grid = R.Grid;
-      L.Block = R.Block;
-      L.DynamicSmem = R.Smem;
+      Launch L = recorded(R, Lib);
       for (const auto &Bytes : R.Args)
         L.ArgBytes.push_back(Bytes ? *Bytes : std::vector<uint8_t>());
-      L.Executed = R.Exec;
-      if (R.Exec->Out.Finished)
-        L.Ran = PtxIssue{R.Exec->Out.Issued, R.Exec->Out.IssuedInLoops,
-                         R.Exec->Out.PtxInstructions, R.Exec->Out.PtxInLoops,
-                         R.Exec->Out.PtxMemoryInLoops};
       L.HostWrites = std::move(HostWrites);
       HostWrites.clear();
       Out.Launches.push_back(std::move(L));
@@ -210,12 +220,7 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
                              "): a GPU does not run it either");
       continue;
     }
-    Launch L;
-    L.Kernel = Kn.Name;
-    L.Loc = R.Site;
-    L.Grid = R.Grid;
-    L.Block = R.Block;
-    L.DynamicSmem = R.Smem;
+    Launch L = recorded(R, Kn);
     for (size_t P = 0; P < Kn.Params.size(); ++P) {
       std::optional<std::vector<uint8_t>> None;
       const auto &Bytes = R.ArgsKnown && P < R.Args.size() ? R.Args[P] : None;
@@ -223,13 +228,6 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
       L.ArgBytes.push_back(Bytes ? *Bytes : std::vector<uint8_t>());
     }
     L.Memory = Known.launch(I, L, Kn);
-    // A run for its results alone has no figures: the model prices it.
-    if (R.Exec && R.Exec->Priced)
-      L.Executed = R.Exec;
-    if (R.Exec && R.Exec->Out.Finished)
-      L.Ran = PtxIssue{R.Exec->Out.Issued, R.Exec->Out.IssuedInLoops,
-                       R.Exec->Out.PtxInstructions, R.Exec->Out.PtxInLoops,
-                       R.Exec->Out.PtxMemoryInLoops};
     L.Caveat = Known.caveat();
     L.HostWrites = std::move(HostWrites);
     HostWrites.clear();

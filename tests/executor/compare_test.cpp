@@ -8,8 +8,7 @@
 // NaN.
 //
 //===----------------------------------------------------------------------===//
-#include "executed.h"
-#include "ptx_parser.h"
+#include "run_with_output.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -49,28 +48,12 @@ const char *const Kernel = R"PTX(
 )PTX";
 
 TEST(Compare, SetOnHalvesAndWarpSize) {
-  GlobalMemory Mem;
-  auto M = ptx::parseModule(Kernel, "halves.ptx");
-  ASSERT_TRUE(bool(M)) << M.error();
-  auto Mods = std::make_shared<std::vector<ptx::Module>>();
-  Mods->push_back(std::move(*M));
-  auto P = Program::link(Mods, Mem);
-  ASSERT_TRUE(bool(P)) << P.error();
-  const uint64_t Out = uint64_t(1) << 40;
-  Region &R = Mem.addOwned(Out, 32, "out", true);
-  const XFunction *K = (*P)->kernel("halves");
-  ASSERT_NE(K, nullptr);
-  LaunchConfig C;
-  C.Params.resize(8);
-  std::memcpy(C.Params.data(), &Out, 8);
-  ExecutedKernel EK = executedKernel(*K);
-  ExecutedCounts Counts =
-      executeLaunch(**P, *K, EK, Mem, C, archOrDefault("sm_90"), 1);
-  ASSERT_TRUE(Counts.Out.Finished) << Counts.Out.Error;
+  const test::Output Out = test::runWithOutput(Kernel, "halves", 32);
+  ASSERT_EQ(Out.Error, "");
   uint32_t V[4];
   uint16_t H;
-  std::memcpy(V, R.Data, sizeof V);
-  std::memcpy(&H, R.Data + 16, 2);
+  std::memcpy(V, Out.Bytes.data(), sizeof V);
+  std::memcpy(&H, Out.Bytes.data() + 16, 2);
   // (2, -1) > (0.5, 0.5): (1.0, 0.0) as halves.
   EXPECT_EQ(V[0], 0x3c000000u);
   // (2, -1) < (0.5, 0.5): (no, yes) as 16-bit masks.

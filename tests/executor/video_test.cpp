@@ -6,8 +6,7 @@
 // worked out by hand from the PTX ISA's definitions.
 //
 //===----------------------------------------------------------------------===//
-#include "executed.h"
-#include "ptx_parser.h"
+#include "run_with_output.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -52,26 +51,10 @@ const char *const Kernel = R"PTX(
 )PTX";
 
 TEST(Video, SimdBytesAndHalves) {
-  GlobalMemory Mem;
-  auto M = ptx::parseModule(Kernel, "video.ptx");
-  ASSERT_TRUE(bool(M)) << M.error();
-  auto Mods = std::make_shared<std::vector<ptx::Module>>();
-  Mods->push_back(std::move(*M));
-  auto P = Program::link(Mods, Mem);
-  ASSERT_TRUE(bool(P)) << P.error();
-  const uint64_t Out = uint64_t(1) << 40;
-  Region &R = Mem.addOwned(Out, 64, "out", true);
-  const XFunction *K = (*P)->kernel("video");
-  ASSERT_NE(K, nullptr);
-  LaunchConfig C;
-  C.Params.resize(8);
-  std::memcpy(C.Params.data(), &Out, 8);
-  ExecutedKernel EK = executedKernel(*K);
-  ExecutedCounts Counts =
-      executeLaunch(**P, *K, EK, Mem, C, archOrDefault("sm_90"), 1);
-  ASSERT_TRUE(Counts.Out.Finished) << Counts.Out.Error;
+  const test::Output Out = test::runWithOutput(Kernel, "video", 64);
+  ASSERT_EQ(Out.Error, "");
   uint32_t V[5];
-  std::memcpy(V, R.Data, sizeof V);
+  std::memcpy(V, Out.Bytes.data(), sizeof V);
   // Bytes 40, 30, 20, 10 against 15 each: 25 + 15 + 5 + 5, plus 100.
   EXPECT_EQ(V[0], 150u);
   // 0xf0 + 0x20 saturates to 0xff in every byte.
@@ -82,7 +65,7 @@ TEST(Video, SimdBytesAndHalves) {
   EXPECT_EQ(V[3], 0x01010000u);
   // -128 - 1 saturates to -128 in the high byte.
   EXPECT_EQ(V[4], 0x80000000u);
-  EXPECT_TRUE(R.Known->all(0, 20));
+  EXPECT_TRUE(Out.known(0, 20));
 }
 
 } // namespace
@@ -123,26 +106,10 @@ const char *const Packed = R"PTX(
 )PTX";
 
 TEST(Video, PackedHalvesOfSm90) {
-  GlobalMemory Mem;
-  auto M = ptx::parseModule(Packed, "packed.ptx");
-  ASSERT_TRUE(bool(M)) << M.error();
-  auto Mods = std::make_shared<std::vector<ptx::Module>>();
-  Mods->push_back(std::move(*M));
-  auto P = Program::link(Mods, Mem);
-  ASSERT_TRUE(bool(P)) << P.error();
-  const uint64_t Out = uint64_t(1) << 40;
-  Region &R = Mem.addOwned(Out, 32, "out", true);
-  const XFunction *K = (*P)->kernel("packed");
-  ASSERT_NE(K, nullptr);
-  LaunchConfig C;
-  C.Params.resize(8);
-  std::memcpy(C.Params.data(), &Out, 8);
-  ExecutedKernel EK = executedKernel(*K);
-  ExecutedCounts Counts =
-      executeLaunch(**P, *K, EK, Mem, C, archOrDefault("sm_90"), 1);
-  ASSERT_TRUE(Counts.Out.Finished) << Counts.Out.Error;
+  const test::Output Out = test::runWithOutput(Packed, "packed", 32);
+  ASSERT_EQ(Out.Error, "");
   uint32_t V[8];
-  std::memcpy(V, R.Data, sizeof V);
+  std::memcpy(V, Out.Bytes.data(), sizeof V);
   EXPECT_EQ(V[0], 0x80008003u); // 32767 + 1 wraps; 1 + 0x8002.
   EXPECT_EQ(V[1], 0x7ffe7fffu); // 32766; 1 - (-32766) = 32767.
   EXPECT_EQ(V[2], 0x00018002u); // Signed: (1, -32766).
