@@ -1,10 +1,15 @@
-//===- cfg.cpp - Where divergent paths meet again ----------------------------===//
+//===- cfg.cpp - Where divergent paths meet again
+//----------------------------===//
 //
 // A divergent branch's lanes reconverge at the immediate post-dominator of
 // its block: the first point every path from the branch passes through
 // (Cooper, Harvey and Kennedy's iterative algorithm on the reversed flow
 // graph). Paths that never reach the function's end (an endless loop) have
-// none: they meet at the end.
+// none: they meet at the end. A branch to a block that only returns is not
+// waited for, as ptxas makes it an EXIT of the lanes that take it: in
+// `if ((a && b) || (c && d)) swap();` the lanes reaching the swap by either
+// side of the || run it together (HeCBench's bitonic-sort, measured: one
+// store request per warp, not two).
 //
 //===----------------------------------------------------------------------===//
 #include "program.h"
@@ -98,9 +103,53 @@ void computeReconvergence(XFunction &X) {
     }
     std::sort(S.begin(), S.end());
     S.erase(std::unique(S.begin(), S.end()), S.end());
-    for (uint32_t T : S)
-      Pred[T].push_back(B);
   }
+  // Blocks of one unconditional ret or exit; edges into them are dropped
+  // where their block has another way on.
+  auto Returns = [&](uint32_t B) {
+    if (B == Exit)
+      return false;
+    const uint32_t End = B + 1 < NB ? Start[B + 1] : N;
+    const XInstr &Only = X.Code[Start[B]];
+    return End - Start[B] == 1 && Only.Ctl == XInstr::Leave &&
+           unconditional(Only) && Only.Src &&
+           (Only.Src->Op == "ret" || Only.Src->Op == "exit");
+  };
+  // Unless that leaves no way to the end (a loop left only by returning:
+  // its lanes must meet in the loop).
+  std::vector<std::vector<uint32_t>> All = Succ;
+  for (uint32_t B = 0; B < NB; ++B) {
+    std::vector<uint32_t> &S = Succ[B];
+    if (S.size() > 1 && !std::all_of(S.begin(), S.end(), Returns))
+      S.erase(std::remove_if(S.begin(), S.end(), Returns), S.end());
+  }
+  for (bool Restored = true; Restored;) {
+    Restored = false;
+    std::vector<std::vector<uint32_t>> Into(NB + 1);
+    for (uint32_t B = 0; B < NB; ++B)
+      for (uint32_t T : Succ[B])
+        Into[T].push_back(B);
+    std::vector<char> Ends(NB + 1, 0);
+    std::vector<uint32_t> Work = {Exit};
+    Ends[Exit] = 1;
+    while (!Work.empty()) {
+      const uint32_t T = Work.back();
+      Work.pop_back();
+      for (uint32_t B : Into[T])
+        if (!Ends[B]) {
+          Ends[B] = 1;
+          Work.push_back(B);
+        }
+    }
+    for (uint32_t B = 0; B < NB; ++B)
+      if (!Ends[B] && Succ[B].size() != All[B].size()) {
+        Succ[B] = All[B];
+        Restored = true;
+      }
+  }
+  for (uint32_t B = 0; B < NB; ++B)
+    for (uint32_t T : Succ[B])
+      Pred[T].push_back(B);
   // Post-order of the reversed graph from the exit.
   std::vector<int> PO(NB + 1, -1);
   std::vector<uint32_t> Order;

@@ -445,7 +445,7 @@ Expected<LaunchResult> ExecutedProgram::execute(const Kernel &K,
       break; // Unknown bytes.
     }
   }
-  ExecutedKernel EK = executedKernel(*X);
+  ExecutedKernel EK = executedKernel(*X, &(*Prog)->layout(*X));
   if (O.Annotate)
     O.Annotate(EK);
   ExecutedCounts Counts = executeLaunch(**Prog, *X, EK, Mem, C, A);
@@ -464,7 +464,7 @@ std::string ExecutedProgram::compiledLines(const ExecOptions &O) {
     for (const ptx::Function &F : M.Functions)
       if (F.Entry && F.Defined)
         if (const XFunction *X = (*Prog)->kernel(F.Name)) {
-          ExecutedKernel EK = executedKernel(*X);
+          ExecutedKernel EK = executedKernel(*X, &(*Prog)->layout(*X));
           O.Annotate(EK);
           Out += gmem::compiledLines(EK);
         }
@@ -488,7 +488,7 @@ Expected<LaunchResult> ExecutedProgram::fromRecording(const Kernel &K,
   const XFunction *X = (*Prog)->kernel(Entry);
   if (!X)
     return Failure{"the PTX has no kernel " + Entry};
-  ExecutedKernel EK = executedKernel(*X);
+  ExecutedKernel EK = executedKernel(*X, &(*Prog)->layout(*X));
   if (O.Annotate)
     O.Annotate(EK);
   if (L.Executed->Stats.size() != EK.K.Accesses.size() &&

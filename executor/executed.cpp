@@ -34,7 +34,7 @@ std::vector<SourceLoc> sourceChain(const XFunction &F, uint32_t Instr) {
   return Out;
 }
 
-ExecutedKernel executedKernel(const XFunction &K) {
+ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
   ExecutedKernel EK;
   EK.K.Name = K.Name;
   EK.K.MangledName = K.Name;
@@ -89,6 +89,11 @@ ExecutedKernel executedKernel(const XFunction &K) {
             {Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0, X.Addr, X.Off,
              K < F->AccessUniform.size() && F->AccessUniform[K],
              K >= F->AccessResultRead.size() || F->AccessResultRead[K]});
+        if (Shared && A.Sp == Space::Shared && fileOf(X.Addr) == FLaunch &&
+            slotOf(X.Addr) < Shared->Offset.size() &&
+            Shared->Offset[slotOf(X.Addr)] != ~uint64_t(0))
+          EK.Sites.back().Placed =
+              int64_t(Shared->Offset[slotOf(X.Addr)]) + X.Off;
         EK.K.Accesses.push_back(std::move(A));
       }
     }

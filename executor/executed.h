@@ -44,14 +44,20 @@ struct ExecutedKernel {
     /// (of an atom) is read.
     bool Uniform = false;
     bool ResultRead = true;
+    /// Where a shared variable's own name is the base: the access's byte
+    /// offset in the kernel's shared memory (as ptxas lays it out: the
+    /// variables in order, each at its alignment), else -1.
+    int64_t Placed = -1;
   };
   std::vector<Site> Sites;
 
   int id(const exec::XFunction *F, uint32_t Instr, uint8_t Part) const;
 };
 
-/// The accesses of kernel K and the functions it may call.
-ExecutedKernel executedKernel(const exec::XFunction &K);
+/// The accesses of kernel K and the functions it may call; Shared, K's
+/// shared layout, places the accesses to shared variables by name.
+ExecutedKernel executedKernel(const exec::XFunction &K,
+                              const exec::SharedLayout *Shared = nullptr);
 
 /// The source positions of a PTX instruction, innermost (the inlined
 /// library line) first, outermost (the kernel's own line) last.

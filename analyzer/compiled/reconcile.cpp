@@ -86,6 +86,18 @@ bool scaled(const Widths &P, const Widths &S) {
   return K >= 1;
 }
 
+/// Whether S has the widths of P, each at least as often.
+bool unrolled(const Widths &P, const Widths &S) {
+  if (P.empty() || P.size() != S.size())
+    return false;
+  for (const auto &[W, N] : P) {
+    auto It = S.find(W);
+    if (It == S.end() || It->second < N)
+      return false;
+  }
+  return true;
+}
+
 std::string widthsText(const Widths &W) {
   std::string S;
   for (const auto &[Width, N] : W)
@@ -149,15 +161,35 @@ bool mergeAcrossIterations(ExecutedKernel &EK, const std::vector<int> &Ids,
   return true;
 }
 
+/// Makes the accesses G (the first in program order, or on the SASS's
+/// line, leading) one W-byte instruction.
+void markMerged(ExecutedKernel &EK, const std::vector<int> &G, unsigned W) {
+  for (int Id : G) {
+    CompiledForm &C = EK.K.Accesses[size_t(Id)].Compiled;
+    C.State = CompiledForm::Merged;
+    C.Width = W;
+    C.Leader = G.front();
+    C.Note = "ptxas made " + std::to_string(G.size()) +
+             " accesses at neighbouring addresses one " +
+             std::to_string(W * 8) + "-bit instruction" +
+             (G.size() * EK.K.Accesses[size_t(Id)].Size < W
+                  ? " (reading its whole aligned window)"
+                  : "");
+  }
+}
+
 /// Merges: runs of one width from one base at consecutive offsets in one
 /// basic block, cut into aligned pieces of a width the SASS has and the PTX
 /// lacks. True when that makes the PTX's widths the SASS's.
 /// Where the runs span lines, the request is the instruction's on Home's
 /// line (the SASS's), whichever comes first in the PTX.
 /// Windows: the last resort, after the merges across iterations.
+/// Unrolled: the SASS may have each width more often than scaling gives
+/// (ptxas unrolled the loop further than nvcc, the body and the remainders
+/// by different factors).
 bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
                const Widths &Sw, const std::set<int> *Home = nullptr,
-               bool Windows = false) {
+               bool Windows = false, bool Unrolled = false) {
   for (unsigned W : {16u, 8u}) {
     if (!Sw.count(W) || P.count(W))
       continue;
@@ -205,9 +237,17 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
       // Windows: the accesses of one base within one aligned W-byte
       // window, some of it missing: ptxas reads the whole window (CUB's
       // block reduction reads 31 warp totals at +36..+156 of its storage
-      // as eight 16-byte loads from +32).
+      // as eight 16-byte loads from +32). Across basic blocks too: the
+      // remainder of a loop nvcc unrolled by 4 loads +0, +4 and +8 under
+      // their own guards, and ptxas reads them with one LDS.128
+      // (HeCBench's groupnorm_backward_kernel).
       Merged.clear();
       Groups.clear();
+      std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
+        const ExecutedKernel::Site &X = EK.Sites[size_t(A)],
+                                   &Y = EK.Sites[size_t(B)];
+        return std::tie(X.Base, X.Offset) < std::tie(Y.Base, Y.Offset);
+      });
       for (size_t I = 0, J; I < Order.size(); I = J) {
         const Access &A = EK.K.Accesses[size_t(Order[I])];
         const ExecutedKernel::Site &Site = EK.Sites[size_t(Order[I])];
@@ -216,8 +256,8 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
           const Access &B = EK.K.Accesses[size_t(Order[J])];
           const ExecutedKernel::Site &T = EK.Sites[size_t(Order[J])];
           const ExecutedKernel::Site &Prev = EK.Sites[size_t(Order[J - 1])];
-          if (B.Size != A.Size || T.Block != Site.Block ||
-              T.Base != Site.Base || T.Offset <= Prev.Offset ||
+          if (B.Size != A.Size || T.Base != Site.Base ||
+              T.Offset <= Prev.Offset ||
               floorDiv(T.Offset, int64_t(W)) != Window)
             break;
         }
@@ -234,22 +274,86 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
         ++Merged[W];
       }
     }
-    if (!Groups.empty() && scaled(Merged, Sw)) {
+    if (!Groups.empty() &&
+        (Unrolled ? unrolled(Merged, Sw) : scaled(Merged, Sw))) {
       for (const std::vector<int> &G : Groups)
-        for (int Id : G) {
-          CompiledForm &C = EK.K.Accesses[size_t(Id)].Compiled;
-          C.State = CompiledForm::Merged;
-          C.Width = W;
-          C.Leader = G.front();
-          C.Note = "ptxas made " + std::to_string(G.size()) +
-                   " accesses at neighbouring addresses one " +
-                   std::to_string(W * 8) + "-bit instruction" +
-                   (G.size() * EK.K.Accesses[size_t(Id)].Size < W
-                        ? " (reading its whole aligned window)"
-                        : "");
-        }
+        markMerged(EK, G, W);
       return true;
     }
+  }
+  return false;
+}
+
+/// Covers: ptxas reads the part of each aligned 16-byte window of shared
+/// memory that one basic block's accesses of a variable touch with one
+/// instruction, the narrowest aligned one that holds them. So the widths
+/// follow where the variable lies: CUB's warp totals at +12..+36 of a
+/// variable at 0 are LDS, LDS.128 and LDS.64; at 44, LDS.64, LDS.128 and
+/// LDS (HeCBench's channelSum). Where the variable is named, its place is
+/// known (Site::Placed); where a register holds its address, each place
+/// modulo 16 is tried (Guess: after the merges that need no guess). True
+/// when one gives the SASS's widths; at run time the addresses decide.
+bool mergeCovers(ExecutedKernel &EK, const std::vector<int> &Ids,
+                 const Widths &Sw, bool Guess) {
+  std::vector<int> Order;
+  Widths Apart;
+  bool Named = true;
+  unsigned Step = 16;
+  for (int Id : Ids) {
+    const Access &A = EK.K.Accesses[size_t(Id)];
+    if (A.Sp != Space::Shared || A.Size >= 16) {
+      ++Apart[A.Size];
+      continue;
+    }
+    Order.push_back(Id);
+    Named = Named && EK.Sites[size_t(Id)].Placed >= 0;
+    Step = std::min(Step, A.Size);
+  }
+  if (Order.size() < 2 || Named == Guess)
+    return false;
+  for (int64_t Phase = 0; Phase < (Named ? 1 : 16); Phase += Step) {
+    auto Place = [&](int Id) {
+      const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
+      return S.Placed >= 0 ? S.Placed : S.Offset + Phase;
+    };
+    std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
+      const ExecutedKernel::Site &X = EK.Sites[size_t(A)],
+                                 &Y = EK.Sites[size_t(B)];
+      return std::make_tuple(X.Block, X.Base, Place(A)) <
+             std::make_tuple(Y.Block, Y.Base, Place(B));
+    });
+    Widths Merged = Apart;
+    std::vector<std::pair<std::vector<int>, unsigned>> Groups;
+    for (size_t I = 0, J; I < Order.size(); I = J) {
+      const ExecutedKernel::Site &First = EK.Sites[size_t(Order[I])];
+      const unsigned Size = EK.K.Accesses[size_t(Order[I])].Size;
+      const int64_t Low = Place(Order[I]);
+      for (J = I + 1; J < Order.size(); ++J) {
+        const ExecutedKernel::Site &T = EK.Sites[size_t(Order[J])];
+        if (EK.K.Accesses[size_t(Order[J])].Size != Size ||
+            T.Block != First.Block || T.Base != First.Base ||
+            Place(Order[J]) <= Place(Order[J - 1]) ||
+            floorDiv(Place(Order[J]), 16) != floorDiv(Low, 16))
+          break;
+      }
+      if (J - I < 2) {
+        ++Merged[Size];
+        continue;
+      }
+      const int64_t High = Place(Order[J - 1]) + Size - 1;
+      unsigned W = Size;
+      while (floorDiv(Low, W) != floorDiv(High, W))
+        W *= 2;
+      std::vector<int> G(Order.begin() + long(I), Order.begin() + long(J));
+      std::sort(G.begin(), G.end());
+      Groups.push_back({std::move(G), W});
+      ++Merged[W];
+    }
+    if (Groups.empty() || !scaled(Merged, Sw))
+      continue;
+    for (const auto &[G, W] : Groups)
+      markMerged(EK, G, W);
+    return true;
   }
   return false;
 }
@@ -376,6 +480,8 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       EK.K.Accesses[size_t(Id)].Compiled.State = CompiledForm::AsWritten;
     if (scaled(P, Sw))
       continue;
+    if (mergeCovers(EK, Ids, Sw, /*Guess=*/false))
+      continue;
     if (mergeRuns(EK, Ids, P, Sw))
       continue;
     // Runs narrower than the SASS's one width, which ptxas merged across
@@ -385,7 +491,12 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     if (Sw.size() == 1 &&
         mergeAcrossIterations(EK, Ids, Sw.begin()->first, Sw.begin()->second))
       continue;
+    if (mergeCovers(EK, Ids, Sw, /*Guess=*/true))
+      continue;
     if (mergeRuns(EK, Ids, P, Sw, nullptr, /*Windows=*/true))
+      continue;
+    if (mergeRuns(EK, Ids, P, Sw, nullptr, /*Windows=*/false,
+                  /*Unrolled=*/true))
       continue;
     // Vector or struct copies of which ptxas moves only the parts used
     // (`float4 q = v[i]; ... q.x + q.w`: two 4-byte loads at 0 and 12).

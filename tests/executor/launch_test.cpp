@@ -46,6 +46,55 @@ $L_join:
   ret;
 }
 
+.visible .entry orstore(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 3;
+  setp.eq.s32 %p1, %r2, 0;
+  @%p1 bra $L_store;
+  setp.ne.s32 %p2, %r2, 1;
+  @%p2 bra $L_end;
+$L_store:
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r1;
+$L_end:
+  ret;
+}
+
+.visible .entry loopret(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  mov.u32 %r2, 0;
+  mov.u32 %r3, 0;
+$L_loop:
+  and.b32 %r4, %r1, 1;
+  setp.eq.s32 %p1, %r4, 0;
+  @%p1 bra $L_even;
+  add.s32 %r3, %r3, 3;
+  bra.uni $L_join;
+$L_even:
+  add.s32 %r3, %r3, 2;
+$L_join:
+  st.global.u32 [%rd4], %r3;
+  add.s32 %r2, %r2, 1;
+  setp.lt.u32 %p2, %r2, 4;
+  @%p2 bra $L_loop;
+  ret;
+}
+
 .visible .entry skipper(.param .u64 out)
 {
   .reg .pred %p<2>;
@@ -297,6 +346,38 @@ TEST(Launch, DivergentPathsReconvergeBeforeTheStore) {
   // Six instructions up to the branch and four after the join for every
   // thread; two on the odd path and one on the even one, for half each.
   EXPECT_EQ(C.Out.ThreadInstructions, 64u * (6 + 4) + 32 * 2 + 32 * 1);
+}
+
+TEST(Launch, LanesReachingAStoreByBothSidesOfAnOrStoreTogether) {
+  // `if (t % 4 == 0 || t % 4 == 1) out[t] = t;` as nvcc writes a ||: lanes
+  // 0 mod 4 branch to the store, lanes 1 mod 4 fall into it, the others
+  // branch to the return. ptxas makes that return an EXIT and the GPU
+  // stores once per warp (HeCBench's bitonic-sort, measured on an H200:
+  // 128 store requests, not 256).
+  Fixture F;
+  ExecutedCounts C = F.run("orstore", 64, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 64; ++T)
+    EXPECT_EQ(F.out(T), T % 4 < 2 ? T : 0u) << T;
+  ASSERT_EQ(C.Stats.size(), 1u);
+  EXPECT_EQ(C.Stats[0].Requests, 2u);
+  EXPECT_EQ(C.Stats[0].ActiveLanes, 32u);
+  // Each store spans 128 bytes: 4 sectors.
+  EXPECT_EQ(C.Stats[0].Units, 8u);
+}
+
+TEST(Launch, LanesOfALoopLeftOnlyByReturningMeetInTheLoop) {
+  // The loop's one way out is the return: its lanes still meet after the
+  // if inside it (in CUB's radix sort, lanes that never met again ran its
+  // warp-wide steps apart and the program's check failed).
+  Fixture F;
+  ExecutedCounts C = F.run("loopret", 64, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 64; ++T)
+    EXPECT_EQ(F.out(T), T % 2 ? 12u : 8u) << T;
+  // One store per warp and iteration: 4 x 2.
+  ASSERT_EQ(C.Stats.size(), 1u);
+  EXPECT_EQ(C.Stats[0].Requests, 8u);
 }
 
 TEST(Launch, WarpsBranchingOverAPredicatedBodyIssueItAnyway) {
