@@ -97,7 +97,7 @@ Program::link(std::shared_ptr<const std::vector<ptx::Module>> Modules,
           P->SharedByName[key(I, F.Name + "/" + V.Name)] =
               uint32_t(P->Shared.size());
           P->Shared.push_back({V.Name, V.Bytes, std::max(V.Align, 1u),
-                               V.Extern || V.Unsized});
+                               V.Extern || V.Unsized, /*InFunction=*/true});
         }
   return std::move(P);
 }
@@ -173,13 +173,18 @@ const SharedLayout &Program::layout(const XFunction &K) {
   std::sort(Used.begin(), Used.end());
   SharedLayout L;
   L.Offset.assign(Shared.size(), ~uint64_t(0));
+  // As ptxas places them: the functions' own variables (nvcc's "demoted"
+  // ones) first, then the module's, each group in the order declared
+  // (HeCBench's accuracy_kernel2: its two variables at 0 and 4, CUB's
+  // storage, a module variable it shares with another kernel, at 8).
   uint64_t Top = 0;
-  for (uint32_t S : Used)
-    if (!Shared[S].Dynamic) {
-      Top = alignUp(Top, Shared[S].Align);
-      L.Offset[S] = Top;
-      Top += Shared[S].Bytes;
-    }
+  for (const bool InFunction : {true, false})
+    for (uint32_t S : Used)
+      if (!Shared[S].Dynamic && Shared[S].InFunction == InFunction) {
+        Top = alignUp(Top, Shared[S].Align);
+        L.Offset[S] = Top;
+        Top += Shared[S].Bytes;
+      }
   L.StaticBytes = Top;
   // Dynamic shared memory starts after the static, 16-byte aligned, and
   // every extern array names its start.

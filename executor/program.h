@@ -207,6 +207,7 @@ struct SharedVar {
   uint64_t Bytes = 0;
   unsigned Align = 4;
   bool Dynamic = false; ///< extern []: the launch's dynamic shared memory.
+  bool InFunction = false; ///< Declared in a function's body.
 };
 
 /// The shared memory layout of one kernel.

@@ -187,6 +187,16 @@ private:
       ++P;
     return std::string(S.substr(B, P - B));
   }
+  /// A directive's name: `.reg.b32 f;` (CUDA's half headers write their
+  /// inline PTX so) is `.reg` followed by `.b32`.
+  std::string directive() {
+    std::string D = dotted();
+    if (const size_t Dot = D.find('.', 1); Dot != std::string::npos) {
+      P -= D.size() - Dot;
+      D.resize(Dot);
+    }
+    return D;
+  }
   bool number(int64_t &V) {
     skip();
     bool Neg = false;
@@ -755,7 +765,7 @@ private:
   }
 
   void bodyDirective() {
-    const std::string D = dotted();
+    const std::string D = directive();
     if (D == ".reg")
       return regDecl();
     if (D == ".loc")

@@ -294,7 +294,8 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
 /// modulo 16 is tried (Guess: after the merges that need no guess). True
 /// when one gives the SASS's widths; at run time the addresses decide.
 bool mergeCovers(ExecutedKernel &EK, const std::vector<int> &Ids,
-                 const Widths &Sw, bool Guess) {
+                 const Widths &Sw, bool Guess,
+                 const std::set<int> *Home = nullptr) {
   std::vector<int> Order;
   Widths Apart;
   bool Named = true;
@@ -316,11 +317,13 @@ bool mergeCovers(ExecutedKernel &EK, const std::vector<int> &Ids,
       const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
       return S.Placed >= 0 ? S.Placed : S.Offset + Phase;
     };
+    // Placed, neighbouring variables share windows too (HeCBench's
+    // accuracy_kernel2 stores its s_label and s_label_pred with one
+    // STS.64).
+    auto Base = [&](int Id) { return Named ? 0 : EK.Sites[size_t(Id)].Base; };
     std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
-      const ExecutedKernel::Site &X = EK.Sites[size_t(A)],
-                                 &Y = EK.Sites[size_t(B)];
-      return std::make_tuple(X.Block, X.Base, Place(A)) <
-             std::make_tuple(Y.Block, Y.Base, Place(B));
+      return std::make_tuple(EK.Sites[size_t(A)].Block, Base(A), Place(A)) <
+             std::make_tuple(EK.Sites[size_t(B)].Block, Base(B), Place(B));
     });
     Widths Merged = Apart;
     std::vector<std::pair<std::vector<int>, unsigned>> Groups;
@@ -331,7 +334,7 @@ bool mergeCovers(ExecutedKernel &EK, const std::vector<int> &Ids,
       for (J = I + 1; J < Order.size(); ++J) {
         const ExecutedKernel::Site &T = EK.Sites[size_t(Order[J])];
         if (EK.K.Accesses[size_t(Order[J])].Size != Size ||
-            T.Block != First.Block || T.Base != First.Base ||
+            T.Block != First.Block || Base(Order[J]) != Base(Order[I]) ||
             Place(Order[J]) <= Place(Order[J - 1]) ||
             floorDiv(Place(Order[J]), 16) != floorDiv(Low, 16))
           break;
@@ -346,6 +349,9 @@ bool mergeCovers(ExecutedKernel &EK, const std::vector<int> &Ids,
         W *= 2;
       std::vector<int> G(Order.begin() + long(I), Order.begin() + long(J));
       std::sort(G.begin(), G.end());
+      if (Home)
+        std::stable_partition(G.begin(), G.end(),
+                              [&](int Id) { return Home->count(Id) != 0; });
       Groups.push_back({std::move(G), W});
       ++Merged[W];
     }
@@ -551,7 +557,8 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       for (int Id : With)
         ++Pw[EK.K.Accesses[size_t(Id)].Size];
       const std::set<int> Home(Ids.begin(), Ids.end());
-      if (!Lines.empty() && mergeRuns(EK, With, Pw, Sw, &Home)) {
+      if (!Lines.empty() && (mergeCovers(EK, With, Sw, false, &Home) ||
+                             mergeRuns(EK, With, Pw, Sw, &Home))) {
         // Lines whose accesses all joined a merge are spoken for.
         for (const Key &L : Lines)
           if (std::all_of(Ptx[L].begin(), Ptx[L].end(), [&](int Id) {
