@@ -1,5 +1,4 @@
-//===- cfg.cpp - Where divergent paths meet again
-//----------------------------===//
+//===- cfg.cpp - Where divergent paths meet again -------------------------===//
 //
 // A divergent branch's lanes reconverge at the immediate post-dominator of
 // its block: the first point every path from the branch passes through

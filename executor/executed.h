@@ -45,8 +45,8 @@ struct ExecutedKernel {
     bool Uniform = false;
     bool ResultRead = true;
     /// Where a shared variable's own name is the base: the access's byte
-    /// offset in the kernel's shared memory (as ptxas lays it out: the
-    /// variables in order, each at its alignment), else -1.
+    /// offset in the kernel's shared memory (Program::layout, as ptxas
+    /// lays it out), else -1.
     int64_t Placed = -1;
   };
   std::vector<Site> Sites;
