@@ -561,6 +561,36 @@ bool addressInvariantIn(const Access &A, const Stmt &Loop) {
   return !usesSlots(*A.Address, Assigned);
 }
 
+/// The store in loop L that rewrites exactly load A's bytes, or null.
+/// Kept false when A's address changes in L or another store there may
+/// write its bytes: then the loop does not carry A's value.
+const Access *carriedIn(const Kernel &K, const Access &A, const Stmt &L,
+                        const std::map<int, const Expr *> &Defs, bool &Kept) {
+  Kept = addressInvariantIn(A, L);
+  if (!Kept)
+    return nullptr;
+  const Access *Carried = nullptr;
+  std::set<int> Inside;
+  accessesIn(L.Body, Inside);
+  for (int Id : Inside) {
+    const Access &S = K.Accesses[Id];
+    if (S.Kind == AccessKind::Load || S.Sp != A.Sp ||
+        (A.Sp == Space::Shared && S.Array != A.Array))
+      continue;
+    std::optional<int64_t> D = distance(A, S, Defs);
+    if (D == std::optional<int64_t>(0) && S.Size == A.Size &&
+        S.Kind == AccessKind::Store && S.AsyncPartner < 0) {
+      Carried = &S;
+      continue;
+    }
+    if (!D || (*D < int64_t(A.Size) && -*D < int64_t(S.Size))) {
+      Kept = false;
+      return nullptr;
+    }
+  }
+  return Carried;
+}
+
 /// The store whose value load A reads back in every iteration of the loops
 /// around A that do not hold B, the access A repeats from before them (an
 /// accumulator: `c[i] = 0; for (k ...) c[i] += a[k] * b[k];`): A's address
@@ -575,26 +605,30 @@ const Access *carriedStore(const Kernel &K, const Access &A, const Access &B,
   for (const Stmt *L : LoopsOfA) {
     if (std::find(LoopsOfB.begin(), LoopsOfB.end(), L) != LoopsOfB.end())
       break; // From here on B is inside as well: straight-line order.
-    if (!addressInvariantIn(A, *L))
+    bool Kept = false;
+    if (const Access *S = carriedIn(K, A, *L, Defs, Kept))
+      Carried = S;
+    else if (!Kept)
       return nullptr;
-    std::set<int> Inside;
-    accessesIn(L->Body, Inside);
-    for (int Id : Inside) {
-      const Access &S = K.Accesses[Id];
-      if (S.Kind == AccessKind::Load || S.Sp != A.Sp ||
-          (A.Sp == Space::Shared && S.Array != A.Array))
-        continue;
-      std::optional<int64_t> D = distance(A, S, Defs);
-      if (D == std::optional<int64_t>(0) && S.Size == A.Size &&
-          S.Kind == AccessKind::Store && S.AsyncPartner < 0) {
-        Carried = &S;
-        continue;
-      }
-      if (!D || (*D < int64_t(A.Size) && -*D < int64_t(S.Size)))
-        return nullptr;
-    }
   }
   return Carried;
+}
+
+/// How many of A's loops (innermost first) carry its value in a register
+/// with no access of it before them (`d[i] += s[i]` in a loop: nvcc loads
+/// d[i] once before the loop and stores it in every iteration; HeCBench's
+/// interleave): each keeps A's bytes and stores them.
+unsigned promotedLoops(const Kernel &K, const Access &A,
+                       const std::vector<const Stmt *> &Loops,
+                       const std::map<int, const Expr *> &Defs) {
+  unsigned Levels = 0;
+  for (const Stmt *L : Loops) {
+    bool Kept = false;
+    if (!carriedIn(K, A, *L, Defs, Kept))
+      break;
+    ++Levels;
+  }
+  return Levels;
 }
 
 /// One wide instruction per access of Ids (a line whose W-byte instructions
@@ -1500,6 +1534,25 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                 " of the line reads where the store writes)";
             continue;
           }
+        }
+        // Promoted: the binary loads the line outside the loops the
+        // source loads it in (where the PTX has it too).
+        const unsigned Levels =
+            !B && A.Kind == AccessKind::Load && !A.UnknownReason && A.Address
+                ? promotedLoops(K, A, C.Loops[Id], KernelDefs)
+                : 0;
+        if (Levels && std::any_of(Is.begin(), Is.end(), [&](auto *I) {
+              return F->loopDepth(I->Offset) + Levels <= C.Loops[Id].size();
+            })) {
+          A.Compiled.State = CompiledForm::Hoisted;
+          A.Compiled.Loop = int(Levels) - 1;
+          A.Compiled.Note =
+              "loaded once before " +
+              (Levels == 1
+                   ? std::string("its loop")
+                   : "its " + std::to_string(Levels) + " innermost loops") +
+              ", which store to it: the value is kept in a register";
+          continue;
         }
         Left.push_back(Id);
       }
