@@ -1535,8 +1535,8 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
             continue;
           }
         }
-        // Promoted: the binary loads the line outside the loops the
-        // source loads it in (where the PTX has it too).
+        // Promoted: the loops carry A's value, and the binary has a load
+        // of the line outside them.
         const unsigned Levels =
             !B && A.Kind == AccessKind::Load && !A.UnknownReason && A.Address
                 ? promotedLoops(K, A, C.Loops[Id], KernelDefs)
