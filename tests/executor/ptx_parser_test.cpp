@@ -72,14 +72,12 @@ TEST(PtxParser, ReadsWhatNvccWrites) {
 }
 
 TEST(PtxParser, RunsTheModuleAsTheGpuWould) {
-  auto M = ptx::parseModule(readData("inline_call.ptx"), "inline_call.ptx");
-  ASSERT_TRUE(bool(M)) << M.error();
-  auto Mods = std::make_shared<std::vector<ptx::Module>>();
-  Mods->push_back(std::move(*M));
   GlobalMemory Mem;
-  auto P = Program::link(Mods, Mem);
-  ASSERT_TRUE(bool(P)) << P.error();
-  const XFunction *K = (*P)->kernel(Kernel);
+  std::string Error;
+  std::unique_ptr<Program> P = test::linkAlone(readData("inline_call.ptx"),
+                                               "inline_call.ptx", Mem, Error);
+  ASSERT_NE(P, nullptr) << Error;
+  const XFunction *K = P->kernel(Kernel);
   ASSERT_NE(K, nullptr);
   ASSERT_EQ(K->DecodeError, "");
   constexpr uint64_t In = uint64_t(1) << 40, Out = uint64_t(2) << 40;
@@ -93,8 +91,8 @@ TEST(PtxParser, RunsTheModuleAsTheGpuWould) {
   std::memcpy(&C.Params[0], &In, 8);
   std::memcpy(&C.Params[8], &Out, 8);
   ExecutedKernel EK = executedKernel(*K);
-  ExecutedCounts R = executeLaunch(**P, *K, EK, Mem, C,
-                                   archOrDefault("sm_90"), 1);
+  ExecutedCounts R =
+      executeLaunch(*P, *K, EK, Mem, C, archOrDefault("sm_90"), 1);
   ASSERT_TRUE(R.Out.Finished) << R.Out.Error;
   for (int32_t T = 0; T < 64; ++T) {
     int32_t V;
@@ -178,19 +176,16 @@ TEST(PtxParser, SharedVariablesLieWherePtxasPutsThem) {
   ret;
 }
 )PTX";
-  auto M = ptx::parseModule(Ptx, "twice.ptx");
-  ASSERT_TRUE(bool(M)) << M.error();
-  auto Mods = std::make_shared<std::vector<ptx::Module>>();
-  Mods->push_back(std::move(*M));
   GlobalMemory Mem;
-  auto P = Program::link(Mods, Mem);
-  ASSERT_TRUE(bool(P)) << P.error();
-  const XFunction *K = (*P)->kernel("twice");
+  std::string Error;
+  std::unique_ptr<Program> P = test::linkAlone(Ptx, "twice.ptx", Mem, Error);
+  ASSERT_NE(P, nullptr) << Error;
+  const XFunction *K = P->kernel("twice");
   ASSERT_NE(K, nullptr);
-  const SharedLayout &L = (*P)->layout(*K);
-  const int Storage = (*P)->sharedIndex("0:storage"),
-            Pred = (*P)->sharedIndex("0:twice/pred"),
-            Label = (*P)->sharedIndex("0:twice/label");
+  const SharedLayout &L = P->layout(*K);
+  const int Storage = P->sharedIndex("0:storage"),
+            Pred = P->sharedIndex("0:twice/pred"),
+            Label = P->sharedIndex("0:twice/label");
   ASSERT_TRUE(Storage >= 0 && Pred >= 0 && Label >= 0);
   EXPECT_EQ(L.Offset[size_t(Pred)], 0u);
   EXPECT_EQ(L.Offset[size_t(Label)], 4u);

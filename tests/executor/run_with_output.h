@@ -1,6 +1,7 @@
 //===- run_with_output.h - One hand-written kernel, one output buffer -----===//
 //
-// The executor tests' common harness: a PTX module parsed and linked, its
+// The executor tests' common harness: a PTX module parsed and linked alone
+// (linkAlone), its
 // kernel (whose one parameter is the output buffer's address) run in
 // LaunchConfig's default shape on one core, the buffer's bytes read back.
 //
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,26 +31,38 @@ struct Output {
   }
 };
 
-/// Runs kernel Name of module Ptx with a Bytes-byte output buffer.
-inline Output runWithOutput(const char *Ptx, const std::string &Name,
-                            size_t Bytes) {
-  Output O;
-  GlobalMemory Mem;
-  auto M = ptx::parseModule(Ptx, Name + ".ptx");
+/// Module Ptx parsed and linked alone, its variables placed in Mem; null
+/// with Error set where it cannot be.
+inline std::unique_ptr<Program> linkAlone(const std::string &Ptx,
+                                          const std::string &File,
+                                          GlobalMemory &Mem,
+                                          std::string &Error) {
+  auto M = ptx::parseModule(Ptx, File);
   if (!M) {
-    O.Error = M.error();
-    return O;
+    Error = M.error();
+    return nullptr;
   }
   auto Mods = std::make_shared<std::vector<ptx::Module>>();
   Mods->push_back(std::move(*M));
   auto P = Program::link(Mods, Mem);
   if (!P) {
-    O.Error = P.error();
-    return O;
+    Error = P.error();
+    return nullptr;
   }
+  return std::move(*P);
+}
+
+/// Runs kernel Name of module Ptx with a Bytes-byte output buffer.
+inline Output runWithOutput(const char *Ptx, const std::string &Name,
+                            size_t Bytes) {
+  Output O;
+  GlobalMemory Mem;
+  std::unique_ptr<Program> P = linkAlone(Ptx, Name + ".ptx", Mem, O.Error);
+  if (!P)
+    return O;
   const uint64_t Base = uint64_t(1) << 40;
   Region &R = Mem.addOwned(Base, Bytes, "out", true);
-  const XFunction *K = (*P)->kernel(Name);
+  const XFunction *K = P->kernel(Name);
   if (!K) {
     O.Error = "no kernel " + Name;
     return O;
@@ -58,7 +72,7 @@ inline Output runWithOutput(const char *Ptx, const std::string &Name,
   std::memcpy(C.Params.data(), &Base, 8);
   ExecutedKernel EK = executedKernel(*K);
   ExecutedCounts Counts =
-      executeLaunch(**P, *K, EK, Mem, C, archOrDefault("sm_90"), 1);
+      executeLaunch(*P, *K, EK, Mem, C, archOrDefault("sm_90"), 1);
   if (!Counts.Out.Finished) {
     O.Error = Counts.Out.Error.empty() ? "did not finish" : Counts.Out.Error;
     return O;

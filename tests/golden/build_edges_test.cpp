@@ -358,31 +358,10 @@ TEST(PtxasMerges, WidthsFollowWhereTheVariableLies) {
   // reads a's as LDS.64 at 8 and LDS at 16, b's (at 32 to 44) as one
   // LDS.128 of the aligned window at 32 (the SASS of this file; the same
   // CUB code in HeCBench's channelSum, measured on the H200 in
-  // tests/data/measured/hecbench: 3 requests per block).
-  std::string Src =
-      writeTemp("two_sums.cu", R"(#include <cub/block/block_reduce.cuh>
-__global__ void sums(const int *in, int *out) {
-  using Reduce =
-      cub::BlockReduce<int, 8, cub::BLOCK_REDUCE_WARP_REDUCTIONS, 16>;
-  __shared__ typename Reduce::TempStorage a, b;
-  const int t = threadIdx.y * 8 + threadIdx.x;
-  const int x = Reduce(a).Sum(in[t]);
-  const int y = Reduce(b).Sum(2 * in[t]);
-  if (t == 0) {
-    out[0] = x;
-    out[1] = y;
-  }
-}
-int main() {
-  int *in, *out, h[2] = {0, 0};
-  cudaMalloc(&in, 128 * sizeof(int));
-  cudaMalloc(&out, 2 * sizeof(int));
-  cudaMemset(in, 0, 128 * sizeof(int));
-  sums<<<1, dim3(8, 16)>>>(in, out);
-  cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
-  return h[0] + h[1];
-}
-)");
+  // tests/data/measured/hecbench: 3 requests per block; this kernel, in
+  // tests/data/measured/hecbench2/own_two_sums.json, too).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/hecbench2_own/two_sums.cu";
   json J = analyzed("two_sums", Src);
   if (!canRecord(J))
     GTEST_SKIP() << J["compiler"].dump();
@@ -406,33 +385,10 @@ TEST(PtxasMerges, ALoopUnrolledFurtherKeepsItsWideLoads) {
   // (four LDS.128 a trip, then two, then one, then LDS) and reads every 4
   // iterations with one LDS.128: 2 requests per block, 8 for 4 blocks
   // (HeCBench's groupnorm_backward_kernel, the same loop, measured on the
-  // H200: 2 per block).
-  std::string Src = writeTemp("warp_totals.cu", R"(
-__global__ void total(const float *in, float *out) {
-  __shared__ float s[32];
-  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
-  for (int o = 16; o > 0; o /= 2)
-    v += __shfl_down_sync(0xffffffffu, v, o);
-  if (threadIdx.x % 32 == 0)
-    s[threadIdx.x / 32] = v;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    float t = 0.0f;
-    for (int i = 0; i < int(blockDim.x / 32); i++)
-      t += s[i];
-    out[blockIdx.x] = t;
-  }
-}
-int main() {
-  float *in, *out, h[4];
-  cudaMalloc(&in, 4 * 256 * sizeof(float));
-  cudaMalloc(&out, 4 * sizeof(float));
-  cudaMemset(in, 0, 4 * 256 * sizeof(float));
-  total<<<4, 256>>>(in, out);
-  cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
-  return h[0] != 0.0f;
-}
-)");
+  // H200: 2 per block; this kernel: tests/data/measured/hecbench2,
+  // own_warp_totals.json).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/hecbench2_own/warp_totals.cu";
   json J = analyzed("warp_totals", Src);
   if (!canRecord(J))
     GTEST_SKIP() << J["compiler"].dump();
