@@ -256,6 +256,8 @@ bool Decoder::address(const ptx::Operand &O, XInstr &In) {
     return false;
   }
   In.Off = O.Value;
+  In.Addr32 = O.Index >= 0 && size_t(O.Index) < Fn.Regs.size() &&
+              Fn.Regs[size_t(O.Index)].Kind != ptx::RegKind::B64;
   if (O.Index >= 0)
     In.Addr = RegSlot[size_t(O.Index)];
   else if (!O.Name.empty())

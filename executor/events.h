@@ -50,7 +50,8 @@ struct MemRequest {
   uint64_t Block = 0; ///< Linear block index.
   unsigned Warp = 0;
   /// The instruction's second request: the shared side of an async copy
-  /// (cp.async), whose first is the global side.
+  /// (cp.async), whose first is the global side, or the lanes of a generic
+  /// instruction that reached shared memory.
   uint8_t Part = 0;
 };
 
@@ -58,6 +59,11 @@ class RequestSink {
 public:
   virtual ~RequestSink() = default;
   virtual void request(const MemRequest &R) = 0;
+  /// A generic instruction whose lanes R.Mask reached shared memory
+  /// (Part 1, after its shared request; R.Addr null) or local or parameter
+  /// memory (Part 0; R.Addr their offsets there; Space Local where no lane
+  /// reached global or shared memory, so that no request was made).
+  virtual void elsewhere(const MemRequest &R) {}
 };
 
 } // namespace gmem::exec

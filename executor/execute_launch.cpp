@@ -106,6 +106,8 @@ std::string arrayName(const std::string &Origin, const Kernel &Model) {
 SourceLoc userLoc(const ExecutedKernel &EK, size_t I, const ExecOptions &O) {
   const std::vector<SourceLoc> Chain =
       sourceChain(*EK.Where[I].first, EK.Where[I].second);
+  if ((Chain.empty() || !Chain.front().Line) && EK.Sites[I].SassLine)
+    return {EK.Sites[I].SassFile, EK.Sites[I].SassLine, 0};
   for (const SourceLoc &S : Chain)
     if (O.UserFile ? O.UserFile(S.File) : !systemFile(S.File))
       return S;
@@ -264,7 +266,8 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
       continue;
     }
     const AccessStats &S = C.Stats[I];
-    if (!S.Requests && !S.UnknownRequests && !S.UncountedRequests)
+    if (!S.Requests && !S.UnknownRequests && !S.UncountedRequests &&
+        !S.GenericElsewhere)
       continue;
     Access A = EK.K.Accesses[I];
     auto Spelt = Spelling.find(Canonical(Where[I].File));

@@ -19,6 +19,12 @@ int ExecutedKernel::id(const XFunction *F, uint32_t Instr, uint8_t Part) const {
   return It->second[size_t(Instr) * 2 + Part];
 }
 
+bool ExecutedKernel::sharedSideOfGeneric(size_t Id) const {
+  const auto &[F, Instr] = Where[Id];
+  return K.Accesses[Id].Sp == Space::Shared &&
+         F->Code[Instr].Space == MemSpace::Generic;
+}
+
 std::vector<SourceLoc> sourceChain(const XFunction &F, uint32_t Instr) {
   std::vector<SourceLoc> Out;
   if (Instr >= F.Code.size() || !F.Code[Instr].Src || !F.Mod)
@@ -52,13 +58,17 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
       const XInstr &X = F->Code[Instr];
       const bool Async = X.Fn && X.Space == MemSpace::Shared &&
                          X.Mem == MemOp::Load && X.Src && X.Src->Op == "cp";
+      // A generic instruction's lanes that reach shared memory are priced
+      // as the GPU counts them, as shared: its second access.
+      const bool Generic = X.Space == MemSpace::Generic;
       const std::vector<SourceLoc> Chain = sourceChain(*F, Instr);
-      for (uint8_t Part = 0; Part < (Async ? 2 : 1); ++Part) {
+      for (uint8_t Part = 0; Part < (Async || Generic ? 2 : 1); ++Part) {
         Access A;
         A.Id = int(EK.K.Accesses.size());
         A.Size = unsigned(X.Width) * X.Vec;
         A.Matrix = X.Matrix;
-        A.Sp = X.Space == MemSpace::Shared && (!Async || Part == 1)
+        A.Sp = (X.Space == MemSpace::Shared && (!Async || Part == 1)) ||
+                       (Generic && Part == 1)
                    ? Space::Shared
                    : Space::Global;
         switch (X.Mem) {
@@ -89,7 +99,8 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
             {Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0, X.Addr, X.Off,
              K < F->AccessUniform.size() && F->AccessUniform[K],
              K >= F->AccessResultRead.size() || F->AccessResultRead[K]});
-        if (Shared && A.Sp == Space::Shared && fileOf(X.Addr) == FLaunch &&
+        if (Shared && X.Space == MemSpace::Shared && A.Sp == Space::Shared &&
+            fileOf(X.Addr) == FLaunch &&
             slotOf(X.Addr) < Shared->Offset.size() &&
             Shared->Offset[slotOf(X.Addr)] != ~uint64_t(0))
           EK.Sites.back().Placed =
@@ -133,8 +144,8 @@ const Why &uncertainControl() {
 class PricingSink : public RequestSink {
 public:
   PricingSink(RequestPipeline &P, const ExecutedKernel &EK,
-              const LaunchConfig &C)
-      : Pipe(P), EK(EK),
+              const LaunchConfig &C, std::vector<AccessStats> &Stats)
+      : Pipe(P), EK(EK), Stats(Stats),
         WarpsPerBlock((uint64_t(C.Block[0]) * C.Block[1] * C.Block[2] + 31) /
                       32),
         Grid{C.Grid[0], C.Grid[1], C.Grid[2]} {
@@ -169,6 +180,28 @@ public:
       if (const int Id = (*LastIds)[size_t(I) * 2]; Id >= 0)
         pollUnknown(Id, R);
     }
+  }
+
+  void elsewhere(const MemRequest &R) override {
+    const int Id = EK.id(R.Fn, R.Instr, R.Part);
+    if (Id < 0 ||
+        EK.K.Accesses[size_t(Id)].Compiled.State == CompiledForm::Reused)
+      return;
+    AccessStats &S = Stats[size_t(Id)];
+    ++S.GenericElsewhere;
+    S.LocalExecutions += R.Space == MemSpace::Local;
+    if (!R.Addr)
+      return;
+    // Each lane's local offset is its generic address: lanes at one offset
+    // present one address, whose bytes are counted once.
+    uint64_t Seen[32];
+    unsigned N = 0;
+    for (uint32_t M = R.Mask; M; M &= M - 1) {
+      const uint64_t A = R.Addr[ctz(M)];
+      if (std::find(Seen, Seen + N, A) == Seen + N)
+        Seen[N++] = A;
+    }
+    S.GenericLocalBytes += uint64_t(N) * R.Size;
   }
 
   void request(const MemRequest &R) override {
@@ -365,6 +398,7 @@ private:
 
   RequestPipeline &Pipe;
   const ExecutedKernel &EK;
+  std::vector<AccessStats> &Stats;
   uint64_t WarpsPerBlock;
   Dim3 Grid;
   const XFunction *LastFn = nullptr;
@@ -421,7 +455,7 @@ struct Part {
   void run(Program &P, const XFunction &K, const ExecutedKernel &EK,
            GlobalMemory &Mem, const LaunchConfig &C, bool Price) {
     {
-      PricingSink Sink(Pipe, EK, C);
+      PricingSink Sink(Pipe, EK, C, Counts.Stats);
       exec::Launch L(P, K, Mem, C, Price ? &Sink : nullptr);
       Counts.Out = L.run();
     } // The sink flushes its open groups.

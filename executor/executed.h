@@ -48,10 +48,19 @@ struct ExecutedKernel {
     /// offset in the kernel's shared memory (Program::layout, as ptxas
     /// lays it out), else -1.
     int64_t Placed = -1;
+    /// Where nvcc gave the instruction no line (`.loc 1 0 0`: a load of an
+    /// address selected between two branches' accesses): the line the
+    /// binary's line table gives it, which a GPU counts it at (0: none).
+    unsigned SassLine = 0;
+    std::string SassFile;
   };
   std::vector<Site> Sites;
 
   int id(const exec::XFunction *F, uint32_t Instr, uint8_t Part) const;
+  /// Access Id is the shared side of a generic instruction (its lanes that
+  /// reached shared memory); the instruction's first access is the global
+  /// side, and ptxas's one instruction stands for both.
+  bool sharedSideOfGeneric(size_t Id) const;
 };
 
 /// The accesses of kernel K and the functions it may call; Shared, K's

@@ -13,7 +13,7 @@ namespace {
 /// An access's counts as an array; 0 for an access that never ran.
 json statsJson(const AccessStats &S) {
   if (!S.Requests && !S.UnknownRequests && !S.UncountedRequests &&
-      !S.UnmergedGroups)
+      !S.UnmergedGroups && !S.LocalExecutions && !S.GenericElsewhere)
     return 0;
   json Sample = nullptr;
   if (S.Costliest) {
@@ -42,7 +42,10 @@ json statsJson(const AccessStats &S) {
               S.UnknownReason,
               int(S.ReasonCause),
               S.ReasonOrder,
-              Sample};
+              Sample,
+              S.LocalExecutions,
+              S.GenericElsewhere,
+              S.GenericLocalBytes};
 }
 
 AccessStats statsFrom(const json &J) {
@@ -81,6 +84,11 @@ AccessStats statsFrom(const json &J) {
     for (unsigned L = 0; L < 32; ++L)
       W.Addr[L] = Sample.at(5).at(L).get<uint64_t>();
     S.Costliest = W;
+  }
+  if (I + 2 < J.size()) {
+    S.LocalExecutions = U();
+    S.GenericElsewhere = U();
+    S.GenericLocalBytes = U();
   }
   return S;
 }

@@ -27,6 +27,13 @@ struct Place {
   bool Stray = false;
 };
 
+/// A lane's address: its base plus the instruction's offset, modulo 2^32
+/// where the base is a 32-bit register.
+inline uint64_t addressOf(const XInstr &I, uint64_t Base) {
+  const uint64_t A = Base + uint64_t(I.Off);
+  return I.Addr32 ? uint32_t(A) : A;
+}
+
 /// Lane L's N bytes at address A of space S (a generic address by the
 /// window it falls in).
 Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L);
@@ -46,16 +53,21 @@ bool reach(Ctx &C, const XInstr &I, MemSpace S, uint64_t A, unsigned N,
 /// The lanes of one instruction by resolved space, for events.
 struct Requests {
   uint64_t Addr[2][32];
+  uint64_t LocalAddr[32];    ///< Elsewhere's lanes: offsets in their space.
   uint32_t Mask[2] = {0, 0}; ///< Global, shared.
   uint32_t Unknown[2] = {0, 0};
+  uint32_t Elsewhere = 0; ///< Lanes in local or parameter memory.
   bool Spin = false, Poll = false, Lookback = false;
 
   void add(const Place &P, unsigned L, bool AddrKnown) {
     const int K = P.Space == MemSpace::Global   ? 0
                   : P.Space == MemSpace::Shared ? 1
                                                 : -1;
-    if (K < 0)
+    if (K < 0) {
+      Elsewhere |= 1u << L;
+      LocalAddr[L] = P.EventAddr;
       return;
+    }
     Addr[K][L] = P.EventAddr;
     Mask[K] |= 1u << L;
     if (!AddrKnown)
@@ -65,26 +77,47 @@ struct Requests {
     RequestSink *S = C.L->Sink;
     if (!S || I.Access < 0)
       return;
+    const bool Generic = I.Space == MemSpace::Generic;
+    MemRequest R;
+    R.Fn = C.Fr->Fn;
+    R.Instr = uint32_t(&I - C.Fr->Fn->Code.data());
+    R.Op = I.Mem;
+    R.Size = Size;
+    R.Block = C.B->Linear;
+    R.Warp = C.W->Id;
+    R.Spin = Spin;
+    R.Poll = Poll;
+    R.Lookback = Lookback;
     for (int K = 0; K < 2; ++K) {
       if (!Mask[K])
         continue;
-      MemRequest R;
-      R.Fn = C.Fr->Fn;
-      R.Instr = uint32_t(&I - C.Fr->Fn->Code.data());
-      R.Op = I.Mem;
       R.Space = K ? MemSpace::Shared : MemSpace::Global;
-      R.Size = Size;
       R.Mask = Mask[K];
       R.Unknown = Unknown[K];
       R.Uncertain = C.Taint & Mask[K];
       R.Addr = Addr[K];
-      R.Block = C.B->Linear;
-      R.Warp = C.W->Id;
-      R.Part = Part;
-      R.Spin = Spin;
-      R.Poll = Poll;
-      R.Lookback = Lookback;
+      // A generic instruction's shared lanes are its shared-side access.
+      R.Part = Generic ? uint8_t(K) : Part;
       S->request(R);
+    }
+    if (!Generic)
+      return;
+    R.Unknown = 0;
+    if (Mask[1]) { // The shared side's request was a generic one.
+      R.Space = MemSpace::Shared;
+      R.Mask = Mask[1];
+      R.Uncertain = C.Taint & R.Mask;
+      R.Addr = nullptr;
+      R.Part = 1;
+      S->elsewhere(R);
+    }
+    if (Elsewhere) { // Space Local: no request was made at all.
+      R.Space = Mask[0] || Mask[1] ? MemSpace::Global : MemSpace::Local;
+      R.Mask = Elsewhere;
+      R.Uncertain = C.Taint & R.Mask;
+      R.Addr = LocalAddr;
+      R.Part = 0;
+      S->elsewhere(R);
     }
   }
 };

@@ -12,8 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "decode.h"
-#include "launch.h"
 #include "lanes.h"
+#include "launch.h"
+#include "memory_ops.h"
 
 namespace gmem::exec {
 
@@ -53,7 +54,7 @@ void mbarrierH(Ctx &C, const XInstr &I) {
   uint32_t Done = 0;
   // Each active lane acts in turn, as the hardware serves them.
   forLanes(C.Active, [&](unsigned L) {
-    uint64_t A = Addr[L] + uint64_t(I.Off);
+    uint64_t A = addressOf(I, Addr[L]);
     if (A - SharedWindow < WindowSize)
       A -= SharedWindow;
     MBarrier &M = barrierAt(C, A);

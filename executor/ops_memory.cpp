@@ -184,7 +184,7 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
   uint64_t Addr[32];
   uint64_t Lo = ~uint64_t(0), Hi = 0;
   forLanes(Active, [&](unsigned L) {
-    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const uint64_t A = addressOf(I, Base[L]);
     Addr[L] = A;
     Lo = std::min(Lo, A);
     Hi = std::max(Hi, A);
@@ -269,7 +269,7 @@ void loadH(Ctx &C, const XInstr &I) {
     D[V] = C.lanes(I.D[V]);
   for (uint32_t M = C.Active; M; M &= M - 1) {
     const unsigned L = unsigned(ctz(M));
-    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const uint64_t A = addressOf(I, Base[L]);
     const bool AddrKnown = BaseKnown >> L & 1;
     Place P;
     if (!reach(C, I, I.Space, A, N, L, AddrKnown, true, false, P))
@@ -298,7 +298,7 @@ void loadH(Ctx &C, const XInstr &I) {
     forLanes(C.Active,
              [&](unsigned L) { H = (H ^ D[0][L]) * 0x100000001b3ull; });
     forLanes(C.Active, [&](unsigned L) {
-      H = (H ^ (Base[L] + uint64_t(I.Off))) * 0x100000001b3ull;
+      H = (H ^ (addressOf(I, Base[L]))) * 0x100000001b3ull;
     });
     Req.Spin = C.W->LastPoll == &I && C.W->LastPollHash == H;
     const uint32_t Index = uint32_t(&I - C.Fr->Fn->Code.data());
@@ -353,10 +353,10 @@ void loadParam(Ctx &C, const XInstr &I) {
   const unsigned W = I.Width, N = W * I.Vec;
   bool Inside = (C.known(I.Addr) & Active) == Active;
   uint64_t Addr[32]; // A destination may be the address register.
-  const uint64_t First = Base[ctz(Active)] + uint64_t(I.Off);
+  const uint64_t First = addressOf(I, Base[ctz(Active)]);
   bool Uniform = true;
   forLanes(Active, [&](unsigned L) {
-    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const uint64_t A = addressOf(I, Base[L]);
     Addr[L] = A;
     Inside = Inside && A + N <= Params.size() && A + N >= A;
     Uniform = Uniform && A == First;
@@ -398,7 +398,7 @@ void storeH(Ctx &C, const XInstr &I) {
     C.L->Out.UncertainWrites = true;
   for (uint32_t M = C.Active; M; M &= M - 1) {
     const unsigned L = unsigned(ctz(M));
-    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const uint64_t A = addressOf(I, Base[L]);
     const bool AddrKnown = BaseKnown >> L & 1;
     Place P;
     if (!reach(C, I, I.Space, A, N, L, AddrKnown, false, true, P))
@@ -436,7 +436,7 @@ template <bool Shared, unsigned W> void storeScalar(Ctx &C, const XInstr &I) {
   uint64_t Addr[32];
   uint64_t Lo = ~uint64_t(0), Hi = 0;
   forLanes(Active, [&](unsigned L) {
-    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const uint64_t A = addressOf(I, Base[L]);
     Addr[L] = A;
     Lo = std::min(Lo, A);
     Hi = std::max(Hi, A);
@@ -600,7 +600,7 @@ void atomH(Ctx &C, const XInstr &I) {
   // Lane by lane, in lane order: one order the hardware may serve them in.
   for (uint32_t M = C.Active; M; M &= M - 1) {
     const unsigned L = unsigned(ctz(M));
-    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const uint64_t A = addressOf(I, Base[L]);
     const bool AddrKnown = BaseKnown >> L & 1;
     Place P;
     if (!reach(C, I, I.Space, A, W, L, AddrKnown, true, true, P))
@@ -641,8 +641,8 @@ void cpAsyncH(Ctx &C, const XInstr &I) {
     Place G, S;
     if (!reach(C, I, MemSpace::Global, Src[L], N, L, SK >> L & 1, true, false,
                G) ||
-        !reach(C, I, MemSpace::Shared, Dst[L] + uint64_t(I.Off), N, L,
-               DK >> L & 1, false, true, S))
+        !reach(C, I, MemSpace::Shared, addressOf(I, Dst[L]), N, L, DK >> L & 1,
+               false, true, S))
       return;
     Load.add(G, L, SK >> L & 1);
     Store.add(S, L, DK >> L & 1);

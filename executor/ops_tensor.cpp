@@ -167,7 +167,7 @@ void matrixH(Ctx &C, const XInstr &I) {
   for (unsigned L = 0; L < 8 * Count; ++L) {
     if (!(C.W->Live >> L & 1))
       continue;
-    const uint64_t A = Base[L] + uint64_t(I.Off);
+    const uint64_t A = addressOf(I, Base[L]);
     RowKnown[L] = BaseKnown >> L & 1;
     if (!reach(C, I, I.Space, A, 16, L, RowKnown[L], !Store, Store, Rows[L]))
       return;
@@ -302,7 +302,7 @@ void wmmaMemH(Ctx &C, const XInstr &I) {
   if (!C.Active)
     return;
   const unsigned L0 = ctz(C.Active);
-  const uint64_t Base = C.lanes(I.Addr)[L0] + uint64_t(I.Off);
+  const uint64_t Base = addressOf(I, C.lanes(I.Addr)[L0]);
   bool Known = C.known(I.Addr) >> L0 & 1;
   uint64_t Stride = 16;
   if (X[4]) {

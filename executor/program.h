@@ -120,6 +120,10 @@ struct XInstr {
   /// counters see their wavefronts but no shared load or store
   /// instruction (Access::Matrix).
   bool Matrix = false;
+  /// The address base is a 32-bit register: the GPU computes the address
+  /// modulo 2^32 (a shared pointer strength-reduced below 0 and stepped
+  /// back, HeCBench's convolution1D).
+  bool Addr32 = false;
   uint16_t Flags = 0; ///< Modifiers (ftz, sat, rounding...), per handler.
   Opnd Addr = 0;      ///< Address base (memory operations).
   int64_t Off = 0;    ///< Address offset, or an immediate.

@@ -22,6 +22,13 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
   if (S.UnknownRequests)
     return "not modelled: " + S.UnknownReason;
   std::string Cost = explainCost(A, S);
+  if (S.LocalExecutions) {
+    const std::string Local =
+        std::to_string(S.LocalExecutions) +
+        " executions through a generic address reached local memory only: "
+        "executed, with no global or shared request";
+    Cost = Cost.empty() ? Local : Cost + "; " + Local;
+  }
   if (A.AsyncPartner < 0)
     return Cost;
   if (asyncWavefrontsUnknown(A))

@@ -68,6 +68,18 @@ struct AccessStats {
   /// Groups the compiler merged (Access::Compiled) whose lanes' bytes were
   /// not one aligned run in the simulation: issued one request per part.
   uint64_t UnmergedGroups = 0;
+  /// Executions of a generic instruction whose lanes all reached local (or
+  /// parameter) memory: the GPU executes the instruction, with no global or
+  /// shared request (its per-line instruction count has them).
+  uint64_t LocalExecutions = 0;
+  /// Executions of a generic instruction with lanes in shared memory (on
+  /// its shared side) or in local memory (on its global side): a GPU
+  /// counts their bytes among both its global and its shared data bytes
+  /// (simulator/metrics.cpp).
+  uint64_t GenericElsewhere = 0;
+  /// Of those in local memory, per execution, the bytes of the distinct
+  /// local addresses, summed.
+  uint64_t GenericLocalBytes = 0;
   /// Unknown requests whose cost is bounded (address from loaded data in a
   /// proven range), and the sums of their fewest and most units.
   uint64_t BoundedRequests = 0;

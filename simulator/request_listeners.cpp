@@ -23,6 +23,9 @@ void AccessStats::add(const AccessStats &O) {
   OutOfBoundsLanes += O.OutOfBoundsLanes;
   OverflowRequests += O.OverflowRequests;
   UnmergedGroups += O.UnmergedGroups;
+  LocalExecutions += O.LocalExecutions;
+  GenericElsewhere += O.GenericElsewhere;
+  GenericLocalBytes += O.GenericLocalBytes;
   if (!O.UnknownReason.empty() &&
       (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
     UnknownReason = O.UnknownReason;

@@ -95,6 +95,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
           S.Units > S.IdealUnits ? S.Units - S.IdealUnits : 0;
     if (S.OutOfBoundsLanes)
       X["out_of_bounds_lanes"] = S.OutOfBoundsLanes;
+    if (S.LocalExecutions)
+      X["local_executions"] = S.LocalExecutions;
     if (S.OverflowRequests)
       X["address_overflow_requests"] = S.OverflowRequests;
     Accesses.push_back(X);

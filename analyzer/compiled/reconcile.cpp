@@ -418,6 +418,8 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     const Access &A = EK.K.Accesses[I];
     if (A.AsyncPartner >= 0 && A.Sp == Space::Shared)
       continue; // The shared side of cp.async: its LDGSTS is the global's.
+    if (EK.sharedSideOfGeneric(I))
+      continue; // Its instruction is the global side's LD or ST.
     const auto &[Fn, Instr] = EK.Where[I];
     const std::vector<SourceLoc> Chain = sourceChain(*Fn, Instr);
     const SourceLoc Inner = Chain.empty() ? SourceLoc() : Chain.front();
@@ -430,6 +432,49 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     const SassLoc L = S.Where.empty() ? SassLoc() : S.Where.front();
     Sass[{L.File, L.Line, C}].push_back(&S);
   }
+  // Instructions nvcc put on line 0 (a load of an address it selected
+  // between an if's two sides) take the line of the last instruction
+  // before them that has one (the side that falls through: ptxas's choice
+  // in HeCBench's sampling), where the SASS has instructions of their
+  // class and the PTX none (async copies' LDGSTS aside).
+  std::set<Key> Free;
+  for (const SassInstr &S : F.Memory) {
+    Cls C;
+    if (S.Space != SassSpace::Async && !S.Where.empty() &&
+        S.Where.front().Line && classOf(S, C) &&
+        !Ptx.count({S.Where.front().File, S.Where.front().Line, C}))
+      Free.insert({S.Where.front().File, S.Where.front().Line, C});
+  }
+  std::vector<int> Moved;
+  for (auto &[K, Ids] : Ptx) {
+    if (std::get<1>(K))
+      continue;
+    std::vector<int> Left;
+    for (int Id : Ids) {
+      const auto &[Fn, Instr] = EK.Where[size_t(Id)];
+      SourceLoc Before;
+      for (uint32_t I = Instr; I-- > 0 && !Before.Line;) {
+        const std::vector<SourceLoc> Ch = sourceChain(*Fn, I);
+        if (!Ch.empty())
+          Before = Ch.front();
+      }
+      if (!Free.count({Before.File, Before.Line, std::get<2>(K)})) {
+        Left.push_back(Id);
+        continue;
+      }
+      EK.Sites[size_t(Id)].SassFile = Before.File;
+      EK.Sites[size_t(Id)].SassLine = Before.Line;
+      Moved.push_back(Id);
+    }
+    Ids = std::move(Left);
+  }
+  for (int Id : Moved) {
+    const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
+    const Key To{S.SassFile, S.SassLine, classOf(EK.K.Accesses[size_t(Id)])};
+    Ptx[To].push_back(Id);
+  }
+  for (auto It = Ptx.begin(); It != Ptx.end();)
+    It = It->second.empty() ? Ptx.erase(It) : std::next(It);
   std::set<Key> Joined; // Lines without SASS merged into another's.
   for (auto &[K, Ids] : Ptx) {
     auto SIt = Sass.find(K);
@@ -576,6 +621,18 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
                     " accesses where ptxas emitted " + widthsText(Sw) +
                     "; counted as the PTX has them");
   }
+  // A generic instruction's shared side is made where its global side is
+  // (merges of generic instructions are left as written).
+  for (size_t I = 0; I < EK.K.Accesses.size(); ++I)
+    if (EK.sharedSideOfGeneric(I)) {
+      const auto &[Fn, Instr] = EK.Where[I];
+      const int G = EK.id(Fn, Instr, 0);
+      CompiledForm &C = EK.K.Accesses[I].Compiled;
+      const CompiledForm &Of = EK.K.Accesses[size_t(G)].Compiled;
+      C.State = Of.State == CompiledForm::Reused ? CompiledForm::Reused
+                                                 : CompiledForm::AsWritten;
+      C.Note = Of.State == CompiledForm::Reused ? Of.Note : std::string();
+    }
   return Notes;
 }
 

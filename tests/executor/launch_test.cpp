@@ -144,6 +144,66 @@ $L_skip:
   ret;
 }
 
+// out[t] = w[t] through a 32-bit pointer stepped below w and back by the
+// instruction's offset, as nvcc strength-reduces a loop over a tile
+// (HeCBench's convolution1D: `[%r56+8]` with %r56 = w - 8 for lane 0).
+.visible .entry wrap32(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<5>;
+  .shared .align 4 .b8 w[128];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, w;
+  add.s32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  bar.sync 0;
+  add.s32 %r5, %r4, -8;
+  ld.shared.u32 %r6, [%r5+8];
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r6;
+  ret;
+}
+
+// `v = t < 8 ? s[t] : own;` where own is a local copy: nvcc selects between
+// a shared and a local address and loads through the generic one
+// (HeCBench's rowwiseMoments, utils.h:53).
+.visible .entry selected(.param .u64 out)
+{
+  .local .align 4 .b8 __local_depot0[4];
+  .reg .b64 %SP;
+  .reg .b64 %SPL;
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<10>;
+  .shared .align 4 .b8 s[128];
+  mov.u64 %SPL, __local_depot0;
+  cvta.local.u64 %SP, %SPL;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  shl.b32 %r3, %r2, 2;
+  mov.u32 %r4, s;
+  add.s32 %r5, %r4, %r3;
+  st.shared.u32 [%r5], %r2;
+  mov.u32 %r6, 7;
+  st.local.u32 [%SPL], %r6;
+  bar.sync 0;
+  cvt.u64.u32 %rd3, %r5;
+  cvta.shared.u64 %rd4, %rd3;
+  setp.lt.u32 %p1, %r1, 8;
+  selp.b64 %rd5, %rd4, %SP, %p1;
+  ld.u32 %r7, [%rd5];
+  mul.wide.u32 %rd6, %r1, 4;
+  add.s64 %rd7, %rd2, %rd6;
+  st.global.u32 [%rd7], %r7;
+  ret;
+}
+
 .visible .entry shuffle(.param .u64 in, .param .u64 out)
 {
   .reg .pred %p<2>;
@@ -415,6 +475,48 @@ TEST(Launch, BarrierOrdersSharedMemoryAndConflictsAreCounted) {
   EXPECT_EQ(C.Stats[3].Units, 16u);
 }
 
+TEST(Launch, AnAddressInA32BitRegisterWrapsAsOnTheGpu) {
+  // Lanes 0 and 1 step below the tile and back: 0xFFFFFFF8 + 8 is 0 in
+  // the GPU's 32-bit address arithmetic, not 2^32 (which faulted).
+  Fixture F;
+  ExecutedCounts C = F.run("wrap32", 32, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 32; ++T)
+    EXPECT_EQ(F.out(T), T) << T;
+}
+
+TEST(Launch, AGenericLoadIsPricedWhereEachLanesAddressLies) {
+  // A GPU counts a generic load's shared lanes as shared wavefronts and
+  // its local lanes in no global or shared figure, but executes the
+  // instruction (an H200 on HeCBench's rowwiseMoments: 640 shared
+  // wavefronts, 3328 instructions on the line, no global sector).
+  Fixture F;
+  ExecutedCounts C = F.run("selected", 64, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 64; ++T)
+    EXPECT_EQ(F.out(T), T < 8 ? T : 7u) << T;
+  // st.shared; the generic ld's global and shared sides; st.global.
+  ASSERT_EQ(C.Stats.size(), 4u);
+  ASSERT_EQ(F.Kernel_.K.Accesses[1].Sp, Space::Global);
+  ASSERT_EQ(F.Kernel_.K.Accesses[2].Sp, Space::Shared);
+  EXPECT_TRUE(F.Kernel_.sharedSideOfGeneric(2));
+  EXPECT_FALSE(F.Kernel_.sharedSideOfGeneric(0));
+  // Warp 0: lanes 0-7 read 32 consecutive bytes of shared memory, one
+  // wavefront; lanes 8-31 their own local word.
+  EXPECT_EQ(C.Stats[2].Requests, 1u);
+  EXPECT_EQ(C.Stats[2].ActiveLanes, 8u);
+  EXPECT_EQ(C.Stats[2].Units, 1u);
+  EXPECT_EQ(C.Stats[2].GenericElsewhere, 1u);
+  // Warp 1: every lane local, no request, one execution. Both warps'
+  // local lanes are at one offset: one 4-byte address an execution.
+  EXPECT_EQ(C.Stats[1].Requests, 0u);
+  EXPECT_EQ(C.Stats[1].Units, 0u);
+  EXPECT_EQ(C.Stats[1].LocalExecutions, 1u);
+  EXPECT_EQ(C.Stats[1].GenericElsewhere, 2u);
+  EXPECT_EQ(C.Stats[1].GenericLocalBytes, 8u);
+  EXPECT_EQ(C.Stats[2].LocalExecutions, 0u);
+}
+
 TEST(Launch, ShuffleTakesTheNextLanesValue) {
   Fixture F;
   ExecutedCounts C = F.run("shuffle", 32, {InBase, OutBase});
@@ -529,21 +631,25 @@ TEST(Launch, ALookBacksPollsAreAtLeastWhatRanInOrder) {
   ExecutedCounts R = executeLaunch(*F.Prog, *K, F.Kernel_, F.Mem, C,
                                    archOrDefault("sm_90"), 1);
   ASSERT_TRUE(R.Out.Finished) << R.Out.Error;
-  ASSERT_EQ(R.Stats.size(), 3u); // First read, poll, publish.
+  // First read, poll, publish: generic instructions, each a global side
+  // and a shared side (unused here).
+  ASSERT_EQ(R.Stats.size(), 6u);
   EXPECT_EQ(R.Stats[0].Requests, 3u);
   EXPECT_EQ(R.Stats[0].UnknownRequests, 0u);
-  EXPECT_EQ(R.Stats[1].Requests, 0u);
-  EXPECT_EQ(R.Stats[1].UnknownRequests, 3u);
-  EXPECT_EQ(R.Stats[1].UncountedRequests, 3u);
-  EXPECT_NE(R.Stats[1].UnknownReason.find("decided by timing"),
+  EXPECT_EQ(R.Stats[2].Requests, 0u);
+  EXPECT_EQ(R.Stats[2].UnknownRequests, 3u);
+  EXPECT_EQ(R.Stats[2].UncountedRequests, 3u);
+  EXPECT_NE(R.Stats[2].UnknownReason.find("decided by timing"),
             std::string::npos)
-      << R.Stats[1].UnknownReason;
-  EXPECT_EQ(R.Stats[2].Requests, 4u);
+      << R.Stats[2].UnknownReason;
+  EXPECT_EQ(R.Stats[4].Requests, 4u);
+  for (size_t Shared : {1, 3, 5})
+    EXPECT_EQ(R.Stats[Shared].Requests + R.Stats[Shared].UnknownRequests, 0u);
   // One block alone has no neighbour to wait for: nothing is marked.
   C.Grid[0] = 1;
   R = executeLaunch(*F.Prog, *K, F.Kernel_, F.Mem, C, archOrDefault("sm_90"),
                     1);
-  EXPECT_EQ(R.Stats[1].UncountedRequests, 0u);
+  EXPECT_EQ(R.Stats[2].UncountedRequests, 0u);
 }
 
 TEST(Launch, AnUnimplementedInstructionStopsTheLaunchNamingIt) {

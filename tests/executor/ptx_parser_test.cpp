@@ -100,14 +100,17 @@ TEST(PtxParser, RunsTheModuleAsTheGpuWould) {
     EXPECT_EQ(V, 2 * T + 3 * (T + 1) + (T & 3) + 1) << T;
   }
   // Accesses: in[t] (line 6 inlined at 12), the load of tp, the generic
-  // load through it (resolved to global), out[t]. The table's 16 bytes are
-  // one sector per warp; in and out are 4 sectors per warp.
-  ASSERT_EQ(EK.K.Accesses.size(), 4u);
+  // load through it (resolved to global: its shared side unused), out[t].
+  // The table's 16 bytes are one sector per warp; in and out are 4 sectors
+  // per warp.
+  ASSERT_EQ(EK.K.Accesses.size(), 5u);
   EXPECT_EQ(EK.K.Accesses[0].Loc.Line, 6u);
   EXPECT_EQ(R.Stats[0].Units, 8u);
   EXPECT_EQ(R.Stats[1].Units, 2u);
   EXPECT_EQ(R.Stats[2].Units, 2u);
-  EXPECT_EQ(R.Stats[3].Units, 8u);
+  EXPECT_TRUE(EK.sharedSideOfGeneric(3));
+  EXPECT_EQ(R.Stats[3].Requests, 0u);
+  EXPECT_EQ(R.Stats[4].Units, 8u);
 }
 
 TEST(PtxParser, MalformedTextIsRefusedNamingTheLine) {

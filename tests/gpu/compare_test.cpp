@@ -13,6 +13,7 @@
 #include "importers.h"
 #include "l2_traffic.h"
 #include "launch_time.h"
+#include "metrics.h"
 #include "run_comparison.h"
 #include "simulate.h"
 
@@ -515,6 +516,88 @@ TEST(Compare, PredicatedOffWarpsExecuteWithoutRequests) {
   L.Lines = {line(10, 8, 26), line(11, 7, 25)};
   C = build(M, Ms);
   EXPECT_EQ(lineOf(C, 10)->V, Verdict::Mismatch);
+}
+
+TEST(Compare, GenericLoadsToLocalMemoryAreInstructionsWithoutRequests) {
+  // HeCBench rowwiseMoments on an H200 (tests/data/measured/hecbench2):
+  // utils.h:53's byte loads through a selected shared or local address,
+  // 640 executions with shared lanes (640 wavefronts, 5120 bytes) and
+  // 2688 with local lanes alone: 3328 instructions on the line, every one
+  // with local lanes at one local offset. main.cu:30 loads 65536 bytes in
+  // 2048 sectors.
+  Kernel K;
+  K.Name = "rowwise";
+  Access A;
+  A.Id = 0;
+  A.Sp = Space::Shared;
+  A.Size = 1;
+  A.Loc = {"utils.h", 53, 3};
+  K.Accesses.push_back(A);
+  A.Id = 1;
+  A.Sp = Space::Global;
+  K.Accesses.push_back(A);
+  A.Id = 2;
+  A.Size = 4;
+  A.Loc = {"main.cu", 30, 3};
+  K.Accesses.push_back(A);
+  LaunchResult R;
+  R.K = &K;
+  R.Arch = "sm_90";
+  R.PerAccess.resize(3);
+  AccessStats &Shared = R.PerAccess[0], &Local = R.PerAccess[1],
+              &Other = R.PerAccess[2];
+  Shared.Requests = 640;
+  Shared.Units = Shared.SassUnits = Shared.IdealUnits = 640;
+  Shared.ActiveLanes = Shared.DistinctBytes = 5120;
+  Shared.GenericElsewhere = 640;
+  Local.LocalExecutions = 2688;
+  Local.GenericElsewhere = Local.GenericLocalBytes = 3328;
+  Other.Requests = 512;
+  Other.Units = Other.SassUnits = Other.IdealUnits = 2048;
+  Other.DistinctBytes = 65536;
+  MeasuredLaunch ML;
+  MeasuredLine L;
+  L.File = "/src/utils.h";
+  L.Line = 53;
+  L.InstExecuted = 3328;
+  L.Wavefronts = 640;
+  ML.Lines = {L};
+  std::vector<LineComparison> C = compareLines(R, ML);
+  ASSERT_EQ(C.size(), 2u);
+  const LineComparison &At53 = C[0].Line == 53 ? C[0] : C[1];
+  EXPECT_EQ(At53.Kind, "match");
+  EXPECT_TRUE(At53.Exact);
+  EXPECT_TRUE(contains(At53.Reason, "2688 executions")) << At53.Reason;
+  // One instruction more than that is not explained by them.
+  ML.Lines[0].InstExecuted = 3329;
+  for (const LineComparison &X : compareLines(R, ML))
+    if (X.Line == 53)
+      EXPECT_NE(X.Kind, "match");
+  // The GPU counts the shared lanes' bytes among the global load bytes
+  // too, and one local address's bytes per execution in both: 8448 more
+  // bytes in each, as the H200 counted.
+  computeMetrics(R);
+  EXPECT_EQ(R.Metrics.at("shared_efficiency").Value,
+            100.0 * 8448 / (640 * 128));
+  EXPECT_EQ(R.Metrics
+                .at("smsp__sass_average_data_bytes_per_sector_mem_global_op_"
+                    "ld.pct")
+                .Value,
+            100.0 * 73984 / (2048 * 32));
+  EXPECT_EQ(R.Metrics.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
+                .Value,
+            640.0);
+  // A generic store's bytes were not measured: the efficiencies are
+  // unknown, the counts known.
+  K.Accesses[1].Kind = AccessKind::Store;
+  computeMetrics(R);
+  const Metric &Eff = R.Metrics.at("shared_efficiency");
+  EXPECT_FALSE(Eff.Value);
+  EXPECT_TRUE(contains(Eff.UnknownReason, "generic store"))
+      << Eff.UnknownReason;
+  EXPECT_EQ(R.Metrics.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
+                .Value,
+            640.0);
 }
 
 TEST(Compare, MeasuredLineWithoutAccessIsExplainedTheOtherWay) {

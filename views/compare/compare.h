@@ -161,6 +161,9 @@ struct LineComparison {
   std::optional<uint64_t> PredictedSectors, PredictedWavefronts;
   uint64_t PredictedSectorsIdeal = 0, PredictedWavefrontsIdeal = 0;
   uint64_t PredictedGlobalRequests = 0, PredictedSharedRequests = 0;
+  /// Executions of generic instructions that reached local memory only:
+  /// instructions a GPU counts on the line, with no request.
+  uint64_t PredictedLocalExecutions = 0;
   std::string UnknownReason;
   bool Measured = false;     ///< The measurement has this line.
   bool InstRecorded = false; ///< Its instruction count is known.

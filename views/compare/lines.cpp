@@ -83,7 +83,11 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
   bool WavesClose =
       std::fabs(MW - PW) <=
       tolerance::sharedTotal(PW, double(C.PredictedSharedRequests));
-  bool InstSame = !C.InstRecorded || C.MeasuredInst == C.PredictedRequests;
+  // A generic instruction whose lanes all reached local memory is executed
+  // with no request: the line's instructions count it.
+  const uint64_t PredictedInst =
+      C.PredictedRequests + C.PredictedLocalExecutions;
+  bool InstSame = !C.InstRecorded || C.MeasuredInst == PredictedInst;
   C.Exact =
       SectorsSame && InstSame && *C.PredictedWavefronts == C.MeasuredWavefronts;
   std::string Requests =
@@ -93,10 +97,14 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
   if (SectorsSame && WavesClose && InstSame) {
     C.Kind = "match";
     C.V = Verdict::Match;
+    if (C.PredictedLocalExecutions)
+      C.Reason = Requests + ", of which " + num(C.PredictedLocalExecutions) +
+                 " executions of generic instructions whose lanes all "
+                 "reached local memory (no global or shared request)";
     return;
   }
   if (SectorsSame && WavesClose && C.InstRecorded &&
-      C.MeasuredInst > C.PredictedRequests) {
+      C.MeasuredInst > PredictedInst) {
     // A warp whose lanes are all predicated off still executes the
     // instruction: smsp__sass_inst_executed and l1tex__t_requests count it
     // (mergeHistogram64Kernel of cuda-samples' histogram on an H100), but
@@ -104,7 +112,7 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
     C.Kind = "inactive warps";
     C.V = Verdict::Explained;
     C.Reason = "(b) " + Requests + " with the same " + Measured + ": " +
-               num(C.MeasuredInst - C.PredictedRequests) +
+               num(C.MeasuredInst - PredictedInst) +
                " executions by warps with every lane predicated off (the "
                "compiler predicated the access instead of branching around "
                "it), counted as instructions and requests with no byte";
@@ -285,6 +293,7 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
     C.PredictedRequests += Requests;
     (Shared ? C.PredictedSharedRequests : C.PredictedGlobalRequests) +=
         Requests;
+    C.PredictedLocalExecutions += S.LocalExecutions;
     auto &Units = Shared ? C.PredictedWavefronts : C.PredictedSectors;
     auto &Unk = Unknown[Key];
     bool &UnknownHere = Shared ? Unk.second : Unk.first;
