@@ -566,6 +566,24 @@ static bool complete(const LaunchResult &R) {
   return true;
 }
 
+/// The first metric whose value differs between A and B, as text; empty
+/// when every metric both know agrees.
+static std::string firstDifference(const LaunchResult &A,
+                                   const LaunchResult &B) {
+  for (const auto &[Name, M] : A.Metrics) {
+    auto It = B.Metrics.find(Name);
+    if (It == B.Metrics.end() || !M.Value || !It->second.Value)
+      continue;
+    const double X = *M.Value, Y = *It->second.Value;
+    if (std::fabs(X - Y) > 1e-9 * std::max(std::fabs(X), std::fabs(Y))) {
+      std::ostringstream OS;
+      OS << Name << ": " << X << " by the model, " << Y << " executed";
+      return OS.str();
+    }
+  }
+  return "";
+}
+
 /// The executed path for launch L of K (--path executed, or auto when the
 /// model's result Model is not complete): the launch run on the PTX of the
 /// program's build. None when the model's result stays (with why in
@@ -575,8 +593,11 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
              const Options &O, const ArchRules &Arch,
              std::unique_ptr<ExecutedProgram> &Exec, LaunchResult &Model) {
   // A functional recording ran it already; otherwise it runs here, on the
-  // memory the launch knows.
-  if (O.Path == "auto" && complete(Model))
+  // memory the launch knows. Where the model is complete it stands, unless
+  // the recording ran and priced the launch: that run is the reference,
+  // and where their figures differ, the executed ones are kept.
+  const bool Check = O.Path == "auto" && complete(Model);
+  if (Check && !(L.Executed && L.Executed->Priced))
     return std::nullopt;
   // Pointer arithmetic that leaves the address space is undefined in C++:
   // the model's finding stands, whatever addresses a run would wrap to.
@@ -620,6 +641,17 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
                       : Exec->execute(K, L, Arch, EO);
   if (!R)
     return Keep(R.error());
+  if (Check) {
+    const std::string Differs = R->Incomplete.empty() && complete(*R)
+                                    ? firstDifference(Model, *R)
+                                    : std::string();
+    if (Differs.empty())
+      return std::nullopt;
+    R->PathWhy = "the kernel model's figures differ from those of the "
+                 "launch the recording ran on its PTX (" +
+                 Differs + "): the executed ones are kept";
+    return std::move(*R);
+  }
   if (O.Path == "auto" && Model.K && R->Incomplete.empty()) {
     // Where the run left an access unknown (its address depends on bytes
     // nobody wrote), the model's figure or bounds for it stand.

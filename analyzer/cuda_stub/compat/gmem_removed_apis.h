@@ -9,25 +9,40 @@
 #include <cuda_runtime_api.h>
 
 #if defined(CUDART_VERSION) && CUDART_VERSION >= 13000
+/* Each only where the program has not mapped the name itself
+   (-DcudaThreadSynchronize=cudaDeviceSynchronize, as many build scripts
+   pass). */
+#ifndef cudaThreadSynchronize
 static inline cudaError_t cudaThreadSynchronize(void) {
   return cudaDeviceSynchronize();
 }
+#endif
+#ifndef cudaThreadExit
 static inline cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
+#endif
+#ifndef cudaThreadSetLimit
 static inline cudaError_t cudaThreadSetLimit(enum cudaLimit limit,
                                              size_t value) {
   return cudaDeviceSetLimit(limit, value);
 }
+#endif
+#ifndef cudaThreadGetLimit
 static inline cudaError_t cudaThreadGetLimit(size_t *value,
                                              enum cudaLimit limit) {
   return cudaDeviceGetLimit(value, limit);
 }
+#endif
+#ifndef cudaThreadGetCacheConfig
 static inline cudaError_t
 cudaThreadGetCacheConfig(enum cudaFuncCache *config) {
   return cudaDeviceGetCacheConfig(config);
 }
+#endif
+#ifndef cudaThreadSetCacheConfig
 static inline cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config) {
   return cudaDeviceSetCacheConfig(config);
 }
+#endif
 #endif
 
 #endif /* GMEM_REMOVED_APIS_H */
