@@ -165,16 +165,19 @@ int main() {
 TEST(BuildEdges, ACFileIsHostCAndItsLaunchesAreRecorded) {
   // main() in C, as Rodinia's programs have it: time() and gettimeofday()
   // are C's, and the kernel is launched through an extern "C" wrapper.
+  // Old C that GCC accepts with a warning and Clang 19 rejects (an
+  // implicit int return, Rodinia's backprop) parses.
   std::string Main = writeTemp("main.c", R"(#include <stdio.h>
 #include <stdlib.h>
 #include <sys/time.h>
 #include <time.h>
 void run_kernel(int n);
+twice(n) int n; { return 2 * n; }
 int main(int argc, char **argv) {
   struct timeval tv;
   gettimeofday(&tv, NULL);
   srand((unsigned)time(NULL));
-  run_kernel(argc > 1 ? atoi(argv[1]) : 4096);
+  run_kernel(argc > 1 ? atoi(argv[1]) : twice(2048));
   printf("done\n");
   return 0;
 }
@@ -198,6 +201,8 @@ extern "C" void run_kernel(int n) {
       << J["compiler"].value("launches_why", "");
   ASSERT_EQ(J["launches"].size(), 1u);
   EXPECT_EQ(J["launches"][0]["grid"], json({8, 1, 1}));
+  EXPECT_EQ(J["warnings"].dump().find("could not parse"), std::string::npos)
+      << J["warnings"].dump();
 }
 
 TEST(BuildEdges, AFileClangRejectsDoesNotStopAProgramNvccBuilds) {
