@@ -2,6 +2,8 @@
 #include "build_flags.h"
 
 #include "clang/Driver/Options.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Option/OptTable.h"
@@ -128,6 +130,13 @@ bool clangKnows(llvm::StringRef A) {
 
 } // namespace
 
+std::string buildArch(const std::string &Arch, const BuildFlags &F) {
+  return !F.ArchVariant.empty() &&
+                 F.ArchVariant.substr(0, F.ArchVariant.size() - 1) == Arch
+             ? F.ArchVariant
+             : Arch;
+}
+
 BuildFlags splitBuildFlags(const std::vector<std::string> &Args) {
   BuildFlags F;
   std::vector<std::string> ForClang;
@@ -141,6 +150,18 @@ BuildFlags splitBuildFlags(const std::vector<std::string> &Args) {
     bool Joined = false;
     if (valued(GmemValued, S, Joined)) {
       const std::string V = Value(Joined);
+      // sm_90a, compute_90a (or the f family's): the arch-specific target.
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      llvm::StringRef(V).split(Parts, ',');
+      for (llvm::StringRef P : Parts) {
+        if (P.contains('='))
+          P = P.split('=').second;
+        P = P.trim("[]");
+        if ((P.consume_front("sm_") || P.consume_front("compute_")) &&
+            P.size() > 1 && (P.back() == 'a' || P.back() == 'f') &&
+            llvm::all_of(P.drop_back(), llvm::isDigit))
+          F.ArchVariant = "sm_" + P.str();
+      }
       F.Notes.push_back(A + (Joined ? "" : " " + V) +
                         ": gmem sets this for its own build (--arch); left "
                         "out");

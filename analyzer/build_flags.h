@@ -22,7 +22,14 @@ struct BuildFlags {
   std::vector<std::string> NvccOnly;
   /// One per flag Clang does not get: what it is and where it goes.
   std::vector<std::string> Notes;
+  /// An architecture-specific target the build names (sm_90a: wgmma and
+  /// setmaxnreg compile only for it), which gmem's own build then uses.
+  std::string ArchVariant;
 };
+
+/// The target gmem's nvcc builds for: Arch ("sm_90"), or the build's
+/// architecture-specific variant of it (sm_90a).
+std::string buildArch(const std::string &Arch, const BuildFlags &F);
 
 /// Splits the build's flags (Args: as given after "--").
 BuildFlags splitBuildFlags(const std::vector<std::string> &Args);

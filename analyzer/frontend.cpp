@@ -17,7 +17,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <map>
 
 #ifndef GMEM_CLANG_RESOURCE_DIR
 #error "GMEM_CLANG_RESOURCE_DIR must name Clang 19's resource directory"
@@ -228,9 +231,11 @@ public:
   }
 };
 
-/// Whether every error lies in the body of a host-only function: then the
-/// kernels (and the device functions they call) are intact.
-bool onlyInHostCode(
+/// Where an error lies: outside every function body, in a host-only
+/// function's, or in device code.
+enum class ErrorPlace { Outside, Host, Device };
+
+std::vector<ErrorPlace> placesOf(
     clang::ASTContext &Ctx,
     const std::vector<std::pair<clang::FullSourceLoc, std::string>> &Errors) {
   HostBodies B;
@@ -243,22 +248,50 @@ bool onlyInHostCode(
            !SM.isBeforeInTranslationUnit(L, Begin) &&
            !SM.isBeforeInTranslationUnit(End, L);
   };
+  std::vector<ErrorPlace> Out;
   for (const auto &[Loc, Message] : Errors) {
-    if (Loc.isInvalid())
-      return false;
-    bool InHost = false;
-    for (const clang::SourceRange &R : B.Host)
-      InHost |= Inside(Loc, R);
-    for (const clang::SourceRange &R : B.Device)
-      if (Inside(Loc, R))
-        return false;
-    if (!InHost)
-      return false;
+    ErrorPlace P = ErrorPlace::Outside;
+    if (Loc.isValid()) {
+      for (const clang::SourceRange &R : B.Host)
+        if (Inside(Loc, R))
+          P = ErrorPlace::Host;
+      for (const clang::SourceRange &R : B.Device)
+        if (Inside(Loc, R))
+          P = ErrorPlace::Device;
+    }
+    Out.push_back(P);
   }
+  return Out;
+}
+
+/// Whether every error lies in the body of a host-only function: then the
+/// kernels (and the device functions they call) are intact.
+bool onlyInHostCode(
+    clang::ASTContext &Ctx,
+    const std::vector<std::pair<clang::FullSourceLoc, std::string>> &Errors) {
+  for (ErrorPlace P : placesOf(Ctx, Errors))
+    if (P != ErrorPlace::Host)
+      return false;
   return true;
 }
 
 } // namespace
+
+/// The first N lines of Text, and how many more there were.
+static std::string firstLines(const std::string &Text, size_t N) {
+  size_t End = 0; // Just past the N-th line.
+  for (size_t I = 0; I < N; ++I) {
+    const size_t NL = Text.find('\n', End);
+    if (NL == std::string::npos)
+      return Text;
+    End = NL + 1;
+  }
+  if (End >= Text.size())
+    return Text;
+  const auto More = std::count(Text.begin() + long(End), Text.end(), '\n');
+  return Text.substr(0, End) + "(" + std::to_string(More) +
+         " more lines of Clang's diagnostics)\n";
+}
 
 /// Files gmem reads as source: more is surely not a hand-written .cu file.
 constexpr uint64_t MaxSourceBytes = uint64_t(64) << 20;
@@ -289,9 +322,30 @@ static llvm::Error checkSourceText(const std::string &Path,
   return llvm::Error::success();
 }
 
+/// What a file that does not parse fails with: its first error's line in
+/// the file itself, the count, and what to do.
+static std::string
+failure(const std::string &Path, clang::ASTUnit *AST,
+        const std::vector<std::pair<clang::FullSourceLoc, std::string>> &Errors,
+        unsigned Count) {
+  std::string Where = Path;
+  bool MissingFile = false;
+  for (const auto &[Loc, Message] : Errors)
+    MissingFile |= llvm::StringRef(Message).contains("file not found");
+  for (const auto &[Loc, Message] : Errors)
+    if (AST && Loc.isValid() && AST->getSourceManager().isInMainFile(Loc)) {
+      Where += ":" + std::to_string(Loc.getSpellingLineNumber());
+      break;
+    }
+  return Where + ": " + std::to_string(Count) + " error(s) above; fix them" +
+         (MissingFile ? ", or pass the include paths and flags the file needs"
+                      : " or pass the flags the file needs") +
+         " after --";
+}
+
 llvm::Expected<std::unique_ptr<clang::ASTUnit>>
 parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
-              std::vector<std::string> *HostErrors) {
+              std::vector<std::string> *HostErrors, DeviceErrors *Device) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
     return llvm::createStringError(Buffer.getError(), "%s: cannot read: %s",
@@ -302,19 +356,26 @@ parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
 
   auto DiagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   DiagOpts->ShowColors = false;
-  // One line per diagnostic, and not a flood of them.
+  // One line per diagnostic, and not a flood of them; where device errors
+  // may be left to nvcc, every one is kept (Clang stops parsing at the
+  // limit) and printed only if the file fails after all.
   DiagOpts->ShowCarets = false;
   DiagOpts->ShowFixits = false;
   DiagOpts->ShowSourceRanges = false;
-  DiagOpts->ErrorLimit = 20;
-  ErrorRecorder Printer(llvm::errs(), DiagOpts.get());
+  DiagOpts->ErrorLimit = Device ? 0 : 20;
+  std::string Held;
+  llvm::raw_string_ostream HeldOS(Held);
+  ErrorRecorder Printer(Device ? static_cast<llvm::raw_ostream &>(HeldOS)
+                               : llvm::errs(),
+                        DiagOpts.get());
+  std::vector<std::string> Args = llvm::sys::path::extension(Path) == ".c"
+                                      ? cArgs(Opts, findCudaPath(Opts))
+                                      : clangArgs(Opts);
+  if (Device)
+    Args.push_back("-ferror-limit=0");
   std::unique_ptr<clang::ASTUnit> AST =
       clang::tooling::buildASTFromCodeWithArgs(
-          (*Buffer)->getBuffer(),
-          llvm::sys::path::extension(Path) == ".c"
-              ? cArgs(Opts, findCudaPath(Opts))
-              : clangArgs(Opts),
-          Path, "gmem-analyze",
+          (*Buffer)->getBuffer(), Args, Path, "gmem-analyze",
           std::make_shared<clang::PCHContainerOperations>(),
           clang::tooling::getClangStripDependencyFileAdjuster(),
           clang::tooling::FileContentMappings(), &Printer);
@@ -322,38 +383,151 @@ parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
   unsigned Errors = Printer.getNumErrors();
   if (AST && AST->getDiagnostics().hasErrorOccurred())
     Errors = std::max(Errors, 1u);
+  auto Where = [&](const clang::FullSourceLoc &Loc) {
+    clang::PresumedLoc P = AST->getSourceManager().getPresumedLoc(Loc);
+    return std::string(P.getFilename()) + ":" + std::to_string(P.getLine());
+  };
   if (AST && Errors && HostErrors &&
       onlyInHostCode(AST->getASTContext(), Printer.Errors)) {
     // The kernels parsed: analyse them; the caller reports what the host
     // code that did not parse costs (launches it would have made).
-    for (const auto &[Loc, Message] : Printer.Errors) {
-      clang::PresumedLoc P = AST->getSourceManager().getPresumedLoc(Loc);
-      HostErrors->push_back(std::string(P.getFilename()) + ":" +
-                            std::to_string(P.getLine()) + ": " + Message);
-    }
+    for (const auto &[Loc, Message] : Printer.Errors)
+      HostErrors->push_back(Where(Loc) + ": " + Message);
     Errors = 0;
+  } else if (AST && Errors && HostErrors && Device) {
+    // Device code nvcc may accept (inline PTX's %-names, alignas after
+    // __shared__, shared objects with constructors): the kernels it
+    // reaches lose their model, the rest stand. An error outside every
+    // function (a missing header, an unknown type) stops the file.
+    const std::vector<ErrorPlace> Places =
+        placesOf(AST->getASTContext(), Printer.Errors);
+    if (std::none_of(Places.begin(), Places.end(),
+                     [](ErrorPlace P) { return P == ErrorPlace::Outside; })) {
+      for (size_t I = 0; I < Places.size(); ++I) {
+        const auto &[Loc, Message] = Printer.Errors[I];
+        if (Places[I] == ErrorPlace::Host)
+          HostErrors->push_back(Where(Loc) + ": " + Message);
+        else
+          Device->Errors.emplace_back(Loc, Where(Loc) + ": " + Message);
+      }
+      HeldOS.flush();
+      Device->Printed = firstLines(Held, 40);
+      Device->Failure = failure(Path, AST.get(), Printer.Errors, Errors);
+      Errors = 0;
+    }
   }
   if (AST) // The printer goes with this frame.
     AST->getDiagnostics().setClient(new clang::IgnoringDiagConsumer(), true);
+  // What was held back is printed unless device errors were left to nvcc
+  // (their kernels' warnings say so).
+  HeldOS.flush();
+  if (!Device || Device->Errors.empty())
+    llvm::errs() << firstLines(Held, 40);
   if (!AST || Errors) {
     Errors = std::max(Errors, 1u);
-    // Name the line of the first error in the file itself, when there is one.
-    std::string Where = Path;
-    bool MissingFile = false;
-    for (const auto &[Loc, Message] : Printer.Errors)
-      MissingFile |= llvm::StringRef(Message).contains("file not found");
-    for (const auto &[Loc, Message] : Printer.Errors)
-      if (AST && Loc.isValid() && AST->getSourceManager().isInMainFile(Loc)) {
-        Where += ":" + std::to_string(Loc.getSpellingLineNumber());
-        break;
-      }
     return llvm::createStringError(
-        std::errc::invalid_argument,
-        "%s: %u error(s) above; fix them%s after --", Where.c_str(), Errors,
-        MissingFile ? ", or pass the include paths and flags the file needs"
-                    : " or pass the flags the file needs");
+        std::make_error_code(std::errc::invalid_argument),
+        failure(Path, AST.get(), Printer.Errors, Errors));
   }
   return std::move(AST);
+}
+
+namespace {
+
+/// Functions with bodies, and the functions each calls or constructs with.
+class CallGraph : public clang::RecursiveASTVisitor<CallGraph> {
+public:
+  std::vector<const clang::FunctionDecl *> Kernels;
+  std::vector<clang::SourceRange> Bodies;
+  std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>>
+      Calls;
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return true; }
+  bool TraverseFunctionDecl(clang::FunctionDecl *FD) {
+    return in(FD,
+              [&] { return RecursiveASTVisitor::TraverseFunctionDecl(FD); });
+  }
+  bool TraverseCXXMethodDecl(clang::CXXMethodDecl *MD) {
+    return in(MD,
+              [&] { return RecursiveASTVisitor::TraverseCXXMethodDecl(MD); });
+  }
+  bool TraverseCXXConstructorDecl(clang::CXXConstructorDecl *CD) {
+    return in(CD, [&] {
+      return RecursiveASTVisitor::TraverseCXXConstructorDecl(CD);
+    });
+  }
+  bool VisitCallExpr(clang::CallExpr *CE) {
+    if (Current)
+      if (const clang::FunctionDecl *F = CE->getDirectCallee())
+        Calls[Current->getCanonicalDecl()].insert(F->getCanonicalDecl());
+    return true;
+  }
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr *CE) {
+    if (Current && CE->getConstructor())
+      Calls[Current->getCanonicalDecl()].insert(
+          CE->getConstructor()->getCanonicalDecl());
+    return true;
+  }
+
+private:
+  const clang::FunctionDecl *Current = nullptr;
+  /// Traverses FD's declaration with FD as the caller of what it calls.
+  template <class F> bool in(clang::FunctionDecl *FD, F Traverse) {
+    const clang::FunctionDecl *Saved = Current;
+    if (FD->doesThisDeclarationHaveABody() && FD->getBody()) {
+      Current = FD;
+      Bodies.push_back(FD->getBody()->getSourceRange());
+      if (FD->hasAttr<clang::CUDAGlobalAttr>())
+        Kernels.push_back(FD);
+    }
+    const bool R = Traverse();
+    Current = Saved;
+    return R;
+  }
+};
+
+} // namespace
+
+std::set<const clang::FunctionDecl *>
+kernelsReaching(clang::ASTContext &Ctx, const DeviceErrors &Errors) {
+  CallGraph G;
+  G.TraverseDecl(Ctx.getTranslationUnitDecl());
+  const clang::SourceManager &SM = Ctx.getSourceManager();
+  auto Inside = [&](clang::SourceLocation L, clang::SourceRange R) {
+    L = SM.getExpansionLoc(L);
+    clang::SourceLocation Begin = SM.getExpansionLoc(R.getBegin());
+    clang::SourceLocation End = SM.getExpansionLoc(R.getEnd());
+    return SM.isWrittenInSameFile(Begin, L) &&
+           !SM.isBeforeInTranslationUnit(L, Begin) &&
+           !SM.isBeforeInTranslationUnit(End, L);
+  };
+  std::set<const clang::FunctionDecl *> Out;
+  for (const auto &[Loc, Message] : Errors.Errors)
+    if (std::none_of(G.Bodies.begin(), G.Bodies.end(),
+                     [&](clang::SourceRange R) { return Inside(Loc, R); }))
+      return {G.Kernels.begin(), G.Kernels.end()};
+  // Whether F's code, or code it calls, holds an error (memoized; a cycle
+  // of calls holds none that its members do not).
+  std::map<const clang::FunctionDecl *, bool> Holds;
+  std::function<bool(const clang::FunctionDecl *)> Reaches =
+      [&](const clang::FunctionDecl *F) {
+        auto [It, New] = Holds.emplace(F, false);
+        if (!New)
+          return It->second;
+        bool H = false;
+        if (const clang::Stmt *Body = F->getBody())
+          for (const auto &[Loc, Message] : Errors.Errors)
+            H |= Inside(Loc, Body->getSourceRange());
+        auto C = G.Calls.find(F->getCanonicalDecl());
+        if (C != G.Calls.end())
+          for (const clang::FunctionDecl *Callee : C->second)
+            H = Reaches(Callee) || H;
+        return Holds[F] = H;
+      };
+  for (const clang::FunctionDecl *K : G.Kernels)
+    if (Reaches(K))
+      Out.insert(K);
+  return Out;
 }
 
 } // namespace gmem

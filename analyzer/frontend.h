@@ -11,6 +11,7 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,14 +25,31 @@ struct FrontendOptions {
   std::vector<std::string> ExtraArgs; ///< Passed to Clang after ours.
 };
 
+/// Errors Clang found in device code of a file nvcc may still build:
+/// where each is, what it says, and Clang's diagnostics as printed.
+struct DeviceErrors {
+  std::vector<std::pair<clang::SourceLocation, std::string>> Errors;
+  std::string Printed; ///< At most its first 40 lines.
+  std::string Failure; ///< What the file fails with where nvcc does too.
+};
+
 /// Parses Path for the device side (host functions are still in the AST).
 /// Fails, after Clang has printed its diagnostics, when the file has errors,
 /// except, when HostErrors is given, errors that all lie in the bodies of
 /// host-only functions: they are listed there ("file:line: message") and the
-/// AST is returned, its kernels intact.
+/// AST is returned, its kernels intact. With Device given too, errors in
+/// device code do not fail either: they are listed there (the kernels they
+/// reach have no model; kernelsReaching names them) and nothing is printed.
 llvm::Expected<std::unique_ptr<clang::ASTUnit>>
 parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
-              std::vector<std::string> *HostErrors = nullptr);
+              std::vector<std::string> *HostErrors = nullptr,
+              DeviceErrors *Device = nullptr);
+
+/// The kernels whose code (their bodies and the functions they call) holds
+/// one of Errors' locations; every kernel when one lies outside any
+/// function.
+std::set<const clang::FunctionDecl *>
+kernelsReaching(clang::ASTContext &Ctx, const DeviceErrors &Errors);
 
 } // namespace gmem
 

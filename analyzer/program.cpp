@@ -1,5 +1,6 @@
 //===- program.cpp - One program from several translation units -----------===//
 #include "program.h"
+#include "kernel_names.h"
 #include "clang/AST/ASTImporter.h"
 #include "clang/AST/ASTImporterSharedState.h"
 #include "clang/AST/Decl.h"
@@ -173,7 +174,9 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
   std::set<std::string> KernelNames;
   for (const std::string &F : Files) {
     std::vector<std::string> HostErrors;
-    auto AST = parseCudaFile(F, Opts, &HostErrors);
+    DeviceErrors Device;
+    auto AST =
+        parseCudaFile(F, Opts, &HostErrors, FindLaunches ? nullptr : &Device);
     if (!AST && !FindLaunches && Files.size() > P.Unparsed.size() + 1) {
       P.Unparsed.emplace_back(F, llvm::toString(AST.takeError()));
       continue;
@@ -185,9 +188,26 @@ llvm::Expected<Program> analyzeProgram(const std::vector<std::string> &Files,
     ASTContext &Ctx = (*AST)->getASTContext();
     if (mainOf(Ctx))
       Mains.push_back(P.Units.size());
+    // Kernels whose code Clang rejects: no model (the recording prices
+    // the launches it runs by their PTX).
+    std::set<const FunctionDecl *> Skip;
+    if (!Device.Errors.empty()) {
+      Skip = kernelsReaching(Ctx, Device);
+      Program::DeviceCodeErrors E;
+      E.File = F;
+      for (const auto &[Loc, Message] : Device.Errors)
+        E.Errors.push_back(Message);
+      E.Printed = Device.Printed;
+      E.Failure = Device.Failure;
+      std::set<std::string> Names;
+      for (const FunctionDecl *K : Skip)
+        if (Names.insert(kernelDisplayName(K)).second)
+          E.Kernels.push_back(kernelDisplayName(K));
+      P.DeviceErrors.push_back(std::move(E));
+    }
     // A kernel in a header that several files include is translated once.
     P.UnitKernels.emplace_back();
-    for (Kernel &K : translateKernels(Ctx))
+    for (Kernel &K : translateKernels(Ctx, Skip))
       if (KernelNames.insert(K.Name).second) {
         P.UnitKernels.back().push_back(K.Name);
         P.M.Kernels.push_back(std::move(K));

@@ -30,6 +30,17 @@ struct Program {
   /// recorded (FindLaunches false): nvcc may still build them, and then
   /// only their kernels are missing. Else a parse error fails the call.
   std::vector<std::pair<std::string, std::string>> Unparsed;
+  /// Device code Clang rejects in a file it otherwise parsed, when
+  /// launches are to be recorded: the kernels it reaches have no model
+  /// (nvcc may still build them). Else such an error fails the call.
+  struct DeviceCodeErrors {
+    std::string File;
+    std::vector<std::string> Errors; ///< "file:line: message" each.
+    std::string Printed;             ///< Clang's diagnostics, as printed.
+    std::string Failure;             ///< The file's error where nvcc fails too.
+    std::vector<std::string> Kernels; ///< Without a model, by name.
+  };
+  std::vector<DeviceCodeErrors> DeviceErrors;
   /// Runtime calls CUDA 13 removed that the program makes (the build maps
   /// them onto their replacements: gmem_removed_apis.h).
   std::set<std::string> RemovedApis;

@@ -99,13 +99,14 @@ void Launch::initBlock(Block &B, uint64_t Linear) {
   const unsigned Threads = Bk[0] * Bk[1] * Bk[2];
   const unsigned NW = (Threads + 31) / 32;
   B.Warps.resize(NW);
-  const uint64_t SharedBytes = Layout.StaticBytes + Config.DynamicSmem + 16;
+  const uint64_t SharedBytes = Layout.DynamicOffset + Config.DynamicSmem + 16;
   // Shared memory starts unknown (its bytes are whatever they were).
   B.Shared.resize(SharedBytes);
   B.SharedKnown.reset(SharedBytes, false);
   for (BarrierState &S : B.Barriers)
     S = {};
   B.MBarriers.clear();
+  B.Wgmmas.clear();
   B.LiveThreads = Threads;
   const uint64_t Stack = std::max<uint64_t>(stackBytes(Kernel, 0), 16);
   for (unsigned WI = 0; WI < NW; ++WI) {
@@ -114,6 +115,7 @@ void Launch::initBlock(Block &B, uint64_t Linear) {
     W.B = &B;
     W.State = WarpState::Ready;
     W.Executed = 0;
+    W.Wgmmas = 0;
     const unsigned Lanes = std::min(32u, Threads - WI * 32);
     W.Live = Lanes == 32 ? ~0u : (1u << Lanes) - 1;
     W.SpecialKnown.assign(NumSpecials, ~0u);

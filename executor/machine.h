@@ -90,6 +90,15 @@ struct Warp {
   /// instruction and a hash of what its lanes read (spin-wait detection).
   const XInstr *LastPoll = nullptr;
   uint64_t LastPollHash = 0;
+  uint64_t Wgmmas = 0; ///< wgmma.mma_async instructions issued.
+};
+
+/// One wgmma of a warpgroup (ops_tensor.cpp): the shared-memory operands
+/// as the first of its warps to issue it found them, for all four.
+struct WgmmaOperands {
+  std::vector<double> A, B; ///< A's 64 rows (when in shared memory), B.
+  bool Known = true;
+  unsigned Taken = 0; ///< Warps that have used it.
 };
 
 /// An mbarrier's state (ops_async.cpp): the arrivals a phase expects and
@@ -115,6 +124,9 @@ struct Block {
   unsigned LiveThreads = 0;
   /// mbarrier objects, by shared-memory offset.
   std::map<uint64_t, MBarrier> MBarriers;
+  /// wgmmas some warps of a warpgroup have issued and others not yet, by
+  /// warpgroup and number.
+  std::map<std::pair<unsigned, uint64_t>, WgmmaOperands> Wgmmas;
 };
 
 class Launch;

@@ -1,4 +1,5 @@
-//===- ops_async.cpp - mbarrier and bulk copies (cp.async.bulk) -------------===//
+//===- ops_async.cpp - mbarrier and bulk copies (cp.async.bulk)
+//-------------===//
 //
 // Hopper's asynchronous barriers and bulk copies, as CUB and
 // cuda::memcpy_async use them: an mbarrier counts its expected arrivals and
@@ -8,13 +9,20 @@
 // state is kept beside the block's shared memory, by address (code that
 // reads the 8 bytes themselves gets what the block last stored there).
 // Bulk copies move data through the tensor memory accelerator, outside the
-// load and store figures: they are no requests.
+// load and store figures: they are no requests (an H200 counts none for
+// them: tests/data/programs/hopper/tma_wgmma.cu). Tensor copies read their
+// tensor map (tensor_map.h) and move a box of it, densely and swizzled as
+// the map says; a box's elements outside the tensor load as zeros and are
+// not stored.
 //
 //===----------------------------------------------------------------------===//
 #include "decode.h"
 #include "lanes.h"
 #include "launch.h"
 #include "memory_ops.h"
+#include "tensor_map.h"
+
+#include <cstring>
 
 namespace gmem::exec {
 
@@ -149,7 +157,171 @@ void bulkCopyH(Ctx &C, const XInstr &I) {
   });
 }
 
+/// The tensor map at generic address A for lane L, if gmem encoded it.
+std::optional<TensorMap> mapAt(Ctx &C, uint64_t A, bool Known, unsigned L) {
+  uint8_t Bytes[128];
+  for (unsigned K = 0; Known && K < 16; ++K) {
+    const Place P = resolve(C, MemSpace::Generic, A + 8 * K, 8, L);
+    if (!P.Data || !placeKnown(P, 8))
+      return std::nullopt;
+    std::memcpy(Bytes + 8 * K, P.Data, 8);
+  }
+  return Known ? decodeTensorMap(Bytes) : std::nullopt;
+}
+
+/// cp.async.bulk.tensor.Nd, tile mode: a load global -> shared completing
+/// on an mbarrier (Sub 0), or a store shared -> global (Sub 1). Addr the
+/// shared box, S[0] the tensor map's generic address, S[1] the mbarrier;
+/// Extras: the coordinates, innermost first.
+void tensorCopyH(Ctx &C, const XInstr &I) {
+  const std::vector<Opnd> &Coord = C.Fr->Fn->Extras[size_t(I.Extra)];
+  const bool Store = I.Sub == 1;
+  forLanes(C.Active, [&](unsigned L) {
+    const auto M = mapAt(C, C.lanes(I.S[0])[L], C.known(I.S[0]) >> L & 1, L);
+    if (!M) {
+      C.L->fail(I, "a tensor copy through a tensor map gmem did not encode "
+                   "(unknown bytes, or not made by cuTensorMapEncodeTiled "
+                   "under gmem's recording)");
+      return;
+    }
+    const unsigned E = M->ElemBytes;
+    if (!E || M->Interleave || Coord.size() != M->Rank) {
+      C.L->fail(I, "a tensor copy of a packed type, an interleaved layout or "
+                   "another rank than its map's (not executed)");
+      return;
+    }
+    int64_t At[5] = {0, 0, 0, 0, 0};
+    for (size_t D = 0; D < Coord.size(); ++D) {
+      if (!(C.known(Coord[D]) >> L & 1)) {
+        C.L->fail(I, "a tensor copy at coordinates that are not known");
+        return;
+      }
+      At[D] = int32_t(C.lanes(Coord[D])[L]);
+      if (M->ElemStrides[D] != 1) {
+        C.L->fail(I, "a tensor copy with element strides other than 1 "
+                     "(not executed)");
+        return;
+      }
+    }
+    // Measured on an H200: 7 boxes whose innermost coordinate was not at
+    // a multiple of 16 bytes stopped their launches (illegal instruction).
+    if ((At[0] * int64_t(E)) % 16) {
+      C.L->fail(I, "a tensor copy whose innermost coordinate (" +
+                       std::to_string(At[0]) +
+                       ") is not at a multiple of "
+                       "16 bytes: a GPU stops the launch with an illegal "
+                       "instruction");
+      return;
+    }
+    uint64_t Box = E;
+    for (unsigned D = 0; D < 5; ++D)
+      Box *= M->Box[D];
+    uint64_t To = addressOf(I, C.lanes(I.Addr)[L]);
+    if (To - SharedWindow < WindowSize)
+      To -= SharedWindow;
+    std::vector<uint8_t> &Sh = C.B->Shared;
+    if (!(C.known(I.Addr) >> L & 1) || To + Box > Sh.size()) {
+      C.L->fail(I, "a tensor copy whose shared box the executor cannot place "
+                   "(its address is not known, or it overruns the block's "
+                   "shared memory)");
+      return;
+    }
+    const unsigned Swz = M->swizzleBytes();
+    const uint64_t Row = uint64_t(M->Box[0]) * E;
+    // Row by row of the box (dimensions 1 to 4), element by element.
+    uint64_t Off = 0;
+    for (uint32_t I4 = 0; I4 < M->Box[4]; ++I4)
+      for (uint32_t I3 = 0; I3 < M->Box[3]; ++I3)
+        for (uint32_t I2 = 0; I2 < M->Box[2]; ++I2)
+          for (uint32_t I1 = 0; I1 < M->Box[1]; ++I1, Off += Row) {
+            const int64_t G[5] = {At[0], At[1] + I1, At[2] + I2, At[3] + I3,
+                                  At[4] + I4};
+            bool RowIn = true;
+            uint64_t Base = M->Address;
+            for (unsigned D = 1; D < 5; ++D) {
+              RowIn &= G[D] >= 0 && uint64_t(G[D]) < M->Dims[D];
+              Base += uint64_t(G[D]) * M->Strides[D];
+            }
+            for (uint64_t X = 0; X < M->Box[0]; ++X) {
+              const int64_t GX = At[0] + int64_t(X);
+              const bool In = RowIn && GX >= 0 && uint64_t(GX) < M->Dims[0];
+              const uint64_t S = swizzleAddress(To + Off + X * E, Swz);
+              const uint64_t A = Base + uint64_t(GX) * E;
+              Region *R = In ? C.L->Mem.find(A, E) : nullptr;
+              if (In && !R && !C.L->Mem.Lenient)
+                C.L->stray(I, *C.W, L, A, Store);
+              if (Store) {
+                if (!R)
+                  continue;
+                std::memcpy(R->Data + (A - R->Base), Sh.data() + S, E);
+                const bool K = C.B->SharedKnown.all(S, E);
+                if (!K)
+                  R->AllKnown = false;
+                R->Known->set(A - R->Base, E, K);
+                C.L->touched(R, true);
+              } else if (R) {
+                std::memcpy(Sh.data() + S, R->Data + (A - R->Base), E);
+                C.B->SharedKnown.set(
+                    S, E, R->AllKnown || R->Known->all(A - R->Base, E));
+                C.L->touched(R, false);
+              } else {
+                // Outside the tensor: zeros (or NaN when the map asks);
+                // outside every allocation: unknown.
+                uint64_t Fill = 0;
+                if (M->OobNan)
+                  Fill = E == 2 ? 0x7fff : E == 4 ? 0x7fffffff : ~0ull >> 1;
+                std::memcpy(Sh.data() + S, &Fill, E);
+                C.B->SharedKnown.set(S, E, !In);
+              }
+            }
+          }
+    if (Store)
+      return;
+    uint64_t B = C.lanes(I.S[1])[L];
+    if (B - SharedWindow < WindowSize)
+      B -= SharedWindow;
+    MBarrier &Bar = barrierAt(C, B);
+    Bar.Tx -= int64_t(Box);
+    complete(Bar);
+  });
+}
+
 void nopH(Ctx &, const XInstr &) {}
+
+/// Decodes cp.async.bulk.tensor (tile mode, one CTA).
+void decodeTensorCopy(Decoder &D, const ptx::Instr &I, XInstr &X) {
+  const bool Store = I.has("bulk_group"); // Loads complete on an mbarrier.
+  if (I.has("im2col") || I.has("multicast::cluster") || I.Op != "cp" ||
+      I.Ops.size() < 2) {
+    D.unsupported(X, "this form of cp.async.bulk.tensor (im2col, multicast "
+                     "across a cluster, reductions)");
+    return;
+  }
+  const ptx::Operand &MapOp = I.Ops[Store ? 0 : 1];
+  if (MapOp.Kind != ptx::Operand::Address || MapOp.Elems.size() != 1 ||
+      MapOp.Elems[0].Kind != ptx::Operand::Vector) {
+    D.unsupported(X, "a cp.async.bulk.tensor without [map, {coordinates}]");
+    return;
+  }
+  ptx::Operand Base = MapOp;
+  Base.Elems.clear();
+  XInstr Map, Bar;
+  if (!D.address(Base, Map) || !D.address(I.Ops[Store ? 1 : 0], X) ||
+      (!Store && (I.Ops.size() < 3 || !D.address(I.Ops[2], Bar))) || Map.Off ||
+      Bar.Off) {
+    D.unsupported(X, "a cp.async.bulk.tensor with offset addresses");
+    return;
+  }
+  std::vector<Opnd> Coord;
+  for (const ptx::Operand &C : MapOp.Elems[0].Elems)
+    Coord.push_back(D.src(C, Ty::S32));
+  X.S[0] = Map.Addr;
+  X.S[1] = Store ? Opnd(0) : Bar.Addr;
+  X.NS = Store ? 1 : 2;
+  X.Sub = Store ? 1 : 0;
+  X.Extra = D.extra(std::move(Coord));
+  X.Fn = tensorCopyH;
+}
 
 } // namespace
 
@@ -164,11 +336,13 @@ bool decodeAsync(Decoder &D, const ptx::Instr &I, XInstr &X) {
       X.Fn = nopH;
       return true;
     }
+    if (I.has("tensor"))
+      return decodeTensorCopy(D, I, X), true;
     // Global to shared, completing on an mbarrier.
-    if (I.has("tensor") || !I.has("global") || I.Ops.size() < 4 ||
+    if (!I.has("global") || I.Ops.size() < 4 ||
         Decoder::space(I) == MemSpace::Global) {
-      D.unsupported(X, "this form of cp.async.bulk (tensor maps, stores "
-                       "to global memory)");
+      D.unsupported(X, "this form of cp.async.bulk (stores to global "
+                       "memory)");
       return true;
     }
     XInstr Src, Bar;

@@ -300,6 +300,20 @@ void isspacepH(Ctx &C, const XInstr &I) {
   C.setPred(I.D[0], R, C.known(I.S[0]));
 }
 
+/// %clock, %clock64, %globaltimer: time, which a GPU's run decides. The
+/// executor's clock advances one tick (a cycle, a nanosecond) per
+/// instruction the warp has run, so that timed waits and backoffs end and
+/// a run is repeatable; the values are known (a timing a kernel reports
+/// is the executor's, not a GPU's). Sub: 0 all 64 bits, 1 the low 32, 2
+/// the high 32.
+void clockH(Ctx &C, const XInstr &I) {
+  const uint64_t T = C.W->Executed;
+  const uint64_t V = I.Sub == 1 ? uint32_t(T) : I.Sub == 2 ? T >> 32 : T;
+  uint64_t *Dst = C.lanes(I.D[0]);
+  forLanes(C.Active, [&](unsigned L) { Dst[L] = V; });
+  C.setKnown(I.D[0], ~0u);
+}
+
 } // namespace
 
 bool decodeConvert(Decoder &D, const ptx::Instr &I, XInstr &X) {
@@ -316,6 +330,18 @@ bool decodeConvert(Decoder &D, const ptx::Instr &I, XInstr &X) {
     }
     if (T == Ty::B128) {
       D.unsupported(X, "mov.b128");
+      return true;
+    }
+    if (Src.Kind == ptx::Operand::Special &&
+        (Src.Name == "%clock" || Src.Name == "%clock64" ||
+         Src.Name == "%globaltimer" || Src.Name == "%globaltimer_lo" ||
+         Src.Name == "%globaltimer_hi")) {
+      X.D[0] = D.dst(Dst);
+      X.ND = 1;
+      X.Sub = Src.Name == "%globaltimer_hi"                           ? 2
+              : Src.Name == "%clock" || Src.Name == "%globaltimer_lo" ? 1
+                                                                      : 0;
+      X.Fn = clockH;
       return true;
     }
     if (Src.Kind == ptx::Operand::Vector) {

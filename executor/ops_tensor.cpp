@@ -23,7 +23,9 @@
 #include "float_bits.h"
 #include "lanes.h"
 #include "memory_ops.h"
+#include "tensor_map.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -613,6 +615,294 @@ bool decodeMma(Decoder &D, const ptx::Instr &I, XInstr &X) {
   return true;
 }
 
+//===----------------------------------------------------------------------===//
+// wgmma (Hopper's warpgroup matrix multiply)
+//===----------------------------------------------------------------------===//
+
+/// wgmma's input types.
+enum WgType : uint32_t { WF16, WBF16, WTF32, WE4M3, WE5M2, WS8, WU8 };
+
+unsigned wgBytes(WgType T) {
+  return T == WTF32 ? 4 : T == WF16 || T == WBF16 ? 2 : 1;
+}
+
+double wgValue(WgType T, uint32_t B) {
+  switch (T) {
+  case WF16:
+    return halfToDouble(B);
+  case WBF16:
+    return bf16ToDouble(B);
+  case WTF32:
+    return double(asFloat(B & 0xffffe000u));
+  case WE5M2:
+    return fromNarrow(B & 0xff, 5, 2);
+  case WE4M3: { // No infinities: only S.1111.111 is NaN.
+    if ((B & 0x7f) == 0x7f)
+      return NAN;
+    const int Exp = int(B >> 3 & 15), Man = int(B & 7);
+    const double V = Exp ? std::ldexp(double(Man | 8), Exp - 10)
+                         : std::ldexp(double(Man), -9);
+    return B & 0x80 ? -V : V;
+  }
+  case WS8:
+    return double(int8_t(B));
+  case WU8:
+    return double(uint8_t(B));
+  }
+  return 0;
+}
+
+/// Byte offset of element (Row, K) of a descriptor's matrix before the
+/// swizzle (Row is M or N): CUTLASS's canonical layouts
+/// (cute/arch/mma_sm90_desc.hpp), which an H200 follows
+/// (tests/data/programs/hopper/tma_wgmma.cu).
+uint64_t wgOffset(bool MnMajor, unsigned Swizzle, uint64_t Lbo, uint64_t Sbo,
+                  unsigned E, unsigned Row, unsigned K) {
+  const unsigned T = 16 / E;
+  if (!MnMajor)
+    return Swizzle
+               ? (Row % 8) * Swizzle + (Row / 8) * Sbo + K * E
+               : (Row % 8) * 16 + (Row / 8) * Sbo + (K % T) * E + (K / T) * Lbo;
+  if (!Swizzle)
+    return (Row % T) * E + (Row / T) * Sbo + (K % 8) * 16 + (K / 8) * Lbo;
+  const unsigned PerAtom = Swizzle / E;
+  return (Row % PerAtom) * E + (Row / PerAtom) * Lbo + (K % 8) * Swizzle +
+         (K / 8) * Sbo;
+}
+
+/// Operand list: N, K, input type, D's type (0 f32, 1 f16, 2 s32), A from
+/// registers, MN-major A, MN-major B, scale A, scale B (1 or -1 as +1/-1
+/// offsets: 0 negates), satfinite, D's register count; then D's registers,
+/// A's (4 registers, or its descriptor), B's descriptor, scale-d.
+///
+/// A wgmma is one operation of the warpgroup's four warps (.sync.aligned):
+/// the first warp to issue it reads the shared-memory operands, A's 64
+/// rows and B, as they are then, and each warp computes its own 16 rows
+/// of D from that copy when it issues it. (A warp that runs ahead, past
+/// wgmma.wait_group, may overwrite the operands with its next TMA copy, as
+/// on a GPU once the warpgroup's operation has read them.) Nothing reads D
+/// before wgmma.wait_group.
+void wgmmaH(Ctx &C, const XInstr &I) {
+  const std::vector<Opnd> &X = C.Fr->Fn->Extras[size_t(I.Extra)];
+  const unsigned N = X[0], K = X[1];
+  const WgType T = WgType(X[2]);
+  const unsigned DType = X[3];
+  const bool RegA = X[4], MnA = X[5], MnB = X[6];
+  const double SA = X[7] ? 1 : -1, SB = X[8] ? 1 : -1;
+  const bool Sat = X[9];
+  const unsigned NR = X[10];
+  const Opnd *DR = &X[11];
+  const Opnd *AR = DR + NR;
+  const Opnd BD = AR[RegA ? 4 : 1], ScaleD = AR[RegA ? 5 : 2];
+  if (!C.Active)
+    return;
+  const unsigned L0 = ctz(C.Active), E = wgBytes(T);
+  bool Known = C.Active == ~0u;
+  // Scale-d: a predicate (or an immediate) of the warp.
+  const bool Accumulate = fileOf(ScaleD) == FPred ? (C.pred(ScaleD) >> L0 & 1)
+                                                  : (C.lanes(ScaleD)[L0] != 0);
+  Known = Known && (fileOf(ScaleD) == FPred ? (C.predKnown(ScaleD) >> L0 & 1)
+                                            : (C.known(ScaleD) >> L0 & 1));
+  // The warpgroup's operation: its operands, read by its first warp.
+  const auto Key = std::make_pair(C.W->Id / 4, C.W->Wgmmas++);
+  auto [Op, First] = C.B->Wgmmas.try_emplace(Key);
+  WgmmaOperands &Ops = Op->second;
+  if (First) {
+    struct Desc {
+      uint64_t Start = 0, Lbo = 0, Sbo = 0;
+      unsigned Swizzle = 0;
+    };
+    auto Decode = [&](Opnd O, Desc &D) {
+      const uint64_t V = C.lanes(O)[L0];
+      Ops.Known = Ops.Known && (C.known(O) >> L0 & 1);
+      D.Start = (V & 0x3fff) << 4;
+      D.Lbo = (V >> 16 & 0x3fff) << 4;
+      D.Sbo = (V >> 32 & 0x3fff) << 4;
+      const unsigned Mode = unsigned(V >> 62);
+      D.Swizzle = Mode == 1 ? 128 : Mode == 2 ? 64 : Mode == 3 ? 32 : 0;
+      return (V >> 49 & 7) == 0;
+    };
+    const std::vector<uint8_t> &Sh = C.B->Shared;
+    auto Read = [&](const Desc &D, bool Mn, unsigned Row, unsigned Kk) {
+      const uint64_t A = swizzleAddress(
+          D.Start + wgOffset(Mn, D.Swizzle, D.Lbo, D.Sbo, E, Row, Kk),
+          D.Swizzle);
+      uint32_t B = 0;
+      if (A + E > Sh.size()) { // Beyond the block's shared memory.
+        Ops.Known = false;
+        return 0.0;
+      }
+      std::memcpy(&B, Sh.data() + A, E);
+      Ops.Known = Ops.Known && C.B->SharedKnown.all(A, E);
+      return wgValue(T, B);
+    };
+    Desc DA, DB;
+    if ((!RegA && !Decode(AR[0], DA)) || !Decode(BD, DB)) {
+      C.B->Wgmmas.erase(Op);
+      C.L->fail(I, "a wgmma descriptor with a matrix base offset (not "
+                   "executed)");
+      return;
+    }
+    if (!RegA) {
+      Ops.A.resize(64 * K);
+      for (unsigned R = 0; R < 64; ++R)
+        for (unsigned Kk = 0; Kk < K; ++Kk)
+          Ops.A[R * K + Kk] = Read(DA, MnA, R, Kk);
+    }
+    Ops.B.resize(size_t(K) * N);
+    for (unsigned Col = 0; Col < N; ++Col)
+      for (unsigned Kk = 0; Kk < K; ++Kk)
+        Ops.B[Kk * N + Col] = Read(DB, MnB, Col, Kk);
+  }
+  Known = Known && Ops.Known;
+  // This warp's 16 rows of A.
+  const unsigned Row0 = 16 * (C.W->Id % 4);
+  std::vector<double> A(16 * K);
+  if (RegA) {
+    Fragment F; // The registers hold A as mma.m16n8k16's A fragment.
+    F.Kind = FragA;
+    F.Type = T == WBF16 ? EBF16 : EF16;
+    for (unsigned L = 0; L < 32; ++L)
+      for (unsigned El = 0; El < 8; ++El) {
+        unsigned Row, Col, R, Shift;
+        F.at(L, El, Row, Col);
+        slotOf(F, El, R, Shift);
+        Known = Known && (C.known(AR[R]) >> L & 1);
+        A[Row * K + Col] =
+            wgValue(T, uint32_t(C.lanes(AR[R])[L] >> Shift) & 0xffff);
+      }
+  } else {
+    std::copy(Ops.A.begin() + Row0 * K, Ops.A.begin() + (Row0 + 16) * K,
+              A.begin());
+  }
+  const std::vector<double> &B = Ops.B;
+  // D's element J of lane L: row L/4 + 8 ((J/2)%2), column
+  // 8 (J/4) + 2 (L%4) + J%2; f16 D holds two per register.
+  const bool Half = DType == 1;
+  std::vector<uint64_t> Out(size_t(NR) * 32, 0);
+  uint32_t KnownLanes = ~0u;
+  for (unsigned L = 0; L < 32; ++L)
+    for (unsigned J = 0; J < N / 2; ++J) {
+      const unsigned Row = L / 4 + 8 * ((J / 2) % 2),
+                     Col = 8 * (J / 4) + 2 * (L % 4) + J % 2;
+      const unsigned R = Half ? J / 2 : J, Shift = Half ? 16 * (J % 2) : 0;
+      const uint64_t Old = C.lanes(DR[R])[L] >> Shift;
+      if (Accumulate && !(C.known(DR[R]) >> L & 1))
+        KnownLanes &= ~(1u << L);
+      uint64_t Bits;
+      if (DType == 2) { // s32: exact, wrapping (or saturating).
+        int64_t Sum = Accumulate ? int64_t(int32_t(Old)) : 0;
+        for (unsigned Kk = 0; Kk < K; ++Kk)
+          Sum += int64_t(A[Row * K + Kk]) * int64_t(B[Kk * N + Col]);
+        if (Sat)
+          Sum = std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, Sum));
+        Bits = uint32_t(int32_t(uint32_t(Sum)));
+      } else {
+        long double Sum = Accumulate
+                              ? (Half ? halfToDouble(uint32_t(Old & 0xffff))
+                                      : double(asFloat(Old)))
+                              : 0.0L;
+        for (unsigned Kk = 0; Kk < K; ++Kk)
+          Sum += (long double)(SA * A[Row * K + Kk]) * (SB * B[Kk * N + Col]);
+        Bits = Half ? doubleToHalf(double(Sum)) : bitsOf(float(Sum));
+      }
+      Out[size_t(R) * 32 + L] |= (Bits & (Half ? 0xffff : 0xffffffff)) << Shift;
+    }
+  for (unsigned R = 0; R < NR; ++R) {
+    uint64_t *V = C.lanes(DR[R]);
+    forLanes(C.Active, [&](unsigned L) { V[L] = Out[size_t(R) * 32 + L]; });
+    C.setKnown(DR[R], Known ? KnownLanes : 0);
+  }
+  // The warpgroup's warps that exist (a last group may have fewer).
+  const unsigned Group = unsigned(
+      std::min<size_t>(4, C.B->Warps.size() - size_t(C.W->Id / 4) * 4));
+  if (++Ops.Taken >= Group)
+    C.B->Wgmmas.erase(Op);
+}
+
+void nopTensorH(Ctx &, const XInstr &) {}
+
+bool decodeWgmma(Decoder &D, const ptx::Instr &I, XInstr &X) {
+  if (I.has("fence") || I.has("commit_group") || I.has("wait_group")) {
+    X.Fn = nopTensorH; // Each wgmma completes as it is issued.
+    return true;
+  }
+  unsigned M = 0, N = 0, K = 0;
+  for (const std::string &S : I.Mods)
+    if (S[0] == 'm' && std::sscanf(S.c_str(), "m%un%uk%u", &M, &N, &K) == 3)
+      break;
+  // The types: D's, then A's and B's (the last three type modifiers).
+  std::vector<std::string> Types;
+  for (const std::string &S : I.Mods)
+    if (S == "f32" || S == "f16" || S == "bf16" || S == "tf32" || S == "e4m3" ||
+        S == "e5m2" || S == "s32" || S == "s8" || S == "u8")
+      Types.push_back(S);
+  auto InType = [](const std::string &S, WgType &T) {
+    static const std::pair<const char *, WgType> Names[] = {
+        {"f16", WF16},   {"bf16", WBF16}, {"tf32", WTF32}, {"e4m3", WE4M3},
+        {"e5m2", WE5M2}, {"s8", WS8},     {"u8", WU8}};
+    for (const auto &[Name, V] : Names)
+      if (S == Name)
+        return T = V, true;
+    return false;
+  };
+  WgType TA, TB;
+  if (!I.has("mma_async") || M != 64 || !N || N > 256 || N % 8 ||
+      Types.size() != 3 || !InType(Types[1], TA) || !InType(Types[2], TB) ||
+      TA != TB || K * wgBytes(TA) != 32 || I.has("sp") || I.Ops.size() < 4) {
+    D.unsupported(X, "this form of wgmma (m64nNk* with f16, bf16, tf32, "
+                     "e4m3, e5m2, s8 or u8 inputs, both of one type, runs; "
+                     "mixed and sparse do not)");
+    return true;
+  }
+  const unsigned DType = Types[0] == "f32" ? 0 : Types[0] == "f16" ? 1 : 2;
+  const bool Int = DType == 2, Wide = wgBytes(TA) == 2;
+  const auto DRegs = regsOf(I.Ops[0]);
+  const auto ARegs = regsOf(I.Ops[1]);
+  const bool RegA = ARegs.size() > 1;
+  const unsigned NR = DType == 1 ? N / 4 : N / 2;
+  // Immediates after scale-d: scale-a, scale-b, then the transposes
+  // (16-bit inputs; A's only from shared memory).
+  const size_t Imm = 4;
+  const size_t Want = Int ? 4 : Wide ? (RegA ? 7 : 8) : 6;
+  if (DRegs.size() != NR || (RegA && (ARegs.size() != 4 || !Wide)) ||
+      I.Ops.size() != Want) {
+    D.unsupported(X, "a wgmma of this operand shape (A from registers runs "
+                     "for f16 and bf16)");
+    return true;
+  }
+  auto ImmAt = [&](size_t At) {
+    return At < I.Ops.size() && I.Ops[At].Kind == ptx::Operand::Imm
+               ? I.Ops[At].Value
+               : 0;
+  };
+  const int64_t ScaleA = Int ? 1 : ImmAt(Imm),
+                ScaleB = Int ? 1 : ImmAt(Imm + 1);
+  const bool MnA = Wide && !RegA && ImmAt(Imm + 2),
+             MnB = Wide && ImmAt(RegA ? Imm + 2 : Imm + 3);
+  std::vector<Opnd> L = {N,
+                         K,
+                         TA,
+                         DType,
+                         RegA,
+                         MnA,
+                         MnB,
+                         uint32_t(ScaleA != -1),
+                         uint32_t(ScaleB != -1),
+                         uint32_t(I.has("satfinite")),
+                         NR};
+  for (const ptx::Operand *R : DRegs)
+    L.push_back(D.dst(*R));
+  for (const ptx::Operand *R : ARegs)
+    L.push_back(D.src(*R, RegA ? Ty::B32 : Ty::B64));
+  L.push_back(D.src(I.Ops[2], Ty::B64));
+  const ptx::Operand &SD = I.Ops[3];
+  L.push_back(D.src(SD, Ty::Pred));
+  X.Extra = D.extra(std::move(L));
+  X.Fn = wgmmaH;
+  return true;
+}
+
 } // namespace
 
 bool decodeTensor(Decoder &D, const ptx::Instr &I, XInstr &X) {
@@ -633,9 +923,10 @@ bool decodeTensor(Decoder &D, const ptx::Instr &I, XInstr &X) {
     return decodeWmmaMemory(D, I, X);
   if ((I.Op == "wmma" && I.has("mma")) || I.Op == "mma")
     return decodeMma(D, I, X);
-  if (I.Op == "wgmma" || I.Op == "tcgen05") {
-    D.unsupported(X, I.Op + " (Hopper's warpgroup matrix operations are "
-                            "not executed)");
+  if (I.Op == "wgmma")
+    return decodeWgmma(D, I, X);
+  if (I.Op == "tcgen05") {
+    D.unsupported(X, "tcgen05 (Blackwell's tensor memory is not executed)");
     return true;
   }
   return false;

@@ -186,9 +186,16 @@ const SharedLayout &Program::layout(const XFunction &K) {
         Top += Shared[S].Bytes;
       }
   L.StaticBytes = Top;
-  // Dynamic shared memory starts after the static, 16-byte aligned, and
+  // Dynamic shared memory starts after the static, aligned as the most
+  // aligned extern array asks (at least 16 bytes: code relies on it, as
+  // pranjalssh/fast.cu's TMA boxes and wgmma descriptors do on 128), and
   // every extern array names its start.
-  const uint64_t Dyn = alignUp(Top, 16);
+  uint64_t DynAlign = 16;
+  for (uint32_t S : Used)
+    if (Shared[S].Dynamic)
+      DynAlign = std::max<uint64_t>(DynAlign, Shared[S].Align);
+  const uint64_t Dyn = alignUp(Top, DynAlign);
+  L.DynamicOffset = Dyn;
   for (uint32_t S : Used)
     if (Shared[S].Dynamic)
       L.Offset[S] = Dyn;

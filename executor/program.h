@@ -217,6 +217,7 @@ struct SharedVar {
 /// The shared memory layout of one kernel.
 struct SharedLayout {
   uint64_t StaticBytes = 0;
+  uint64_t DynamicOffset = 0; ///< Where dynamic shared memory starts.
   /// Offset of each SharedVar (index in Program::Shared), ~0 when unused.
   std::vector<uint64_t> Offset;
 };

@@ -367,6 +367,13 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   };
   if (!Prog->Unparsed.empty() && !Record)
     return ParseError();
+  // Device code Clang rejects fails the same way unless nvcc builds it.
+  auto DeviceError = [&] {
+    const Program::DeviceCodeErrors &E = Prog->DeviceErrors.front();
+    llvm::errs() << E.Printed;
+    return llvm::createStringError(
+        std::make_error_code(std::errc::invalid_argument), E.Failure);
+  };
   // Every file each translation unit read keys the caches.
   std::vector<std::vector<std::string>> UnitInputs;
   for (const auto &U : Prog->Units) {
@@ -392,12 +399,15 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
                      "reading of the host code can follow (--host record "
                      "puts them into the recorded launches instead)";
   }
+  if (!Prog->DeviceErrors.empty() && !Record)
+    return DeviceError();
   std::optional<RecordRequest> Request;
   std::optional<BuiltProgram> Built;
   std::vector<std::string> BuildNotes; // For M.Compiler, once it is set.
   if (Record) {
     auto R = recordRequest(O, Arch, buildAdditions(*Prog, O, BF, BuildNotes));
     if (R) {
+      R->Arch = buildArch(R->Arch, BF);
       Request = std::move(*R);
       for (const std::vector<std::string> &In : UnitInputs)
         Request->KeyInputs.insert(Request->KeyInputs.end(), In.begin(),
@@ -413,6 +423,8 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
     }
     if (!Built && !Prog->Unparsed.empty())
       return ParseError();
+    if (!Built && !Prog->DeviceErrors.empty())
+      return DeviceError();
     if (!Built) {
       if (!Auto)
         return llvm::createStringError("--host record: " + WhyInterpreted);
@@ -432,6 +444,23 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
                        llvm::StringRef(Error).split('\n').first.str() +
                        "); a recording prices the launches it ran by their "
                        "executed PTX");
+  for (const Program::DeviceCodeErrors &E : Prog->DeviceErrors) {
+    std::string Names;
+    for (size_t I = 0; I < E.Kernels.size() && I < 8; ++I)
+      Names += (I ? ", " : "") + E.Kernels[I];
+    if (E.Kernels.size() > 8)
+      Names += " and " + std::to_string(E.Kernels.size() - 8) + " more";
+    Warnings.push_back(
+        E.Errors.front() +
+        (E.Errors.size() > 1
+             ? " (and " + std::to_string(E.Errors.size() - 1) + " more errors)"
+             : "") +
+        ": device code Clang rejects and nvcc built" +
+        (E.Kernels.empty() ? std::string(" (no kernel reaches it)")
+                           : "; no model for " + Names +
+                                 ": a recording prices the launches it ran "
+                                 "by their executed PTX"));
+  }
   if (!Record)
     interpretLaunches(*Prog, Files, FO, O.Overrides);
   M = std::move(Prog->M);
@@ -447,7 +476,8 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
   CompO.Compiler = O.Compiler;
   CompO.Nvcc = O.Nvcc;
   CompO.CacheDir = O.CacheDir.empty() ? defaultCacheDir() : O.CacheDir;
-  CompO.Arch = Arch.Name.substr(0, Arch.Name.find(':')); // nvcc: no mode
+  CompO.Arch = buildArch(Arch.Name.substr(0, Arch.Name.find(':')),
+                         BF); // nvcc: no mode
   CompO.ClangArgs = BF.Clang;
   CompO.NvccFlags = BF.NvccOnly;
   const std::vector<std::string> Compat = removedApisFlags();

@@ -252,6 +252,13 @@ std::string realPath(llvm::StringRef P) {
   return std::string(Out);
 }
 
+std::vector<std::string> nvccArchArgs(const std::string &Arch) {
+  if (!Arch.empty() && (Arch.back() == 'a' || Arch.back() == 'f') &&
+      Arch.rfind("sm_", 0) == 0)
+    return {"-gencode", "arch=compute_" + Arch.substr(3) + ",code=" + Arch};
+  return {"-arch=" + Arch};
+}
+
 llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
   // The key: what nvcc would see (file contents), how it is called, and
   // which nvcc/nvdisasm it is.
@@ -279,9 +286,11 @@ llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R) {
   llvm::SmallString<128> Keep;
   if (llvm::sys::fs::createUniqueDirectory("gmem-ptx", Keep))
     return llvm::createStringError("cannot create a temporary folder");
-  std::vector<std::string> Args = {T.Nvcc,   "-cubin",  "-arch=" + R.Arch,
-                                   "-lineinfo", "-keep", "-keep-dir",
-                                   std::string(Keep)};
+  std::vector<std::string> Args = {T.Nvcc, "-cubin"};
+  const std::vector<std::string> ArchArgs = nvccArchArgs(R.Arch);
+  Args.insert(Args.end(), ArchArgs.begin(), ArchArgs.end());
+  Args.insert(Args.end(),
+              {"-lineinfo", "-keep", "-keep-dir", std::string(Keep)});
   Args.insert(Args.end(), R.Flags.begin(), R.Flags.end());
   Args.insert(Args.end(), {"-o", std::string(Cubin), R.File});
   std::string Out, Err;

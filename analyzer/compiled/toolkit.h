@@ -46,8 +46,14 @@ struct SassText {
   std::string Ptx;
 };
 
+/// nvcc's options that build for Arch: -arch=sm_90, or for an
+/// architecture-specific target (sm_90a) its -gencode, since nvcc's
+/// -arch=sm_90a also builds compute_90 PTX, which wgmma fails.
+std::vector<std::string> nvccArchArgs(const std::string &Arch);
+
 /// The disassembly of File's device code for Arch (and its PTX), from the
-/// cache or by compiling. Fails with nvcc's first error lines when it does not compile.
+/// cache or by compiling. Fails with nvcc's first error lines when it does
+/// not compile.
 llvm::Expected<SassText> compileToSass(const Toolkit &T, const SassRequest &R);
 
 /// The nvcc flags among Clang arguments (include paths, macros, standard).

@@ -223,8 +223,10 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
     const std::string Out = B.Binary + ".tmp" + std::to_string(::getpid());
     // -g: host line tables, which name each launch's line (launch_sites.h);
     // the device code is the same with or without it.
-    std::vector<std::string> Args = {R.Nvcc, "-arch=" + R.Arch, "-lineinfo",
-                                     "-g",   "-cudart",         "shared"};
+    std::vector<std::string> Args = {R.Nvcc};
+    const std::vector<std::string> ArchArgs = nvccArchArgs(R.Arch);
+    Args.insert(Args.end(), ArchArgs.begin(), ArchArgs.end());
+    Args.insert(Args.end(), {"-lineinfo", "-g", "-cudart", "shared"});
     // The intermediates are kept for the cubins: their disassembly (the
     // SASS step) and their kernels' attributes (the runtime's answers).
     llvm::SmallString<128> Keep;
@@ -250,9 +252,13 @@ llvm::Expected<BuiltProgram> buildProgram(const RecordRequest &R) {
                         llvm::sys::path::stem(Kept[I]).str() + ".ptx");
     for (size_t I = 0; RC == 0 && !R.Nvdisasm.empty() && I < Kept.size();
          ++I) {
-      const std::string Cubin = std::string(Keep) + "/" +
-                                llvm::sys::path::stem(Kept[I]).str() + "." +
-                                R.Arch + ".cubin";
+      // -gencode names a cubin after its file alone.
+      std::string Cubin = std::string(Keep) + "/" +
+                          llvm::sys::path::stem(Kept[I]).str() + "." + R.Arch +
+                          ".cubin";
+      if (!llvm::sys::fs::exists(Cubin))
+        Cubin = std::string(Keep) + "/" + llvm::sys::path::stem(Kept[I]).str() +
+                ".cubin";
       std::string DisErr, DisWhy;
       if (!llvm::sys::fs::exists(Cubin) ||
           runProcess({R.Nvdisasm, "-c", "-gi", Cubin}, 600, Sass[I], DisErr,

@@ -171,12 +171,15 @@ void layoutShared(ASTContext &Ctx, const std::vector<const VarDecl *> &Vars,
 
 } // namespace
 
-std::vector<Kernel> translateKernels(ASTContext &Ctx) {
+std::vector<Kernel>
+translateKernels(ASTContext &Ctx, const std::set<const FunctionDecl *> &Skip) {
   KernelFinder Finder;
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<Kernel> Out;
   for (const FunctionDecl *FD : Finder.Kernels) {
+    if (Skip.count(FD))
+      continue;
     Kernel K;
     K.Name = kernelDisplayName(FD);
     K.MangledName = kernelMangledName(FD);

@@ -6,15 +6,19 @@
 #include "clang/AST/ASTContext.h"
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace gmem {
 
 /// Every __global__ kernel of the translation unit, template specialisations
-/// included (named "name<args>"), each turned into the kernel model.
-/// Implemented in kernel_translator.cpp.
-std::vector<Kernel> translateKernels(clang::ASTContext &Ctx);
+/// included (named "name<args>"), each turned into the kernel model, but
+/// those in Skip (code Clang could not parse). Implemented in
+/// kernel_translator.cpp.
+std::vector<Kernel>
+translateKernels(clang::ASTContext &Ctx,
+                 const std::set<const clang::FunctionDecl *> &Skip = {});
 
 /// What the command line says about launches.
 struct LaunchOverrides {

@@ -162,6 +162,32 @@ int main() {
   EXPECT_NE(N.find("-O3"), std::string::npos) << N;
 }
 
+TEST(BuildEdges, AnArchSpecificTargetIsTheOneGmemBuildsFor) {
+  // wgmma compiles for sm_90a alone: gmem's own sm_90 build failed
+  // (ptxas: "not supported on .target 'sm_90'") and the launch was not
+  // recorded.
+  std::string Src = writeTemp("arch_a.cu", R"(
+__global__ void fill(float *a) {
+  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+  a[blockIdx.x * blockDim.x + threadIdx.x] = 1.f;
+}
+int main() {
+  float *a;
+  cudaMalloc(&a, 1024 * sizeof(float));
+  fill<<<8, 128>>>(a);
+  return 0;
+}
+)");
+  json J = analyzed("arch_a", Src, 0, nullptr,
+                    "-gencode arch=compute_90a,code=sm_90a");
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded")
+      << J["compiler"].value("launches_why", "");
+  ASSERT_EQ(J["launches"].size(), 1u);
+  EXPECT_EQ(J["launches"][0]["metrics"]["gst_transactions_per_request"], 4.0);
+}
+
 TEST(BuildEdges, ACFileIsHostCAndItsLaunchesAreRecorded) {
   // main() in C, as Rodinia's programs have it: time() and gettimeofday()
   // are C's, and the kernel is launched through an extern "C" wrapper.
@@ -245,6 +271,46 @@ void run(int n) {
   // Without nvcc's build the same error stops the analysis.
   ToolRun Interp = runTool(Host + " " + Kernels + " --host interpret");
   EXPECT_EQ(Interp.Exit, 2);
+}
+
+TEST(BuildEdges, DeviceCodeClangRejectsLeavesOnlyItsKernelsWithoutAModel) {
+  // nvcc passes inline PTX's %-names through; Clang rejects "%laneid"
+  // (an invalid % escape): the file stopped with exit 2. Now the kernel
+  // that reaches it, through a device function, has no model and is
+  // priced by its executed PTX; the other kernel keeps its model.
+  std::string Src = writeTemp("rejected.cu", R"(
+__device__ unsigned lane() {
+  unsigned l;
+  asm("mov.u32 %0, %laneid;" : "=r"(l));
+  return l;
+}
+__global__ void strided(float *a) { a[lane() * 32 + blockIdx.x] = 1.f; }
+__global__ void plain(float *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 2.f; }
+int main() {
+  float *a;
+  cudaMalloc(&a, 1024 * sizeof(float));
+  strided<<<32, 32>>>(a);
+  plain<<<8, 128>>>(a);
+  return 0;
+}
+)");
+  json J = analyzed("rejected", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 2u) << J.dump();
+  // Lanes 128 bytes apart: a sector each.
+  EXPECT_EQ(J["launches"][0]["metrics"]["gst_transactions_per_request"], 32.0);
+  EXPECT_EQ(J["launches"][0]["path"], "executed");
+  EXPECT_EQ(J["launches"][1]["metrics"]["gst_transactions_per_request"], 4.0);
+  EXPECT_EQ(J["launches"][1]["path"], "model");
+  EXPECT_NE(J.dump().find("device code Clang rejects and nvcc built; no model "
+                          "for strided"),
+            std::string::npos)
+      << J.dump();
+  // Without nvcc to build it, the error stands (exit 2).
+  ToolRun R = runTool(Src + " --host interpret --format json");
+  EXPECT_EQ(R.Exit, 2);
+  EXPECT_NE(R.Err.find("invalid % escape"), std::string::npos) << R.Err;
 }
 
 TEST(BuildEdges, AKernelWithNoModelIsPricedByItsExecutedPtx) {

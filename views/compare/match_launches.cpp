@@ -152,7 +152,7 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
           " launch(es) of " + K->Name + " to take them from (this is the " +
           ordinal(Occurrence + 1) +
           " measured); measure with gmem-verify or ncu to record them"};
-    if (!ML.Args.empty() && ML.Args.size() != K->Params.size())
+    if (!ML.Args.empty() && ML.Args.size() != K->Params.size() && !K->NoModel)
       return Failure{What + ": " + std::to_string(ML.Args.size()) +
                      " arguments measured, but " + K->Name + " in " + M.File +
                      " has " + std::to_string(K->Params.size()) +
@@ -212,6 +212,14 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
       if (std::any_of(K->Accesses.begin(), K->Accesses.end(),
                       [](const Access &A) { return A.DataDependent; }))
         ML2.Notes.push_back("memory contents from the recorded run");
+    }
+    // A kernel without a model (Clang could not parse it, or a library's)
+    // is priced by the recording's run of it alone.
+    if (K->NoModel && Host && L.Grid == Host->Grid && L.Block == Host->Block &&
+        L.DynamicSmem == Host->DynamicSmem) {
+      L.ArgBytes = Host->ArgBytes;
+      L.Executed = Host->Executed;
+      L.Caveat = Host->Caveat;
     }
     Out.Launches.push_back(std::move(ML2));
   }

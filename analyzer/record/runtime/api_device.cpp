@@ -8,6 +8,7 @@
 #include "recorder.h"
 
 #include <cstring>
+#include <dlfcn.h>
 
 using namespace gmem::rec;
 
@@ -216,6 +217,28 @@ cudaError_t cudaRuntimeGetVersion(int *V) {
 cudaError_t cudaDriverGetVersion(int *V) {
   *V = CUDART_VERSION;
   return cudaSuccess;
+}
+
+// Driver functions by name, as the runtime finds them: in the driver
+// library the program runs with, gmem's recording libcuda.so.1
+// (libraries/driver.cpp) beside this runtime.
+cudaError_t
+cudaGetDriverEntryPointByVersion(const char *Symbol, void **Fn, unsigned,
+                                 unsigned long long,
+                                 cudaDriverEntryPointQueryResult *Status) {
+  static void *Driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+  *Fn = Driver && Symbol ? dlsym(Driver, Symbol) : nullptr;
+  if (Status)
+    *Status =
+        *Fn ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
+  return *Fn ? cudaSuccess : fail(cudaErrorSymbolNotFound);
+}
+
+cudaError_t cudaGetDriverEntryPoint(const char *Symbol, void **Fn,
+                                    unsigned long long Flags,
+                                    cudaDriverEntryPointQueryResult *Status) {
+  return cudaGetDriverEntryPointByVersion(Symbol, Fn, CUDART_VERSION, Flags,
+                                          Status);
 }
 
 cudaError_t cudaGetLastError() {

@@ -158,6 +158,12 @@ std::string hex(const void *P, size_t Bytes) {
 
 int gmem::rec::missingCall(const char *Api) { return int(missing(Api)); }
 
+// The recording driver (libraries/driver.cpp) logs the calls it does not
+// answer here: CUDA_ERROR_NOT_SUPPORTED is cudaErrorNotSupported's 801.
+extern "C" int gmemRecordMissingCall(const char *Api) {
+  return gmem::rec::missingCall(Api);
+}
+
 // The recording libraries (libraries/) log their calls here, in order with
 // the runtime's own events.
 extern "C" int gmemRecordLibraryCall(const char *Api) {
