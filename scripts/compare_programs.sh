@@ -13,7 +13,9 @@
 # prints the comparison's last line and wall time; OUTDIR/NAME.txt (default
 # /tmp/gmem-compare) keeps the whole report. GMEM_MEASURE_ONLY selects
 # programs as for measure_programs.sh; GMEM_ANALYZE names the binary
-# (default build/bin/gmem-analyze).
+# (default build/bin/gmem-analyze). Each run may take GMEM_COMPARE_TIME_LIMIT
+# seconds (default 600: a program that runs thousands of launches, as
+# llm.c's encoder_backward does, outlasts gmem's default 120 s on 2 cores).
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 manifest=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -41,6 +43,7 @@ while IFS='|' read -r name flags args _; do
   done
   start=$(date +%s.%N)
   "$analyze" "${files[@]}" --run-args="$(trim "$args")" \
+    --time-limit "${GMEM_COMPARE_TIME_LIMIT:-600}" \
     --compare "$json" -- "${rest[@]}" >"$out/$name.txt" 2>&1
   rc=$?
   wall=$(echo "$(date +%s.%N) - $start" | bc)
