@@ -438,7 +438,6 @@ namespace {
 class CallGraph : public clang::RecursiveASTVisitor<CallGraph> {
 public:
   std::vector<const clang::FunctionDecl *> Kernels;
-  std::vector<clang::SourceRange> Bodies;
   std::map<const clang::FunctionDecl *, std::set<const clang::FunctionDecl *>>
       Calls;
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -476,7 +475,6 @@ private:
     const clang::FunctionDecl *Saved = Current;
     if (FD->doesThisDeclarationHaveABody() && FD->getBody()) {
       Current = FD;
-      Bodies.push_back(FD->getBody()->getSourceRange());
       if (FD->hasAttr<clang::CUDAGlobalAttr>())
         Kernels.push_back(FD);
     }
@@ -502,10 +500,6 @@ kernelsReaching(clang::ASTContext &Ctx, const DeviceErrors &Errors) {
            !SM.isBeforeInTranslationUnit(End, L);
   };
   std::set<const clang::FunctionDecl *> Out;
-  for (const auto &[Loc, Message] : Errors.Errors)
-    if (std::none_of(G.Bodies.begin(), G.Bodies.end(),
-                     [&](clang::SourceRange R) { return Inside(Loc, R); }))
-      return {G.Kernels.begin(), G.Kernels.end()};
   // Whether F's code, or code it calls, holds an error (memoized; a cycle
   // of calls holds none that its members do not).
   std::map<const clang::FunctionDecl *, bool> Holds;

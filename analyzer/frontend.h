@@ -46,8 +46,7 @@ parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
               DeviceErrors *Device = nullptr);
 
 /// The kernels whose code (their bodies and the functions they call) holds
-/// one of Errors' locations; every kernel when one lies outside any
-/// function.
+/// one of Errors' locations (all of which lie in functions' bodies).
 std::set<const clang::FunctionDecl *>
 kernelsReaching(clang::ASTContext &Ctx, const DeviceErrors &Errors);
 

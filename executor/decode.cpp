@@ -354,6 +354,8 @@ MemSpace Decoder::space(const ptx::Instr &I) {
   return MemSpace::Generic;
 }
 
+void nopHandler(Ctx &, const XInstr &) {}
+
 void unsupportedHandler(Ctx &C, const XInstr &I) {
   std::string Why = "not implemented";
   if (I.Src) {

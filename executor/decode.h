@@ -132,6 +132,9 @@ bool decodeVideo(Decoder &D, const ptx::Instr &I, XInstr &X);
 
 /// Handler of an instruction that cannot run: stops the launch.
 void unsupportedHandler(Ctx &C, const XInstr &I);
+/// Handler of an instruction with nothing to do in the executor (fences,
+/// hints, completions of what it makes at once).
+void nopHandler(Ctx &C, const XInstr &I);
 
 /// H<T>::fn for the integer type T stands for (32-bit unsigned for the
 /// rest: .b32, .u32, .pred-sized operands).

@@ -286,8 +286,6 @@ void tensorCopyH(Ctx &C, const XInstr &I) {
   });
 }
 
-void nopH(Ctx &, const XInstr &) {}
-
 /// Decodes cp.async.bulk.tensor (tile mode, one CTA).
 void decodeTensorCopy(Decoder &D, const ptx::Instr &I, XInstr &X) {
   const bool Store = I.has("bulk_group"); // Loads complete on an mbarrier.
@@ -327,13 +325,13 @@ void decodeTensorCopy(Decoder &D, const ptx::Instr &I, XInstr &X) {
 
 bool decodeAsync(Decoder &D, const ptx::Instr &I, XInstr &X) {
   if (I.Op == "fence" && I.has("proxy")) {
-    X.Fn = nopH;
+    X.Fn = nopHandler;
     return true;
   }
   if (I.Op == "cp" && I.has("async") && I.has("bulk")) {
     if (I.has("commit_group") || I.has("wait_group") ||
         I.has("wait_group.read") || I.has("prefetch")) {
-      X.Fn = nopH;
+      X.Fn = nopHandler;
       return true;
     }
     if (I.has("tensor"))

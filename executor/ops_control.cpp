@@ -62,8 +62,6 @@ void trapH(Ctx &C, const XInstr &I) {
                  "error)");
 }
 
-void nopH(Ctx &, const XInstr &) {}
-
 /// Reads a NUL-terminated string of global memory at A (at most 4 KiB).
 std::string cString(Ctx &C, uint64_t A) {
   std::string S;
@@ -272,7 +270,7 @@ bool decodeControl(Decoder &D, const ptx::Instr &I, XInstr &X) {
   }
   if (Op == "brkpt" || Op == "nanosleep" || Op == "pmevent" ||
       (Op == "bar" && I.has("warp")) || Op == "setmaxnreg") {
-    X.Fn = nopH;
+    X.Fn = nopHandler;
     return true;
   }
   if (Op == "call") {
@@ -330,7 +328,7 @@ bool decodeControl(Decoder &D, const ptx::Instr &I, XInstr &X) {
     if (I.has("cluster")) {
       // A launch without clusters: the cluster is the block itself.
       if (I.has("arrive")) {
-        X.Fn = nopH;
+        X.Fn = nopHandler;
         return true;
       }
       X.Fn = barH;

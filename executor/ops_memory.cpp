@@ -665,8 +665,6 @@ void cpAsyncH(Ctx &C, const XInstr &I) {
   Store.emit(C, I, N, 1);
 }
 
-void nopH(Ctx &, const XInstr &) {}
-
 /// createpolicy: an L2 cache policy is an opaque value; its bits do not
 /// matter here.
 void zeroH(Ctx &C, const XInstr &I) {
@@ -695,7 +693,7 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
   const std::string &Op = I.Op;
   if (Op == "prefetch" || Op == "prefetchu" || Op == "fence" ||
       Op == "membar" || Op == "applypriority" || Op == "discard") {
-    X.Fn = nopH;
+    X.Fn = nopHandler;
     return true;
   }
   if (Op == "createpolicy") {
@@ -706,7 +704,7 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
   }
   if (Op == "cp" && I.has("async")) {
     if (I.has("commit_group") || I.has("wait_group") || I.has("wait_all")) {
-      X.Fn = nopH;
+      X.Fn = nopHandler;
       return true;
     }
     if (I.has("bulk") || I.has("tensor") || I.has("mbarrier")) {

@@ -628,12 +628,12 @@ unsigned wgBytes(WgType T) {
 
 double wgValue(WgType T, uint32_t B) {
   switch (T) {
-  case WF16:
-    return halfToDouble(B);
+  case WF16: // As mma's fragments read them.
+    return toDouble(EF16, B);
   case WBF16:
-    return bf16ToDouble(B);
+    return toDouble(EBF16, B);
   case WTF32:
-    return double(asFloat(B & 0xffffe000u));
+    return toDouble(ETF32, B);
   case WE5M2:
     return fromNarrow(B & 0xff, 5, 2);
   case WE4M3: { // No infinities: only S.1111.111 is NaN.
@@ -820,11 +820,9 @@ void wgmmaH(Ctx &C, const XInstr &I) {
     C.B->Wgmmas.erase(Op);
 }
 
-void nopTensorH(Ctx &, const XInstr &) {}
-
 bool decodeWgmma(Decoder &D, const ptx::Instr &I, XInstr &X) {
   if (I.has("fence") || I.has("commit_group") || I.has("wait_group")) {
-    X.Fn = nopTensorH; // Each wgmma completes as it is issued.
+    X.Fn = nopHandler; // Each wgmma completes as it is issued.
     return true;
   }
   unsigned M = 0, N = 0, K = 0;
