@@ -441,6 +441,11 @@ void decode(Program &P, const ptx::Module &M, const ptx::Function &F,
   for (const CallInfo &C : X.Calls)
     if (!C.Callee && C.Name != "vprintf" && C.Name != "__assertfail")
       X.Communicates = true;
+  X.MayFault =
+      std::any_of(F.Body.begin(), F.Body.end(),
+                  [](const ptx::Instr &I) { return I.Op == "trap"; }) ||
+      std::any_of(X.Calls.begin(), X.Calls.end(),
+                  [](const CallInfo &C) { return C.Name == "__assertfail"; });
 }
 
 } // namespace gmem::exec

@@ -554,7 +554,23 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
                     B) == Out.Out.WrittenBases.end())
         Out.Out.WrittenBases.push_back(B);
     Out.Out.Printed += O.Out.Printed;
+    if (Out.Out.Fault == exec::DeviceFault::None)
+      Out.Out.Fault = O.Out.Fault;
+    Out.Out.AssertLines += O.Out.AssertLines;
+    Out.Out.AssertThreads += O.Out.AssertThreads;
   }
+  const uint64_t Asserts = Out.Out.AssertThreads;
+  if (Asserts && Out.Out.Error.empty())
+    Out.Out.Error =
+        std::to_string(Asserts) + " thread" + (Asserts > 1 ? "s'" : "'s") +
+        " device assert failed, the first: " +
+        Out.Out.AssertLines.substr(0, Out.Out.AssertLines.find('\n'));
+  // A GPU stops at a misaligned access (the H200 at a 4-byte store 2 bytes
+  // off); the executor made it and ran on, the pricing found it.
+  if (Out.Out.Fault == exec::DeviceFault::None &&
+      std::any_of(Out.Misaligned.begin(), Out.Misaligned.end(),
+                  [](const OrderedExample &E) { return E.Order != ~0ull; }))
+    Out.Out.Fault = exec::DeviceFault::MisalignedAddress;
   Out.Priced = Price;
   Out.Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)

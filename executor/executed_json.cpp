@@ -118,6 +118,8 @@ std::string countsJson(const ExecutedCounts &C, double Seconds) {
             {"first_stray", C.Out.FirstStray},
             {"stats", Stats},
             {"misaligned", Mis}};
+  if (C.Out.Fault != exec::DeviceFault::None)
+    J["fault"] = int(C.Out.Fault);
   if (!C.Priced)
     J["priced"] = false;
   if (C.L1MissSectors)
@@ -152,6 +154,10 @@ Expected<ExecutedCounts> countsFromJson(const std::string &Event) {
     C.Priced = J.value("priced", true);
     C.Out.StrayLanes = J.value("stray_lanes", uint64_t(0));
     C.Out.FirstStray = J.value("first_stray", std::string());
+    const int Fault = J.value("fault", 0);
+    if (Fault < 0 || Fault > int(exec::DeviceFault::IllegalInstruction))
+      return Failure{"an exec event with an unknown fault"};
+    C.Out.Fault = exec::DeviceFault(Fault);
     if (J.contains("stats"))
       for (const json &S : J.at("stats"))
         C.Stats.push_back(statsFrom(S));

@@ -39,13 +39,30 @@ Launch::Launch(Program &P, const XFunction &K, GlobalMemory &M,
   Budget = C.MaxWarpInstructions;
 }
 
-void Launch::fail(const XInstr &I, const std::string &Why) {
+const char *faultName(DeviceFault F) {
+  switch (F) {
+  case DeviceFault::None:
+    return "cudaSuccess";
+  case DeviceFault::Assert:
+    return "cudaErrorAssert";
+  case DeviceFault::Trap:
+    return "cudaErrorLaunchFailure";
+  case DeviceFault::IllegalAddress:
+    return "cudaErrorIllegalAddress";
+  case DeviceFault::MisalignedAddress:
+    return "cudaErrorMisalignedAddress";
+  case DeviceFault::IllegalInstruction:
+    return "cudaErrorIllegalInstruction";
+  }
+  return "cudaErrorUnknown";
+}
+
+void Launch::fail(const XInstr &I, const std::string &Why, DeviceFault F) {
   if (Stop)
     return;
   Stop = true;
-  const XFunction *F = &Kernel;
-  // Find the function that holds I, for its line.
-  (void)F;
+  if (Out.Fault == DeviceFault::None)
+    Out.Fault = F;
   Out.Error = Why;
   if (I.Src)
     Out.Error += " (PTX line " + std::to_string(I.Src->PtxLine) + ")";
@@ -530,7 +547,9 @@ Outcome Launch::run() {
       runBlock(B);
     }
   }
-  Out.Finished = !Stop;
+  // Threads whose assert failed left it, and the others ran on, as on a
+  // GPU; the launch still ends with the error (executeLaunch words it).
+  Out.Finished = !Stop && Out.Fault == DeviceFault::None;
   Out.Issued += Out.WarpInstructions;
   return std::move(Out);
 }

@@ -42,9 +42,30 @@ struct LaunchConfig {
   uint64_t FirstBlock = 0, BlockCount = ~uint64_t(0);
 };
 
+/// An error of the kernel's own that ends its launch on a GPU (not a limit
+/// of the executor's): the program's next call that waits for the device
+/// returns it, and every call after that.
+enum class DeviceFault : uint8_t {
+  None,
+  Assert,             ///< cudaErrorAssert
+  Trap,               ///< cudaErrorLaunchFailure
+  IllegalAddress,     ///< cudaErrorIllegalAddress
+  MisalignedAddress,  ///< cudaErrorMisalignedAddress
+  IllegalInstruction, ///< cudaErrorIllegalInstruction
+};
+
+/// The CUDA runtime's name for F ("cudaErrorAssert").
+const char *faultName(DeviceFault F);
+
 struct Outcome {
   bool Finished = false; ///< Every block ran to its end.
   std::string Error;     ///< Why not.
+  DeviceFault Fault = DeviceFault::None;
+  /// What the device prints on the program's standard error for the
+  /// threads whose assert failed (each a line, as a GPU words it), and
+  /// their number.
+  std::string AssertLines;
+  uint64_t AssertThreads = 0;
   uint64_t WarpInstructions = 0, ThreadInstructions = 0;
   /// For instruction issue: warp instructions reached (a GPU issues one
   /// whatever its guard), and of those the ones in loops; the PTX
@@ -90,8 +111,10 @@ public:
   Outcome Out;
   bool Stop = false; ///< An error ended the launch.
 
-  /// Ends the launch with Why, naming the instruction.
-  void fail(const XInstr &I, const std::string &Why);
+  /// Ends the launch with Why, naming the instruction; F says how a GPU
+  /// reports it to the program (None: a limit of the executor's).
+  void fail(const XInstr &I, const std::string &Why,
+            DeviceFault F = DeviceFault::None);
   /// Calls F from the current frame of W (lanes Active).
   void call(Ctx &C, const XInstr &I, const CallInfo &CI);
   /// Notes that the launch read (or wrote) region R.

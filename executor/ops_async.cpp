@@ -206,11 +206,13 @@ void tensorCopyH(Ctx &C, const XInstr &I) {
     // Measured on an H200: 7 boxes whose innermost coordinate was not at
     // a multiple of 16 bytes stopped their launches (illegal instruction).
     if ((At[0] * int64_t(E)) % 16) {
-      C.L->fail(I, "a tensor copy whose innermost coordinate (" +
-                       std::to_string(At[0]) +
-                       ") is not at a multiple of "
-                       "16 bytes: a GPU stops the launch with an illegal "
-                       "instruction");
+      C.L->fail(I,
+                "a tensor copy whose innermost coordinate (" +
+                    std::to_string(At[0]) +
+                    ") is not at a multiple of "
+                    "16 bytes: a GPU stops the launch with an illegal "
+                    "instruction",
+                DeviceFault::IllegalInstruction);
       return;
     }
     uint64_t Box = E;

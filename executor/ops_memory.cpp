@@ -123,10 +123,12 @@ uint64_t extend(uint64_t V, unsigned Width, bool Signed) {
 void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L, uint64_t A) {
   char Hex[32];
   std::snprintf(Hex, sizeof Hex, "0x%llx", (unsigned long long)A);
-  C.L->fail(I, std::string("lane ") + std::to_string(L) + " of warp " +
-                   std::to_string(C.W->Id) + " of block " +
-                   std::to_string(C.B->Linear) + " reads or writes " + Hex +
-                   ", " + P.Fault);
+  C.L->fail(I,
+            std::string("lane ") + std::to_string(L) + " of warp " +
+                std::to_string(C.W->Id) + " of block " +
+                std::to_string(C.B->Linear) + " reads or writes " + Hex + ", " +
+                P.Fault,
+            DeviceFault::IllegalAddress);
 }
 
 bool reach(Ctx &C, const XInstr &I, MemSpace S, uint64_t A, unsigned N,

@@ -198,6 +198,9 @@ struct XFunction {
   /// Whether it reads or writes through texture or surface objects (tex,
   /// tld4, suld, sust).
   bool Textures = false;
+  /// Whether it may stop its launch with an error of its own (trap, a
+  /// device assert).
+  bool MayFault = false;
   /// Whether it has ordered loads of global memory in loops (a spin-wait's
   /// polls of another block's flag).
   bool HasPolls = false;

@@ -675,8 +675,18 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
     const std::string Differs = R->Incomplete.empty() && complete(*R)
                                     ? firstDifference(Model, *R)
                                     : std::string();
-    if (Differs.empty())
+    if (Differs.empty()) {
+      // What the run found that the model's figures do not say.
+      Model.Diagnostics.insert(Model.Diagnostics.end(), R->Diagnostics.begin(),
+                               R->Diagnostics.end());
+      if (L.Executed && L.Executed->Out.Fault != exec::DeviceFault::None)
+        Model.Diagnostics.push_back(
+            "the recording's run of it faulted (" +
+            std::string(exec::faultName(L.Executed->Out.Fault)) +
+            "): a GPU ends the launch there, so its counters cover only "
+            "what ran before; these figures are of the whole launch");
       return std::nullopt;
+    }
     R->PathWhy = "the kernel model's figures differ from those of the "
                  "launch the recording ran on its PTX (" +
                  Differs + "): the executed ones are kept";

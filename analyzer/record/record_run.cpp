@@ -119,6 +119,13 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
                                uint64_t(R.Launches.size()));
       } else if (Ev == "stop") {
         R.AtLaunchCount = true;
+      } else if (Ev == "fault") {
+        if (!R.FirstFault)
+          R.FirstFault = RecordedRun::Fault{J.at("n").get<uint64_t>(),
+                                            J.at("error").get<std::string>(),
+                                            J.at("why").get<std::string>()};
+      } else if (Ev == "unmade") {
+        ++R.Unmade;
       } else if (Ev == "missing") {
         R.Missing.push_back(J.at("api").get<std::string>());
       }

@@ -116,6 +116,15 @@ struct RecordedRun {
   /// The saved contents of allocations, by file name.
   std::map<std::string, std::shared_ptr<const std::string>> Images;
   std::vector<std::string> Missing; ///< API calls not answered, in order.
+  /// The first launch that faulted when run (an assert, a trap, a bad
+  /// address): its number, the runtime's error and why; and the launches
+  /// the program asked for after it, which a GPU does not make.
+  struct Fault {
+    uint64_t N = 0;
+    std::string Error, Why;
+  };
+  std::optional<Fault> FirstFault;
+  uint64_t Unmade = 0;
   int ExitCode = 0;
   /// Empty when the program exited with 0; else how it stopped ("exited
   /// with 1", "killed by signal ...", "stopped after 120 s").

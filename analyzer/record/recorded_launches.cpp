@@ -255,6 +255,16 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
         "): the recording libraries returned success and ran nothing, so "
         "their kernels are not in this report");
   }
+  if (const auto &F = Run.FirstFault)
+    Out.Warnings.push_back(
+        "launch " + std::to_string(F->N + 1) + " faulted when run: " + F->Why +
+        "; as a GPU does, the recording returned " + F->Error +
+        " to the program's next call that waits for the device and to every "
+        "call after it" +
+        (Run.Unmade ? ", and did not make the " + std::to_string(Run.Unmade) +
+                          " launch" + (Run.Unmade > 1 ? "es" : "") +
+                          " the program asked for after it"
+                    : std::string()));
   for (const std::string &M : Run.Missing)
     Out.Warnings.push_back("the program called " + M +
                            ", which gmem's recording runtime does not answer "

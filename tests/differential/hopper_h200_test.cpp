@@ -65,6 +65,10 @@ TEST(HopperOnH200, AnUnalignedBoxStopsItsLaunchAsOnTheGpu) {
                      "bytes"),
             std::string::npos)
       << Why;
+  // The program's copy returns the fault, which it prints, as on the H200.
+  EXPECT_EQ(J["compiler"].value("program_output", ""),
+            "an illegal instruction was encountered\n");
+  EXPECT_EQ(J["compiler"].value("program_exit", -1), 1);
 }
 
 } // namespace

@@ -42,7 +42,7 @@ cudaError_t cudaChooseDevice(int *Device, const cudaDeviceProp *) {
   *Device = 0;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize() { return faulted(true); }
 // A profiler's range markers (cuda_profiler_api.h): nothing to profile in a
 // recorded run, and programs check what they return (cuda-samples'
 // matrixMul stops at a failed cudaProfilerStart).
@@ -264,6 +264,16 @@ const char *cudaGetErrorName(cudaError_t E) {
     return "cudaErrorInvalidDeviceFunction";
   case cudaErrorNotSupported:
     return "cudaErrorNotSupported";
+  case cudaErrorAssert:
+    return "cudaErrorAssert";
+  case cudaErrorLaunchFailure:
+    return "cudaErrorLaunchFailure";
+  case cudaErrorIllegalAddress:
+    return "cudaErrorIllegalAddress";
+  case cudaErrorMisalignedAddress:
+    return "cudaErrorMisalignedAddress";
+  case cudaErrorIllegalInstruction:
+    return "cudaErrorIllegalInstruction";
   default:
     return "cudaErrorUnknown";
   }
@@ -275,6 +285,21 @@ const char *cudaGetErrorString(cudaError_t E) {
   if (E == cudaErrorNotSupported)
     return "operation not supported (gmem's recording runtime does not "
            "answer this call)";
+  // The runtime's own words, which programs print.
+  switch (E) {
+  case cudaErrorAssert:
+    return "device-side assert triggered";
+  case cudaErrorLaunchFailure:
+    return "unspecified launch failure";
+  case cudaErrorIllegalAddress:
+    return "an illegal memory access was encountered";
+  case cudaErrorMisalignedAddress:
+    return "misaligned address";
+  case cudaErrorIllegalInstruction:
+    return "an illegal instruction was encountered";
+  default:
+    break;
+  }
   return cudaGetErrorName(E);
 }
 

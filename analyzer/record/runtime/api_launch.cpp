@@ -137,6 +137,11 @@ cudaError_t launch(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
   std::lock_guard<std::mutex> Guard(R.Lock);
   if (!R.Kernels.count(Fn))
     return fail(cudaErrorInvalidDeviceFunction);
+  // After a fault the context is lost: a GPU runs nothing more.
+  if (R.Fault != cudaSuccess) {
+    logLine("{\"ev\":\"unmade\"}");
+    return faulted(false);
+  }
   std::string Line;
   std::vector<uintptr_t> Pointed;
   FunctionalLaunch Exec;

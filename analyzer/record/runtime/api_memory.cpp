@@ -31,6 +31,8 @@ cudaError_t allocate(void **Ptr, size_t Bytes, const char *Kind,
   Recorder &R = recorder();
   std::lock_guard<std::mutex> G(R.Lock);
   *Ptr = nullptr;
+  if (cudaError_t E = faulted(false))
+    return E;
   if (Bytes == 0)
     return cudaSuccess;
   if (Bytes > R.Gpu->GlobalMem)
@@ -61,6 +63,9 @@ cudaError_t allocate(void **Ptr, size_t Bytes, const char *Kind,
 }
 
 cudaError_t release(void *P) {
+  // cudaFree waits for the device.
+  if (cudaError_t E = faulted(true))
+    return E;
   if (!P)
     return cudaSuccess;
   Recorder &R = recorder();
@@ -114,6 +119,11 @@ void logCopy(void *Dst, const void *Src, size_t Bytes, size_t Span,
 cudaError_t copy(void *Dst, const void *Src, size_t Bytes, const char *Api) {
   if (Bytes && (!Dst || !Src))
     return fail(cudaErrorInvalidValue);
+  // The launches it waits for run first: one of them may fault.
+  settle(Dst);
+  settle(Src);
+  if (cudaError_t E = faulted(true))
+    return E;
   logCopy(Dst, Src, Bytes, Bytes, Api);
   written(Dst, Src, Bytes);
   std::memmove(Dst, Src, Bytes);
@@ -194,6 +204,10 @@ cudaError_t cudaMemcpy2D(void *Dst, size_t DPitch, const void *Src,
     return cudaSuccess;
   if (!Dst || !Src)
     return fail(cudaErrorInvalidValue);
+  settle(Dst);
+  settle(Src);
+  if (cudaError_t E = faulted(true))
+    return E;
   logCopy(Dst, Src, Width * Height, (Height - 1) * DPitch + Width,
           "cudaMemcpy2D");
   for (size_t Row = 0; Row < Height; ++Row) {
@@ -213,6 +227,8 @@ cudaError_t cudaMemcpy2DAsync(void *Dst, size_t DPitch, const void *Src,
 cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
                                size_t Bytes, size_t Offset, cudaMemcpyKind) {
   settle();
+  if (cudaError_t E = faulted(true))
+    return E;
   std::memmove(static_cast<char *>(const_cast<void *>(Symbol)) + Offset, Src,
                Bytes);
   return cudaSuccess;
@@ -225,6 +241,8 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol, const void *Src,
 cudaError_t cudaMemcpyFromSymbol(void *Dst, const void *Symbol, size_t Bytes,
                                  size_t Offset, cudaMemcpyKind) {
   settle();
+  if (cudaError_t E = faulted(true))
+    return E;
   logLine("{\"ev\":\"read\",\"id\":0,\"bytes\":" + std::to_string(Bytes) +
           ",\"api\":\"cudaMemcpyFromSymbol\"}");
   std::memmove(Dst, static_cast<const char *>(Symbol) + Offset, Bytes);
@@ -248,6 +266,8 @@ cudaError_t cudaGetSymbolSize(size_t *Bytes, const void *Symbol) {
 }
 
 cudaError_t cudaMemset(void *P, int Value, size_t Bytes) {
+  if (cudaError_t E = faulted(false))
+    return E;
   logWrite(P, Bytes, nullptr, "cudaMemset");
   set(P, Bytes);
   std::memset(P, Value, Bytes);
@@ -258,6 +278,8 @@ cudaError_t cudaMemsetAsync(void *P, int Value, size_t Bytes, cudaStream_t) {
 }
 cudaError_t cudaMemset2D(void *P, size_t Pitch, int Value, size_t Width,
                          size_t Height) {
+  if (cudaError_t E = faulted(false))
+    return E;
   if (Height)
     logWrite(P, (Height - 1) * Pitch + Width, nullptr, "cudaMemset2D");
   for (size_t Row = 0; Row < Height; ++Row) {

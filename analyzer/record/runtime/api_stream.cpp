@@ -142,8 +142,8 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *Least, int *Greatest) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return faulted(true); }
+cudaError_t cudaStreamQuery(cudaStream_t) { return faulted(true); }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
   return cudaSuccess;
 }
@@ -152,14 +152,18 @@ cudaError_t cudaEventCreate(cudaEvent_t *E) { return newHandle(E); }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *E, unsigned) {
   return newHandle(E);
 }
-cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) {
+  return faulted(false);
+}
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t, cudaStream_t, unsigned) {
   return cudaSuccess;
 }
-cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
-cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t) { return faulted(true); }
+cudaError_t cudaEventQuery(cudaEvent_t) { return faulted(true); }
 cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
 cudaError_t cudaEventElapsedTime(float *Ms, cudaEvent_t, cudaEvent_t) {
+  if (cudaError_t E = faulted(false))
+    return E;
   *Ms = 0;
   return cudaSuccess;
 }
@@ -225,6 +229,10 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t Exec, cudaStream_t) {
     switch (N.Kind) {
     case Graphs::Node::Launch: {
       std::lock_guard<std::mutex> G(R.Lock);
+      if (R.Fault != cudaSuccess) { // A fault ended the context.
+        logLine("{\"ev\":\"unmade\"}");
+        return faulted(false);
+      }
       logAndRun("\"graph\":" + std::to_string(Graph) + "," + N.Fields,
                 N.Pointed, N.Exec);
       break;

@@ -263,12 +263,66 @@ bool usesTextures(const exec::XFunction &F,
   return false;
 }
 
+/// Whether F or a function it calls may trap or assert.
+static bool mayFault(const exec::XFunction &F,
+                     std::set<const exec::XFunction *> &Seen) {
+  if (!Seen.insert(&F).second)
+    return false;
+  if (F.MayFault)
+    return true;
+  for (const exec::CallInfo &C : F.Calls)
+    if (C.Callee && mayFault(*C.Callee, Seen))
+      return true;
+  return false;
+}
+
+/// The first misaligned access of a launch, in words.
+static std::string misalignment(const ExecutedCounts &C) {
+  const OrderedExample *First = nullptr;
+  for (const OrderedExample &E : C.Misaligned)
+    if (E.Order != ~uint64_t(0) && (!First || E.Order < First->Order))
+      First = &E;
+  if (!First)
+    return "a misaligned access";
+  const FaultLane &F = First->Where;
+  char Hex[32];
+  std::snprintf(Hex, sizeof Hex, "0x%llx", (unsigned long long)F.Address);
+  return "a misaligned access: lane " + std::to_string(F.Lane) + " of warp " +
+         std::to_string(F.Warp) + " of block (" + std::to_string(F.BlockIdx.X) +
+         "," + std::to_string(F.BlockIdx.Y) + "," +
+         std::to_string(F.BlockIdx.Z) + ") at " + Hex;
+}
+
+/// The runtime's error for a fault of a launch.
+static cudaError_t cudaErrorOf(exec::DeviceFault F) {
+  switch (F) {
+  case exec::DeviceFault::None:
+    return cudaSuccess;
+  case exec::DeviceFault::Assert:
+    return cudaErrorAssert;
+  case exec::DeviceFault::Trap:
+    return cudaErrorLaunchFailure;
+  case exec::DeviceFault::IllegalAddress:
+    return cudaErrorIllegalAddress;
+  case exec::DeviceFault::MisalignedAddress:
+    return cudaErrorMisalignedAddress;
+  case exec::DeviceFault::IllegalInstruction:
+    return cudaErrorIllegalInstruction;
+  }
+  return cudaErrorUnknown;
+}
+
 bool waits(const FunctionalLaunch &L) {
   State &S = state();
   if (S.On && link())
     if (const exec::XFunction *K = S.Prog->kernel(L.Kernel)) {
       std::set<const exec::XFunction *> Seen;
       if (usesTextures(*K, Seen))
+        return false;
+      // Its error, if it faults, is for the program's next wait for the
+      // device, which need not read its memory.
+      Seen.clear();
+      if (mayFault(*K, Seen))
         return false;
     }
   // Host memory the host reads and writes without a call, and printf's
@@ -302,7 +356,7 @@ void run(uint64_t N, const FunctionalLaunch &L) {
   const exec::XFunction *K = S.Prog->kernel(L.Kernel);
   if (!K) {
     Log("\"error\":" + quoted("the PTX has no kernel " + L.Kernel));
-    forgetAll("launch " + std::to_string(N) + " was not run");
+    forgetAll("launch " + std::to_string(N + 1) + " was not run");
     return;
   }
   // A repeat of a recent launch over unchanged memory: its counts again.
@@ -334,7 +388,7 @@ void run(uint64_t N, const FunctionalLaunch &L) {
     Log("\"error\":" +
         quoted("not run: the execution budget of " +
                std::to_string(int(S.Budget)) + " s was spent (--exec-budget)"));
-    forgetAll("launch " + std::to_string(N) + " was not run");
+    forgetAll("launch " + std::to_string(N + 1) + " was not run");
     return;
   }
   // Managed and host memory the host may have written directly.
@@ -373,6 +427,10 @@ void run(uint64_t N, const FunctionalLaunch &L) {
     std::fputs(Counts.Out.Printed.c_str(), stdout);
     std::fflush(stdout);
   }
+  if (!Counts.Out.AssertLines.empty()) {
+    std::fputs(Counts.Out.AssertLines.c_str(), stderr);
+    std::fflush(stderr);
+  }
   const std::string Fields = countsJson(Counts, Seconds);
   Log(Fields);
   // What it wrote changes what earlier launches read; it can be repeated
@@ -396,12 +454,26 @@ void run(uint64_t N, const FunctionalLaunch &L) {
       S.Recent.erase(S.Recent.begin());
     S.Recent.push_back({L, Rd, Wr, Fields, N, {}});
   }
+  if (Counts.Out.Fault != exec::DeviceFault::None) {
+    recorder().Fault = cudaErrorOf(Counts.Out.Fault);
+    logLine("{\"ev\":\"fault\",\"n\":" + std::to_string(N) + ",\"error\":" +
+            quoted(exec::faultName(Counts.Out.Fault)) + ",\"why\":" +
+            quoted(Counts.Out.Error.empty() ? misalignment(Counts)
+                                            : Counts.Out.Error) +
+            "}");
+  }
+  // Launches are numbered from 1 in what gmem-analyze prints.
+  const std::string Launch = "launch " + std::to_string(N + 1);
   if (!Counts.Out.Finished)
-    forgetAll("launch " + std::to_string(N) + " stopped before its end (" +
-              Counts.Out.Error + ")");
+    forgetAll(Launch + " stopped before its end (" + Counts.Out.Error + ")");
   else if (Counts.Out.UncertainWrites)
-    forgetAll("launch " + std::to_string(N) +
-              " stored under a branch on unknown data");
+    forgetAll(Launch + (Counts.Out.StrayLanes
+                            ? " touched memory outside every allocation (the "
+                              "first lane: " +
+                                  Counts.Out.FirstStray +
+                                  "), where a GPU may overwrite another "
+                                  "buffer or fault"
+                            : " stored under a branch on unknown data"));
 }
 
 void allocated(void *P, size_t Bytes, const char *Kind) {

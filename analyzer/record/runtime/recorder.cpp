@@ -141,6 +141,14 @@ cudaError_t fail(cudaError_t E) {
   return E;
 }
 
+cudaError_t faulted(bool Waits) {
+  Recorder &R = recorder();
+  if (R.Fault == cudaSuccess || !(Waits || R.FaultSeen))
+    return cudaSuccess;
+  R.FaultSeen = true;
+  return fail(R.Fault);
+}
+
 std::string hex(const void *P, size_t Bytes) {
   static const char *Digits = "0123456789abcdef";
   std::string S;

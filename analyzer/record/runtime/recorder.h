@@ -66,6 +66,12 @@ struct Recorder {
   std::vector<Config> Configs; ///< Pushed by <<<>>>, popped by the stub.
   std::string PoppedSite;      ///< The site of the config popped last.
   cudaError_t LastError = cudaSuccess;
+  /// A launch's error of its own (an assert, a trap, a bad address): the
+  /// GPU's sticky error. Pending until a call that waits for the device
+  /// returns it; from then on every call returns it (measured on an H200,
+  /// tests/data/measured/faults).
+  cudaError_t Fault = cudaSuccess;
+  bool FaultSeen = false;
   int Device = 0;
   /// GMEM_RECORD_LAUNCH_COUNT: the program stops after this many launches
   /// (0: no limit), as Nsight Compute's --launch-count.
@@ -91,6 +97,11 @@ const std::pair<const uintptr_t, Allocation> *allocationOf(const void *P);
 
 /// Sets the sticky last error and returns E.
 cudaError_t fail(cudaError_t E);
+
+/// What the current call returns for an earlier launch's fault: the fault
+/// once seen, or when the call waits for the device (Waits); else
+/// cudaSuccess. Sets the last error as a failing call does.
+cudaError_t faulted(bool Waits);
 
 std::string hex(const void *P, size_t Bytes);
 
