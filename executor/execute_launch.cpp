@@ -106,12 +106,22 @@ std::string arrayName(const std::string &Origin, const Kernel &Model) {
 SourceLoc userLoc(const ExecutedKernel &EK, size_t I, const ExecOptions &O) {
   const std::vector<SourceLoc> Chain =
       sourceChain(*EK.Where[I].first, EK.Where[I].second);
-  if ((Chain.empty() || !Chain.front().Line) && EK.Sites[I].SassLine)
+  // Where the binary's line table gives it another line (reconcile.cpp):
+  // a GPU counts it there.
+  if (EK.Sites[I].SassLine)
     return {EK.Sites[I].SassFile, EK.Sites[I].SassLine, 0};
   for (const SourceLoc &S : Chain)
     if (O.UserFile ? O.UserFile(S.File) : !systemFile(S.File))
       return S;
   return Chain.empty() ? SourceLoc() : Chain.back();
+}
+
+/// The line the binary's line table gives access I: the innermost of its
+/// PTX's, unless ptxas put its instruction on another (reconcile.cpp).
+SourceLoc tableLoc(const ExecutedKernel &EK, size_t I) {
+  const ExecutedKernel::Site &S = EK.Sites[I];
+  return S.SassLine ? SourceLoc{S.SassFile, S.SassLine, 0}
+                    : EK.K.Accesses[I].Loc;
 }
 
 /// The executed launch as a report shows it: each model access that the
@@ -140,14 +150,19 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
       It = Canon.emplace(F, canonical(F)).first;
     return It->second;
   };
+  // An async copy's side is told from a plain access of its line and array
+  // (a load ptxas put on the copy's line).
   using Key = std::tuple<std::string, unsigned, int, int, std::string>;
+  auto KindOf = [](const Access &A) {
+    return int(A.Kind) * 2 + (A.AsyncPartner >= 0);
+  };
   auto Line = [](const Access &A) {
     const bool Moved = A.Compiled.Line && A.Compiled.File.empty();
     return Moved ? A.Compiled.Line : A.Loc.Line;
   };
   std::map<Key, std::vector<int>> ModelAt;
   for (const Access &A : Model.Accesses)
-    ModelAt[{Canonical(A.Loc.File), Line(A), int(A.Sp), int(A.Kind), A.Array}]
+    ModelAt[{Canonical(A.Loc.File), Line(A), int(A.Sp), KindOf(A), A.Array}]
         .push_back(A.Id);
   for (auto &[K, V] : ModelAt)
     std::stable_sort(V.begin(), V.end(), [&](int A, int B) {
@@ -166,7 +181,7 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
     if (!Where[I].Line)
       LineZero.push_back(I);
     else
-      PtxAt[{Canonical(Where[I].File), Where[I].Line, int(A.Sp), int(A.Kind),
+      PtxAt[{Canonical(Where[I].File), Where[I].Line, int(A.Sp), KindOf(A),
              Array[I]}]
           .push_back(I);
   }
@@ -256,7 +271,7 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
       // line of its instructions (the innermost, a library's), as a GPU's
       // per-line counters do.
       Access &R = Out.K.Accesses[size_t(Row[I])];
-      const SourceLoc &In = EK.K.Accesses[I].Loc;
+      const SourceLoc In = tableLoc(EK, I);
       if (!R.Compiled.Line && In.Line &&
           (In.Line != R.Loc.Line ||
            Canonical(In.File) != Canonical(R.Loc.File))) {
@@ -293,9 +308,10 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
     A.Id = int(Out.K.Accesses.size());
     // The line table's line (the innermost: a library's), where the
     // program's own line is another: per-line comparisons with a GPU use it.
-    if (A.Loc.Line != Where[I].Line || A.Loc.File != Where[I].File) {
-      A.Compiled.File = A.Loc.File;
-      A.Compiled.Line = A.Loc.Line;
+    const SourceLoc Table = tableLoc(EK, I);
+    if (Table.Line != Where[I].Line || Table.File != Where[I].File) {
+      A.Compiled.File = Table.File;
+      A.Compiled.Line = Table.Line;
     }
     A.Loc = Where[I];
     A.Array = Array[I];

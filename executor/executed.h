@@ -49,8 +49,9 @@ struct ExecutedKernel {
     /// lays it out), else -1.
     int64_t Placed = -1;
     /// Where nvcc gave the instruction no line (`.loc 1 0 0`: a load of an
-    /// address selected between two branches' accesses): the line the
-    /// binary's line table gives it, which a GPU counts it at (0: none).
+    /// address selected between two branches' accesses), or the binary's
+    /// line table gives it another line than the PTX's: that line, which a
+    /// GPU counts it at (0: none).
     unsigned SassLine = 0;
     std::string SassFile;
   };

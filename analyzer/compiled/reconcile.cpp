@@ -190,7 +190,7 @@ void markMerged(ExecutedKernel &EK, const std::vector<int> &G, unsigned W) {
 bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
                const Widths &Sw, const std::set<int> *Home = nullptr,
                bool Windows = false, bool Unrolled = false) {
-  for (unsigned W : {16u, 8u}) {
+  for (unsigned W : {16u, 8u, 4u, 2u}) {
     if (!Sw.count(W) || P.count(W))
       continue;
     // Candidates in address order: one base, one block, by offset.
@@ -406,14 +406,201 @@ bool splitCopies(ExecutedKernel &EK, const std::vector<int> &Ids,
   return true;
 }
 
+/// A source line's memory instructions of one class, on each side.
+using LineKey = std::tuple<std::string, unsigned, Cls>;
+using PtxLines = std::map<LineKey, std::vector<int>>;
+using SassLines = std::map<LineKey, std::vector<const SassInstr *>>;
+
+/// The widths the accesses Ids are made with now: a merge at its width, on
+/// its leader's line; a reused load not at all.
+Widths madeWidths(const ExecutedKernel &EK, const std::vector<int> &Ids) {
+  Widths Now;
+  for (int Id : Ids) {
+    const Access &A = EK.K.Accesses[size_t(Id)];
+    if (A.Compiled.State == CompiledForm::Merged) {
+      if (A.Compiled.Leader == Id)
+        ++Now[A.Compiled.Width];
+    } else if (A.Compiled.State != CompiledForm::Reused) {
+      ++Now[A.Size];
+    }
+  }
+  return Now;
+}
+
+Widths sassWidths(const SassLines &Sass, const LineKey &K) {
+  Widths W;
+  auto It = Sass.find(K);
+  if (It != Sass.end())
+    for (const SassInstr *I : It->second)
+      ++W[I->Width];
+  return W;
+}
+
+bool sameWidths(const Widths &Now, const Widths &S) {
+  return (Now.empty() && S.empty()) || scaled(Now, S);
+}
+
+/// Merges ptxas made across lines that keep instructions of their own
+/// (HeCBench's scan stores the last down-sweep step's two words, lines 135
+/// and 136, with one STS.64 on line 136, and the earlier steps' words one
+/// by one on each): aligned runs of K's accesses and other lines', one
+/// block, one base, consecutive offsets, each led by one of K's, at a
+/// width K's SASS has and its PTX lacks. Kept where every line involved is
+/// then made with its SASS's widths; else undone.
+bool mergeAcrossLines(ExecutedKernel &EK, const LineKey &K, const PtxLines &Ptx,
+                      const SassLines &Sass) {
+  const std::vector<int> &Home = Ptx.at(K);
+  const std::set<int> Mine(Home.begin(), Home.end());
+  std::map<int, LineKey> LineOf;
+  std::vector<int> Pool = Home;
+  for (const auto &[L, Ids] : Ptx)
+    if (L != K && std::get<0>(L) == std::get<0>(K) &&
+        std::get<2>(L) == std::get<2>(K))
+      for (int Id : Ids)
+        if (EK.K.Accesses[size_t(Id)].Compiled.State ==
+                CompiledForm::AsWritten ||
+            EK.K.Accesses[size_t(Id)].Compiled.State ==
+                CompiledForm::Unchecked) {
+          Pool.push_back(Id);
+          LineOf[Id] = L;
+        }
+  std::stable_sort(Pool.begin(), Pool.end(), [&](int A, int B) {
+    const ExecutedKernel::Site &X = EK.Sites[size_t(A)],
+                               &Y = EK.Sites[size_t(B)];
+    return std::tie(X.Block, X.Base, X.Offset) <
+           std::tie(Y.Block, Y.Base, Y.Offset);
+  });
+  Widths P;
+  for (int Id : Home)
+    ++P[EK.K.Accesses[size_t(Id)].Size];
+  for (const auto &[W, Count] : sassWidths(Sass, K)) {
+    if (P.count(W))
+      continue;
+    std::vector<std::vector<int>> Groups;
+    for (size_t I = 0; I < Pool.size();) {
+      const unsigned Size = EK.K.Accesses[size_t(Pool[I])].Size;
+      const ExecutedKernel::Site &First = EK.Sites[size_t(Pool[I])];
+      const size_t N = Size < W ? W / Size : 0;
+      bool Run =
+          N > 1 && First.Offset % int64_t(W) == 0 && I + N <= Pool.size();
+      bool Led = false;
+      for (size_t J = 0; Run && J < N; ++J) {
+        const ExecutedKernel::Site &T = EK.Sites[size_t(Pool[I + J])];
+        Run = EK.K.Accesses[size_t(Pool[I + J])].Size == Size &&
+              T.Block == First.Block && T.Base == First.Base &&
+              T.Offset == First.Offset + int64_t(J * Size);
+        Led |= Mine.count(Pool[I + J]) != 0;
+      }
+      if (!Run || !Led) {
+        ++I;
+        continue;
+      }
+      std::vector<int> G(Pool.begin() + long(I), Pool.begin() + long(I + N));
+      std::sort(G.begin(), G.end());
+      std::stable_partition(G.begin(), G.end(),
+                            [&](int Id) { return Mine.count(Id) != 0; });
+      Groups.push_back(std::move(G));
+      I += N;
+    }
+    if (Groups.empty())
+      continue;
+    std::map<int, CompiledForm> Before;
+    std::set<LineKey> Lines = {K};
+    for (const std::vector<int> &G : Groups)
+      for (int Id : G) {
+        Before[Id] = EK.K.Accesses[size_t(Id)].Compiled;
+        if (LineOf.count(Id))
+          Lines.insert(LineOf.at(Id));
+      }
+    for (const std::vector<int> &G : Groups)
+      markMerged(EK, G, W);
+    if (std::all_of(Lines.begin(), Lines.end(), [&](const LineKey &L) {
+          return sameWidths(madeWidths(EK, Ptx.at(L)), sassWidths(Sass, L));
+        }))
+      return true;
+    for (const auto &[Id, C] : Before)
+      EK.K.Accesses[size_t(Id)].Compiled = C;
+  }
+  return false;
+}
+
+/// Where the binary's line table puts a memory instruction on another line
+/// than the PTX's .loc says (ptxas gave the second load of HeCBench's
+/// scan's next-to-last down-sweep step, line 135, line 134; a GPU counts it
+/// there): when a class's instructions as made (a merge at its leader, a
+/// reused load none) are as many as the SASS's, of the same widths in
+/// order, an instruction on a line the PTX has more of than the SASS,
+/// which the SASS puts on a line it has more of than the PTX, takes the
+/// SASS's line. Kernels without calls, instructions not inlined, only.
+void relineInOrder(ExecutedKernel &EK, const SassFunction &F,
+                   const PtxLines &Ptx) {
+  if (EK.Ids.size() != 1)
+    return;
+  for (Cls C :
+       {Cls::GlobalLoad, Cls::GlobalStore, Cls::SharedLoad, Cls::SharedStore}) {
+    std::vector<std::pair<int, const LineKey *>> Made;
+    bool Plain = true;
+    for (const auto &[K, Ids] : Ptx)
+      if (std::get<2>(K) == C)
+        for (int Id : Ids) {
+          const CompiledForm &CF = EK.K.Accesses[size_t(Id)].Compiled;
+          Plain &= CF.State != CompiledForm::Split &&
+                   sourceChain(*EK.Where[size_t(Id)].first,
+                               EK.Where[size_t(Id)].second)
+                           .size() <= 1;
+          if (CF.State == CompiledForm::Reused ||
+              (CF.State == CompiledForm::Merged && CF.Leader != Id))
+            continue;
+          Made.push_back({Id, &K});
+        }
+    std::sort(Made.begin(), Made.end());
+    std::vector<const SassInstr *> S;
+    for (const SassInstr &I : F.Memory) {
+      Cls Of;
+      if (I.Space == SassSpace::Async || !classOf(I, Of) || Of != C)
+        continue;
+      Plain &= !I.InSubroutine && I.Copies == 1 && I.Where.size() == 1;
+      S.push_back(&I);
+    }
+    if (!Plain || Made.empty() || Made.size() != S.size())
+      continue;
+    std::map<std::pair<std::string, unsigned>, int> Surplus; // SASS - PTX.
+    bool Same = true;
+    for (size_t I = 0; I < S.size() && Same; ++I) {
+      const CompiledForm &CF = EK.K.Accesses[size_t(Made[I].first)].Compiled;
+      const unsigned W = CF.State == CompiledForm::Merged
+                             ? CF.Width
+                             : EK.K.Accesses[size_t(Made[I].first)].Size;
+      Same = W == S[I]->Width;
+      --Surplus[{std::get<0>(*Made[I].second), std::get<1>(*Made[I].second)}];
+      ++Surplus[{S[I]->Where.front().File, S[I]->Where.front().Line}];
+    }
+    if (!Same)
+      continue;
+    for (size_t I = 0; I < S.size(); ++I) {
+      const std::pair<std::string, unsigned> From = {
+          std::get<0>(*Made[I].second), std::get<1>(*Made[I].second)};
+      const std::pair<std::string, unsigned> To = {S[I]->Where.front().File,
+                                                   S[I]->Where.front().Line};
+      if (From == To || Surplus[From] >= 0 || Surplus[To] <= 0 || !To.second)
+        continue;
+      ExecutedKernel::Site &Site = EK.Sites[size_t(Made[I].first)];
+      Site.SassFile = To.first;
+      Site.SassLine = To.second;
+      ++Surplus[From];
+      --Surplus[To];
+    }
+  }
+}
+
 } // namespace
 
 std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
                                            const SassFunction &F) {
   std::vector<std::string> Notes;
-  using Key = std::tuple<std::string, unsigned, Cls>;
-  std::map<Key, std::vector<int>> Ptx;
-  std::map<Key, std::vector<const SassInstr *>> Sass;
+  using Key = LineKey;
+  PtxLines Ptx;
+  SassLines Sass;
   for (size_t I = 0; I < EK.K.Accesses.size(); ++I) {
     const Access &A = EK.K.Accesses[I];
     if (A.AsyncPartner >= 0 && A.Sp == Space::Shared)
@@ -445,6 +632,20 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
         !Ptx.count({S.Where.front().File, S.Where.front().Line, C}))
       Free.insert({S.Where.front().File, S.Where.front().Line, C});
   }
+  // Else the one line of their file where the SASS has their class and the
+  // PTX none (HeCBench's scan: nvcc forwarded the last down-sweep's stores
+  // to the copy out, loading the two words once on line 0 after a barrier;
+  // ptxas put the LDS.64 on the loop's line).
+  auto OnlyFree = [&](const std::string &File, Cls C) -> const Key * {
+    const Key *Only = nullptr;
+    for (const Key &K : Free)
+      if (std::get<0>(K) == File && std::get<2>(K) == C) {
+        if (Only)
+          return nullptr;
+        Only = &K;
+      }
+    return Only;
+  };
   std::vector<int> Moved;
   for (auto &[K, Ids] : Ptx) {
     if (std::get<1>(K))
@@ -458,12 +659,17 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
         if (!Ch.empty())
           Before = Ch.front();
       }
-      if (!Free.count({Before.File, Before.Line, std::get<2>(K)})) {
-        Left.push_back(Id);
-        continue;
+      Key To{Before.File, Before.Line, std::get<2>(K)};
+      if (!Free.count(To)) {
+        const Key *Only = OnlyFree(Before.File, std::get<2>(K));
+        if (!Only) {
+          Left.push_back(Id);
+          continue;
+        }
+        To = *Only;
       }
-      EK.Sites[size_t(Id)].SassFile = Before.File;
-      EK.Sites[size_t(Id)].SassLine = Before.Line;
+      EK.Sites[size_t(Id)].SassFile = std::get<0>(To);
+      EK.Sites[size_t(Id)].SassLine = std::get<1>(To);
       Moved.push_back(Id);
     }
     Ids = std::move(Left);
@@ -476,6 +682,8 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
   for (auto It = Ptx.begin(); It != Ptx.end();)
     It = It->second.empty() ? Ptx.erase(It) : std::next(It);
   std::set<Key> Joined; // Lines without SASS merged into another's.
+  // Lines counted as the PTX has them, with the SASS line they took.
+  std::vector<std::pair<Key, Key>> Unmatched;
   for (auto &[K, Ids] : Ptx) {
     auto SIt = Sass.find(K);
     if (SIt == Sass.end()) {
@@ -518,8 +726,7 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
           A.Reduction = false;
         else
           A.Reduction = !Site.ResultRead;
-        A.Compiled.OneLane =
-            Elected == S.size() || (Elected && Site.Uniform);
+        A.Compiled.OneLane = Elected == S.size() || (Elected && Site.Uniform);
       }
     }
     Widths P, Sw;
@@ -527,6 +734,15 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       ++P[EK.K.Accesses[size_t(Id)].Size];
     for (const SassInstr *I : S)
       ++Sw[I->Width];
+    // A line an earlier line's merge across lines reached is made as that
+    // merge says, where it gives the SASS's widths.
+    if (std::any_of(Ids.begin(), Ids.end(),
+                    [&](int Id) {
+                      return EK.K.Accesses[size_t(Id)].Compiled.State ==
+                             CompiledForm::Merged;
+                    }) &&
+        sameWidths(madeWidths(EK, Ids), Sw))
+      continue;
     for (int Id : Ids)
       EK.K.Accesses[size_t(Id)].Compiled.State = CompiledForm::AsWritten;
     if (scaled(P, Sw))
@@ -614,13 +830,28 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
         continue;
       }
     }
-    const Access &First = EK.K.Accesses[size_t(Ids.front())];
+    if (SIt->first == K && mergeAcrossLines(EK, K, Ptx, Sass))
+      continue;
+    Unmatched.push_back({K, SIt->first});
+  }
+  // A line left unmatched may have been matched since, by a merge a later
+  // line made across lines: its accesses as they are now made, the leaders
+  // of merged ones at their width, the others of a merge nothing.
+  for (const auto &[K, SassKey] : Unmatched) {
+    Widths P;
+    for (int Id : Ptx[K])
+      ++P[EK.K.Accesses[size_t(Id)].Size];
+    const Widths Sw = sassWidths(Sass, SassKey);
+    if (sameWidths(madeWidths(EK, Ptx[K]), Sw))
+      continue;
+    const Access &First = EK.K.Accesses[size_t(Ptx[K].front())];
     Notes.push_back(First.Loc.File + ":" + std::to_string(std::get<1>(K)) +
                     ": the PTX has " + widthsText(P) + " " +
                     (First.Sp == Space::Shared ? "shared" : "global") +
                     " accesses where ptxas emitted " + widthsText(Sw) +
                     "; counted as the PTX has them");
   }
+  relineInOrder(EK, F, Ptx);
   // A generic instruction's shared side is made where its global side is
   // (merges of generic instructions are left as written).
   for (size_t I = 0; I < EK.K.Accesses.size(); ++I)
