@@ -9,8 +9,12 @@ void KnownBits::setRange(uint64_t Off, uint64_t N, bool Known) {
   uint64_t I = Off, E = Off + N;
   for (; I < E && (I & 63); ++I)
     set(I, 1, Known);
-  for (; I + 64 <= E; I += 64)
-    Bits[I >> 6] = Known ? ~uint64_t(0) : 0;
+  if (I + 64 <= E) {
+    const uint64_t Words = (E - I) >> 6;
+    std::fill_n(Bits.begin() + long(I >> 6), Words,
+                Known ? ~uint64_t(0) : uint64_t(0));
+    I += Words << 6;
+  }
   for (; I < E; ++I)
     set(I, 1, Known);
 }

@@ -14,8 +14,8 @@
 # /tmp/gmem-compare) keeps the whole report. GMEM_MEASURE_ONLY selects
 # programs as for measure_programs.sh; GMEM_ANALYZE names the binary
 # (default build/bin/gmem-analyze). Each run may take GMEM_COMPARE_TIME_LIMIT
-# seconds (default 600: a program that runs thousands of launches, as
-# llm.c's encoder_backward does, outlasts gmem's default 120 s on 2 cores).
+# seconds (default 600: a program that runs thousands of launches may
+# outlast gmem's default 120 s on 2 cores).
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 manifest=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")

@@ -54,6 +54,7 @@ protected:
     R.Nvcc = Tk.Nvcc;
     R.NvccVersion = Tk.Version;
     R.Files = {Path};
+    R.Flags = Flags;
     R.Board = "h100-sxm";
     R.RuntimeDir = GMEM_RECORD_RUNTIME_DIR;
     R.ExecSeconds = 60;
@@ -74,6 +75,7 @@ protected:
   }
   Toolkit Tk;
   std::vector<std::string> Files;
+  std::vector<std::string> Flags; ///< nvcc's, for the next run().
   /// What gmem-analyze tells the recorder of the kernels: their parameters'
   /// sizes (without which it knows no launch's buffers).
   std::vector<Kernel> Kernels;
@@ -179,6 +181,64 @@ int main() {
   EXPECT_EQ(Run.Launches[199].Exec->Stats[0].Requests, 2048u);
   EXPECT_EQ(Run.Launches[199].Exec->Stats[0].Units, 8192u);
   EXPECT_TRUE(Run.Forgets.empty());
+}
+
+// A benchmark's loop sets a buffer before every launch (llm.c flushes the
+// L2 with a 50 MB memset 6000 times): a memset that finds the buffer as the
+// last one left it is not made again, but one after a kernel wrote it is,
+// and the bytes it sets are known even after a launch the recording did
+// not run (a library call) made every buffer unknown.
+TEST_F(FunctionalRecord, MemsetsAroundLaunchesLeaveWhatTheGpuHolds) {
+  const std::string P = write(R"(
+#include <cstdio>
+#include <cublas_v2.h>
+__global__ void bump(int *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] += i;
+}
+int main() {
+  const int n = 1 << 16;
+  static int h[1 << 16];
+  int *x;
+  cudaMalloc(&x, n * 4);
+  for (int r = 0; r < 3; ++r) {
+    cudaMemset(x, 1, n * 4);
+    cudaMemset(x, 1, n * 4);
+    bump<<<n / 256, 256>>>(x, n);
+  }
+  cudaMemcpy(h, x, n * 4, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i)
+    if (h[i] != 0x01010101 + i) { printf("first: wrong at %d\n", i); return 1; }
+  cublasHandle_t b;
+  cublasCreate(&b);
+  cudaMemset(x, 0, n * 4);
+  float one = 1, *f = reinterpret_cast<float *>(x);
+  cublasSscal(b, 1, &one, f, 1);
+  cudaMemset(x, 0, n * 4);
+  bump<<<n / 256, 256>>>(x, n);
+  cudaMemcpy(h, x, n * 4, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i)
+    if (h[i] != i) { printf("second: wrong at %d\n", i); return 1; }
+  printf("ok\n");
+  return 0;
+}
+)");
+  Flags = {"-lcublas"};
+  Kernel Bump;
+  Bump.MangledName = "_Z4bumpPii";
+  Bump.Params.resize(2);
+  Bump.Params[0].Bytes = 8;
+  Bump.Params[1].Bytes = 4;
+  Kernels = {Bump};
+  RecordedRun Run = run(P);
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_EQ(Run.OutputTail, "ok\n");
+  ASSERT_EQ(Run.Launches.size(), 4u);
+  EXPECT_EQ(Run.Forgets.size(), 1u); // The library call.
+  // The last launch read bytes the host set after the library call: its
+  // input image is known.
+  ASSERT_EQ(Run.Launches[3].ImageKnown.size(), 1u);
+  EXPECT_TRUE(Run.Launches[3].ImageKnown.begin()->second);
 }
 
 // A loop that launches until the kernel says it is done: 1000 halved until

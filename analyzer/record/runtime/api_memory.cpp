@@ -269,8 +269,11 @@ cudaError_t cudaMemset(void *P, int Value, size_t Bytes) {
   if (cudaError_t E = faulted(false))
     return E;
   logWrite(P, Bytes, nullptr, "cudaMemset");
+  const bool Same = refills(P, Value, Bytes);
   set(P, Bytes);
-  std::memset(P, Value, Bytes);
+  if (!Same)
+    std::memset(P, Value, Bytes);
+  filled(P, Value, Bytes);
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void *P, int Value, size_t Bytes, cudaStream_t) {

@@ -63,9 +63,17 @@ struct State {
   std::vector<std::pair<uint64_t, FunctionalLaunch>> Pending;
   bool Settling = false;
   bool Printf = false; ///< The PTX calls vprintf: nothing waits.
+  /// Device allocations the last memset set whole to one byte, which
+  /// nothing wrote since: base -> the byte.
+  std::map<uintptr_t, uint8_t> Filled;
+  /// Device allocations whose bytes may have become known since the last
+  /// forgetAll (a host write, a launch run): what it has to forget. A
+  /// program past its execution budget forgets at every launch.
+  std::set<uintptr_t> Learned;
   void dirty(uint64_t Base) {
     for (Repeat &R : Recent)
       R.Dirty.insert(Base);
+    Filled.erase(Base);
   }
 };
 
@@ -437,8 +445,10 @@ void run(uint64_t N, const FunctionalLaunch &L) {
   // when it read nothing it wrote and ended well.
   const std::vector<uint64_t> &Rd = Counts.Out.ReadBases,
                               &Wr = Counts.Out.WrittenBases;
-  for (uint64_t B : Wr)
+  for (uint64_t B : Wr) {
     S.dirty(B);
+    S.Learned.insert(uintptr_t(B));
+  }
   if (Counts.Out.Finished && !Counts.Out.UncertainWrites &&
       !Counts.Out.StrayLanes &&
       std::none_of(Rd.begin(), Rd.end(), [&](uint64_t B) {
@@ -505,6 +515,7 @@ void forget(void *P) {
   S.dirty(uintptr_t(P));
   S.Known.erase(uintptr_t(P));
   S.Kinds.erase(uintptr_t(P));
+  S.Learned.erase(uintptr_t(P));
 }
 
 void written(void *Dst, const void *Src, size_t Bytes) {
@@ -518,6 +529,7 @@ void written(void *Dst, const void *Src, size_t Bytes) {
   if (!To || !To->Known)
     return;
   S.dirty(To->Base);
+  S.Learned.insert(uintptr_t(To->Base));
   const uint64_t Off = uintptr_t(Dst) - To->Base;
   const uint64_t N = std::min<uint64_t>(Bytes, To->Size - Off);
   exec::Region *From = S.Mem.find(uintptr_t(Src), 1);
@@ -534,6 +546,26 @@ void written(void *Dst, const void *Src, size_t Bytes) {
 }
 
 void set(void *Dst, size_t Bytes) { written(Dst, nullptr, Bytes); }
+
+bool refills(void *P, int Value, size_t Bytes) {
+  State &S = state();
+  if (!S.On)
+    return false;
+  settle(P); // A launch kept may write it.
+  auto It = S.Filled.find(uintptr_t(P));
+  const exec::Region *R = S.Mem.find(uintptr_t(P), 1);
+  return It != S.Filled.end() && It->second == uint8_t(Value) && R &&
+         R->Base == uintptr_t(P) && R->Size == Bytes;
+}
+
+void filled(void *P, int Value, size_t Bytes) {
+  State &S = state();
+  auto Kind = S.Kinds.find(uintptr_t(P));
+  const exec::Region *R = S.On ? S.Mem.find(uintptr_t(P), 1) : nullptr;
+  if (R && R->Base == uintptr_t(P) && R->Size == Bytes &&
+      Kind != S.Kinds.end() && Kind->second == "device")
+    S.Filled[uintptr_t(P)] = uint8_t(Value);
+}
 
 void variable(const char *DeviceName, void *Host, size_t Bytes) {
   State &S = state();
@@ -567,12 +599,17 @@ void forgetAll(const std::string &Why) {
     return;
   settle();
   S.Recent.clear();
-  for (auto &[Base, K] : S.Known)
-    if (S.Kinds[Base] == "device")
+  // What gmem's bytes hold stays (nothing ran): Filled stands.
+  for (uintptr_t Base : S.Learned) {
+    auto Kind = S.Kinds.find(Base);
+    auto K = S.Known.find(Base);
+    if (Kind != S.Kinds.end() && Kind->second == "device" && K != S.Known.end())
       if (exec::Region *R = S.Mem.find(Base, 1)) {
-        K->setRange(0, R->Size, false);
+        K->second->setRange(0, R->Size, false);
         R->AllKnown = false;
       }
+  }
+  S.Learned.clear();
   logLine("{\"ev\":\"forget\",\"why\":" + quoted(Why) + "}");
 }
 

@@ -81,6 +81,13 @@ void freed(void *P, const std::function<void()> &Release);
 void written(void *Dst, const void *Src, size_t Bytes);
 /// Bytes at Dst were set by the host (memset).
 void set(void *Dst, size_t Bytes);
+/// Whether a memset of the whole allocation at P to Value leaves its bytes
+/// as they are: the last memset set it all to Value and nothing wrote it
+/// since (a benchmark's L2 flush before every launch: llm.c's, 50 MB 6000
+/// times). Runs the launches kept that touch it first.
+bool refills(void *P, int Value, size_t Bytes);
+/// A memset set Bytes at P to Value (after set()).
+void filled(void *P, int Value, size_t Bytes);
 /// A __device__ or __constant__ variable's host copy, by device name.
 void variable(const char *DeviceName, void *Host, size_t Bytes);
 /// A texture or surface object the program made (its handle and view), or
