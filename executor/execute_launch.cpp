@@ -545,6 +545,7 @@ ExecutedProgram::result(const ExecutedKernel &EK, const ExecutedCounts &Counts,
     R.L1MissSectors = Counts.L1MissSectors;
   R.ExecSeconds = Counts.Seconds;
   R.PerAccess = std::move(P.Stats);
+  R.LineOnly = Counts.LineOnly;
   R.Warps = L.Grid.count() * ((L.Block.count() + 31) / 32);
   R.WarpsEvaluated = R.Warps;
   R.FirstOutOfBounds.resize(R.K->Accesses.size());

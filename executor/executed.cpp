@@ -554,11 +554,29 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
                     B) == Out.Out.WrittenBases.end())
         Out.Out.WrittenBases.push_back(B);
     Out.Out.Printed += O.Out.Printed;
+    for (const auto &[Where, N] : O.Out.Wgmma) {
+      auto &To = Out.Out.Wgmma[Where];
+      To.first += N.first;
+      To.second += N.second;
+    }
     if (Out.Out.Fault == exec::DeviceFault::None)
       Out.Out.Fault = O.Out.Fault;
     Out.Out.AssertLines += O.Out.AssertLines;
     Out.Out.AssertThreads += O.Out.AssertThreads;
   }
+  std::map<std::pair<std::string, unsigned>, LineShared> ByLine;
+  for (const auto &[Where, N] : Out.Out.Wgmma) {
+    const std::vector<SourceLoc> Chain =
+        sourceChain(*Where.first, Where.second);
+    const SourceLoc L = Chain.empty() ? SourceLoc() : Chain.front();
+    LineShared &To = ByLine[{L.File, L.Line}];
+    To.File = L.File;
+    To.Line = L.Line;
+    To.Instructions += N.first;
+    To.Wavefronts += N.second;
+  }
+  for (auto &[Key, L] : ByLine)
+    Out.LineOnly.push_back(std::move(L));
   const uint64_t Asserts = Out.Out.AssertThreads;
   if (Asserts && Out.Out.Error.empty())
     Out.Out.Error =

@@ -82,6 +82,8 @@ struct ExecutedCounts {
   /// (simulator/l2_traffic.h), over every block run.
   std::optional<uint64_t> L1MissSectors;
   exec::Outcome Out;
+  /// Out.Wgmma by source line (the innermost of its inline chain).
+  std::vector<LineShared> LineOnly;
   /// False for a run made for its results alone (a launch the model
   /// prices): no request was priced, Stats and Misaligned are empty.
   bool Priced = true;

@@ -120,6 +120,12 @@ std::string countsJson(const ExecutedCounts &C, double Seconds) {
             {"misaligned", Mis}};
   if (C.Out.Fault != exec::DeviceFault::None)
     J["fault"] = int(C.Out.Fault);
+  if (!C.LineOnly.empty()) {
+    json Lines = json::array();
+    for (const LineShared &L : C.LineOnly)
+      Lines.push_back({L.File, L.Line, L.Instructions, L.Wavefronts});
+    J["line_only"] = Lines;
+  }
   if (!C.Priced)
     J["priced"] = false;
   if (C.L1MissSectors)
@@ -158,6 +164,11 @@ Expected<ExecutedCounts> countsFromJson(const std::string &Event) {
     if (Fault < 0 || Fault > int(exec::DeviceFault::IllegalInstruction))
       return Failure{"an exec event with an unknown fault"};
     C.Out.Fault = exec::DeviceFault(Fault);
+    if (J.contains("line_only"))
+      for (const json &L : J.at("line_only"))
+        C.LineOnly.push_back({L.at(0).get<std::string>(),
+                              L.at(1).get<unsigned>(), L.at(2).get<uint64_t>(),
+                              L.at(3).get<uint64_t>()});
     if (J.contains("stats"))
       for (const json &S : J.at("stats"))
         C.Stats.push_back(statsFrom(S));

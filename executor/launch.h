@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,11 @@ struct Outcome {
   /// first of them, in words.
   uint64_t StrayLanes = 0;
   std::string FirstStray;
+  /// Per wgmma instruction (its function and index): the warps that
+  /// issued it, and its warpgroups' operand wavefronts (LineShared).
+  std::map<std::pair<const XFunction *, uint32_t>,
+           std::pair<uint64_t, uint64_t>>
+      Wgmma;
   /// The bases of the regions the launch read and wrote (a launch that
   /// writes none of what it reads leaves the same memory when run again).
   std::vector<uint64_t> ReadBases, WrittenBases;

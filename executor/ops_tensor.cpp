@@ -707,6 +707,10 @@ void wgmmaH(Ctx &C, const XInstr &I) {
   const auto Key = std::make_pair(C.W->Id / 4, C.W->Wgmmas++);
   auto [Op, First] = C.B->Wgmmas.try_emplace(Key);
   WgmmaOperands &Ops = Op->second;
+  auto &Lines = C.L->Out.Wgmma[{C.Fr->Fn, uint32_t(&I - C.Fr->Fn->Code.data())}];
+  ++Lines.first;
+  if (First) // Rows of K x E = 32 bytes: A's 64 in shared memory, B's N.
+    Lines.second += ((RegA ? 0 : 64ull * K * E) + uint64_t(N) * K * E) / 128;
   if (First) {
     struct Desc {
       uint64_t Start = 0, Lbo = 0, Sbo = 0;

@@ -251,6 +251,18 @@ struct LaunchTime {
   std::string SharedContention;
 };
 
+/// What a GPU's per-line counters count on one source line beyond its
+/// accesses: an H200 counts each warp's wgmma with shared-memory operands
+/// as one shared instruction, and the operands' bytes over 128 as
+/// wavefronts of its warpgroup (A's 64 rows of 32 bytes unless A is in
+/// registers, B's N rows), which its kernel totals do not count
+/// (tests/data/measured/hopper).
+struct LineShared {
+  std::string File;
+  unsigned Line = 0;
+  uint64_t Instructions = 0, Wavefronts = 0;
+};
+
 struct LaunchResult {
   Launch L;
   const Kernel *K = nullptr;
@@ -259,6 +271,9 @@ struct LaunchResult {
   std::shared_ptr<const Kernel> OwnedKernel;
   std::string Arch;
   std::vector<AccessStats> PerAccess; ///< Indexed by Access::Id.
+  /// Shared instructions and wavefronts the GPU's per-line counters give a
+  /// source line and its kernel totals do not (executed launches' wgmma).
+  std::vector<LineShared> LineOnly;
   uint64_t Warps = 0;                 ///< Warps of the launch.
   /// Warps run one by one (evaluator runs) and warps whose counts were
   /// derived from another's (the fast path's classes of alike blocks).

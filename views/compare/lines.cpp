@@ -314,6 +314,16 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
     unsigned &Min = MinSize.try_emplace(Key, A.Size).first->second;
     Min = std::min(Min, A.Size);
   }
+  for (const LineShared &L : R.LineOnly) {
+    const auto Key = std::make_pair(baseName(L.File), L.Line);
+    LineComparison &C = Map[Key];
+    C.File = Key.first;
+    C.Line = Key.second;
+    C.PredictedRequests += L.Instructions;
+    C.PredictedSharedRequests += L.Instructions;
+    C.PredictedWavefronts = C.PredictedWavefronts.value_or(0) + L.Wavefronts;
+    C.PredictedWavefrontsIdeal += L.Wavefronts;
+  }
   for (auto &[Key, C] : Map) {
     if (!C.PredictedSectors)
       C.PredictedSectors = 0;
