@@ -9,7 +9,11 @@
 // instructions in the PTX with those in the SASS (by space, kind and
 // width) tells which of these happened; the executed kernel's accesses get
 // the same CompiledForm the model's get from the matcher, and the pricing
-// follows it (executed.cpp), so that the counts are the binary's.
+// follows it (executed.cpp), so that the counts are the binary's. Where
+// the binary's line table puts an instruction on another line than the
+// PTX's .loc (a load nvcc left on no line, a load given its neighbour's
+// line), the access takes the binary's line (ExecutedKernel::Site), which
+// a GPU's per-line counters use.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_ANALYZER_COMPILED_RECONCILE_H
