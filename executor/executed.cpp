@@ -465,7 +465,14 @@ struct Part {
   }
 };
 
-/// K and the functions it may call.
+bool communicates(const XFunction &K) {
+  const std::vector<const XFunction *> Reach = reachable(K);
+  return std::any_of(Reach.begin(), Reach.end(),
+                     [](const XFunction *F) { return F->Communicates; });
+}
+
+} // namespace
+
 std::vector<const XFunction *> reachable(const XFunction &K) {
   std::vector<const XFunction *> Reach = {&K};
   for (size_t I = 0; I < Reach.size(); ++I)
@@ -475,14 +482,6 @@ std::vector<const XFunction *> reachable(const XFunction &K) {
         Reach.push_back(C.Callee);
   return Reach;
 }
-
-bool communicates(const XFunction &K) {
-  const std::vector<const XFunction *> Reach = reachable(K);
-  return std::any_of(Reach.begin(), Reach.end(),
-                     [](const XFunction *F) { return F->Communicates; });
-}
-
-} // namespace
 
 ExecutedCounts executeLaunch(Program &P, const XFunction &K,
                              const ExecutedKernel &EK, GlobalMemory &Mem,

@@ -69,6 +69,9 @@ struct ExecutedKernel {
 ExecutedKernel executedKernel(const exec::XFunction &K,
                               const exec::SharedLayout *Shared = nullptr);
 
+/// K and the functions it may call, K first.
+std::vector<const exec::XFunction *> reachable(const exec::XFunction &K);
+
 /// The source positions of a PTX instruction, innermost (the inlined
 /// library line) first, outermost (the kernel's own line) last.
 std::vector<SourceLoc> sourceChain(const exec::XFunction &F, uint32_t Instr);

@@ -76,6 +76,17 @@ protected:
   Toolkit Tk;
   std::vector<std::string> Files;
   std::vector<std::string> Flags; ///< nvcc's, for the next run().
+  /// A kernel as gmem-analyze describes it to the recorder: its mangled
+  /// name and its parameters' sizes.
+  static Kernel kernelOf(const std::string &Mangled,
+                         const std::vector<unsigned> &Bytes) {
+    Kernel K;
+    K.MangledName = Mangled;
+    K.Params.resize(Bytes.size());
+    for (size_t I = 0; I < Bytes.size(); ++I)
+      K.Params[I].Bytes = Bytes[I];
+    return K;
+  }
   /// What gmem-analyze tells the recorder of the kernels: their parameters'
   /// sizes (without which it knows no launch's buffers).
   std::vector<Kernel> Kernels;
@@ -224,12 +235,7 @@ int main() {
 }
 )");
   Flags = {"-lcublas"};
-  Kernel Bump;
-  Bump.MangledName = "_Z4bumpPii";
-  Bump.Params.resize(2);
-  Bump.Params[0].Bytes = 8;
-  Bump.Params[1].Bytes = 4;
-  Kernels = {Bump};
+  Kernels = {kernelOf("_Z4bumpPii", {8, 4})};
   RecordedRun Run = run(P);
   EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
   EXPECT_EQ(Run.OutputTail, "ok\n");
@@ -296,12 +302,7 @@ int main() {
   return 0;
 }
 )");
-  Kernel Fill;
-  Fill.MangledName = "_Z4fillPii";
-  Fill.Params.resize(2);
-  Fill.Params[0].Bytes = 8;
-  Fill.Params[1].Bytes = 4;
-  Kernels = {Fill};
+  Kernels = {kernelOf("_Z4fillPii", {8, 4})};
   RecordedRun Run = run(P, {"_Z4fillPii"});
   EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
   EXPECT_EQ(Run.OutputTail, "31\n");
@@ -405,12 +406,7 @@ int main() {
   return 0;
 }
 )");
-  Kernel Gather;
-  Gather.MangledName = "_Z6gatherPfy";
-  Gather.Params.resize(2);
-  Gather.Params[0].Bytes = 8;
-  Gather.Params[1].Bytes = 8;
-  Kernels = {Gather};
+  Kernels = {kernelOf("_Z6gatherPfy", {8, 8})};
   RecordedRun Run = run(P, {"_Z6gatherPfy", "_Z12doubleTexelsyy"});
   EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
   EXPECT_EQ(Run.OutputTail, "ok\n");

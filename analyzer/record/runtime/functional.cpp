@@ -256,34 +256,6 @@ bool settled(uintptr_t Base) {
   return true;
 }
 
-/// Whether F or a function it calls reads or writes through a texture or
-/// surface object: the arrays behind them are not among a launch's
-/// pointers, so such a launch cannot wait for its memory to be observed.
-bool usesTextures(const exec::XFunction &F,
-                  std::set<const exec::XFunction *> &Seen) {
-  if (!Seen.insert(&F).second)
-    return false;
-  if (F.Textures)
-    return true;
-  for (const exec::CallInfo &C : F.Calls)
-    if (C.Callee && usesTextures(*C.Callee, Seen))
-      return true;
-  return false;
-}
-
-/// Whether F or a function it calls may trap or assert.
-static bool mayFault(const exec::XFunction &F,
-                     std::set<const exec::XFunction *> &Seen) {
-  if (!Seen.insert(&F).second)
-    return false;
-  if (F.MayFault)
-    return true;
-  for (const exec::CallInfo &C : F.Calls)
-    if (C.Callee && mayFault(*C.Callee, Seen))
-      return true;
-  return false;
-}
-
 /// The first misaligned access of a launch, in words.
 static std::string misalignment(const ExecutedCounts &C) {
   const OrderedExample *First = nullptr;
@@ -323,16 +295,13 @@ static cudaError_t cudaErrorOf(exec::DeviceFault F) {
 bool waits(const FunctionalLaunch &L) {
   State &S = state();
   if (S.On && link())
-    if (const exec::XFunction *K = S.Prog->kernel(L.Kernel)) {
-      std::set<const exec::XFunction *> Seen;
-      if (usesTextures(*K, Seen))
-        return false;
-      // Its error, if it faults, is for the program's next wait for the
-      // device, which need not read its memory.
-      Seen.clear();
-      if (mayFault(*K, Seen))
-        return false;
-    }
+    if (const exec::XFunction *K = S.Prog->kernel(L.Kernel))
+      for (const exec::XFunction *F : reachable(*K))
+        // The arrays behind texture and surface objects are not among a
+        // launch's pointers; a fault's error is for the program's next wait
+        // for the device, which need not read the launch's memory.
+        if (F->Textures || F->MayFault)
+          return false;
   // Host memory the host reads and writes without a call, and printf's
   // output, are observed as the kernel runs: nothing waits then.
   const bool HostMemory =
