@@ -143,4 +143,48 @@ void computeUniformity(const ptx::Function &F, XFunction &X) {
   }
 }
 
+void computeRaced(const ptx::Function &F, XFunction &X) {
+  // Registers that carry an atom's result, and every register computed
+  // from one (flow-insensitive, to a fixed point): a racing warp's atomic
+  // returns what the warps before it left, in the order the GPU ran them.
+  std::vector<char> From(F.Regs.size(), 0);
+  auto Tainted = [&](const ptx::Operand &O, auto &Self) -> bool {
+    if ((O.Kind == ptx::Operand::Reg || O.Kind == ptx::Operand::Address) &&
+        O.Index >= 0 && size_t(O.Index) < From.size() && From[size_t(O.Index)])
+      return true;
+    for (const ptx::Operand &E : O.Elems)
+      if (Self(E, Self))
+        return true;
+    return false;
+  };
+  auto Mark = [&](const ptx::Operand &O, bool &Changed, auto &Self) -> void {
+    if (O.Kind == ptx::Operand::Reg && O.Index >= 0 &&
+        size_t(O.Index) < From.size() && !From[size_t(O.Index)]) {
+      From[size_t(O.Index)] = 1;
+      Changed = true;
+    }
+    for (const ptx::Operand &E : O.Elems)
+      Self(E, Changed, Self);
+  };
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (const ptx::Instr &I : F.Body) {
+      if (I.Ops.empty() || I.Op == "st" || I.Op == "red")
+        continue;
+      bool Taints = I.Op == "atom";
+      for (size_t K = 1; K < I.Ops.size() && !Taints; ++K)
+        Taints = Tainted(I.Ops[K], Tainted);
+      if (Taints)
+        Mark(I.Ops[0], Changed, Mark);
+    }
+  }
+  X.AccessRaced.assign(X.Accesses.size(), 0);
+  for (size_t A = 0; A < X.Accesses.size(); ++A)
+    for (const ptx::Operand &O : F.Body[X.Accesses[A]].Ops)
+      if (O.Kind == ptx::Operand::Address) {
+        X.AccessRaced[A] = Tainted(O, Tainted);
+        break;
+      }
+}
+
 } // namespace gmem::exec

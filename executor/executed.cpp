@@ -128,6 +128,14 @@ const Why &spinPoll() {
                      "these requests are the fewest it can make"};
   return W;
 }
+const Why &racedAtomic() {
+  static const Why W{UnknownCause::LoadedData,
+                     "its address is computed from an atomic's result, "
+                     "which depends on the order the GPU runs racing "
+                     "atomics of several warps in, a timing effect: the "
+                     "requests are counted, their bytes not known"};
+  return W;
+}
 const Why &uncertainControl() {
   static const Why W{UnknownCause::LoadedData,
                      "it runs under a branch on values whose bytes are not "
@@ -218,6 +226,10 @@ public:
     const Access &Acc = EK.K.Accesses[size_t(Id)];
     if (Acc.Compiled.State == CompiledForm::Reused)
       return; // ptxas made no instruction of it.
+    const int32_t At = R.Fn->Code[R.Instr].Access;
+    const bool Raced = Racing && At >= 0 &&
+                       size_t(At) < R.Fn->AccessRaced.size() &&
+                       R.Fn->AccessRaced[size_t(At)];
     if (R.Poll && !R.Spin && !R.Unknown && !R.Uncertain) {
       // Made, and maybe made again on a GPU: priced, and its count marked
       // as a least.
@@ -238,7 +250,7 @@ public:
       return pollUnknown(Id, R);
     if (!(Acc.Compiled.State == CompiledForm::Merged &&
           Acc.Compiled.Leader >= 0) &&
-        !R.Unknown && !R.Uncertain) {
+        !R.Unknown && !R.Uncertain && !Raced) {
       if (Acc.Compiled.State == CompiledForm::Split)
         return split(Acc, R);
       // The common case: one request as it is.
@@ -260,6 +272,7 @@ public:
     E.Size = R.Size;
     E.Unknown = R.Unknown != 0;
     E.Uncertain = R.Uncertain != 0;
+    E.Raced = Raced;
     E.Order = R.Block * WarpsPerBlock + R.Warp;
     E.Block = R.Block;
     E.Warp = R.Warp;
@@ -295,7 +308,7 @@ private:
     int Id = 0;
     uint32_t Mask = 0;
     unsigned Size = 0;
-    bool Unknown = false, Uncertain = false;
+    bool Unknown = false, Uncertain = false, Raced = false;
     uint64_t Order = 0, Block = 0;
     unsigned Warp = 0;
     uint64_t Addr[32];
@@ -306,12 +319,14 @@ private:
   };
 
   void emit(const One &O) {
-    if (O.Unknown || O.Uncertain) {
+    if (O.Unknown || O.Uncertain || O.Raced) {
       UnknownEvent U;
       U.AccessId = O.Id;
       U.Issued = !O.Uncertain;
       U.Mask = O.Mask;
-      U.Reason = O.Uncertain ? &uncertainControl() : &unknownAddress();
+      U.Reason = O.Uncertain ? &uncertainControl()
+                 : O.Unknown ? &unknownAddress()
+                             : &racedAtomic();
       U.Order = O.Order;
       Pipe.unknown(U);
       return;
@@ -348,10 +363,12 @@ private:
     if (G.Seen.empty())
       return;
     const One &F = G.Seen.front();
-    bool Whole = G.Seen.size() == G.Need, Unknown = false, Uncertain = false;
+    bool Whole = G.Seen.size() == G.Need, Unknown = false, Uncertain = false,
+         Raced = false;
     for (const One &P : G.Seen) {
       Unknown |= P.Unknown;
       Uncertain |= P.Uncertain;
+      Raced |= P.Raced;
       Whole = Whole && P.Mask == F.Mask && P.Size == F.Size;
     }
     // Each lane's parts must be distinct parts of one aligned window of
@@ -371,7 +388,7 @@ private:
       }
       Low[L] = Window;
     }
-    if (Whole || Unknown || Uncertain) {
+    if (Whole || Unknown || Uncertain || Raced) {
       One W = F;
       if (Whole)
         for (uint32_t M = F.Mask; M; M &= M - 1)
@@ -380,6 +397,7 @@ private:
       W.Size = G.Width;
       W.Unknown = Unknown;
       W.Uncertain = Uncertain;
+      W.Raced = Raced;
       emit(W);
     } else {
       for (const One &P : G.Seen)
@@ -401,6 +419,8 @@ private:
   std::vector<AccessStats> &Stats;
   uint64_t WarpsPerBlock;
   Dim3 Grid;
+  /// More than one warp: their atomics may race.
+  bool Racing = WarpsPerBlock * Grid.count() > 1;
   const XFunction *LastFn = nullptr;
   const std::vector<int> *LastIds = nullptr;
   std::map<int, Group> Groups;

@@ -189,6 +189,9 @@ struct XFunction {
   /// read (1 for other instructions).
   std::vector<char> AccessUniform;
   std::vector<char> AccessResultRead;
+  /// Per access: whether its address is computed from an atom's result,
+  /// which the order of racing atomics decides (access_facts.cpp).
+  std::vector<char> AccessRaced;
   /// Static shared variables it refers to (indices in Program::Shared).
   std::vector<uint32_t> SharedVars;
   /// Whether its blocks may talk to each other through global memory
@@ -283,6 +286,9 @@ void computeOrigins(const ptx::Function &F, XFunction &X);
 /// Which memory instructions of X have warp-uniform addresses and which
 /// atomics' results are read (X.AccessUniform, X.AccessResultRead).
 void computeUniformity(const ptx::Function &F, XFunction &X);
+/// Which memory instructions of X have addresses computed from an atomic's
+/// result (X.AccessRaced).
+void computeRaced(const ptx::Function &F, XFunction &X);
 
 /// Computes each branch's reconvergence point (XInstr::Reconv): the first
 /// instruction of the immediate post-dominator of its block, or the end of

@@ -18,9 +18,30 @@
 
 namespace gmem {
 
+/// Name without the prefix nvcc gives a static kernel under separate
+/// compilation (-rdc=true), which makes it unique among the linked files:
+/// "__nv_static_" N "_" (N characters of file hash and name) "_" then the
+/// kernel's own name (cuda-samples' jacobiCudaGraphs: __nv_static_30__
+/// 00cde091_9_jacobi_cu_3dc991e0__Z10finalErrorPdS_ is _Z10finalErrorPdS_).
+inline std::string withoutStaticPrefix(const std::string &Name) {
+  static const std::string Prefix = "__nv_static_";
+  if (Name.rfind(Prefix, 0) != 0)
+    return Name;
+  size_t I = Prefix.size(), Len = 0;
+  if (I >= Name.size() || !std::isdigit(static_cast<unsigned char>(Name[I])))
+    return Name;
+  while (I < Name.size() && std::isdigit(static_cast<unsigned char>(Name[I])))
+    Len = Len * 10 + size_t(Name[I++] - '0');
+  I += 1 + Len; // The separator, then the unique part.
+  if (I + 1 >= Name.size() || Name[I] != '_')
+    return Name;
+  return Name.substr(I + 1);
+}
+
 /// Mangled with internal linkage marks dropped and every anonymous
 /// namespace spelt as Clang spells it.
-inline std::string deviceNameKey(const std::string &Mangled) {
+inline std::string deviceNameKey(const std::string &Name) {
+  const std::string Mangled = withoutStaticPrefix(Name);
   if (Mangled.rfind("_Z", 0) != 0)
     return Mangled;
   static const std::string Anon = "_GLOBAL__N_";

@@ -496,6 +496,9 @@ struct Launch {
   /// launches come from (CompilerInfo::Launches): "interpreted" for one
   /// that reading the host code found after a recorded run stopped.
   std::string Origin;
+  /// Recorded runs: a kernel node of a CUDA graph, run by cudaGraphLaunch
+  /// (gmem-verify does not measure those). Not in the JSON.
+  bool FromGraph = false;
   /// Recorded runs: the host's copies and sets into allocations since the
   /// launch before, which a warm L2 holds (simulator/l2_residency.h). Not
   /// in the JSON.

@@ -13,7 +13,8 @@
 # prints the comparison's last line and wall time; OUTDIR/NAME.txt (default
 # /tmp/gmem-compare) keeps the whole report. GMEM_MEASURE_ONLY selects
 # programs as for measure_programs.sh; GMEM_ANALYZE names the binary
-# (default build/bin/gmem-analyze). Each run may take GMEM_COMPARE_TIME_LIMIT
+# (default build/bin/gmem-analyze); GMEM_ANALYZE_FLAGS adds options to
+# every run (e.g. --sim-budget 60). Each run may take GMEM_COMPARE_TIME_LIMIT
 # seconds (default 600: a program that runs thousands of launches may
 # outlast gmem's default 120 s on 2 cores).
 set -u -o pipefail
@@ -42,7 +43,8 @@ while IFS='|' read -r name flags args _; do
     esac
   done
   start=$(date +%s.%N)
-  "$analyze" "${files[@]}" --run-args="$(trim "$args")" \
+  # shellcheck disable=SC2086
+  "$analyze" "${files[@]}" --run-args="$(trim "$args")" ${GMEM_ANALYZE_FLAGS:-} \
     --time-limit "${GMEM_COMPARE_TIME_LIMIT:-600}" \
     --compare "$json" -- "${rest[@]}" >"$out/$name.txt" 2>&1
   rc=$?

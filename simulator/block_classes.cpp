@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 namespace gmem {
@@ -139,6 +140,25 @@ void cut(const Item &It, const Refine &R, std::vector<Item> &Out) {
 
 } // namespace
 
+Budget::Budget(const SimOptions &O)
+    : Seconds(O.BudgetSeconds), Start(std::chrono::steady_clock::now()) {}
+
+bool Budget::passed() const {
+  return Seconds > 0 &&
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+                 .count() > Seconds;
+}
+
+std::string Budget::why(uint64_t Done, uint64_t Total) const {
+  std::ostringstream OS;
+  OS << "stopped after " << Seconds
+     << " s of evaluating warps one by one (--sim-budget), " << Done << " of "
+     << Total
+     << " warps done: the model's evaluation of this launch's loops is too "
+        "long to finish; pass --sim-budget with more seconds";
+  return OS.str();
+}
+
 Collected simulateByClasses(const Kernel &K, const ArchRules &A,
                             const LaunchEnv &Env, const SimOptions &O,
                             Progress &P) {
@@ -152,6 +172,7 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
   unsigned Busy = 0;
   bool Stop = false;
   std::atomic<uint64_t> Spent{0}; // Evaluator runs and warps, for MaxWarps.
+  const Budget Limit(O);
   std::string Incomplete;
   for (unsigned W = WarpsPerBlock; W-- > 0;) {
     Item It;
@@ -185,6 +206,14 @@ Collected simulateByClasses(const Kernel &K, const ArchRules &A,
         It = Work.back();
         Work.pop_back();
         ++Busy;
+      }
+      if (Limit.passed()) {
+        std::lock_guard<std::mutex> G(M);
+        if (Incomplete.empty())
+          Incomplete = Limit.why(P.Done, Env.Grid.count() * WarpsPerBlock);
+        Stop = true;
+        Cv.notify_all();
+        return;
       }
       uint64_t Cost = It.EveryWarp ? It.Box.count() : 1;
       bool Chunk = It.EveryWarp && Cost > EveryWarpChunk;

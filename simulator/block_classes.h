@@ -14,6 +14,8 @@
 #include "progress.h"
 #include "simulate.h"
 
+#include <chrono>
+
 namespace gmem {
 
 struct Collected {
@@ -28,6 +30,19 @@ struct Collected {
   void add(const Collected &O);
   void keep(std::vector<OrderedExample> &Into,
             const std::vector<OrderedExample> &From);
+};
+
+/// SimOptions::BudgetSeconds from the moment the simulation started.
+class Budget {
+public:
+  explicit Budget(const SimOptions &O);
+  bool passed() const;
+  /// Why a launch stopped there, having evaluated Done of Total warps.
+  std::string why(uint64_t Done, uint64_t Total) const;
+
+private:
+  double Seconds;
+  std::chrono::steady_clock::time_point Start;
 };
 
 /// Runs warp W of every block of Box with E (which counts into Stats) and

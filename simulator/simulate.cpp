@@ -153,6 +153,8 @@ static Collected simulateEveryWarp(const Kernel &K, const ArchRules &A,
       O.Threads ? O.Threads : std::max(1u, std::thread::hardware_concurrency());
   Threads = unsigned(std::min<uint64_t>(Threads, Blocks));
   std::vector<Collected> Parts(Threads);
+  const Budget Limit(O);
+  std::atomic<bool> Over{false};
   // Blocks are dealt out round-robin so that every thread gets a similar mix.
   auto Work = [&](unsigned T) {
     Collected &C = Parts[T];
@@ -160,12 +162,14 @@ static Collected simulateEveryWarp(const Kernel &K, const ArchRules &A,
     WarpEvaluator E(K, A, Env, C.Stats);
     if (O.EveryIteration)
       E.LoopSkipFrom = UINT64_MAX;
-    for (uint64_t B = T; B < Blocks; B += Threads) {
+    for (uint64_t B = T; B < Blocks && !Over; B += Threads) {
       Dim3 Idx{B % Env.Grid.X, (B / Env.Grid.X) % Env.Grid.Y,
                B / (Env.Grid.X * Env.Grid.Y)};
       for (unsigned W = 0; W < WarpsPerBlock; ++W)
         C.Evaluated += E.runWarp(Idx, W);
       P.Done += WarpsPerBlock;
+      if (Limit.passed())
+        Over = true;
     }
     C.keep(C.OutOfBounds, E.Faults.OutOfBounds);
     C.keep(C.Misaligned, E.Faults.Misaligned);
@@ -178,6 +182,8 @@ static Collected simulateEveryWarp(const Kernel &K, const ArchRules &A,
     T.join();
   for (const Collected &C : Parts)
     All.add(C);
+  if (Over)
+    All.Incomplete = Limit.why(P.Done, Blocks * WarpsPerBlock);
   return All;
 }
 

@@ -29,6 +29,10 @@ struct SimOptions {
   /// Stop (and report the launch as not simulated) beyond this many warps
   /// evaluated one by one.
   uint64_t MaxWarps = DefaultMaxWarps;
+  /// Stop (and report the launch as not simulated) when evaluating warps
+  /// one by one has taken this many seconds (0: no limit): a warp's loops
+  /// may hold far more work than its count says (a GEMM's K loop).
+  double BudgetSeconds = 0;
   /// Reports on a long launch's progress (progress.h); none when empty.
   ProgressFn OnProgress;
 };

@@ -642,6 +642,7 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
       SO.Arch = &Arch;
       SO.Threads = O.Threads;
       SO.MaxWarps = O.MaxWarps;
+      SO.BudgetSeconds = O.SimSeconds;
       Model = simulate(K, L, SO);
     }
     Model.PathWhy = Why;
@@ -703,7 +704,16 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
         continue;
       const AccessStats &S = Model.PerAccess[size_t(M)];
       if (!S.UnknownRequests || S.bounded()) {
+        // The model's bounds, but the run's reason where the run found
+        // what decides the addresses (racing atomics: timing) and the
+        // model only that it could not follow them.
+        const AccessStats Ran = R->PerAccess[I];
         R->PerAccess[I] = S;
+        if (S.UnknownRequests &&
+            Ran.UnknownReason.find("racing atomics") != std::string::npos) {
+          R->PerAccess[I].UnknownReason = Ran.UnknownReason;
+          R->PerAccess[I].ReasonCause = Ran.ReasonCause;
+        }
         Replaced = true;
       }
     }
@@ -747,6 +757,7 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
   SO.Exhaustive = O.Exhaustive;
   SO.EveryIteration = O.EveryIteration;
   SO.MaxWarps = O.MaxWarps;
+  SO.BudgetSeconds = O.SimSeconds;
   SO.OnProgress = terminalProgressBar();
   LaunchResult R = O.Path == "executed" ? LaunchResult() : simulate(K, L, SO);
   // A kernel with no model has only its execution to price it, whatever

@@ -222,6 +222,12 @@ struct Flags {
                "this long in all (default 60), so that device memory holds\n"
                "what a GPU computes; 0 records without running them"),
       cl::cat(AnalysisCat)};
+  cl::opt<std::string> SimBudget{
+      "sim-budget", cl::value_desc("SECONDS"),
+      cl::desc("evaluate one launch's warps one by one for at most this\n"
+               "long (default 300; 0: no limit); a launch that needs more\n"
+               "is reported as not simulated"),
+      cl::cat(AnalysisCat)};
   cl::opt<std::string> MaxWarps{
       "max-warps", cl::value_desc("N"),
       cl::desc("evaluate at most N warps one by one per launch "
@@ -520,6 +526,14 @@ input or I/O.
         return llvm::createStringError("--exec-budget '" + ExecBudget +
                                        "': expected seconds (0 or more)");
       O.ExecSeconds = V;
+    }
+    if (SimBudget.getNumOccurrences()) {
+      char *End = nullptr;
+      const double V = std::strtod(SimBudget.c_str(), &End);
+      if (SimBudget.empty() || *End || V < 0)
+        return llvm::createStringError("--sim-budget '" + SimBudget +
+                                       "': expected seconds (0 or more)");
+      O.SimSeconds = V;
     }
     O.CudaPath = CudaPath;
     O.Compiler = Compiler;

@@ -40,6 +40,7 @@ struct Options {
   /// on their PTX (0: record without running them).
   double ExecSeconds = 60;
   uint64_t MaxWarps = 1ull << 23; ///< --max-warps (DefaultMaxWarps)
+  double SimSeconds = 300;        ///< --sim-budget, per launch (0: none).
   std::string CudaPath;
   std::string Compiler; ///< --compiler source|nvcc; empty: nvcc when found.
   std::string Nvcc;     ///< --nvcc PATH.

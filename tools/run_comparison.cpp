@@ -115,6 +115,7 @@ Expected<Comparison> buildComparison(const Module &M, const Measurement &Ms,
   explainOtherCode(M, SO, Names, C);
   for (size_t I : Matching->Unmeasured)
     C.Unmeasured.push_back(M.Launches[I]);
+  C.Notes.insert(C.Notes.end(), Matching->Notes.begin(), Matching->Notes.end());
   return C;
 }
 

@@ -342,6 +342,12 @@ int main(int Argc, char **Argv) {
   Out.close();
   if (!Out)
     fail("cannot write '" + O.Output + "'");
+  if (uint64_t Graphs = Doc.value("graph_launches", uint64_t(0)))
+    Warnings.push_back(
+        "the program launched CUDA graphs " + std::to_string(Graphs) +
+        " time(s); the kernels a graph runs are not measured (CUPTI profiles "
+        "kernels launched through the API one by one), and gmem-analyze "
+        "--compare leaves the recording's graph launches out");
   for (const std::string &W : Warnings)
     std::fprintf(stderr, "gmem-verify: warning: %s\n", W.c_str());
 
@@ -360,6 +366,8 @@ int main(int Argc, char **Argv) {
   if (First.ExitCode != 0)
     fail("the program exited with status " + std::to_string(First.ExitCode) +
          "; " + O.Output + " holds the launches measured before that");
+  if (Launches == 0 && Doc.value("graph_launches", uint64_t(0)))
+    fail("no kernel launch outside CUDA graphs was measured");
   if (Launches == 0)
     fail("no kernel launch was measured" +
          std::string(O.Kernel.empty() ? "" : " (does --kernel match?)"));

@@ -1719,6 +1719,22 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     }
   }
 
+  // A kernel whose SASS has atomics of one kind only in a space (every one
+  // ATOM, or every one RED) makes each atomic access of that space that
+  // kind, also one whose instruction the line table gave to another call
+  // (binaryPartitionCG: ptxas kept ATOM with no result for an unused one).
+  for (const bool Shared : {false, true}) {
+    unsigned Red = 0, Atom = 0;
+    for (const SassInstr &I : F->Memory)
+      if (classOf(I) == Class{Shared, int(AccessKind::Atomic)})
+        ++(I.Kind == SassKind::Reduction ? Red : Atom);
+    if (!Red == !Atom)
+      continue;
+    for (Access &A : K.Accesses)
+      if (classOf(A) == Class{Shared, int(AccessKind::Atomic)})
+        A.Reduction = Red != 0;
+  }
+
   // Accesses with no instruction on their line.
   std::sort(Vanished.begin(), Vanished.end());
   std::vector<bool> Claimed(Orphans.size(), false);

@@ -86,6 +86,7 @@ Launch recorded(const RecordedLaunch &R, const Kernel &K) {
   L.Grid = R.Grid;
   L.Block = R.Block;
   L.DynamicSmem = R.Smem;
+  L.FromGraph = R.Graph >= 0;
   if (R.Exec && R.Exec->Priced)
     L.Executed = R.Exec;
   if (R.Exec && R.Exec->Out.Finished)

@@ -193,6 +193,13 @@ void onLaunchEnter(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
     debug("  inner driver callback " + std::to_string(Cbid));
     return;
   }
+  // Captured into a graph, the launch runs nothing now; profiling it would
+  // invalidate the capture (the program's own calls would then fail).
+  if (launchIsCaptured(Site)) {
+    debug("a launch captured into a graph via callback " +
+          std::to_string(Cbid) + ": left alone");
+    return;
+  }
   std::string Symbol = Data->symbolName ? Data->symbolName : "";
   if (Symbol.empty())
     Symbol = driverSymbolName(Site);
@@ -356,6 +363,14 @@ void CUPTIAPI onCallback(void *, CUpti_CallbackDomain Domain,
   if (InFlush)
     return;
   const auto *CB = static_cast<const CUpti_CallbackData *>(Data);
+  if (isGraphLaunch(Domain, Cbid)) {
+    if (CB->callbackSite == CUPTI_API_ENTER) {
+      State &S = state();
+      std::lock_guard<std::recursive_mutex> G(S.Mu);
+      ++S.Result.GraphLaunches;
+    }
+    return;
+  }
   if (CB->callbackSite == CUPTI_API_ENTER)
     onLaunchEnter(Domain, Cbid, CB);
   else

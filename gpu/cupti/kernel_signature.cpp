@@ -1,5 +1,6 @@
 //===- kernel_signature.cpp - Kernel names and arguments from a symbol ----===//
 #include "kernel_signature.h"
+#include "device_name.h"
 #include "importers.h"
 
 #include <cstdlib>
@@ -73,7 +74,10 @@ KernelSignature parseDemangled(const std::string &Demangled) {
   return Sig;
 }
 
-KernelSignature parseKernelSymbol(const std::string &Symbol) {
+KernelSignature parseKernelSymbol(const std::string &Raw) {
+  // A static kernel under -rdc=true: the name is the part after nvcc's
+  // prefix (Mangled keeps the whole symbol).
+  const std::string Symbol = withoutStaticPrefix(Raw);
   int Status = 0;
   char *Out = abi::__cxa_demangle(Symbol.c_str(), nullptr, nullptr, &Status);
   if (Status != 0 || !Out) {

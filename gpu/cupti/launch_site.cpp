@@ -30,6 +30,7 @@ template <typename P> void fromDriverClassic(const void *Raw, LaunchSite &S) {
   S.Block = {Params->blockDimX, Params->blockDimY, Params->blockDimZ};
   S.DynamicSmem = Params->sharedMemBytes;
   S.Params = Params->kernelParams;
+  S.Stream = Params->hStream;
 }
 
 template <typename P> void fromDriverEx(const void *Raw, LaunchSite &S) {
@@ -39,6 +40,7 @@ template <typename P> void fromDriverEx(const void *Raw, LaunchSite &S) {
     S.Grid = {C->gridDimX, C->gridDimY, C->gridDimZ};
     S.Block = {C->blockDimX, C->blockDimY, C->blockDimZ};
     S.DynamicSmem = C->sharedMemBytes;
+    S.Stream = C->hStream;
   }
   S.Params = Params->kernelParams;
   S.Extra = Params->extra;
@@ -50,8 +52,39 @@ template <typename P> void fromRuntimeClassic(const void *Raw, LaunchSite &S) {
   S.Block = dims(Params->blockDim);
   S.DynamicSmem = Params->sharedMem;
   S.Params = Params->args;
+  S.Stream = reinterpret_cast<CUstream>(Params->stream);
+}
+bool isPerThread(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid) {
+  if (Domain == CUPTI_CB_DOMAIN_DRIVER_API)
+    return Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+           Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+           Cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+  return Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000 ||
+         Cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060 ||
+         Cbid ==
+             CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000 ||
+         Cbid == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000;
 }
 } // namespace
+
+bool launchIsCaptured(const LaunchSite &Site) {
+  CUstream Stream = Site.Stream;
+  if (!Stream && Site.PerThread)
+    Stream = CU_STREAM_PER_THREAD;
+  CUstreamCaptureStatus Status = CU_STREAM_CAPTURE_STATUS_NONE;
+  // The legacy stream cannot capture; an error there means the launch
+  // itself will fail, which its exit callback reports.
+  if (cuStreamIsCapturing(Stream, &Status) != CUDA_SUCCESS)
+    return false;
+  return Status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+bool isGraphLaunch(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid) {
+  // The runtime's cudaGraphLaunch calls the driver's: count the driver's.
+  return Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+         (Cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+          Cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz);
+}
 
 const std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> &
 launchCallbacks() {
@@ -84,6 +117,9 @@ launchCallbacks() {
            CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000},
           {CUPTI_CB_DOMAIN_RUNTIME_API,
            CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000},
+          {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch},
+          {CUPTI_CB_DOMAIN_DRIVER_API,
+           CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz},
       };
   return L;
 }
@@ -93,6 +129,7 @@ bool readLaunchSite(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
   const void *P = Data->functionParams;
   if (!P)
     return false;
+  S.PerThread = isPerThread(Domain, Cbid);
   if (Domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     switch (Cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
@@ -143,6 +180,7 @@ bool readLaunchSite(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
       S.Grid = dims(C->gridDim);
       S.Block = dims(C->blockDim);
       S.DynamicSmem = C->dynamicSmemBytes;
+      S.Stream = reinterpret_cast<CUstream>(C->stream);
     }
     S.Params = Params->args;
     return true;

@@ -31,6 +31,8 @@ struct LaunchSite {
   uint64_t DynamicSmem = 0;
   void **Params = nullptr; ///< One pointer to each argument's value.
   void **Extra = nullptr;  ///< CU_LAUNCH_PARAM_BUFFER_POINTER style.
+  CUstream Stream = nullptr;
+  bool PerThread = false; ///< A _ptsz API: stream 0 is the thread's own.
 };
 
 /// The (domain, callback id) pairs of every launch API handled.
@@ -40,6 +42,13 @@ launchCallbacks();
 /// False when the callback is not a launch the injection understands.
 bool readLaunchSite(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
                     const CUpti_CallbackData *Data, LaunchSite &Site);
+
+/// Whether the launch only adds a kernel node to a graph being captured
+/// from its stream (it runs when the graph is launched).
+bool launchIsCaptured(const LaunchSite &Site);
+
+/// Whether the callback is a graph launch API (driver or runtime).
+bool isGraphLaunch(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid);
 
 /// Offset and size of each parameter, from the driver; empty when unknown.
 std::vector<std::pair<size_t, size_t>> paramLayout(const LaunchSite &Site);

@@ -77,6 +77,8 @@ OrderedJson measurementToJson(const Measurement &M, const std::string &Error) {
   for (const MeasuredLaunch &L : M.Launches)
     Launches.push_back(launchToJson(L));
   J["launches"] = std::move(Launches);
+  if (M.GraphLaunches)
+    J["graph_launches"] = M.GraphLaunches;
   if (!Error.empty())
     J["error"] = Error;
   return J;

@@ -185,6 +185,7 @@ Measurement readDocument(const json &Doc) {
     M.CudaVersion = getString(*Dev, "device", "cuda_version", false);
   }
   M.Date = getString(Doc, "", "date", false);
+  M.GraphLaunches = getUnsigned(Doc, "", "graph_launches").value_or(0);
   if (const json *Program = field(Doc, "program")) {
     if (!Program->is_array())
       fail("program", "expected an array of strings");

@@ -194,6 +194,102 @@ int main() {
   EXPECT_TRUE(Run.Forgets.empty());
 }
 
+// A graph captured across two streams (the second joins by waiting for an
+// event recorded in the first), holding copies, a memset and a free, and
+// one built with memory allocation and free nodes, as cuda-samples'
+// graphMemoryNodes makes them: each replay runs the copies when the graph
+// runs, so the host reads what the kernels computed; before, the copies
+// ran at capture (stale results, "Validation FAILURE") and the free freed
+// the buffer the replays then used, and the allocation node stopped the
+// program (cudaErrorNotSupported). Graph memory freed outside the graph is
+// there again at its next launch.
+TEST_F(FunctionalRecord,
+       GraphsCapturedAcrossStreamsRunTheirCopiesWhenLaunched) {
+  const std::string P = write(R"(
+#include <cstdio>
+__global__ void square(const float *in, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] * in[i];
+}
+int main() {
+  const int n = 4096;
+  static float h[4096], got[4096];
+  cudaStream_t s1, s2;
+  cudaStreamCreate(&s1);
+  cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+  cudaEvent_t done, joined;
+  cudaEventCreate(&done);
+  cudaEventCreate(&joined);
+  float *in, *out;
+  cudaGraph_t g;
+  cudaGraphExec_t e;
+  cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal);
+  cudaMallocAsync(&in, n * 4, s1);
+  cudaMallocAsync(&out, n * 4, s1);
+  cudaMemsetAsync(out, 0, n * 4, s1);
+  cudaMemcpyAsync(in, h, n * 4, cudaMemcpyHostToDevice, s1);
+  square<<<n / 256, 256, 0, s1>>>(in, out, n);
+  cudaEventRecord(done, s1);
+  cudaStreamWaitEvent(s2, done, 0);
+  cudaMemcpyAsync(got, out, n * 4, cudaMemcpyDeviceToHost, s2);
+  cudaFreeAsync(in, s2);
+  cudaFreeAsync(out, s2);
+  cudaEventRecord(joined, s2);
+  cudaStreamWaitEvent(s1, joined, 0);
+  if (cudaStreamEndCapture(s1, &g) != cudaSuccess) return 2;
+  cudaGraphInstantiate(&e, g, 0);
+  for (int r = 1; r <= 3; ++r) {
+    for (int i = 0; i < n; ++i) h[i] = float(r * i % 97);
+    cudaGraphLaunch(e, s1);
+    cudaStreamSynchronize(s1);
+    for (int i = 0; i < n; ++i)
+      if (got[i] != h[i] * h[i]) { printf("capture %d: wrong at %d\n", r, i); return 1; }
+  }
+  cudaGraph_t b;
+  cudaGraphCreate(&b, 0);
+  cudaMemAllocNodeParams a = {};
+  a.poolProps.allocType = cudaMemAllocationTypePinned;
+  a.poolProps.location.type = cudaMemLocationTypeDevice;
+  a.bytesize = n * 4;
+  cudaGraphNode_t alloc, copy, kern, copyBack, freed;
+  if (cudaGraphAddMemAllocNode(&alloc, b, nullptr, 0, &a) != cudaSuccess) return 3;
+  float *d = (float *)a.dptr;
+  cudaGraphAddMemcpyNode1D(&copy, b, &alloc, 1, d, h, n * 4, cudaMemcpyHostToDevice);
+  cudaKernelNodeParams k = {};
+  void *args[] = {&d, &d, (void *)&n};
+  k.func = (void *)square;
+  k.gridDim = dim3(n / 256);
+  k.blockDim = dim3(256);
+  k.kernelParams = args;
+  cudaGraphAddKernelNode(&kern, b, &copy, 1, &k);
+  cudaGraphAddMemcpyNode1D(&copyBack, b, &kern, 1, got, d, n * 4, cudaMemcpyDeviceToHost);
+  if (cudaGraphAddMemFreeNode(&freed, b, &copyBack, 1, d) != cudaSuccess) return 4;
+  cudaGraphExec_t be;
+  cudaGraphInstantiate(&be, b, 0);
+  cudaGraphLaunch(be, s1);
+  cudaStreamSynchronize(s1);
+  for (int i = 0; i < n; ++i)
+    if (got[i] != h[i] * h[i]) { printf("built: wrong at %d\n", i); return 1; }
+  // Graph memory freed outside the graph: its next launch allocates it
+  // again.
+  if (cudaFree(d) != cudaSuccess) return 5;
+  for (int i = 0; i < n; ++i) h[i] = float(i % 7);
+  cudaGraphLaunch(be, s1);
+  cudaStreamSynchronize(s1);
+  for (int i = 0; i < n; ++i)
+    if (got[i] != h[i] * h[i]) { printf("again: wrong at %d\n", i); return 1; }
+  printf("ok\n");
+  return 0;
+}
+)");
+  Kernels = {kernelOf("_Z6squarePKfPfi", {8, 8, 4})};
+  RecordedRun Run = run(P);
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_EQ(Run.OutputTail, "ok\n");
+  // Three replays of the captured graph and two of the built one.
+  EXPECT_EQ(Run.Launches.size(), 5u);
+}
+
 // A benchmark's loop sets a buffer before every launch (llm.c flushes the
 // L2 with a 50 MB memset 6000 times): a memset that finds the buffer as the
 // last one left it is not made again, but one after a kernel wrote it is,

@@ -34,6 +34,16 @@ TEST(CuptiKernelSignature, PlainKernel) {
   EXPECT_EQ(S.ParamTypes, Want);
 }
 
+TEST(CuptiKernelSignature, StaticKernelOfSeparateCompilation) {
+  // nvcc 13 -rdc=true names a static kernel with a prefix of its own (the
+  // symbol gmem-verify saw for cuda-samples' jacobiCudaGraphs on the H200).
+  KernelSignature S = parseKernelSymbol(
+      "__nv_static_30__00cde091_9_jacobi_cu_3dc991e0__Z10finalErrorPdS_");
+  EXPECT_EQ(S.Kernel, "finalError");
+  std::vector<std::string> Want = {"double*", "double*"};
+  EXPECT_EQ(S.ParamTypes, Want);
+}
+
 TEST(CuptiKernelSignature, NamespaceAndTypeTemplateArguments) {
   KernelSignature S = parseKernelSymbol("_ZN2ns1kIfLi4EEEvPT_");
   EXPECT_EQ(S.Kernel, "ns::k<float, 4>");

@@ -107,6 +107,17 @@ TEST(CuptiMeasuredJson, RoundTripsThroughTheReader) {
   EXPECT_EQ(L.Lines[0].SectorsIdeal, 400u);
 }
 
+TEST(CuptiMeasuredJson, GraphLaunchesAreCountedOnlyWhenThereWereSome) {
+  Measurement M = oneLaunch();
+  EXPECT_FALSE(measurementToJson(M).contains("graph_launches"));
+  M.GraphLaunches = 2;
+  std::string Text = measurementToJson(M).dump(1);
+  ImportResult R = parseMeasuredJson(Text, "measured.json");
+  ASSERT_TRUE(R) << R.error();
+  EXPECT_EQ(R->GraphLaunches, 2u);
+  EXPECT_EQ(R->Launches.size(), 1u);
+}
+
 TEST(CuptiMeasuredJson, ErrorIsRecordedForTheLauncher) {
   OrderedJson J =
       measurementToJson(Measurement(), "cuptiProfilerHostInitialize: no");

@@ -66,6 +66,13 @@ TEST(DeviceName, ClangAndNvccNamesOfInternalKernelsShareAKey) {
   EXPECT_NE(gmem::deviceNameKey("_ZN12_GLOBAL__N_12k2EPfi"),
             gmem::deviceNameKey("_ZN12_GLOBAL__N_12k3EPfi"));
   EXPECT_EQ(gmem::deviceNameKey("_Z1kILi32EEvPf"), "_Z1kILi32EEvPf");
+  // A static kernel under -rdc=true, as nvcc 13 named cuda-samples'
+  // jacobiCudaGraphs' finalError (gmem-verify on the H200), is the kernel.
+  EXPECT_EQ(
+      gmem::deviceNameKey("__nv_static_30__00cde091_9_jacobi_cu_3dc991e0__Z10"
+                          "finalErrorPdS_"),
+      gmem::deviceNameKey("_ZL10finalErrorPdS_"));
+  EXPECT_EQ(gmem::deviceNameKey("__nv_static_x"), "__nv_static_x");
 }
 
 TEST(BuildEdges, StaticAndAnonymousNamespaceKernelsAreSimulated) {
@@ -546,6 +553,46 @@ TEST(CompiledLines, StoresNvccForwardedAreMadeWhereTheBinaryHasThem) {
                        "unexplained)"),
             std::string::npos)
       << R.Out;
+}
+
+TEST(RacingAtomics, AddressesFromARacingAtomicAreCountedNotPriced) {
+  // Stream compaction by warp-aggregated atomics: in a launch of one warp
+  // the slots follow the input, and the store's sectors are those of each
+  // iteration's run of kept elements after the ones before (worked out
+  // here from the input); with 128 warps racing for the counter, which
+  // warp gets which slots is the GPU's timing: the requests are counted,
+  // the sectors are bounds, and the report says why.
+  json J =
+      analyzed("compact_atomics",
+               sourceDir() + "/tests/data/programs/idioms/compact_atomics.cu");
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 2u) << J["warnings"].dump();
+  uint64_t Requests = 0, Sectors = 0, Base = 0;
+  for (int I = 0; I < (1 << 14); I += 32) {
+    uint64_t Kept = 0;
+    for (int L = I; L < I + 32; ++L)
+      Kept += (L * 7919) % 13 < 5;
+    if (!Kept)
+      continue;
+    ++Requests;
+    Sectors += (4 * (Base + Kept) - 1) / 32 - 4 * Base / 32 + 1;
+    Base += Kept;
+  }
+  const auto Store = [](const json &L) {
+    for (const json &A : L["accesses"])
+      if (A["op"] == "store")
+        return A;
+    return json();
+  };
+  const json One = Store(J["launches"][0]), Many = Store(J["launches"][1]);
+  EXPECT_EQ(One["requests"], Requests);
+  EXPECT_EQ(One["sectors"], Sectors) << One.dump();
+  EXPECT_EQ(Many["requests"], Requests);
+  EXPECT_TRUE(Many["sectors"].is_object()) << Many.dump();
+  EXPECT_NE(Many.value("unknown_reason", "").find("racing atomics"),
+            std::string::npos)
+      << Many.dump();
 }
 
 TEST(ReferenceRun, WhereTheModelDiffersFromTheRunTheRunIsKept) {

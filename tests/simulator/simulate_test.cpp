@@ -392,6 +392,39 @@ TEST(FastPathScale, LargestGridIsExactWithoutRunningEveryWarp) {
   EXPECT_EQ(R.WarpsEvaluated + R.WarpsDerived, Warps);
 }
 
+TEST(FastPathScale, WarpsRunOneByOneStopAtTheTimeBudgetAndSaySo) {
+  // The same non-affine kernel: with a budget of a nanosecond, the first
+  // block's warps outlast it on any machine, and the launch is reported
+  // not simulated, with the option that lifts the limit; with none (0), it
+  // finishes.
+  Kernel K;
+  K.Name = "square";
+  K.Params = {pointerParam("a", 4)};
+  ExprPtr I = bin(Op::Rem, mul(bx(), bx()), c(1000, U32));
+  K.Body.push_back(
+      addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, I, 4), "a[sq]"));
+  Launch L;
+  L.Kernel = "square";
+  L.Grid = {4096, 1, 1};
+  L.Block = {32, 1, 1};
+  L.Args = {ptrArg("a")};
+  SimOptions O;
+  O.Threads = 1;
+  O.BudgetSeconds = 1e-9;
+  for (bool Exhaustive : {false, true}) {
+    O.Exhaustive = Exhaustive;
+    LaunchResult R = simulate(K, L, O);
+    EXPECT_NE(R.Incomplete.find("--sim-budget"), std::string::npos)
+        << R.Incomplete;
+    EXPECT_FALSE(R.Metrics.at("gld_transactions_per_request").Value);
+    EXPECT_LT(R.WarpsEvaluated, 4096u);
+  }
+  O.BudgetSeconds = 0;
+  LaunchResult R = simulate(K, L, O);
+  EXPECT_EQ(R.Incomplete, "");
+  EXPECT_EQ(R.PerAccess[0].Requests, 4096u);
+}
+
 TEST(FastPathScale, NonAffineLaunchStopsAtMaxWarpsAndSaysSo) {
   // a[(blockIdx.x * blockIdx.x) % 1000]: not affine in the block index, so
   // every warp runs one by one; 4096 of them exceed --max-warps 1000.

@@ -112,6 +112,7 @@ struct MatchedLaunch {
 struct LaunchMatching {
   std::vector<MatchedLaunch> Launches;
   std::vector<size_t> Unmeasured; ///< Module::Launches never measured.
+  std::vector<std::string> Notes; ///< About the matching as a whole.
 };
 
 /// Builds the launch to simulate for every measured launch: the kernel by

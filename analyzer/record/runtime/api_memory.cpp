@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "functional.h"
 #include "recorder.h"
+#include "streams.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -141,8 +142,11 @@ extern "C" {
 cudaError_t cudaMalloc(void **P, size_t Bytes) {
   return allocate(P, Bytes, "device");
 }
-cudaError_t cudaMallocAsync(void **P, size_t Bytes, cudaStream_t) {
-  return allocate(P, Bytes, "device");
+cudaError_t cudaMallocAsync(void **P, size_t Bytes, cudaStream_t S) {
+  const cudaError_t E = allocate(P, Bytes, "device");
+  if (E == cudaSuccess && captured(S))
+    ownByGraph(*P);
+  return E;
 }
 cudaError_t cudaMallocManaged(void **P, size_t Bytes, unsigned) {
   return allocate(P, Bytes, "managed");
@@ -164,8 +168,14 @@ cudaError_t cudaMalloc3D(cudaPitchedPtr *P, cudaExtent E) {
   P->ysize = E.height;
   return allocate(&P->ptr, P->pitch * E.height * E.depth, "device", P->pitch);
 }
-cudaError_t cudaFree(void *P) { return release(P); }
-cudaError_t cudaFreeAsync(void *P, cudaStream_t) { return release(P); }
+cudaError_t cudaFree(void *P) {
+  // Graph memory stays for the graph's next launch (streams.h).
+  return ownedByGraph(P) ? faulted(true) : release(P);
+}
+cudaError_t cudaFreeAsync(void *P, cudaStream_t S) {
+  // Captured, the free is the graph's: the allocation stays for its runs.
+  return captured(S) || ownedByGraph(P) ? faulted(false) : release(P);
+}
 cudaError_t cudaFreeHost(void *P) { return release(P); }
 
 cudaError_t cudaHostRegister(void *, size_t, unsigned) { return cudaSuccess; }
@@ -192,7 +202,9 @@ cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Bytes,
   return copy(Dst, Src, Bytes, "cudaMemcpy");
 }
 cudaError_t cudaMemcpyAsync(void *Dst, const void *Src, size_t Bytes,
-                            cudaMemcpyKind, cudaStream_t) {
+                            cudaMemcpyKind Kind, cudaStream_t S) {
+  if (captureCopy(S, Dst, Src, Bytes, Kind))
+    return cudaSuccess;
   return copy(Dst, Src, Bytes, "cudaMemcpyAsync");
 }
 cudaError_t cudaMemcpy2D(void *Dst, size_t DPitch, const void *Src,
@@ -276,7 +288,9 @@ cudaError_t cudaMemset(void *P, int Value, size_t Bytes) {
   filled(P, Value, Bytes);
   return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void *P, int Value, size_t Bytes, cudaStream_t) {
+cudaError_t cudaMemsetAsync(void *P, int Value, size_t Bytes, cudaStream_t S) {
+  if (captureSet(S, P, Value, Bytes))
+    return cudaSuccess;
   return cudaMemset(P, Value, Bytes);
 }
 cudaError_t cudaMemset2D(void *P, size_t Pitch, int Value, size_t Width,

@@ -15,6 +15,7 @@
 #include "streams.h"
 
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,16 @@ struct Graphs {
   };
   std::map<uintptr_t, std::vector<Node>> Capturing; ///< By stream.
   std::map<uintptr_t, std::vector<Node>> Captured;  ///< By graph.
+  /// Streams that joined a capture (they waited for an event recorded in
+  /// it) -> the stream that began it: their work is its graph's too, in
+  /// the order the host issues it.
+  std::map<uintptr_t, uintptr_t> Joined;
+  /// Events recorded in a captured stream -> the stream that began it.
+  std::map<uintptr_t, uintptr_t> EventIn;
+  /// Graph memory (allocation nodes, cudaMallocAsync in a capture): a GPU
+  /// allocates it again at the same address at each launch of the graph,
+  /// so the recording keeps it for the program's life.
+  std::set<uintptr_t> Owned;
   /// Each executable's nodes, as its graph had them when instantiated.
   std::map<uintptr_t, std::pair<uintptr_t, std::vector<Node>>> Execs;
   /// Node handle -> its graph and place there.
@@ -50,6 +61,22 @@ struct Graphs {
 Graphs &graphs() {
   static Graphs *G = new Graphs();
   return *G;
+}
+
+/// The stream whose capture S's work goes to (S itself, or the stream S
+/// joined), or 0 when S is not captured. Lock held.
+uintptr_t captureOrigin(cudaStream_t S) {
+  uintptr_t Id = uintptr_t(S);
+  if (auto J = graphs().Joined.find(Id); J != graphs().Joined.end())
+    Id = J->second;
+  return graphs().Capturing.count(Id) ? Id : 0;
+}
+
+/// The nodes a capture of S adds to, or null when S is not captured. Lock
+/// held.
+std::vector<Graphs::Node> *captureOf(cudaStream_t S) {
+  const uintptr_t Id = captureOrigin(S);
+  return Id ? &graphs().Capturing[Id] : nullptr;
 }
 
 template <typename T> cudaError_t newHandle(T *Out) {
@@ -114,15 +141,65 @@ namespace gmem::rec {
 bool captureLaunch(cudaStream_t Stream, const std::string &Fields,
                    const std::vector<uintptr_t> &Pointed,
                    const FunctionalLaunch &Exec) {
-  auto It = graphs().Capturing.find(uintptr_t(Stream));
-  if (It == graphs().Capturing.end())
+  std::vector<Graphs::Node> *Nodes = captureOf(Stream);
+  if (!Nodes)
     return false;
   Graphs::Node N;
   N.Fields = Fields;
   N.Pointed = Pointed;
   N.Exec = Exec;
-  It->second.push_back(std::move(N));
+  Nodes->push_back(std::move(N));
   return true;
+}
+
+bool captureCopy(cudaStream_t Stream, void *Dst, const void *Src, size_t Bytes,
+                 cudaMemcpyKind Kind) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  std::vector<Graphs::Node> *Nodes = captureOf(Stream);
+  if (!Nodes)
+    return false;
+  Graphs::Node N;
+  N.Kind = Graphs::Node::Memcpy;
+  N.Dst = Dst;
+  N.Src = Src;
+  N.Bytes = Bytes;
+  N.Copy = Kind;
+  Nodes->push_back(std::move(N));
+  return true;
+}
+
+bool captureSet(cudaStream_t Stream, void *Dst, int Value, size_t Bytes) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  std::vector<Graphs::Node> *Nodes = captureOf(Stream);
+  if (!Nodes)
+    return false;
+  Graphs::Node N;
+  N.Kind = Graphs::Node::Memset;
+  N.Dst = Dst;
+  N.Value = Value;
+  N.Bytes = Bytes;
+  Nodes->push_back(std::move(N));
+  return true;
+}
+
+bool captured(cudaStream_t Stream) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  return captureOrigin(Stream) != 0;
+}
+
+void ownByGraph(const void *P) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  graphs().Owned.insert(uintptr_t(P));
+}
+
+bool ownedByGraph(const void *P) {
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  return graphs().Owned.count(uintptr_t(P)) != 0;
 }
 
 } // namespace gmem::rec
@@ -144,7 +221,15 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *Least, int *Greatest) {
 cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return faulted(true); }
 cudaError_t cudaStreamQuery(cudaStream_t) { return faulted(true); }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
+cudaError_t cudaStreamWaitEvent(cudaStream_t S, cudaEvent_t E, unsigned) {
+  // Waiting for an event recorded in a captured stream joins that capture
+  // (the fork of a graph captured across streams).
+  Recorder &R = recorder();
+  std::lock_guard<std::mutex> G(R.Lock);
+  auto In = graphs().EventIn.find(uintptr_t(E));
+  if (In != graphs().EventIn.end() && graphs().Capturing.count(In->second) &&
+      !captureOrigin(S))
+    graphs().Joined[uintptr_t(S)] = In->second;
   return cudaSuccess;
 }
 
@@ -152,11 +237,20 @@ cudaError_t cudaEventCreate(cudaEvent_t *E) { return newHandle(E); }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *E, unsigned) {
   return newHandle(E);
 }
-cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t E, cudaStream_t S) {
+  {
+    Recorder &R = recorder();
+    std::lock_guard<std::mutex> G(R.Lock);
+    if (const uintptr_t Origin = captureOrigin(S)) {
+      graphs().EventIn[uintptr_t(E)] = Origin;
+      return cudaSuccess;
+    }
+    graphs().EventIn.erase(uintptr_t(E));
+  }
   return faulted(false);
 }
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t, cudaStream_t, unsigned) {
-  return cudaSuccess;
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t E, cudaStream_t S, unsigned) {
+  return cudaEventRecord(E, S);
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return faulted(true); }
 cudaError_t cudaEventQuery(cudaEvent_t) { return faulted(true); }
@@ -178,9 +272,8 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t S,
                                   cudaStreamCaptureStatus *Status) {
   Recorder &R = recorder();
   std::lock_guard<std::mutex> G(R.Lock);
-  *Status = graphs().Capturing.count(uintptr_t(S))
-                ? cudaStreamCaptureStatusActive
-                : cudaStreamCaptureStatusNone;
+  *Status = captureOrigin(S) ? cudaStreamCaptureStatusActive
+                             : cudaStreamCaptureStatusNone;
   return cudaSuccess;
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t S, cudaGraph_t *Graph) {
@@ -192,6 +285,9 @@ cudaError_t cudaStreamEndCapture(cudaStream_t S, cudaGraph_t *Graph) {
   const uintptr_t Id = uintptr_t(R.NextHandle++);
   graphs().Captured[Id] = std::move(It->second);
   graphs().Capturing.erase(It);
+  for (auto *Map : {&graphs().Joined, &graphs().EventIn})
+    for (auto J = Map->begin(); J != Map->end();)
+      J = J->second == uintptr_t(S) ? Map->erase(J) : std::next(J);
   *Graph = reinterpret_cast<cudaGraph_t>(Id);
   return cudaSuccess;
 }
@@ -302,6 +398,23 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *Out, cudaGraph_t Graph,
   N.Kind = Graphs::Node::Empty;
   return addNode(Out, Graph, std::move(N));
 }
+// Graph memory: the recording allocates at once and keeps the allocation
+// (its address is what every launch of the graph gets) until the program
+// ends; the graph's free is an empty node.
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *Out, cudaGraph_t Graph,
+                                     const cudaGraphNode_t *, size_t,
+                                     cudaMemAllocNodeParams *P) {
+  if (!P)
+    return fail(cudaErrorInvalidValue);
+  if (cudaError_t E = cudaMalloc(&P->dptr, P->bytesize))
+    return E;
+  ownByGraph(P->dptr);
+  return cudaGraphAddEmptyNode(Out, Graph, nullptr, 0);
+}
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *Out, cudaGraph_t Graph,
+                                    const cudaGraphNode_t *, size_t, void *) {
+  return cudaGraphAddEmptyNode(Out, Graph, nullptr, 0);
+}
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *Out, cudaGraph_t Graph,
                                    const cudaGraphNode_t *, size_t,
                                    const cudaMemsetParams *P) {
@@ -363,13 +476,12 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t Stream, cudaHostFn_t Fn,
   Recorder &R = recorder();
   {
     std::lock_guard<std::mutex> G(R.Lock);
-    auto It = graphs().Capturing.find(uintptr_t(Stream));
-    if (It != graphs().Capturing.end()) {
+    if (std::vector<Graphs::Node> *Nodes = captureOf(Stream)) {
       Graphs::Node N;
       N.Kind = Graphs::Node::HostFn;
       N.Fn = Fn;
       N.Data = Data;
-      It->second.push_back(std::move(N));
+      Nodes->push_back(std::move(N));
       return cudaSuccess;
     }
   }
@@ -396,11 +508,11 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t S,
                                      size_t *NumDeps) {
   Recorder &R = recorder();
   std::lock_guard<std::mutex> G(R.Lock);
-  const bool Active = graphs().Capturing.count(uintptr_t(S));
+  const uintptr_t Origin = captureOrigin(S);
   *Status =
-      Active ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+      Origin ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
   if (Id)
-    *Id = Active ? uintptr_t(S) : 0;
+    *Id = Origin;
   if (Graph)
     *Graph = nullptr;
   if (Deps)

@@ -37,6 +37,20 @@ bool captureLaunch(cudaStream_t Stream, const std::string &Fields,
                    const std::vector<uintptr_t> &Pointed,
                    const FunctionalLaunch &Exec);
 
+/// When Stream is being captured (or joined a capture), keeps the copy or
+/// set as a node of the graph (run at each launch of it) and returns true.
+/// Called without the recorder's lock.
+bool captureCopy(cudaStream_t Stream, void *Dst, const void *Src, size_t Bytes,
+                 cudaMemcpyKind Kind);
+bool captureSet(cudaStream_t Stream, void *Dst, int Value, size_t Bytes);
+/// Whether Stream's work goes to a graph being captured. Without the lock.
+bool captured(cudaStream_t Stream);
+/// Graph memory (an allocation node's, or cudaMallocAsync's in a capture),
+/// which the recording never frees: each launch of the graph finds it at
+/// the address it had. Without the lock.
+void ownByGraph(const void *P);
+bool ownedByGraph(const void *P);
+
 } // namespace gmem::rec
 
 #endif // GMEM_RECORD_RUNTIME_STREAMS_H
