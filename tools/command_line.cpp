@@ -519,22 +519,23 @@ input or I/O.
             "--path '" + Path + "': expected model, executed or auto");
       O.Path = Path;
     }
-    if (ExecBudget.getNumOccurrences()) {
+    // Budgets in seconds, 0 or more.
+    auto Seconds = [](const cl::opt<std::string> &Opt, const char *Flag,
+                      double &Out) -> llvm::Error {
+      if (!Opt.getNumOccurrences())
+        return llvm::Error::success();
       char *End = nullptr;
-      const double V = std::strtod(ExecBudget.c_str(), &End);
-      if (ExecBudget.empty() || *End || V < 0)
-        return llvm::createStringError("--exec-budget '" + ExecBudget +
+      const double V = std::strtod(Opt.c_str(), &End);
+      if (Opt.empty() || *End || V < 0)
+        return llvm::createStringError(std::string("--") + Flag + " '" + Opt +
                                        "': expected seconds (0 or more)");
-      O.ExecSeconds = V;
-    }
-    if (SimBudget.getNumOccurrences()) {
-      char *End = nullptr;
-      const double V = std::strtod(SimBudget.c_str(), &End);
-      if (SimBudget.empty() || *End || V < 0)
-        return llvm::createStringError("--sim-budget '" + SimBudget +
-                                       "': expected seconds (0 or more)");
-      O.SimSeconds = V;
-    }
+      Out = V;
+      return llvm::Error::success();
+    };
+    if (llvm::Error E = Seconds(ExecBudget, "exec-budget", O.ExecSeconds))
+      return E;
+    if (llvm::Error E = Seconds(SimBudget, "sim-budget", O.SimSeconds))
+      return E;
     O.CudaPath = CudaPath;
     O.Compiler = Compiler;
     O.Nvcc = Nvcc;

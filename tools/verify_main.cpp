@@ -345,9 +345,9 @@ int main(int Argc, char **Argv) {
   if (uint64_t Graphs = Doc.value("graph_launches", uint64_t(0)))
     Warnings.push_back(
         "the program launched CUDA graphs " + std::to_string(Graphs) +
-        " time(s); the kernels a graph runs are not measured (CUPTI profiles "
-        "kernels launched through the API one by one), and gmem-analyze "
-        "--compare leaves the recording's graph launches out");
+        " time(s); the kernels a graph runs are not measured (gmem-verify "
+        "profiles the launches made through the launch API), and "
+        "gmem-analyze --compare leaves the recording's graph launches out");
   for (const std::string &W : Warnings)
     std::fprintf(stderr, "gmem-verify: warning: %s\n", W.c_str());
 

@@ -78,9 +78,9 @@ struct Measurement {
   std::vector<std::string> Program;
   std::vector<MeasuredLaunch> Launches;
   /// gmem-verify: how many times the program launched a CUDA graph. The
-  /// kernels a graph runs are not measured (CUPTI's per-launch profiling
-  /// sees API launches only), and launches captured into a graph are not
-  /// launches: neither is in Launches.
+  /// kernels a graph runs are not measured (gmem-verify profiles launches
+  /// at the launch API's callbacks), and launches captured into a graph
+  /// run nothing: neither is in Launches.
   uint64_t GraphLaunches = 0;
   /// What the reader changed, e.g. a metric name restored.
   std::vector<std::string> Notes;

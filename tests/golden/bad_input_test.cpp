@@ -241,6 +241,10 @@ __global__ void k(float *p) {
        "dynamic); sm_90 allows at most 232448"},
       {"--grid 1 --block 32 --dynamic-smem -5",
        "--dynamic-smem '-5': expected a number of bytes"},
+      {"--grid 1 --block 32 --sim-budget -1",
+       "--sim-budget '-1': expected seconds (0 or more)"},
+      {"--grid 1 --block 32 --exec-budget 2s",
+       "--exec-budget '2s': expected seconds (0 or more)"},
   };
   for (const Case &C : Cases) {
     SCOPED_TRACE(C.Args);

@@ -392,11 +392,9 @@ TEST(FastPathScale, LargestGridIsExactWithoutRunningEveryWarp) {
   EXPECT_EQ(R.WarpsEvaluated + R.WarpsDerived, Warps);
 }
 
-TEST(FastPathScale, WarpsRunOneByOneStopAtTheTimeBudgetAndSaySo) {
-  // The same non-affine kernel: with a budget of a nanosecond, the first
-  // block's warps outlast it on any machine, and the launch is reported
-  // not simulated, with the option that lifts the limit; with none (0), it
-  // finishes.
+/// a[(blockIdx.x * blockIdx.x) % 1000] over 4096 blocks of one warp: not
+/// affine in the block index, so every warp runs one by one.
+std::pair<Kernel, Launch> squareIndexLaunch() {
   Kernel K;
   K.Name = "square";
   K.Params = {pointerParam("a", 4)};
@@ -408,6 +406,15 @@ TEST(FastPathScale, WarpsRunOneByOneStopAtTheTimeBudgetAndSaySo) {
   L.Grid = {4096, 1, 1};
   L.Block = {32, 1, 1};
   L.Args = {ptrArg("a")};
+  return {std::move(K), std::move(L)};
+}
+
+TEST(FastPathScale, WarpsRunOneByOneStopAtTheTimeBudgetAndSaySo) {
+  // The same non-affine kernel: with a budget of a nanosecond, the first
+  // block's warps outlast it on any machine, and the launch is reported
+  // not simulated, with the option that lifts the limit; with none (0), it
+  // finishes.
+  auto [K, L] = squareIndexLaunch();
   SimOptions O;
   O.Threads = 1;
   O.BudgetSeconds = 1e-9;
@@ -428,17 +435,7 @@ TEST(FastPathScale, WarpsRunOneByOneStopAtTheTimeBudgetAndSaySo) {
 TEST(FastPathScale, NonAffineLaunchStopsAtMaxWarpsAndSaysSo) {
   // a[(blockIdx.x * blockIdx.x) % 1000]: not affine in the block index, so
   // every warp runs one by one; 4096 of them exceed --max-warps 1000.
-  Kernel K;
-  K.Name = "square";
-  K.Params = {pointerParam("a", 4)};
-  ExprPtr I = bin(Op::Rem, mul(bx(), bx()), c(1000, U32));
-  K.Body.push_back(
-      addAccess(K, Space::Global, AccessKind::Load, 4, elem(0, I, 4), "a[sq]"));
-  Launch L;
-  L.Kernel = "square";
-  L.Grid = {4096, 1, 1};
-  L.Block = {32, 1, 1};
-  L.Args = {ptrArg("a")};
+  auto [K, L] = squareIndexLaunch();
   SimOptions O;
   O.MaxWarps = 1000;
   LaunchResult R = simulate(K, L, O);

@@ -79,6 +79,18 @@ std::vector<Graphs::Node> *captureOf(cudaStream_t S) {
   return Id ? &graphs().Capturing[Id] : nullptr;
 }
 
+/// A copy node: run as cudaMemcpy at each launch of its graph.
+Graphs::Node copyNode(void *Dst, const void *Src, size_t Bytes,
+                      cudaMemcpyKind Kind) {
+  Graphs::Node N;
+  N.Kind = Graphs::Node::Memcpy;
+  N.Dst = Dst;
+  N.Src = Src;
+  N.Bytes = Bytes;
+  N.Copy = Kind;
+  return N;
+}
+
 template <typename T> cudaError_t newHandle(T *Out) {
   Recorder &R = recorder();
   std::lock_guard<std::mutex> G(R.Lock);
@@ -152,36 +164,29 @@ bool captureLaunch(cudaStream_t Stream, const std::string &Fields,
   return true;
 }
 
-bool captureCopy(cudaStream_t Stream, void *Dst, const void *Src, size_t Bytes,
-                 cudaMemcpyKind Kind) {
+/// Adds N to the capture of Stream, if any. Takes the lock.
+static bool captureNode(cudaStream_t Stream, Graphs::Node N) {
   Recorder &R = recorder();
   std::lock_guard<std::mutex> G(R.Lock);
   std::vector<Graphs::Node> *Nodes = captureOf(Stream);
   if (!Nodes)
     return false;
-  Graphs::Node N;
-  N.Kind = Graphs::Node::Memcpy;
-  N.Dst = Dst;
-  N.Src = Src;
-  N.Bytes = Bytes;
-  N.Copy = Kind;
   Nodes->push_back(std::move(N));
   return true;
 }
 
+bool captureCopy(cudaStream_t Stream, void *Dst, const void *Src, size_t Bytes,
+                 cudaMemcpyKind Kind) {
+  return captureNode(Stream, copyNode(Dst, Src, Bytes, Kind));
+}
+
 bool captureSet(cudaStream_t Stream, void *Dst, int Value, size_t Bytes) {
-  Recorder &R = recorder();
-  std::lock_guard<std::mutex> G(R.Lock);
-  std::vector<Graphs::Node> *Nodes = captureOf(Stream);
-  if (!Nodes)
-    return false;
   Graphs::Node N;
   N.Kind = Graphs::Node::Memset;
   N.Dst = Dst;
   N.Value = Value;
   N.Bytes = Bytes;
-  Nodes->push_back(std::move(N));
-  return true;
+  return captureNode(Stream, std::move(N));
 }
 
 bool captured(cudaStream_t Stream) {
@@ -441,13 +446,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *Out, cudaGraph_t Graph,
                                      cudaMemcpyKind Kind) {
   Recorder &R = recorder();
   std::lock_guard<std::mutex> G(R.Lock);
-  Graphs::Node N;
-  N.Kind = Graphs::Node::Memcpy;
-  N.Dst = Dst;
-  N.Src = Src;
-  N.Bytes = Bytes;
-  N.Copy = Kind;
-  return addNode(Out, Graph, std::move(N));
+  return addNode(Out, Graph, copyNode(Dst, Src, Bytes, Kind));
 }
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t Node,
                                          const cudaKernelNodeParams *P) {
