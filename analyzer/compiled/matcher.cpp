@@ -1723,17 +1723,11 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   // ATOM, or every one RED) makes each atomic access of that space that
   // kind, also one whose instruction the line table gave to another call
   // (binaryPartitionCG: ptxas kept ATOM with no result for an unused one).
-  for (const bool Shared : {false, true}) {
-    unsigned Red = 0, Atom = 0;
-    for (const SassInstr &I : F->Memory)
-      if (classOf(I) == Class{Shared, int(AccessKind::Atomic)})
-        ++(I.Kind == SassKind::Reduction ? Red : Atom);
-    if (!Red == !Atom)
-      continue;
-    for (Access &A : K.Accesses)
-      if (classOf(A) == Class{Shared, int(AccessKind::Atomic)})
-        A.Reduction = Red != 0;
-  }
+  for (const bool Shared : {false, true})
+    if (const std::optional<bool> Red = atomicsAllReductions(*F, Shared))
+      for (Access &A : K.Accesses)
+        if (classOf(A) == Class{Shared, int(AccessKind::Atomic)})
+          A.Reduction = *Red;
 
   // Accesses with no instruction on their line.
   std::sort(Vanished.begin(), Vanished.end());

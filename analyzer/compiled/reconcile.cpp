@@ -854,19 +854,12 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
   relineInOrder(EK, F, Ptx);
   // Atomics of one kind only in a space of the SASS: every atomic access of
   // that space is that kind, wherever the line table put its instruction.
-  for (const Cls C : {Cls::GlobalAtomic, Cls::SharedAtomic}) {
-    unsigned Red = 0, Atom = 0;
-    for (const SassInstr &S : F.Memory) {
-      Cls Of;
-      if (classOf(S, Of) && Of == C)
-        ++(S.Kind == SassKind::Reduction ? Red : Atom);
-    }
-    if (!Red == !Atom)
-      continue;
-    for (size_t I = 0; I < EK.K.Accesses.size(); ++I)
-      if (classOf(EK.K.Accesses[I]) == C && !EK.sharedSideOfGeneric(I))
-        EK.K.Accesses[I].Reduction = Red != 0;
-  }
+  for (const Cls C : {Cls::GlobalAtomic, Cls::SharedAtomic})
+    if (const std::optional<bool> Red =
+            atomicsAllReductions(F, C == Cls::SharedAtomic))
+      for (size_t I = 0; I < EK.K.Accesses.size(); ++I)
+        if (classOf(EK.K.Accesses[I]) == C && !EK.sharedSideOfGeneric(I))
+          EK.K.Accesses[I].Reduction = *Red;
   // A generic instruction's shared side is made where its global side is
   // (merges of generic instructions are left as written).
   for (size_t I = 0; I < EK.K.Accesses.size(); ++I)

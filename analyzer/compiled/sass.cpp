@@ -108,6 +108,21 @@ bool classifyMemoryOpcode(llvm::StringRef Opcode, SassSpace &Space,
   return true;
 }
 
+std::optional<bool> atomicsAllReductions(const SassFunction &F, bool Shared) {
+  unsigned Red = 0, Atom = 0;
+  for (const SassInstr &I : F.Memory) {
+    const bool Global =
+        I.Space == SassSpace::Global || I.Space == SassSpace::Generic;
+    if (I.Matrix || !(Shared ? I.Space == SassSpace::Shared : Global))
+      continue;
+    Red += I.Kind == SassKind::Reduction;
+    Atom += I.Kind == SassKind::Atomic;
+  }
+  if (!Red == !Atom)
+    return std::nullopt;
+  return Red != 0;
+}
+
 bool entersLsuFigures(SassSpace S) {
   return S == SassSpace::Global || S == SassSpace::Generic ||
          S == SassSpace::Shared || S == SassSpace::Async;

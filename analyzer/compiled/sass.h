@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,12 @@ bool classifyMemoryOpcode(llvm::StringRef Opcode, SassSpace &Space,
 /// Whether instructions of this space and kind enter the global or shared
 /// load, store, atomic or reduction figures (the LSU pipe's counters).
 bool entersLsuFigures(SassSpace S);
+
+/// Whether every global (Shared false) or shared atomic instruction of F
+/// is a RED (true) or every one an ATOM (false); none where F has both or
+/// neither. ptxas decides it; the line table may not say which call each
+/// instruction is.
+std::optional<bool> atomicsAllReductions(const SassFunction &F, bool Shared);
 
 /// "global load", "shared store", "async copy", ... for messages.
 std::string describe(SassSpace S, SassKind K);
