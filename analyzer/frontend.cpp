@@ -143,7 +143,10 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
       "--cuda-device-only", "-std=c++17", "-resource-dir",
       GMEM_CLANG_RESOURCE_DIR,
       // Only errors matter to the analyzer; warnings would bury them.
-      "-w"};
+      "-w",
+      // nvcc's host compiler (GCC) warns about `register` in C++17 and
+      // builds the code; Clang makes it an error.
+      "-Wno-register"};
   if (OwnArch)
     Args.insert(Args.end(), {"-U__CUDA_ARCH__",
                              "-D__CUDA_ARCH__=" + std::to_string(Sm * 10)});

@@ -614,6 +614,29 @@ const Access *carriedStore(const Kernel &K, const Access &A, const Access &B,
   return Carried;
 }
 
+/// Whether a loop of F, Depth or more loops deep, holds a barrier or fence
+/// and a store of A's space: a value that loop stores is not kept in a
+/// register across the barrier, as another thread may have stored it
+/// (SHOC's Scan: one thread stores the seed, all read it after
+/// __syncthreads(), and ptxas loads it in every iteration).
+bool barrierInStoringLoop(const SassFunction &F, const Access &A,
+                          unsigned Depth) {
+  const bool Shared = A.Sp == Space::Shared;
+  for (const auto &[First, Last] : F.Loops) {
+    auto Inside = [&, First = First, Last = Last](uint64_t At) {
+      return At >= First && At <= Last;
+    };
+    if (F.loopDepth(First) < Depth ||
+        std::none_of(F.Barriers.begin(), F.Barriers.end(), Inside))
+      continue;
+    for (const SassInstr &I : F.Memory)
+      if (Inside(I.Offset) && I.Kind == SassKind::Store &&
+          (I.Space == SassSpace::Shared) == Shared)
+        return true;
+  }
+  return false;
+}
+
 /// How many of A's loops (innermost first) carry its value in a register
 /// with no access of it before them (`d[i] += s[i]` in a loop: nvcc loads
 /// d[i] once before the loop and stores it in every iteration; HeCBench's
@@ -1541,9 +1564,13 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
             !B && A.Kind == AccessKind::Load && !A.UnknownReason && A.Address
                 ? promotedLoops(K, A, C.Loops[Id], KernelDefs)
                 : 0;
-        if (Levels && std::any_of(Is.begin(), Is.end(), [&](auto *I) {
-              return F->loopDepth(I->Offset) + Levels <= C.Loops[Id].size();
-            })) {
+        if (Levels &&
+            std::any_of(Is.begin(), Is.end(),
+                        [&](auto *I) {
+                          return F->loopDepth(I->Offset) + Levels <=
+                                 C.Loops[Id].size();
+                        }) &&
+            !barrierInStoringLoop(*F, A, C.Loops[Id].size() - Levels + 1)) {
           A.Compiled.State = CompiledForm::Hoisted;
           A.Compiled.Loop = int(Levels) - 1;
           A.Compiled.Note =

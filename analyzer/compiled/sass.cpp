@@ -405,6 +405,8 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
     llvm::StringRef Opcode = S.take_until([](char C) { return C == ' '; });
     if (Opcode.rtrim(';') != "NOP")
       Cur.Counted.push_back(Offset);
+    if (Opcode.starts_with("BAR.") || Opcode.starts_with("MEMBAR"))
+      Cur.F.Barriers.push_back(Offset);
     // sm_50 to sm_61 group dual-issued pairs in braces: `{ A ; B }`.
     llvm::StringRef Operands = S.drop_front(Opcode.size())
                                    .trim()

@@ -87,6 +87,9 @@ struct SassFunction {
   unsigned LoopInstructions = 0;
   /// [first, last] offsets of each loop: a branch back to a lower address.
   std::vector<std::pair<uint64_t, uint64_t>> Loops;
+  /// The offsets of barriers and memory fences (BAR, MEMBAR): the compiler
+  /// keeps no memory value in a register across them.
+  std::vector<uint64_t> Barriers;
   /// How many loops contain the instruction at Offset.
   unsigned loopDepth(uint64_t Offset) const;
 };

@@ -209,6 +209,22 @@ __global__ void k(float *a) {
   EXPECT_EQ(R.Stderr, "");
 }
 
+// nvcc (with GCC as its host compiler) warns about `register` in C++17 and
+// builds the code; Clang 19 makes it an error (SHOC's S3D and MaxFlops
+// kernels declare their registers so).
+TEST_P(Frontend, RegisterStorageClassIsAcceptedAsNvccAcceptsIt) {
+  ParseResult R = parseCode(R"(
+__global__ void k(float *a) {
+  register float x = a[threadIdx.x];
+  a[threadIdx.x] = x * x;
+}
+)",
+                            opts());
+  ASSERT_TRUE(static_cast<bool>(R.AST)) << llvm::toString(R.AST.takeError());
+  EXPECT_TRUE(hasFunction(**R.AST, "k"));
+  EXPECT_EQ(R.Stderr, "");
+}
+
 // A program split over files: quoted includes resolve beside the file,
 // also when the path is relative, and device functions from a user header
 // are inlined with their own locations.

@@ -711,6 +711,53 @@ int main() {
             16 * 64);
 }
 
+TEST(CompiledForms, AValueStoredAcrossABarrierIsLoadedEveryIteration) {
+  // One thread carries a seed from each window to the next through shared
+  // memory and every thread reads it after __syncthreads(), as SHOC's Scan
+  // does: the loop stores the seed's bytes, but across the barrier another
+  // thread's store may be the one read, so ptxas loads it in every
+  // iteration (the unroll pragma makes it peel one, whose LDS lies before
+  // the loop). 2 blocks of 4 warps, 32 iterations each: 256 loads, each a
+  // broadcast of one word. On the H200, Scan's bottom_scan executed 2048
+  // such loads in 512 warps of 4 windows (tests/data/measured/shoc).
+  std::string Src = writeTemp("seed_across_barrier.cu", R"(
+template <int Threads>
+__global__ void runningSum(const float *in, float *out, int n) {
+  __shared__ float seed;
+  if (threadIdx.x == 0)
+    seed = 0;
+  __syncthreads();
+#pragma unroll 2
+  for (int base = threadIdx.x; base < n; base += Threads) {
+    const float v = in[base] + seed;
+    out[base] = v;
+    __syncthreads();
+    if (threadIdx.x == Threads - 1)
+      seed = v;
+    __syncthreads();
+  }
+}
+int main() {
+  float *in, *out;
+  cudaMalloc(&in, 4096 * sizeof(float));
+  cudaMalloc(&out, 4096 * sizeof(float));
+  cudaMemset(in, 0, 4096 * sizeof(float));
+  runningSum<128><<<2, 128>>>(in, out, 4096);
+  return cudaDeviceSynchronize() != cudaSuccess;
+}
+)");
+  json J = analyzed("seed_across_barrier", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 1u) << J["warnings"].dump();
+  const json &L = J["launches"][0];
+  EXPECT_EQ(L["path"], "model");
+  EXPECT_EQ(L["metrics"]["smsp__sass_inst_executed_op_shared_ld.sum"], 256);
+  EXPECT_EQ(
+      L["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"],
+      256);
+}
+
 TEST(BuildEdges, OpenMpHostCodeBuildsWithTheHostCompilersOpenMp) {
   std::string Src = writeTemp("omp.cu", R"(#include <omp.h>
 #include <cstdio>

@@ -143,6 +143,19 @@ TEST(SassParser, InlineChainsInnermostFirst) {
   EXPECT_TRUE(Seen);
 }
 
+// The tiled GEMM's loop over K has its two __syncthreads(): the parser keeps
+// where barriers are, as no memory value stays in a register across them.
+TEST(SassParser, BarriersAreKeptWithTheirLoop) {
+  auto Fs = load("sgemm_tiled.sass");
+  const SassFunction *F = find(Fs, "_Z13sgemmShared32iiiPKfS0_Pf");
+  ASSERT_NE(F, nullptr);
+  ASSERT_EQ(F->Barriers.size(), 2u);
+  EXPECT_EQ(F->Barriers[0], 0x280u);
+  EXPECT_EQ(F->Barriers[1], 0x6e0u);
+  EXPECT_EQ(F->loopDepth(F->Barriers[0]), 1u);
+  EXPECT_EQ(F->loopDepth(F->Barriers[1]), 1u);
+}
+
 // nvdisasm prints `.sectioninfo` lines for sm_75 to sm_89; they are no
 // section header, so the function goes on after them.
 TEST(SassParser, SectionInfoDoesNotEndTheFunction) {
