@@ -112,6 +112,15 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
   return EK;
 }
 
+const Why &racedAtomic() {
+  static const Why W{UnknownCause::LoadedData,
+                     "its address is computed from an atomic's result, "
+                     "which depends on the order the GPU runs racing "
+                     "atomics of several warps in, a timing effect: the "
+                     "requests are counted, their bytes not known"};
+  return W;
+}
+
 namespace {
 
 const Why &unknownAddress() {
@@ -126,14 +135,6 @@ const Why &spinPoll() {
                      "a poll of a spin-wait (a volatile or acquire load in a "
                      "loop): how often a GPU polls is decided by timing; "
                      "these requests are the fewest it can make"};
-  return W;
-}
-const Why &racedAtomic() {
-  static const Why W{UnknownCause::LoadedData,
-                     "its address is computed from an atomic's result, "
-                     "which depends on the order the GPU runs racing "
-                     "atomics of several warps in, a timing effect: the "
-                     "requests are counted, their bytes not known"};
   return W;
 }
 const Why &uncertainControl() {

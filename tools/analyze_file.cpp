@@ -710,7 +710,7 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
         const AccessStats Ran = R->PerAccess[I];
         R->PerAccess[I] = S;
         if (S.UnknownRequests &&
-            Ran.UnknownReason.find("racing atomics") != std::string::npos) {
+            Ran.UnknownReason.find(racedAtomic().Text) != std::string::npos) {
           R->PerAccess[I].UnknownReason = Ran.UnknownReason;
           R->PerAccess[I].ReasonCause = Ran.ReasonCause;
         }

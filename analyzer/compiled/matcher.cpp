@@ -622,11 +622,11 @@ const Access *carriedStore(const Kernel &K, const Access &A, const Access &B,
 bool barrierInStoringLoop(const SassFunction &F, const Access &A,
                           unsigned Depth) {
   const bool Shared = A.Sp == Space::Shared;
-  for (const auto &[First, Last] : F.Loops) {
-    auto Inside = [&, First = First, Last = Last](uint64_t At) {
-      return At >= First && At <= Last;
+  for (const std::pair<uint64_t, uint64_t> &Loop : F.Loops) {
+    auto Inside = [&Loop](uint64_t At) {
+      return At >= Loop.first && At <= Loop.second;
     };
-    if (F.loopDepth(First) < Depth ||
+    if (F.loopDepth(Loop.first) < Depth ||
         std::none_of(F.Barriers.begin(), F.Barriers.end(), Inside))
       continue;
     for (const SassInstr &I : F.Memory)
