@@ -100,10 +100,10 @@ TEST(Cli, KernelRegexLaunchSkipAndCount) {
   EXPECT_EQ(R.Exit, 2);
   EXPECT_EQ(R.Err, "gmem-analyze: error: --kernel 'regex:(': not a regular "
                    "expression (parentheses not balanced)\n");
-  R = runTool("examples/transpose.cu --kernel regex:^nothing");
+  R = runQuick("examples/transpose.cu --kernel regex:^nothing");
   EXPECT_EQ(R.Exit, 2);
   EXPECT_NE(R.Err.find("matches no kernel"), std::string::npos) << R.Err;
-  R = runTool("examples/transpose.cu --launch-skip 6");
+  R = runQuick("examples/transpose.cu --launch-skip 6");
   EXPECT_EQ(R.Exit, 2);
   EXPECT_NE(R.Err.find("--launch-skip 6 leaves none of the 6 launches"),
             std::string::npos)
@@ -234,9 +234,9 @@ TEST(Cli, EveryOutputGivesTheSameCheckedAdvice) {
   // dimension" while the findings had re-simulated that swap and found it
   // only moves the cost to the store, and neither offered the shared tile.
   const std::string F = "examples/transpose.cu --kernel naiveGmem";
-  ToolRun Text = runTool(F);
-  ToolRun Diags = runTool(F + " --format diagnostics -fno-color-diagnostics");
-  ToolRun Json = runTool(F + " --format json");
+  ToolRun Text = runQuick(F);
+  ToolRun Diags = runQuick(F + " --format diagnostics -fno-color-diagnostics");
+  ToolRun Json = runQuick(F + " --format json");
   ASSERT_EQ(Text.Exit, 0) << Text.Err;
   ASSERT_EQ(Json.Exit, 0) << Json.Err;
   const std::string Fix =

@@ -7,11 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis.h"
+#include "example_files.h"
 #include "fast_path_compare.h"
 #include "simulate.h"
 
-#include <filesystem>
 #include <gtest/gtest.h>
+#include <string>
 
 using namespace gmem;
 using namespace gmem::test;
@@ -32,18 +33,23 @@ void expectSameAsEveryWarp(const std::string &Path) {
   }
 }
 
-TEST(FastPathOnPrograms, EveryExampleEqualsEveryWarp) {
-  int Files = 0;
-  for (const auto &E :
-       std::filesystem::directory_iterator(sourceDir() + "/examples")) {
-    if (E.path().extension() != ".cu")
-      continue;
-    ++Files;
-    expectSameAsEveryWarp(E.path().string());
-  }
+TEST(FastPathOnPrograms, EveryExampleIsChecked) {
   // The six seed programs, seeds_gt.cu and the compiled-form examples.
-  EXPECT_GE(Files, 9);
+  EXPECT_GE(cudaFiles(sourceDir() + "/examples").size(), 9u);
 }
+
+// One test per example, so that GoogleTest's shards share the reference
+// runs (together the suite's longest test).
+class EveryExample : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryExample, EqualsEveryWarp) {
+  expectSameAsEveryWarp(sourceDir() + "/examples/" + GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    FastPathOnPrograms, EveryExample,
+    ::testing::ValuesIn(cudaFiles(sourceDir() + "/examples")),
+    [](const auto &Info) { return testNameOf(Info.param); });
 
 // The loop nests counted by periods (the default) against every iteration
 // of every loop, on every warp.
