@@ -154,7 +154,7 @@ TEST(Cli, ParseErrorIsExit2WithClangsDiagnostic) {
 }
 
 TEST(Cli, UnknownKernelIsExit2) {
-  ToolRun R = runTool("examples/transpose.cu --kernel nosuch");
+  ToolRun R = runQuick("examples/transpose.cu --kernel nosuch");
   EXPECT_EQ(R.Exit, 2);
   EXPECT_NE(R.Err.find("no kernel named 'nosuch'"), std::string::npos) << R.Err;
   EXPECT_NE(R.Err.find("naiveGmem"), std::string::npos);
