@@ -535,6 +535,10 @@ struct CompilerInfo {
   /// What the recorded build got beyond the given files and flags, and
   /// which of the given flags Clang did not get (a sentence each).
   std::vector<std::string> BuildNotes;
+  /// The recorded program's calls of NVIDIA libraries that run kernels of
+  /// their own (cuBLAS's GEMMs), by API and count: a GPU's measurement
+  /// holds those kernels, which the source does not.
+  std::map<std::string, unsigned> LibraryCalls;
 };
 
 /// Everything the analyzer found in one translation unit.

@@ -201,6 +201,7 @@ static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
   M.Compiler.HostStopped = L.Stopped;
   M.Compiler.ProgramExit = Run->ExitCode;
   M.Compiler.ProgramOutput = Run->OutputTail;
+  M.Compiler.LibraryCalls = std::move(L.LibraryCalls);
   for (const std::string &Lib : Built.AddedLibraries) {
     M.Compiler.BuildNotes.push_back("the program calls lib" + Lib +
                                     ": linked with gmem's stand-in, which "

@@ -15,6 +15,7 @@
 #include "launch_filter.h"
 #include "measured_json.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -35,8 +36,8 @@ namespace {
 
 const char *const Usage =
     "usage: gmem-verify [--output FILE] [--launch-count N] [--launch-skip N]\n"
-    "                   [--kernel REGEX] [--no-lines] [--no-traffic] "
-    "[--debug]\n"
+    "                   [--kernel REGEX] [--no-lines] [--line-runs N]\n"
+    "                   [--no-traffic] [--debug]\n"
     "                   [--version]\n"
     "                   -- PROGRAM [ARGS...]\n"
     "Measures every kernel launch of PROGRAM with CUPTI and writes\n"
@@ -46,13 +47,15 @@ const char *const Usage =
     "  --kernel REGEX    measure only kernels whose name matches\n"
     "  --no-lines        skip the per-line SASS metrics (one more run of\n"
     "                    PROGRAM per measured launch)\n"
+    "  --line-runs N     per-line metrics of at most N launches (default\n"
+    "                    100): each kernel's first, then in order\n"
     "  --no-traffic      skip DRAM bytes, L2 sectors and duration (one run\n"
     "                    of PROGRAM, the L2 emptied before each launch)\n"
     "  --debug           log every launch the injection sees\n";
 
 struct Options {
   std::string Output = "measured.json";
-  std::string Skip, Count, Kernel;
+  std::string Skip, Count, Kernel, LineRuns = "100";
   bool Lines = true, Traffic = true, Debug = false;
   std::vector<std::string> Program;
 };
@@ -93,6 +96,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.Kernel = Value("--kernel");
     else if (A == "--no-lines")
       O.Lines = false;
+    else if (A == "--line-runs")
+      O.LineRuns = Value("--line-runs");
     else if (A == "--no-traffic")
       O.Traffic = false;
     else if (A == "--debug")
@@ -112,6 +117,8 @@ Options parseArgs(int Argc, char **Argv) {
     fail("--launch-skip needs an unsigned integer, not '" + O.Skip + "'");
   if (!O.Count.empty() && (!parseCount(O.Count, N) || N == 0))
     fail("--launch-count needs a positive integer, not '" + O.Count + "'");
+  if (!parseCount(O.LineRuns, N))
+    fail("--line-runs needs an unsigned integer, not '" + O.LineRuns + "'");
   LaunchFilterOptions F;
   F.KernelRegex = O.Kernel;
   if (auto Filter = LaunchFilter::create(F); !Filter)
@@ -276,7 +283,10 @@ int main(int Argc, char **Argv) {
   Doc.erase("failed_launches");
 
   std::vector<std::string> Warnings;
-  const size_t LineRuns = O.Lines ? Doc["launches"].size() : 0;
+  uint64_t LineLimit = 0;
+  parseCount(O.LineRuns, LineLimit);
+  const size_t LineRuns =
+      O.Lines ? std::min<size_t>(Doc["launches"].size(), LineLimit) : 0;
   const size_t Runs = 1 + (O.Traffic ? 1 : 0) + LineRuns;
   if (O.Traffic && !Doc["launches"].empty()) {
     std::fprintf(stderr,
@@ -299,6 +309,19 @@ int main(int Argc, char **Argv) {
       Warnings.insert(Warnings.end(), M.Warnings.begin(), M.Warnings.end());
     }
     std::remove(TrafficTmp.c_str());
+  }
+  // A program whose grid changes every launch (an LU's shrinking trailing
+  // matrix) has as many configurations as launches: past --line-runs, the
+  // launches not chosen keep no per-line figures.
+  OrderedJson Unlined = OrderedJson::array();
+  if (O.Lines) {
+    Unlined = setAsideFromLineRuns(Doc, LineLimit);
+    if (!Unlined.empty())
+      Warnings.push_back("per-line metrics measured for " +
+                         std::to_string(LineRuns) + " of " +
+                         std::to_string(LineRuns + Unlined.size()) +
+                         " launches (--line-runs " + O.LineRuns +
+                         "): each kernel's first, then in order");
   }
   if (O.Lines && !Doc["launches"].empty()) {
     // One run per measured launch, patching only that launch: CUPTI counts
@@ -333,6 +356,8 @@ int main(int Argc, char **Argv) {
     Doc = std::move(M.Doc);
     Warnings.insert(Warnings.end(), M.Warnings.begin(), M.Warnings.end());
   }
+  if (!Unlined.empty())
+    putBackLaunches(Doc, std::move(Unlined));
   Doc["date"] = Date;
   Doc["program"] = O.Program;
   Doc.erase("error");

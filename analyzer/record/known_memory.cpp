@@ -128,9 +128,7 @@ KnownMemory::KnownMemory(const RecordedRun &Run) : Run(Run) {
   }
 }
 
-/// Whether a library call may write device memory: all but handles,
-/// settings and queries.
-static bool mayWriteMemory(llvm::StringRef Api) {
+bool mayWriteMemory(llvm::StringRef Api) {
   for (const char *Quiet :
        {"Create", "Destroy", "Get", "Heuristic", "SetMathMode", "SetStream",
         "SetWorkspace", "SetAttribute", "SetPointerMode", "SetAtomicsMode"})

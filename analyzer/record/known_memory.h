@@ -14,6 +14,7 @@
 
 #include "model.h"
 #include "record_run.h"
+#include "llvm/ADT/StringRef.h"
 #include <map>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ struct KernelWrites {
   bool Any = false;
 };
 KernelWrites kernelWrites(const Kernel &K);
+
+/// Whether a library call (cuBLAS's) may run kernels and write device
+/// memory: all but handles, settings and queries.
+bool mayWriteMemory(llvm::StringRef Api);
 
 class KnownMemory {
 public:

@@ -111,6 +111,8 @@ llvm::Expected<RecordedRun> parseRecordLog(llvm::StringRef Text,
       } else if (Ev == "library") {
         R.Library.emplace_back(J.at("api").get<std::string>(),
                                uint64_t(R.Launches.size()));
+        if (J.value("ran", false))
+          ++R.LibraryComputed[R.Library.back().first];
       } else if (Ev == "exec") {
         R.Functional = true;
         Execs[J.at("n").get<uint64_t>()] = Lines[I].str();

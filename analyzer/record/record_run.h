@@ -108,6 +108,8 @@ struct RecordedRun {
   std::vector<RecordedWrite> Writes;
   /// Calls of recorded libraries (cuBLAS...): API and launches before.
   std::vector<std::pair<std::string, uint64_t>> Library;
+  /// Of them, the calls gmem computed on the host (cuBLAS's GEMMs), by API.
+  std::map<std::string, unsigned> LibraryComputed;
   /// Functional recording: the launches were run; and when device memory
   /// stopped being known (a launch not run, a library call), with why and
   /// the launches logged before.

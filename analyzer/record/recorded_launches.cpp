@@ -244,17 +244,34 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
     Out.Warnings.push_back(FirstCaveat);
   if (!Run.Library.empty()) {
     std::map<std::string, unsigned> Calls;
-    for (const auto &[Api, Before] : Run.Library)
+    for (const auto &[Api, Before] : Run.Library) {
       ++Calls[Api];
-    std::string List;
-    for (const auto &[Api, N] : Calls)
-      List += (List.empty() ? "" : ", ") + Api +
-              (N > 1 ? " x" + std::to_string(N) : std::string());
-    Out.Warnings.push_back(
-        "the program called NVIDIA libraries that gmem does not model (" +
-        List +
-        "): the recording libraries returned success and ran nothing, so "
-        "their kernels are not in this report");
+      if (mayWriteMemory(Api))
+        ++Out.LibraryCalls[Api];
+    }
+    auto ListOf = [](const std::map<std::string, unsigned> &Calls) {
+      std::string List;
+      for (const auto &[Api, N] : Calls)
+        List += (List.empty() ? "" : ", ") + Api +
+                (N > 1 ? " x" + std::to_string(N) : std::string());
+      return List;
+    };
+    for (const auto &[Api, N] : Run.LibraryComputed)
+      if ((Calls[Api] -= N) == 0)
+        Calls.erase(Api);
+    if (!Calls.empty())
+      Out.Warnings.push_back(
+          "the program called NVIDIA libraries that gmem does not model (" +
+          ListOf(Calls) +
+          "): the recording libraries returned success and ran nothing, so "
+          "their kernels are not in this report");
+    if (!Run.LibraryComputed.empty())
+      Out.Warnings.push_back(
+          "gmem computed the program's cuBLAS GEMMs on the host (" +
+          ListOf(Run.LibraryComputed) +
+          "), each element summed in double and rounded once, so device "
+          "memory holds their results to within cuBLAS's rounding; their "
+          "kernels are NVIDIA's and not in this report");
   }
   if (const auto &F = Run.FirstFault)
     Out.Warnings.push_back(

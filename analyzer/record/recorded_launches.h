@@ -15,6 +15,7 @@
 
 #include "model.h"
 #include "record_run.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@ struct RecordedLaunches {
   /// algorithms launch them): no model, a warning that says so, the name
   /// measurements give them. Their launches are among Launches.
   std::vector<Kernel> Library;
+  /// The library calls that may run kernels (cuBLAS's GEMMs), by API.
+  std::map<std::string, unsigned> LibraryCalls;
 };
 
 RecordedLaunches launchesFromRecording(const RecordedRun &Run,

@@ -1,9 +1,11 @@
 //===- measured_json.cpp - Writing measured.json, merging the two passes --===//
 #include "measured_json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <map>
+#include <set>
 
 namespace gmem {
 namespace cupti {
@@ -156,6 +158,43 @@ MergeOutcome mergeTrafficPass(OrderedJson CounterPass,
                           for (auto KV = M.begin(); KV != M.end(); ++KV)
                             L["metrics"][KV.key()] = KV.value();
                       });
+}
+
+OrderedJson setAsideFromLineRuns(OrderedJson &CounterPass, uint64_t Limit) {
+  OrderedJson Aside = OrderedJson::array();
+  if (!CounterPass.contains("launches") ||
+      !CounterPass["launches"].is_array() ||
+      CounterPass["launches"].size() <= Limit)
+    return Aside;
+  OrderedJson &All = CounterPass["launches"];
+  std::vector<bool> Chosen(All.size());
+  std::set<std::string> Kernels;
+  uint64_t Taken = 0;
+  for (size_t I = 0; I < All.size() && Taken < Limit; ++I)
+    if (Kernels.insert(All[I].value("kernel", std::string())).second) {
+      Chosen[I] = true;
+      ++Taken;
+    }
+  for (size_t I = 0; I < All.size() && Taken < Limit; ++I)
+    if (!Chosen[I]) {
+      Chosen[I] = true;
+      ++Taken;
+    }
+  OrderedJson Kept = OrderedJson::array();
+  for (size_t I = 0; I < All.size(); ++I)
+    (Chosen[I] ? Kept : Aside).push_back(std::move(All[I]));
+  All = std::move(Kept);
+  return Aside;
+}
+
+void putBackLaunches(OrderedJson &CounterPass, OrderedJson Aside) {
+  OrderedJson &All = CounterPass["launches"];
+  for (OrderedJson &L : Aside)
+    All.push_back(std::move(L));
+  std::stable_sort(
+      All.begin(), All.end(), [](const OrderedJson &A, const OrderedJson &B) {
+        return A.value("index", uint64_t(0)) < B.value("index", uint64_t(0));
+      });
 }
 
 std::string utcNowIso8601() {

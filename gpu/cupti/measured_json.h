@@ -38,6 +38,14 @@ struct MergeOutcome {
 MergeOutcome mergeLinePass(OrderedJson CounterPass,
                            const OrderedJson &LinePass);
 
+/// Keeps at most \p Limit of \p CounterPass's launches for the per-line
+/// runs (one run of the program each): each kernel's first launch, then the
+/// others in order. Returns the launches set aside, which get no lines.
+OrderedJson setAsideFromLineRuns(OrderedJson &CounterPass, uint64_t Limit);
+
+/// Puts launches set aside back into \p CounterPass, in index order.
+void putBackLaunches(OrderedJson &CounterPass, OrderedJson Aside);
+
 /// Adds each launch's metrics from \p TrafficPass (DRAM bytes, L2 sectors,
 /// duration, clock) to \p CounterPass, matching launches as mergeLinePass.
 MergeOutcome mergeTrafficPass(OrderedJson CounterPass,

@@ -343,6 +343,127 @@ int main() {
   EXPECT_TRUE(Run.Launches[3].ImageKnown.begin()->second);
 }
 
+// A program that checks its kernel against cuBLAS, as GEMM tutorials do
+// (cublasGemmEx with A and B swapped for row-major C): the recording's
+// GEMMs compute on the host, so the checks against a host reference pass
+// (transposed operands, a strided batch, double precision with scalars in
+// device memory), the kernel after them reads known bytes, and nothing is
+// forgotten until a TF32 GEMM, which gmem does not compute.
+TEST_F(FunctionalRecord, CublasGemmsComputeWhatTheProgramChecks) {
+  const std::string P = write(R"(
+#include <cmath>
+#include <cstdio>
+#include <cublas_v2.h>
+__global__ void rowMajor(int m, int n, int k, const float *a, const float *b,
+                         float *c) {
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < m && j < n) {
+    float s = 0;
+    for (int l = 0; l < k; ++l) s += a[i * k + l] * b[l * n + j];
+    c[i * n + j] = 2 * s + 0.5f * c[i * n + j];
+  }
+}
+static float a[70 * 33], b[33 * 50], c[70 * 50], mine[70 * 50], ref[70 * 50];
+static double da[6 * 5], db[5 * 4], dc[6 * 4], dref[6 * 4];
+bool near(float x, float y) { return std::fabs(x - y) <= 1e-4f * (1 + std::fabs(y)); }
+int main() {
+  const int m = 70, n = 50, k = 33;
+  for (int i = 0; i < m * k; ++i) a[i] = (i % 13) * 0.25f - 1;
+  for (int i = 0; i < k * n; ++i) b[i] = (i % 7) * 0.5f - 1.5f;
+  for (int i = 0; i < m * n; ++i) c[i] = (i % 5) - 2.f;
+  float *A, *B, *C, *Cref;
+  cudaMalloc(&A, sizeof a); cudaMalloc(&B, sizeof b);
+  cudaMalloc(&C, sizeof c); cudaMalloc(&Cref, sizeof c);
+  cudaMemcpy(A, a, sizeof a, cudaMemcpyHostToDevice);
+  cudaMemcpy(B, b, sizeof b, cudaMemcpyHostToDevice);
+  cudaMemcpy(C, c, sizeof c, cudaMemcpyHostToDevice);
+  cudaMemcpy(Cref, c, sizeof c, cudaMemcpyHostToDevice);
+  cublasHandle_t h;
+  cublasCreate(&h);
+  float alpha = 2, beta = 0.5f;
+  // Row-major C = 2 A B + C / 2 as column-major C^T = 2 B^T A^T + C^T / 2.
+  cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, CUDA_R_32F, n,
+               A, CUDA_R_32F, k, &beta, Cref, CUDA_R_32F, n,
+               CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+  rowMajor<<<dim3(4, 5), dim3(16, 16)>>>(m, n, k, A, B, C);
+  cudaMemcpy(mine, C, sizeof c, cudaMemcpyDeviceToHost);
+  cudaMemcpy(ref, Cref, sizeof c, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < m * n; ++i) {
+    double s = 0;
+    for (int l = 0; l < k; ++l) s += a[i / n * k + l] * b[l * n + i % n];
+    if (!near(ref[i], float(2 * s + 0.5 * c[i])) || !near(mine[i], ref[i])) {
+      printf("gemmex: wrong at %d\n", i); return 1;
+    }
+  }
+  // Column-major op(A) = A^T (A stored k x m), op(B) = B^T (B stored n x k):
+  // C (m x n) = A^T B^T + C / 2, once as a batch of one, from c again.
+  cudaMemcpy(C, c, sizeof c, cudaMemcpyHostToDevice);
+  cudaMemcpy(Cref, c, sizeof c, cudaMemcpyHostToDevice);
+  cublasSgemmStridedBatched(h, CUBLAS_OP_T, CUBLAS_OP_T, m, n, k, &alpha, A,
+                            k, 0, B, n, 0, &beta, C, m, 0, 1);
+  cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_T, m, n, k, &alpha, A, k, B, n, &beta,
+              Cref, m);
+  cudaMemcpy(mine, C, sizeof c, cudaMemcpyDeviceToHost);
+  cudaMemcpy(ref, Cref, sizeof c, cudaMemcpyDeviceToHost);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double s = 0;
+      for (int l = 0; l < k; ++l) s += a[l + i * k] * b[j + l * n];
+      if (!near(ref[i + j * m], float(2 * s + 0.5 * c[i + j * m])) ||
+          mine[i + j * m] != ref[i + j * m]) {
+        printf("sgemm: wrong at %d %d\n", i, j); return 1;
+      }
+    }
+  for (int i = 0; i < 30; ++i) da[i] = i * 0.125;
+  for (int i = 0; i < 20; ++i) db[i] = 3 - i * 0.25;
+  double *DA, *DB, *DC, *S;
+  cudaMalloc(&DA, sizeof da); cudaMalloc(&DB, sizeof db);
+  cudaMalloc(&DC, sizeof dc); cudaMalloc(&S, 16);
+  double s[2] = {1.5, 0};
+  cudaMemcpy(DA, da, sizeof da, cudaMemcpyHostToDevice);
+  cudaMemcpy(DB, db, sizeof db, cudaMemcpyHostToDevice);
+  cudaMemcpy(S, s, 16, cudaMemcpyHostToDevice);
+  cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE);
+  // beta 0: C's bytes (never written) are not read.
+  cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 6, 4, 5, S, DA, 6, DB, 5, S + 1,
+              DC, 6);
+  cudaMemcpy(dc, DC, sizeof dc, cudaMemcpyDeviceToHost);
+  for (int j = 0; j < 4; ++j)
+    for (int i = 0; i < 6; ++i) {
+      double t = 0;
+      for (int l = 0; l < 5; ++l) t += da[i + l * 6] * db[l + j * 5];
+      if (std::fabs(dc[i + j * 6] - 1.5 * t) > 1e-12) {
+        printf("dgemm: wrong at %d %d\n", i, j); return 1;
+      }
+    }
+  cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST);
+  rowMajor<<<dim3(4, 5), dim3(16, 16)>>>(m, n, k, A, B, Cref);
+  cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, B, CUDA_R_32F, n,
+               A, CUDA_R_32F, k, &beta, Cref, CUDA_R_32F, n,
+               CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+  printf("ok\n");
+  return 0;
+}
+)");
+  Flags = {"-lcublas"};
+  Kernels = {kernelOf("_Z8rowMajoriiiPKfS0_Pf", {4, 4, 4, 8, 8, 8})};
+  RecordedRun Run = run(P);
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_EQ(Run.OutputTail, "ok\n");
+  ASSERT_EQ(Run.Launches.size(), 2u);
+  // Every input of the second launch was known: Cref is the Sgemm's.
+  for (const auto &[File, Known] : Run.Launches[1].ImageKnown)
+    EXPECT_TRUE(Known) << File;
+  EXPECT_EQ(Run.LibraryComputed,
+            (std::map<std::string, unsigned>{{"cublasDgemm_v2", 1},
+                                             {"cublasGemmEx", 1},
+                                             {"cublasSgemmStridedBatched", 1},
+                                             {"cublasSgemm_v2", 1}}));
+  ASSERT_EQ(Run.Forgets.size(), 1u); // The TF32 GEMM, after both launches.
+  EXPECT_EQ(Run.Forgets[0].second, 2u);
+}
+
 // A loop that launches until the kernel says it is done: 1000 halved until
 // 0 takes 10 launches (500, 250, 125, 62, 31, 15, 7, 3, 1, 0).
 TEST_F(FunctionalRecord, ConvergenceLoopsLaunchAsOftenAsOnTheGpu) {

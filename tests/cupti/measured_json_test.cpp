@@ -161,6 +161,31 @@ TEST(CuptiMergeLinePass, LaunchesOnOneSideOnlyAreReported) {
   EXPECT_NE(M.Warnings[1].find("launch 32"), std::string::npos);
 }
 
+// An LU factorisation launches two kernels per step, each with its own
+// grid: past --line-runs, each kernel's first launch is kept for the
+// per-line runs, then the others in order; the rest come back in order.
+TEST(CuptiLineRuns, EachKernelsFirstThenInOrder) {
+  OrderedJson Doc = {{"launches", OrderedJson::array()}};
+  for (unsigned I = 0; I < 6; ++I)
+    Doc["launches"].push_back(
+        {{"index", I}, {"kernel", I < 5 ? "lu_kernel1" : "lu_kernel2"}});
+  OrderedJson Aside = setAsideFromLineRuns(Doc, 3);
+  auto Indices = [](const OrderedJson &Launches) {
+    std::vector<unsigned> Out;
+    for (const OrderedJson &L : Launches)
+      Out.push_back(L["index"].get<unsigned>());
+    return Out;
+  };
+  EXPECT_EQ(Indices(Doc["launches"]), (std::vector<unsigned>{0, 1, 5}));
+  EXPECT_EQ(Indices(Aside), (std::vector<unsigned>{2, 3, 4}));
+  putBackLaunches(Doc, std::move(Aside));
+  EXPECT_EQ(Indices(Doc["launches"]),
+            (std::vector<unsigned>{0, 1, 2, 3, 4, 5}));
+  // Within the limit nothing is set aside.
+  EXPECT_TRUE(setAsideFromLineRuns(Doc, 6).empty());
+  EXPECT_EQ(Doc["launches"].size(), 6u);
+}
+
 TEST(CuptiIso8601, Shape) {
   std::string D = utcNowIso8601();
   ASSERT_EQ(D.size(), 20u);

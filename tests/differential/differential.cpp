@@ -22,12 +22,12 @@ std::string commandOutput(const std::string &Cmd) {
 }
 
 json analyzeAs(const std::string &Dir, const std::string &File,
-               const std::string &Path, const std::string &Extra) {
+               const std::string &Path, unsigned ExecSeconds) {
+  // 900 s: time enough on a loaded machine.
   const std::string Cmd = "cd '" + Dir + "' && " + GMEM_ANALYZE_EXE + " '" +
-                          File + "' --path " + Path +
-                          // Time enough on a loaded machine.
-                          " --exec-budget 900 --time-limit 900 " + Extra +
-                          " --format json 2>/dev/null";
+                          File + "' --path " + Path + " --exec-budget " +
+                          std::to_string(ExecSeconds) +
+                          " --time-limit 900 --format json 2>/dev/null";
   return json::parse(commandOutput(Cmd), nullptr, /*allow_exceptions=*/false);
 }
 

@@ -18,10 +18,10 @@ namespace gmem::test {
 std::string commandOutput(const std::string &Cmd);
 
 /// gmem-analyze's JSON report of File, run from Dir, with --path Path
-/// (model or executed); a discarded value when the tool printed no JSON.
+/// (model or executed) and --exec-budget ExecSeconds (0: record without
+/// running the kernels); a discarded value when the tool printed no JSON.
 nlohmann::json analyzeAs(const std::string &Dir, const std::string &File,
-                         const std::string &Path,
-                         const std::string &Extra = "");
+                         const std::string &Path, unsigned ExecSeconds = 900);
 
 /// Whether the model said of a launch (its JSON) that it could not tell
 /// what some source access compiled to (the SASS's instructions do not say

@@ -32,7 +32,7 @@ TEST_P(StaticVsExecuted, SameFigures) {
   // need the kernels run (instructions issued) come from the executor
   // itself. Running them twice took half of the suite's longest tests.
   const json Model =
-      analyzeAs(Examples, GetParam(), "model", "--exec-budget 0");
+      analyzeAs(Examples, GetParam(), "model", /*ExecSeconds=*/0);
   const json Run = analyzeAs(Examples, GetParam(), "executed");
   ASSERT_TRUE(Model.is_object() && Run.is_object()) << GetParam();
   if (Run["compiler"].value("launches", "") != "recorded")

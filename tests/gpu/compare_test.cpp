@@ -823,6 +823,40 @@ TEST(Compare, KernelMissingFromTheSourceIsAnError) {
             "program");
 }
 
+// A program that checks its kernel against cuBLAS: the GPU ran cuBLAS's
+// own kernels too, which the source does not define. With the recorded
+// run's library calls known they are set aside with a note; without any,
+// a kernel the source lacks is still an error.
+TEST(Compare, KernelsOfTheLibrariesTheProgramCalledAreNotCompared) {
+  Module M = copyModule();
+  M.Compiler.LibraryCalls = {{"cublasGemmEx", 2}};
+  Measurement Ms = copyMeasurement();
+  MeasuredLaunch Gemm = Ms.Launches[0];
+  Gemm.Kernel = "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_cublas";
+  Gemm.Index = 0;
+  Ms.Launches[0].Index = 1;
+  Ms.Launches.insert(Ms.Launches.begin(), Gemm);
+  Expected<Comparison> C = buildComparison(M, Ms, "m.json", {});
+  ASSERT_TRUE(C) << C.error();
+  ASSERT_EQ(C->Launches.size(), 1u);
+  EXPECT_EQ(C->Launches[0].Match.K->Name, "copy");
+  bool Said = false;
+  for (const std::string &N : C->Notes)
+    Said |= contains(N, "1 measured launch(es) of kernels that test.cu does "
+                        "not define (sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_"
+                        "cublas) are taken as those of the NVIDIA library "
+                        "calls the program made (cublasGemmEx x2)");
+  EXPECT_TRUE(Said);
+  // Only the library's kernels measured: nothing to compare.
+  Ms.Launches.pop_back();
+  EXPECT_TRUE(contains(buildError(M, Ms, "m.json"),
+                       "every measured launch is of a kernel the NVIDIA "
+                       "libraries the program called run"));
+  M.Compiler.LibraryCalls.clear();
+  EXPECT_TRUE(contains(buildError(M, Ms, "m.json"),
+                       "no kernel of that name in test.cu"));
+}
+
 TEST(Compare, ArgumentCountMustMatchTheSource) {
   Module M = copyModule();
   Measurement Ms = copyMeasurement();

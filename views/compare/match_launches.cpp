@@ -130,6 +130,7 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
         "compared, and not matched to the measured launches of their "
         "kernels");
   std::map<std::string, size_t> Seen; // Measured launches per kernel so far.
+  std::map<std::string, size_t> LibraryKernels;
   std::vector<bool> Used(M.Launches.size(), false);
   // gmem-verify records dynamic shared memory; the CSV formats do not.
   bool HasSmem = Ms.Tool == "gmem-verify";
@@ -139,6 +140,12 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
     std::string What = MeasurementName + ": launch " +
                        std::to_string(ML.Index) + " (" + ML.Kernel + ")";
     const Kernel *K = findMeasuredKernel(M, ML);
+    if (!K && !M.Compiler.LibraryCalls.empty()) {
+      // The NVIDIA libraries the program called (cuBLAS's GEMMs) run
+      // kernels of their own, which the source does not hold.
+      ++LibraryKernels[ML.Kernel];
+      continue;
+    }
     if (!K)
       return Failure{What + ": no kernel of that name in " + M.File +
                      " (it has " + kernelList(M) +
@@ -241,6 +248,29 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
     }
     Out.Launches.push_back(std::move(ML2));
   }
+  if (!LibraryKernels.empty()) {
+    size_t N = 0, Named = 0;
+    std::string Kernels, Calls;
+    for (const auto &[Name, Count] : LibraryKernels) {
+      N += Count;
+      if (Named++ < 3)
+        Kernels += (Kernels.empty() ? "" : ", ") + Name;
+    }
+    if (Named > 3)
+      Kernels += " and " + std::to_string(Named - 3) + " more";
+    for (const auto &[Api, Count] : M.Compiler.LibraryCalls)
+      Calls += (Calls.empty() ? "" : ", ") + Api +
+               (Count > 1 ? " x" + std::to_string(Count) : std::string());
+    Out.Notes.push_back(
+        std::to_string(N) + " measured launch(es) of kernels that " + M.File +
+        " does not define (" + Kernels +
+        ") are taken as those of the NVIDIA library calls the program made (" +
+        Calls + "): not compared");
+  }
+  if (Out.Launches.empty())
+    return Failure{MeasurementName +
+                   ": every measured launch is of a kernel the NVIDIA "
+                   "libraries the program called run; nothing to compare"};
   for (size_t I = 0; I < M.Launches.size(); ++I)
     if (!Used[I])
       Out.Unmeasured.push_back(I);

@@ -589,4 +589,41 @@ bool allKnown(uintptr_t Base) {
   return It != S.Known.end() && R && It->second->allKnown(R->Size);
 }
 
+bool budgetLeft() { return state().On && state().Spent < state().Budget; }
+
+void spend(double Seconds) { state().Spent += Seconds; }
+
+bool deviceRange(const void *P, size_t Bytes) {
+  State &S = state();
+  exec::Region *R = S.On ? S.Mem.find(uintptr_t(P), 1) : nullptr;
+  auto Kind = R ? S.Kinds.find(R->Base) : S.Kinds.end();
+  return R && R->Known && Kind != S.Kinds.end() && Kind->second == "device" &&
+         uintptr_t(P) - R->Base + Bytes <= R->Size;
+}
+
+bool knownRange(const void *P, size_t Bytes) {
+  if (!deviceRange(P, Bytes))
+    return false;
+  const exec::Region *R = state().Mem.find(uintptr_t(P), 1);
+  if (R->AllKnown)
+    return true;
+  for (uint64_t Off = uintptr_t(P) - R->Base, End = Off + Bytes; Off < End;
+       Off += 64)
+    if (!R->Known->all(Off, unsigned(std::min<uint64_t>(64, End - Off))))
+      return false;
+  return true;
+}
+
+void computed(void *Dst, size_t Bytes, bool Known) {
+  State &S = state();
+  if (!deviceRange(Dst, Bytes))
+    return;
+  exec::Region *R = S.Mem.find(uintptr_t(Dst), 1);
+  S.dirty(R->Base);
+  S.Learned.insert(R->Base);
+  R->Known->setRange(uintptr_t(Dst) - R->Base, Bytes, Known);
+  if (!Known)
+    R->AllKnown = false;
+}
+
 } // namespace gmem::rec

@@ -99,6 +99,18 @@ void forgetAll(const std::string &Why);
 /// Whether every byte of the allocation at Base is known.
 bool allKnown(uintptr_t Base);
 
+// A library call gmem computes on the host (libraries/cublas_gemm.cpp).
+/// Whether execution budget is left for it (recording is functional).
+bool budgetLeft();
+/// Charges Seconds of its work to the execution budget.
+void spend(double Seconds);
+/// Whether the Bytes at P lie in one device allocation, all known.
+bool knownRange(const void *P, size_t Bytes);
+/// Whether the Bytes at P lie in one device allocation.
+bool deviceRange(const void *P, size_t Bytes);
+/// It wrote the Bytes at Dst (in one allocation), from known inputs or not.
+void computed(void *Dst, size_t Bytes, bool Known);
+
 } // namespace gmem::rec
 
 #endif // GMEM_RECORD_RUNTIME_FUNCTIONAL_H

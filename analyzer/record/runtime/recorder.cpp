@@ -192,3 +192,37 @@ extern "C" int gmemRecordLibraryCall(const char *Api) {
                   "device memory");
   return 0;
 }
+
+// A library call that gmem computes on the host (libraries/cublas_gemm.cpp)
+// asks first whether it may: recording is functional and execution budget
+// is left. The launches kept run first (the call reads what they wrote).
+extern "C" int gmemRecordLibraryMayCompute() {
+  using namespace gmem::rec;
+  std::lock_guard<std::mutex> G(recorder().Lock);
+  if (!budgetLeft())
+    return 0;
+  settle();
+  return 1;
+}
+
+extern "C" int gmemRecordDeviceRange(const void *P, size_t Bytes, int Known) {
+  using namespace gmem::rec;
+  std::lock_guard<std::mutex> G(recorder().Lock);
+  return Known ? knownRange(P, Bytes) : deviceRange(P, Bytes);
+}
+
+extern "C" void gmemRecordComputed(void *Dst, size_t Bytes, int Known) {
+  using namespace gmem::rec;
+  std::lock_guard<std::mutex> G(recorder().Lock);
+  computed(Dst, Bytes, Known != 0);
+}
+
+// It computed what Api writes, in Seconds: logged as a library call that
+// ran, charged to the execution budget.
+extern "C" void gmemRecordLibraryComputed(const char *Api, double Seconds) {
+  using namespace gmem::rec;
+  std::lock_guard<std::mutex> G(recorder().Lock);
+  spend(Seconds);
+  logLine(std::string("{\"ev\":\"library\",\"api\":\"") + Api +
+          "\",\"ran\":true}");
+}

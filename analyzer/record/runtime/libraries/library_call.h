@@ -2,15 +2,27 @@
 #ifndef GMEM_RECORD_RUNTIME_LIBRARY_CALL_H
 #define GMEM_RECORD_RUNTIME_LIBRARY_CALL_H
 
+#include <cstddef>
 #include <cstdlib>
 #include <cublas_api.h>
 
 /// Logs a call of a library function to the recording libcudart's log.
 extern "C" int gmemRecordLibraryCall(const char *Api);
 
+// For a call gmem computes on the host (cublas_gemm.cpp), in order: whether
+// it may (recording is functional, budget is left; the launches kept have
+// run); whether the Bytes at P lie in one device allocation (and, with
+// Known, are all known); that it wrote Bytes at Dst from known inputs or
+// not; and that it is done, in Seconds.
+extern "C" int gmemRecordLibraryMayCompute();
+extern "C" int gmemRecordDeviceRange(const void *P, size_t Bytes, int Known);
+extern "C" void gmemRecordComputed(void *Dst, size_t Bytes, int Known);
+extern "C" void gmemRecordLibraryComputed(const char *Api, double Seconds);
+
 namespace gmem::rec {
 
-/// A fresh zeroed object for an opaque handle: programs only pass it back.
+/// A fresh zeroed object for an opaque handle: programs only pass it back
+/// (a cuBLAS handle's first bytes keep its pointer mode, cublas_gemm.cpp).
 template <typename T> cublasStatus_t create(T *Out, const char *Api) {
   *Out = reinterpret_cast<T>(std::calloc(1, 512));
   gmemRecordLibraryCall(Api);
