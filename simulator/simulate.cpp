@@ -1,6 +1,7 @@
 //===- simulate.cpp - Simulate every warp of a launch ---------------------===//
 #include "simulate.h"
 #include "block_classes.h"
+#include "dead_loops.h"
 #include "metrics.h"
 
 #include <algorithm>
@@ -227,8 +228,12 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
   Collected C;
   {
     Progress P(K.Name, Warps, O.OnProgress);
-    C = O.Exhaustive || needsEveryWarp(K) ? simulateEveryWarp(K, A, Env, O, P)
-                                          : simulateByClasses(K, A, Env, O, P);
+    // Loops that change no figure are not evaluated (dead_loops.h).
+    const std::optional<Kernel> Pruned = withoutDeadLoops(K);
+    const Kernel &Run = Pruned ? *Pruned : K;
+    C = O.Exhaustive || needsEveryWarp(Run)
+            ? simulateEveryWarp(Run, A, Env, O, P)
+            : simulateByClasses(Run, A, Env, O, P);
   }
 
   LaunchResult R;
