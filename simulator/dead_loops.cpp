@@ -18,39 +18,48 @@ void countReads(const Expr &E, std::vector<unsigned> &Reads) {
       countReads(*O, Reads);
 }
 
+void countReads(const std::vector<Stmt> &List, std::vector<unsigned> &Reads);
+
+void countReads(const Stmt &S, std::vector<unsigned> &Reads) {
+  if (S.Value)
+    countReads(*S.Value, Reads);
+  if (S.Cond)
+    countReads(*S.Cond, Reads);
+  countReads(S.Then, Reads);
+  countReads(S.Else, Reads);
+  countReads(S.CondPre, Reads);
+  countReads(S.Body, Reads);
+  countReads(S.Step, Reads);
+}
+
 void countReads(const std::vector<Stmt> &List, std::vector<unsigned> &Reads) {
-  for (const Stmt &S : List) {
-    if (S.Value)
-      countReads(*S.Value, Reads);
-    if (S.Cond)
-      countReads(*S.Cond, Reads);
-    countReads(S.Then, Reads);
-    countReads(S.Else, Reads);
-    countReads(S.CondPre, Reads);
-    countReads(S.Body, Reads);
-    countReads(S.Step, Reads);
+  for (const Stmt &S : List)
+    countReads(S, Reads);
+}
+
+bool quiet(const std::vector<Stmt> &List, std::vector<int> &Assigned);
+
+/// Whether S only assigns, branches and loops (no access, call, break,
+/// continue or return), collecting the slots it assigns.
+bool quiet(const Stmt &S, std::vector<int> &Assigned) {
+  switch (S.Kind) {
+  case StmtKind::Assign:
+    Assigned.push_back(S.Slot);
+    return true;
+  case StmtKind::If:
+  case StmtKind::Loop:
+    return quiet(S.Then, Assigned) && quiet(S.Else, Assigned) &&
+           quiet(S.CondPre, Assigned) && quiet(S.Body, Assigned) &&
+           quiet(S.Step, Assigned);
+  default:
+    return false;
   }
 }
 
-/// Whether List only assigns, branches and loops (no access, call, break,
-/// continue or return), collecting the slots it assigns.
 bool quiet(const std::vector<Stmt> &List, std::vector<int> &Assigned) {
-  for (const Stmt &S : List) {
-    switch (S.Kind) {
-    case StmtKind::Assign:
-      Assigned.push_back(S.Slot);
-      break;
-    case StmtKind::If:
-    case StmtKind::Loop:
-      if (!quiet(S.Then, Assigned) || !quiet(S.Else, Assigned) ||
-          !quiet(S.CondPre, Assigned) || !quiet(S.Body, Assigned) ||
-          !quiet(S.Step, Assigned))
-        return false;
-      break;
-    default:
+  for (const Stmt &S : List)
+    if (!quiet(S, Assigned))
       return false;
-    }
-  }
   return true;
 }
 
@@ -133,10 +142,10 @@ public:
 private:
   bool dead(const Stmt *Init, const Stmt &Loop) {
     std::vector<int> Assigned;
-    if (!counts(K, Init, Loop) || !quiet({Loop}, Assigned))
+    if (!counts(K, Init, Loop) || !quiet(Loop, Assigned))
       return false;
     std::vector<unsigned> Inside(K.Slots.size());
-    countReads({Loop}, Inside);
+    countReads(Loop, Inside);
     for (int Slot : Assigned)
       if (Slot < 0 || size_t(Slot) >= Total.size() ||
           Inside[size_t(Slot)] != Total[size_t(Slot)])

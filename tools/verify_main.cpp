@@ -56,6 +56,7 @@ const char *const Usage =
 struct Options {
   std::string Output = "measured.json";
   std::string Skip, Count, Kernel, LineRuns = "100";
+  uint64_t LineLimit = 100; ///< LineRuns, parsed.
   bool Lines = true, Traffic = true, Debug = false;
   std::vector<std::string> Program;
 };
@@ -117,7 +118,7 @@ Options parseArgs(int Argc, char **Argv) {
     fail("--launch-skip needs an unsigned integer, not '" + O.Skip + "'");
   if (!O.Count.empty() && (!parseCount(O.Count, N) || N == 0))
     fail("--launch-count needs a positive integer, not '" + O.Count + "'");
-  if (!parseCount(O.LineRuns, N))
+  if (!parseCount(O.LineRuns, O.LineLimit))
     fail("--line-runs needs an unsigned integer, not '" + O.LineRuns + "'");
   LaunchFilterOptions F;
   F.KernelRegex = O.Kernel;
@@ -283,10 +284,8 @@ int main(int Argc, char **Argv) {
   Doc.erase("failed_launches");
 
   std::vector<std::string> Warnings;
-  uint64_t LineLimit = 0;
-  parseCount(O.LineRuns, LineLimit);
   const size_t LineRuns =
-      O.Lines ? std::min<size_t>(Doc["launches"].size(), LineLimit) : 0;
+      O.Lines ? std::min<size_t>(Doc["launches"].size(), O.LineLimit) : 0;
   const size_t Runs = 1 + (O.Traffic ? 1 : 0) + LineRuns;
   if (O.Traffic && !Doc["launches"].empty()) {
     std::fprintf(stderr,
@@ -315,7 +314,7 @@ int main(int Argc, char **Argv) {
   // launches not chosen keep no per-line figures.
   OrderedJson Unlined = OrderedJson::array();
   if (O.Lines) {
-    Unlined = setAsideFromLineRuns(Doc, LineLimit);
+    Unlined = setAsideFromLineRuns(Doc, O.LineLimit);
     if (!Unlined.empty())
       Warnings.push_back("per-line metrics measured for " +
                          std::to_string(LineRuns) + " of " +

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstring>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -252,6 +253,20 @@ bool scalarType(cublasComputeType_t Compute, cudaDataType CT,
   }
 }
 
+/// cublas{S,D}gemm and their strided batches: every operand a T.
+template <typename T>
+cublasStatus_t typed(const char *Api, cublasHandle_t H, cublasOperation_t OpA,
+                     cublasOperation_t OpB, int M, int N, int K, const T *Alpha,
+                     const T *A, int Lda, long long StrideA, const T *B,
+                     int Ldb, long long StrideB, const T *Beta, T *C, int Ldc,
+                     long long StrideC, int Batch) {
+  constexpr cudaDataType Ty =
+      std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F;
+  return run(Api, H,
+             gemm(OpA, OpB, M, N, K, A, Ty, Lda, B, Ty, Ldb, C, Ty, Ldc), Alpha,
+             Beta, Ty, Batch, StrideA, StrideB, StrideC);
+}
+
 } // namespace
 
 extern "C" {
@@ -274,10 +289,8 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t H, cublasOperation_t OpA,
                               const float *Alpha, const float *A, int Lda,
                               const float *B, int Ldb, const float *Beta,
                               float *C, int Ldc) {
-  return run("cublasSgemm_v2", H,
-             gemm(OpA, OpB, M, N, K, A, CUDA_R_32F, Lda, B, CUDA_R_32F, Ldb, C,
-                  CUDA_R_32F, Ldc),
-             Alpha, Beta, CUDA_R_32F);
+  return typed("cublasSgemm_v2", H, OpA, OpB, M, N, K, Alpha, A, Lda, 0, B, Ldb,
+               0, Beta, C, Ldc, 0, 1);
 }
 
 cublasStatus_t cublasDgemm_v2(cublasHandle_t H, cublasOperation_t OpA,
@@ -285,10 +298,8 @@ cublasStatus_t cublasDgemm_v2(cublasHandle_t H, cublasOperation_t OpA,
                               const double *Alpha, const double *A, int Lda,
                               const double *B, int Ldb, const double *Beta,
                               double *C, int Ldc) {
-  return run("cublasDgemm_v2", H,
-             gemm(OpA, OpB, M, N, K, A, CUDA_R_64F, Lda, B, CUDA_R_64F, Ldb, C,
-                  CUDA_R_64F, Ldc),
-             Alpha, Beta, CUDA_R_64F);
+  return typed("cublasDgemm_v2", H, OpA, OpB, M, N, K, Alpha, A, Lda, 0, B, Ldb,
+               0, Beta, C, Ldc, 0, 1);
 }
 
 cublasStatus_t cublasGemmEx(cublasHandle_t H, cublasOperation_t OpA,
@@ -310,10 +321,8 @@ cublasStatus_t cublasSgemmStridedBatched(
     int N, int K, const float *Alpha, const float *A, int Lda,
     long long StrideA, const float *B, int Ldb, long long StrideB,
     const float *Beta, float *C, int Ldc, long long StrideC, int Batch) {
-  return run("cublasSgemmStridedBatched", H,
-             gemm(OpA, OpB, M, N, K, A, CUDA_R_32F, Lda, B, CUDA_R_32F, Ldb, C,
-                  CUDA_R_32F, Ldc),
-             Alpha, Beta, CUDA_R_32F, Batch, StrideA, StrideB, StrideC);
+  return typed("cublasSgemmStridedBatched", H, OpA, OpB, M, N, K, Alpha, A, Lda,
+               StrideA, B, Ldb, StrideB, Beta, C, Ldc, StrideC, Batch);
 }
 
 cublasStatus_t cublasDgemmStridedBatched(
@@ -321,10 +330,8 @@ cublasStatus_t cublasDgemmStridedBatched(
     int N, int K, const double *Alpha, const double *A, int Lda,
     long long StrideA, const double *B, int Ldb, long long StrideB,
     const double *Beta, double *C, int Ldc, long long StrideC, int Batch) {
-  return run("cublasDgemmStridedBatched", H,
-             gemm(OpA, OpB, M, N, K, A, CUDA_R_64F, Lda, B, CUDA_R_64F, Ldb, C,
-                  CUDA_R_64F, Ldc),
-             Alpha, Beta, CUDA_R_64F, Batch, StrideA, StrideB, StrideC);
+  return typed("cublasDgemmStridedBatched", H, OpA, OpB, M, N, K, Alpha, A, Lda,
+               StrideA, B, Ldb, StrideB, Beta, C, Ldc, StrideC, Batch);
 }
 
 cublasStatus_t cublasGemmStridedBatchedEx(
