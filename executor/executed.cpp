@@ -160,7 +160,7 @@ public:
         Grid{C.Grid[0], C.Grid[1], C.Grid[2]} {
     for (const Access &A : EK.K.Accesses)
       if (A.Compiled.State == CompiledForm::Merged && A.Compiled.Leader >= 0) {
-        Group &G = Groups[A.Compiled.Leader];
+        Shape &G = Shapes[A.Compiled.Leader];
         G.Need = A.Compiled.Loop == 0 ? A.Compiled.Width / A.Size : G.Need + 1;
         G.Width = A.Compiled.Width;
       }
@@ -281,7 +281,7 @@ public:
       E.Addr[ctz(M)] = R.Addr[ctz(M)];
     const Access &A = EK.K.Accesses[size_t(Id)];
     if (A.Compiled.State == CompiledForm::Merged && A.Compiled.Leader >= 0)
-      return join(Groups[A.Compiled.Leader], A.Compiled.Leader, E);
+      return join(A.Compiled.Leader, E);
     emit(E);
   }
 
@@ -314,9 +314,9 @@ private:
     unsigned Warp = 0;
     uint64_t Addr[32];
   };
-  struct Group {
+  /// A merged group's instruction: how many parts make it, its width.
+  struct Shape {
     unsigned Need = 0, Width = 0;
-    std::vector<One> Seen;
   };
 
   void emit(const One &O) {
@@ -345,28 +345,34 @@ private:
     Pipe.priced(E);
   }
 
-  void join(Group &G, int Leader, const One &O) {
-    // A group another warp (or an earlier pass: a part seen again, unless
-    // the parts are a loop's iterations) left open is flushed.
+  void join(int Leader, const One &O) {
+    // Each warp gathers its own parts: warps take turns of a few hundred
+    // instructions, so another warp's parts may come between one warp's.
+    // A part seen again (unless the parts are a loop's iterations) starts
+    // the next instance; the open one is flushed.
+    std::vector<One> &Seen = Open[{Leader, O.Order}];
+    const Shape &G = Shapes[Leader];
     const bool Again = EK.K.Accesses[size_t(Leader)].Compiled.Loop != 0 &&
-                       std::any_of(G.Seen.begin(), G.Seen.end(),
+                       std::any_of(Seen.begin(), Seen.end(),
                                    [&](const One &P) { return P.Id == O.Id; });
-    if (!G.Seen.empty() && (G.Seen.front().Order != O.Order || Again))
-      flush(G, Leader);
-    G.Seen.push_back(O);
-    if (G.Seen.size() >= G.Need)
-      flush(G, Leader);
+    if (Again)
+      flush(G, Leader, Seen);
+    Seen.push_back(O);
+    if (Seen.size() >= G.Need) {
+      flush(G, Leader, Seen);
+      Open.erase({Leader, O.Order});
+    }
   }
 
   /// Emits a group's requests: one wide request when complete, unknown if
   /// any part is, the parts apart otherwise.
-  void flush(Group &G, int Leader) {
-    if (G.Seen.empty())
+  void flush(const Shape &G, int Leader, std::vector<One> &Seen) {
+    if (Seen.empty())
       return;
-    const One &F = G.Seen.front();
-    bool Whole = G.Seen.size() == G.Need, Unknown = false, Uncertain = false,
+    const One &F = Seen.front();
+    bool Whole = Seen.size() == G.Need, Unknown = false, Uncertain = false,
          Raced = false;
-    for (const One &P : G.Seen) {
+    for (const One &P : Seen) {
       Unknown |= P.Unknown;
       Uncertain |= P.Uncertain;
       Raced |= P.Raced;
@@ -380,7 +386,7 @@ private:
       const unsigned L = ctz(M);
       const uint64_t Window = F.Addr[L] - F.Addr[L] % G.Width;
       uint32_t Parts = 0;
-      for (const One &P : G.Seen) {
+      for (const One &P : Seen) {
         const uint64_t D = P.Addr[L] - Window;
         const uint64_t K = D / F.Size;
         Whole = Whole && P.Addr[L] >= Window && D + F.Size <= G.Width &&
@@ -401,18 +407,19 @@ private:
       W.Raced = Raced;
       emit(W);
     } else {
-      for (const One &P : G.Seen)
+      for (const One &P : Seen)
         emit(P);
       UnmergedEvent U;
       U.AccessId = Leader;
       Pipe.unmerged(U);
     }
-    G.Seen.clear();
+    Seen.clear();
   }
 
   void flushAll() {
-    for (auto &[Leader, G] : Groups)
-      flush(G, Leader);
+    for (auto &[Key, Seen] : Open)
+      flush(Shapes[Key.first], Key.first, Seen);
+    Open.clear();
   }
 
   RequestPipeline &Pipe;
@@ -424,7 +431,9 @@ private:
   bool Racing = WarpsPerBlock * Grid.count() > 1;
   const XFunction *LastFn = nullptr;
   const std::vector<int> *LastIds = nullptr;
-  std::map<int, Group> Groups;
+  std::map<int, Shape> Shapes;
+  /// The parts gathered so far, per leader and warp (its Order).
+  std::map<std::pair<int, uint64_t>, std::vector<One>> Open;
 };
 
 } // namespace

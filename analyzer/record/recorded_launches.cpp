@@ -267,7 +267,7 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
           "their kernels are not in this report");
     if (!Run.LibraryComputed.empty())
       Out.Warnings.push_back(
-          "gmem computed the program's cuBLAS GEMMs on the host (" +
+          "gmem computed the program's cuBLAS matrix products on the host (" +
           ListOf(Run.LibraryComputed) +
           "), each element summed in double and rounded once, so device "
           "memory holds their results to within cuBLAS's rounding; their "

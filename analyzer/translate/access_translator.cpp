@@ -20,8 +20,6 @@ using namespace clang;
 
 namespace {
 
-const IntType AddrT{64, false};
-
 bool isPow2Size(uint64_t S) {
   return S == 1 || S == 2 || S == 4 || S == 8 || S == 16;
 }

@@ -30,6 +30,10 @@ namespace gmem {
 
 using StmtList = std::vector<Stmt>;
 
+/// The model's types of a condition and of a byte address.
+inline const IntType BoolT{1, false};
+inline const IntType AddrT{64, false};
+
 /// Which memory a pointer value points into.
 struct PtrOrigin {
   enum KindT : uint8_t {

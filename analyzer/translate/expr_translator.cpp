@@ -19,9 +19,6 @@ using namespace clang;
 
 namespace {
 
-const IntType BoolT{1, false};
-const IntType AddrT{64, false};
-
 std::optional<Op> arithmeticOp(BinaryOperatorKind K) {
   switch (K) {
   case BO_Mul:

@@ -19,9 +19,6 @@ using namespace clang;
 
 namespace {
 
-const IntType BoolT{1, false};
-const IntType AddrT{64, false};
-
 /// Functions that touch no memory the model counts and whose value, if any,
 /// is not needed; calls to them are not worth a warning.
 bool isQuietFunction(StringRef N) {

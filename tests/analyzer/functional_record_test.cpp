@@ -464,6 +464,75 @@ int main() {
   EXPECT_EQ(Run.Forgets[0].second, 2u);
 }
 
+// GEMV tutorials check their kernels against cublasSgemv (a row-major
+// matrix as the transpose of a column-major one): both operations, strided
+// vectors and double precision are computed, so the checks pass.
+TEST_F(FunctionalRecord, CublasGemvsComputeWhatTheProgramChecks) {
+  const std::string P = write(R"(
+#include <cmath>
+#include <cstdio>
+#include <cublas_v2.h>
+static float a[37 * 20], x[2 * 37], y[3 * 37], yinit[3 * 37];
+static double da[5 * 3], dx[3], dy[5];
+int main() {
+  const int m = 37, n = 20; // a: m x n, column-major, lda = m
+  for (int i = 0; i < m * n; ++i) a[i] = (i % 11) * 0.5f - 2;
+  for (int i = 0; i < 2 * m; ++i) x[i] = (i % 5) - 2.f;
+  for (int i = 0; i < 3 * m; ++i) yinit[i] = (i % 3) * 0.25f;
+  float *A, *X, *Y;
+  cudaMalloc(&A, sizeof a); cudaMalloc(&X, sizeof x); cudaMalloc(&Y, sizeof y);
+  cudaMemcpy(A, a, sizeof a, cudaMemcpyHostToDevice);
+  cudaMemcpy(X, x, sizeof x, cudaMemcpyHostToDevice);
+  cublasHandle_t h;
+  cublasCreate(&h);
+  const float alpha = 2, beta = 0.5f;
+  for (int t = 0; t < 2; ++t) {
+    cublasOperation_t op = t ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const int rows = t ? n : m, cols = t ? m : n;
+    cudaMemcpy(Y, yinit, sizeof y, cudaMemcpyHostToDevice);
+    // y[0, 3, 6, ...] = 2 op(a) x[0, 2, 4, ...] + y / 2
+    cublasSgemv(h, op, m, n, &alpha, A, m, X, 2, &beta, Y, 3);
+    cudaMemcpy(y, Y, sizeof y, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < rows; ++i) {
+      double s = 0;
+      for (int l = 0; l < cols; ++l)
+        s += (t ? a[l + i * m] : a[i + l * m]) * x[2 * l];
+      const double want = 2 * s + 0.5 * yinit[3 * i];
+      if (std::fabs(y[3 * i] - want) > 1e-4 * (1 + std::fabs(want)) ||
+          y[3 * i + 1] != yinit[3 * i + 1]) {
+        printf("sgemv %d: wrong at %d\n", t, i); return 1;
+      }
+    }
+  }
+  for (int i = 0; i < 15; ++i) da[i] = i * 0.125;
+  for (int i = 0; i < 3; ++i) dx[i] = 1 - i;
+  double *DA, *DX, *DY;
+  cudaMalloc(&DA, sizeof da); cudaMalloc(&DX, sizeof dx);
+  cudaMalloc(&DY, sizeof dy);
+  cudaMemcpy(DA, da, sizeof da, cudaMemcpyHostToDevice);
+  cudaMemcpy(DX, dx, sizeof dx, cudaMemcpyHostToDevice);
+  const double one = 1, zero = 0;
+  // beta 0: y's bytes (never written) are not read.
+  cublasDgemv(h, CUBLAS_OP_N, 5, 3, &one, DA, 5, DX, 1, &zero, DY, 1);
+  cudaMemcpy(dy, DY, sizeof dy, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 5; ++i)
+    if (dy[i] != da[i] - da[i + 10]) {
+      printf("dgemv: wrong at %d\n", i); return 1;
+    }
+  printf("ok\n");
+  return 0;
+}
+)");
+  Flags = {"-lcublas"};
+  RecordedRun Run = run(P);
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  EXPECT_EQ(Run.OutputTail, "ok\n");
+  EXPECT_EQ(Run.LibraryComputed,
+            (std::map<std::string, unsigned>{{"cublasDgemv_v2", 1},
+                                             {"cublasSgemv_v2", 2}}));
+  EXPECT_TRUE(Run.Forgets.empty());
+}
+
 // A loop that launches until the kernel says it is done: 1000 halved until
 // 0 takes 10 launches (500, 250, 125, 62, 31, 15, 7, 3, 1, 0).
 TEST_F(FunctionalRecord, ConvergenceLoopsLaunchAsOftenAsOnTheGpu) {

@@ -465,6 +465,33 @@ TEST(PtxasMerges, WidthsFollowWhereTheVariableLies) {
   EXPECT_EQ(Second["requests"], 1);
 }
 
+TEST(PtxasMerges, EachWarpGathersItsOwnPartsOfAWideLoad) {
+  // One block of 8 warps, each thread an 8 x 8 register tile: per step of
+  // k, 8 consecutive floats of A's tile, which ptxas reads with two
+  // LDS.128 where the PTX has eight 4-byte loads among the FMAs. Warps
+  // take turns of a few hundred instructions, so one warp's loads of one
+  // LDS.128 come apart; each warp's are still one instruction: 8 warps x
+  // 8 tiles of k x 16 steps x 2 = 2048 requests of 2 wavefronts (two
+  // 16-byte rows a warp; 4352 and 5632 before the fix), as the H200
+  // counted (tests/data/measured/howto/own_register_tile.json; SGEMM_CUDA's
+  // autotuned kernel, the same loads, too: measured/sgemm/sgemm_9.json).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/tiled_own/register_tile.cu";
+  json J = analyzed("register_tile", Src + " --path executed");
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 1u) << J["warnings"].dump();
+  const json &L = J["launches"][0];
+  EXPECT_EQ(L["path"], "executed");
+  std::map<int, std::pair<int, int>> Loads; // Line: requests, wavefronts.
+  for (const json &A : L["accesses"])
+    if (A["space"] == "shared" && A["op"] == "load")
+      Loads[A["line"].get<int>()] = {A["requests"], A["wavefronts"]};
+  EXPECT_EQ(Loads, (std::map<int, std::pair<int, int>>{{29, {2048, 4096}},
+                                                       {31, {2048, 16384}}}))
+      << L["accesses"].dump();
+}
+
 TEST(PtxasMerges, ALoopUnrolledFurtherKeepsItsWideLoads) {
   // Thread 0 sums 8 warp totals: nvcc unrolls the loop by 4 (loads at +0,
   // +4, +8, +12) with a one-load remainder loop; ptxas unrolls it further

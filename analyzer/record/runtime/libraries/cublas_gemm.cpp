@@ -1,9 +1,10 @@
-//===- cublas_gemm.cpp - cuBLAS's GEMMs computed on the host --------------===//
+//===- cublas_gemm.cpp - cuBLAS's GEMMs and GEMVs computed on the host ----===//
 //
 // Programs check their kernels against cuBLAS (a GEMM tutorial compares
 // its kernel's C with cublasGemmEx's), so a GEMM that runs nothing stops
 // them at the first check. When recording is functional, the GEMMs here
-// compute C = alpha op(A) op(B) + beta C over the program's buffers: each
+// compute C = alpha op(A) op(B) + beta C over the program's buffers (a
+// GEMV as the GEMM of one row): each
 // element's products summed in double and rounded once to C's type. That
 // is the exact result to within C's rounding, which cuBLAS is too to
 // within its own (it sums in the compute type, in its kernel's order): the
@@ -267,6 +268,27 @@ cublasStatus_t typed(const char *Api, cublasHandle_t H, cublasOperation_t OpA,
              Beta, Ty, Batch, StrideA, StrideB, StrideC);
 }
 
+/// cublas{S,D}gemv: y = alpha op(A) x + beta y, computed as the GEMM
+/// y^T = x^T op(A)^T of one row, so that x's and y's strides are the
+/// leading dimensions of one-row matrices.
+template <typename T>
+cublasStatus_t gemv(const char *Api, cublasHandle_t H, cublasOperation_t Op,
+                    int M, int N, const T *Alpha, const T *A, int Lda,
+                    const T *X, int IncX, const T *Beta, T *Y, int IncY) {
+  // cuBLAS walks a negative stride from the vector's far end; not here.
+  if (IncX <= 0 || IncY <= 0)
+    return cublasStatus_t(gmemRecordLibraryCall(Api));
+  constexpr cudaDataType Ty =
+      std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F;
+  const bool TA = Op != CUBLAS_OP_N;
+  // op(A) is Rows x Cols.
+  const int Rows = TA ? N : M, Cols = TA ? M : N;
+  return run(Api, H,
+             gemm(CUBLAS_OP_N, TA ? CUBLAS_OP_N : CUBLAS_OP_T, 1, Rows, Cols, X,
+                  Ty, IncX, A, Ty, Lda, Y, Ty, IncY),
+             Alpha, Beta, Ty);
+}
+
 } // namespace
 
 extern "C" {
@@ -300,6 +322,22 @@ cublasStatus_t cublasDgemm_v2(cublasHandle_t H, cublasOperation_t OpA,
                               double *C, int Ldc) {
   return typed("cublasDgemm_v2", H, OpA, OpB, M, N, K, Alpha, A, Lda, 0, B, Ldb,
                0, Beta, C, Ldc, 0, 1);
+}
+
+cublasStatus_t cublasSgemv_v2(cublasHandle_t H, cublasOperation_t Op, int M,
+                              int N, const float *Alpha, const float *A,
+                              int Lda, const float *X, int IncX,
+                              const float *Beta, float *Y, int IncY) {
+  return gemv("cublasSgemv_v2", H, Op, M, N, Alpha, A, Lda, X, IncX, Beta, Y,
+              IncY);
+}
+
+cublasStatus_t cublasDgemv_v2(cublasHandle_t H, cublasOperation_t Op, int M,
+                              int N, const double *Alpha, const double *A,
+                              int Lda, const double *X, int IncX,
+                              const double *Beta, double *Y, int IncY) {
+  return gemv("cublasDgemv_v2", H, Op, M, N, Alpha, A, Lda, X, IncX, Beta, Y,
+              IncY);
 }
 
 cublasStatus_t cublasGemmEx(cublasHandle_t H, cublasOperation_t OpA,
