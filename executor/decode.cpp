@@ -8,12 +8,6 @@
 
 namespace gmem::exec {
 
-namespace {
-
-uint64_t alignUp(uint64_t V, uint64_t A) { return A ? (V + A - 1) / A * A : V; }
-
-} // namespace
-
 Ty tyOf(const std::string &M) {
   static const std::pair<const char *, Ty> Types[] = {
       {"pred", Ty::Pred}, {"b8", Ty::B8},     {"b16", Ty::B16},

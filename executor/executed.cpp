@@ -349,7 +349,12 @@ private:
     // Each warp gathers its own parts: warps take turns of a few hundred
     // instructions, so another warp's parts may come between one warp's.
     // A part seen again (unless the parts are a loop's iterations) starts
-    // the next instance; the open one is flushed.
+    // the next instance; the open one is flushed. A thread runs its blocks
+    // one after another: what a block left open is flushed when the next
+    // begins, so that at most one block's warps have groups open.
+    if (!Open.empty() && O.Block != OpenBlock)
+      flushAll();
+    OpenBlock = O.Block;
     std::vector<One> &Seen = Open[{Leader, O.Order}];
     const Shape &G = Shapes[Leader];
     const bool Again = EK.K.Accesses[size_t(Leader)].Compiled.Loop != 0 &&
@@ -432,8 +437,10 @@ private:
   const XFunction *LastFn = nullptr;
   const std::vector<int> *LastIds = nullptr;
   std::map<int, Shape> Shapes;
-  /// The parts gathered so far, per leader and warp (its Order).
+  /// The parts gathered so far, per leader and warp (its Order), of the
+  /// accesses of block OpenBlock.
   std::map<std::pair<int, uint64_t>, std::vector<One>> Open;
+  uint64_t OpenBlock = 0;
 };
 
 } // namespace

@@ -7,8 +7,6 @@ namespace gmem::exec {
 
 namespace {
 
-uint64_t alignUp(uint64_t V, uint64_t A) { return A ? (V + A - 1) / A * A : V; }
-
 /// Module-scope key: the module's index and the name.
 std::string key(size_t Module, const std::string &Name) {
   return std::to_string(Module) + ":" + Name;

@@ -29,6 +29,11 @@
 
 namespace gmem::exec {
 
+/// V rounded up to a multiple of A (V itself when A is 0).
+inline uint64_t alignUp(uint64_t V, uint64_t A) {
+  return A ? (V + A - 1) / A * A : V;
+}
+
 /// Operand files.
 enum FileId : uint32_t {
   FReg = 0,

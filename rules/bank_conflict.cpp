@@ -311,7 +311,8 @@ static void trySequentialAddressing(const RuleContext &C, const Access &A,
           durationChange(C, Base, Sequential)};
 }
 
-static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
+static void checkBankConflict(const RuleContext &C,
+                              std::vector<Diagnostic> &Out) {
   for (const Access &A : C.K.Accesses) {
     const AccessStats &S = C.R.PerAccess[A.Id];
     if (A.Sp != Space::Shared || !S.Requests || S.UnknownRequests ||
@@ -352,6 +353,6 @@ extern const RuleInfo BankConflictRule = {
     "apart share a bank and are served one after another.",
     "any request needing more wavefronts than its ideal (2-way or worse); "
     "with --max-conflict-ways N, conflicts of more than N ways are errors",
-    check};
+    checkBankConflict};
 
 } // namespace gmem

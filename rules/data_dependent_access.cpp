@@ -3,7 +3,8 @@
 
 namespace gmem {
 
-static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
+static void checkDataDependentAccess(const RuleContext &C,
+                                     std::vector<Diagnostic> &Out) {
   for (const Access &A : C.K.Accesses) {
     const AccessStats &S = C.R.PerAccess[A.Id];
     // Recorded launches price such an access where the data is known; the
@@ -33,6 +34,6 @@ extern const RuleInfo DataDependentAccessRule = {
     "gmem reports its sectors as unknown rather than guess. Gather and "
     "scatter through index arrays are often uncoalesced: measure them.",
     "any request whose address depends on loaded data",
-    check};
+    checkDataDependentAccess};
 
 } // namespace gmem

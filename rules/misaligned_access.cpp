@@ -3,7 +3,8 @@
 
 namespace gmem {
 
-static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
+static void checkMisalignedAccess(const RuleContext &C,
+                                  std::vector<Diagnostic> &Out) {
   for (const Access &A : C.K.Accesses) {
     const AccessStats &S = C.R.PerAccess[A.Id];
     if (!S.MisalignedLanes)
@@ -36,6 +37,6 @@ extern const RuleInfo MisalignedAccessRule = {
     "pointer that was advanced by an odd number of elements to a wider "
     "vector type.",
     "any misaligned lane (always an error)",
-    check};
+    checkMisalignedAccess};
 
 } // namespace gmem

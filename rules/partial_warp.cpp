@@ -3,7 +3,8 @@
 
 namespace gmem {
 
-static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
+static void checkPartialWarp(const RuleContext &C,
+                             std::vector<Diagnostic> &Out) {
   const Launch &L = C.R.L;
   uint64_t Threads = L.Block.count(), Warp = C.Arch.WarpSize;
   if (!Threads || Threads % Warp == 0)
@@ -40,6 +41,6 @@ extern const RuleInfo PartialWarpRule = {
     "count is not a multiple of 32, every block's last warp runs with idle "
     "lanes that still occupy a warp slot and issue slots.",
     "any block whose thread count is not a multiple of 32",
-    check};
+    checkPartialWarp};
 
 } // namespace gmem

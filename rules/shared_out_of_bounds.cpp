@@ -4,7 +4,8 @@
 
 namespace gmem {
 
-static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
+static void checkSharedOutOfBounds(const RuleContext &C,
+                                   std::vector<Diagnostic> &Out) {
   for (const Access &A : C.K.Accesses) {
     const AccessStats &S = C.R.PerAccess[A.Id];
     // An access of the executed PTX may name no array of the model; its
@@ -53,6 +54,6 @@ extern const RuleInfo SharedOutOfBoundsRule = {
     "launch's block: the kernel reads or overwrites another array or faults. "
     "Typical cause: a tile sized for one block shape, launched with another.",
     "any lane outside the array (always an error)",
-    check};
+    checkSharedOutOfBounds};
 
 } // namespace gmem

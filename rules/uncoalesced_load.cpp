@@ -3,7 +3,8 @@
 
 namespace gmem {
 
-static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
+static void checkUncoalescedLoad(const RuleContext &C,
+                                 std::vector<Diagnostic> &Out) {
   checkUncoalesced(C, Out, AccessKind::Load, "gmem-uncoalesced-load");
 }
 
@@ -19,6 +20,6 @@ extern const RuleInfo UncoalescedLoadRule = {
     "hold the same bytes.",
     "sectors per request above 1.1 times the ideal; with --min-efficiency "
     "PCT, also any load whose efficiency is below PCT (an error)",
-    check};
+    checkUncoalescedLoad};
 
 } // namespace gmem

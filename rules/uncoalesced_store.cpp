@@ -3,7 +3,8 @@
 
 namespace gmem {
 
-static void check(const RuleContext &C, std::vector<Diagnostic> &Out) {
+static void checkUncoalescedStore(const RuleContext &C,
+                                  std::vector<Diagnostic> &Out) {
   checkUncoalesced(C, Out, AccessKind::Store, "gmem-uncoalesced-store");
 }
 
@@ -19,6 +20,6 @@ extern const RuleInfo UncoalescedStoreRule = {
     "hold the same bytes.",
     "sectors per request above 1.1 times the ideal; with --min-efficiency "
     "PCT, also any store whose efficiency is below PCT (an error)",
-    check};
+    checkUncoalescedStore};
 
 } // namespace gmem

@@ -12,6 +12,7 @@
 #include "loop_skip.h"
 #include "memory_units.h"
 #include "pointer_arith.h"
+#include "stmt_walk.h"
 #include "unknowns.h"
 
 #include <algorithm>
@@ -21,35 +22,11 @@ namespace gmem {
 
 namespace {
 
-constexpr uint64_t MaxLoopIterations = uint64_t(1) << 26;
 // Once the box's warp has run this many loop iterations per block (at
 // least 16 blocks' worth), a loop of loop_skip.h's shape met from then on
 // goes to the every-warp evaluator, which counts it by periods: long loops
 // over a few blocks cost more here than some periods per warp there.
 constexpr uint64_t LoopHandOver = uint64_t(1) << 8;
-
-bool canLeaveLoop(const std::vector<Stmt> &L, bool InNestedLoop = false) {
-  for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Return ||
-        (S.Kind == StmtKind::Break && !InNestedLoop))
-      return true;
-    if (S.Kind == StmtKind::Call)
-      continue;
-    bool Nested = InNestedLoop || S.Kind == StmtKind::Loop;
-    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      if (canLeaveLoop(*Sub, Nested))
-        return true;
-  }
-  return false;
-}
-
-uint32_t laneMaskFor(uint64_t Threads, unsigned Warp) {
-  uint64_t First = uint64_t(Warp) * 32;
-  if (First >= Threads)
-    return 0;
-  uint64_t N = std::min<uint64_t>(32, Threads - First);
-  return N == 32 ? 0xffffffffu : (1u << N) - 1;
-}
 
 int bitLength(uint64_t V) { return V ? 64 - __builtin_clzll(V) : 0; }
 

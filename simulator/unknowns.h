@@ -69,6 +69,8 @@ inline Why endlessLoop() {
   return unmodelled("its loop never ends (the condition is always true and "
                     "nothing leaves the loop)");
 }
+/// Loops that run longer than this for one warp are reported, not finished.
+constexpr uint64_t MaxLoopIterations = uint64_t(1) << 26;
 inline Why unfinishedLoop(uint64_t Iterations) {
   return unmodelled("its loop did not finish after " +
                     std::to_string(Iterations) + " iterations for one warp");

@@ -14,8 +14,6 @@ namespace gmem {
 
 namespace {
 
-/// Loops that run longer than this for one warp are reported, not finished.
-constexpr uint64_t MaxLoopIterations = uint64_t(1) << 26;
 constexpr unsigned TempsPerLevel = 3;
 
 unsigned exprDepth(const Expr &E) {
@@ -23,24 +21,6 @@ unsigned exprDepth(const Expr &E) {
   for (const ExprPtr &O : E.Ops)
     D = std::max(D, exprDepth(*O));
   return D + 1;
-}
-
-/// Whether L contains a return, break or continue anywhere.
-/// Whether L can leave its loop: a break outside nested loops, or a return
-/// outside inlined calls.
-bool canLeaveLoop(const std::vector<Stmt> &L, bool InNestedLoop = false) {
-  for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Return ||
-        (S.Kind == StmtKind::Break && !InNestedLoop))
-      return true;
-    if (S.Kind == StmtKind::Call)
-      continue;
-    bool Nested = InNestedLoop || S.Kind == StmtKind::Loop;
-    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      if (canLeaveLoop(*Sub, Nested))
-        return true;
-  }
-  return false;
 }
 
 unsigned maxDepth(const std::vector<Stmt> &L) {
@@ -54,14 +34,6 @@ unsigned maxDepth(const std::vector<Stmt> &L) {
       D = std::max(D, maxDepth(*Sub));
   }
   return D;
-}
-
-uint32_t laneMaskFor(uint64_t Threads, unsigned Warp) {
-  uint64_t First = uint64_t(Warp) * 32;
-  if (First >= Threads)
-    return 0;
-  uint64_t N = std::min<uint64_t>(32, Threads - First);
-  return N == 32 ? 0xffffffffu : (1u << N) - 1;
 }
 
 } // namespace

@@ -20,7 +20,7 @@ enum class Cls : uint8_t {
   SharedAtomic
 };
 
-Cls classOf(const Access &A) {
+Cls clsOf(const Access &A) {
   const bool Shared = A.Sp == Space::Shared;
   switch (A.Kind) {
   case AccessKind::Load:
@@ -32,7 +32,7 @@ Cls classOf(const Access &A) {
   }
 }
 
-bool classOf(const SassInstr &I, Cls &C) {
+bool clsOf(const SassInstr &I, Cls &C) {
   bool Shared;
   switch (I.Space) {
   case SassSpace::Global:
@@ -557,7 +557,7 @@ void relineInOrder(ExecutedKernel &EK, const SassFunction &F,
     std::vector<const SassInstr *> S;
     for (const SassInstr &I : F.Memory) {
       Cls Of;
-      if (I.Space == SassSpace::Async || !classOf(I, Of) || Of != C)
+      if (I.Space == SassSpace::Async || !clsOf(I, Of) || Of != C)
         continue;
       Plain &= !I.InSubroutine && I.Copies == 1 && I.Where.size() == 1;
       S.push_back(&I);
@@ -610,11 +610,11 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     const auto &[Fn, Instr] = EK.Where[I];
     const std::vector<SourceLoc> Chain = sourceChain(*Fn, Instr);
     const SourceLoc Inner = Chain.empty() ? SourceLoc() : Chain.front();
-    Ptx[{Inner.File, Inner.Line, classOf(A)}].push_back(int(I));
+    Ptx[{Inner.File, Inner.Line, clsOf(A)}].push_back(int(I));
   }
   for (const SassInstr &S : F.Memory) {
     Cls C;
-    if (!classOf(S, C))
+    if (!clsOf(S, C))
       continue;
     const SassLoc L = S.Where.empty() ? SassLoc() : S.Where.front();
     Sass[{L.File, L.Line, C}].push_back(&S);
@@ -628,7 +628,7 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
   for (const SassInstr &S : F.Memory) {
     Cls C;
     if (S.Space != SassSpace::Async && !S.Where.empty() &&
-        S.Where.front().Line && classOf(S, C) &&
+        S.Where.front().Line && clsOf(S, C) &&
         !Ptx.count({S.Where.front().File, S.Where.front().Line, C}))
       Free.insert({S.Where.front().File, S.Where.front().Line, C});
   }
@@ -676,7 +676,7 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
   }
   for (int Id : Moved) {
     const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
-    const Key To{S.SassFile, S.SassLine, classOf(EK.K.Accesses[size_t(Id)])};
+    const Key To{S.SassFile, S.SassLine, clsOf(EK.K.Accesses[size_t(Id)])};
     Ptx[To].push_back(Id);
   }
   for (auto It = Ptx.begin(); It != Ptx.end();)
@@ -858,7 +858,7 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     if (const std::optional<bool> Red =
             atomicsAllReductions(F, C == Cls::SharedAtomic))
       for (size_t I = 0; I < EK.K.Accesses.size(); ++I)
-        if (classOf(EK.K.Accesses[I]) == C && !EK.sharedSideOfGeneric(I))
+        if (clsOf(EK.K.Accesses[I]) == C && !EK.sharedSideOfGeneric(I))
           EK.K.Accesses[I].Reduction = *Red;
   // A generic instruction's shared side is made where its global side is
   // (merges of generic instructions are left as written).

@@ -54,13 +54,8 @@ std::string value(double V, bool Sign = false) {
   return S;
 }
 
-std::string dim(const Dim3 &D) {
-  return "(" + std::to_string(D.X) + "," + std::to_string(D.Y) + "," +
-         std::to_string(D.Z) + ")";
-}
-
 std::string launchTitle(const Launch &L) {
-  std::string S = L.Kernel + "<<<" + dim(L.Grid) + ", " + dim(L.Block);
+  std::string S = L.Kernel + "<<<" + dimText(L.Grid) + ", " + dimText(L.Block);
   if (L.DynamicSmem)
     S += ", " + std::to_string(L.DynamicSmem);
   S += ">>>";
