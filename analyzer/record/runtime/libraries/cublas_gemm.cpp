@@ -4,12 +4,12 @@
 // its kernel's C with cublasGemmEx's), so a GEMM that runs nothing stops
 // them at the first check. When recording is functional, the GEMMs here
 // compute C = alpha op(A) op(B) + beta C over the program's buffers (a
-// GEMV as the GEMM of one row): each
-// element's products summed in double and rounded once to C's type. That
-// is the exact result to within C's rounding, which cuBLAS is too to
-// within its own (it sums in the compute type, in its kernel's order): the
-// values agree to cuBLAS's error, not always to the bit. C's bytes are
-// known where A and B (and C, when beta is not zero) were.
+// GEMV as the GEMM of one row): each element's products summed in double
+// and rounded once to C's type. That is the exact result to within C's
+// rounding, which cuBLAS is too to within its own (it sums in the compute
+// type, in its kernel's order): the values agree to cuBLAS's error, not
+// always to the bit. C's bytes are known where A and B (and C, when beta is
+// not zero) were.
 //
 // What is not computed here (reduced-precision compute types, half or
 // bfloat16 outputs, a pointer outside device memory, the execution budget
