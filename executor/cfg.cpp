@@ -206,6 +206,54 @@ void computeReconvergence(XFunction &X) {
     const int D = IDom[B];
     Last.Reconv = D < 0 || uint32_t(D) == Exit ? N : Start[size_t(D)];
   }
+  computeSkips(X);
+}
+
+void computeSkips(XFunction &X) {
+  const uint32_t N = uint32_t(X.Code.size());
+  X.Skipped.clear();
+  // Plain code up to R: no control but guarded branches to R (the second
+  // test of `a && b`), no barrier and no call.
+  auto Plain = [&](uint32_t From, uint32_t To, uint32_t R) {
+    for (uint32_t J = From; J < To; ++J) {
+      const XInstr &B = X.Code[J];
+      if (B.Src &&
+          (B.Src->Op == "bar" || B.Src->Op == "barrier" || B.Src->Op == "call"))
+        return false;
+      if (B.Ctl == XInstr::None)
+        continue;
+      if (B.Ctl != XInstr::Branch || B.Guard < 0 || B.Target != R || J >= R)
+        return false;
+    }
+    return true;
+  };
+  auto List = [&](uint32_t From, uint32_t To) -> int32_t {
+    std::vector<uint32_t> Mem;
+    for (uint32_t J = From; J < To; ++J)
+      if (X.Code[J].Access >= 0)
+        Mem.push_back(J);
+    if (Mem.empty())
+      return -1;
+    X.Skipped.push_back(std::move(Mem));
+    return int32_t(X.Skipped.size() - 1);
+  };
+  for (uint32_t I = 0; I < N; ++I) {
+    XInstr &In = X.Code[I];
+    if (In.Ctl != XInstr::Branch || In.Guard < 0 || In.Target <= I + 1 ||
+        In.Target > N || In.Reconv < In.Target || In.Reconv > N)
+      continue;
+    const uint32_t T = In.Target, R = In.Reconv;
+    const XInstr &Before = X.Code[T - 1];
+    // if/else: the then side ends in `bra R`, the else side runs to R.
+    const bool Else = T < R && Before.Ctl == XInstr::Branch &&
+                      Before.Guard < 0 && Before.Target == R;
+    if (T == R && Plain(I + 1, T, R))
+      In.SkipTaken = List(I + 1, T);
+    if (Else && Plain(I + 1, T - 1, R))
+      In.SkipTaken = List(I + 1, T - 1);
+    if (Else && Plain(T, R, R))
+      In.SkipNot = List(T, R);
+  }
 }
 
 } // namespace gmem::exec

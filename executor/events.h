@@ -9,6 +9,7 @@
 #ifndef GMEM_EXECUTOR_EVENTS_H
 #define GMEM_EXECUTOR_EVENTS_H
 
+#include <cstddef>
 #include <cstdint>
 
 namespace gmem::exec {
@@ -64,6 +65,12 @@ public:
   /// memory (Part 0; R.Addr their offsets there; Space Local where no lane
   /// reached global or shared memory, so that no request was made).
   virtual void elsewhere(const MemRequest &R) {}
+  /// The N memory instructions Instrs of Fn reached by a warp with every
+  /// lane off them (one whose guard is false on each, or those of a plain
+  /// branch side the whole warp skips, XFunction::Skipped): no request,
+  /// but a GPU executes them where ptxas predicated that code.
+  virtual void predicatedOff(const XFunction *Fn, const uint32_t *Instrs,
+                             size_t N) {}
 };
 
 } // namespace gmem::exec

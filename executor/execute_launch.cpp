@@ -242,6 +242,7 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
   Out.K.Loc = Model.Loc;
   Out.K.Params = Model.Params;
   Out.K.Shared = Model.Shared;
+  Out.K.UnmodelledGlobal = EK.K.UnmodelledGlobal;
   std::map<int, int> RowOfModel;
   for (const Access &M : Model.Accesses)
     if (Claimed.count(M.Id)) {

@@ -51,6 +51,21 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
       if (C.Callee &&
           std::find(Reach.begin(), Reach.end(), C.Callee) == Reach.end())
         Reach.push_back(C.Callee);
+  // Device runtime calls that move global memory of their own, with
+  // instructions gmem never sees (the driver's): what the model says of
+  // them in the source (analyzer/translate's stmt_translator.cpp).
+  for (const XFunction *F : Reach)
+    for (const CallInfo &C : F->Calls)
+      if (EK.K.UnmodelledGlobal.empty() && !C.Callee &&
+          (C.Name == "vprintf" || C.Name == "malloc" || C.Name == "free"))
+        EK.K.UnmodelledGlobal =
+            C.Name == "vprintf"
+                ? "printf in " + F->Name +
+                      " writes its arguments to the printf buffer in global "
+                      "memory (not modelled)"
+                : C.Name + " in " + F->Name +
+                      " works on the device heap in global memory (not "
+                      "modelled)";
   for (const XFunction *F : Reach) {
     std::vector<int> &Ids = EK.Ids[F];
     Ids.assign(F->Code.size() * 2, -1);
@@ -211,6 +226,26 @@ public:
         Seen[N++] = A;
     }
     S.GenericLocalBytes += uint64_t(N) * R.Size;
+  }
+
+  /// Counted where every instruction of the side is Guarded (else ptxas
+  /// branched around it, simulator/stmt_walk.h's PredicatedOffSides).
+  void predicatedOff(const exec::XFunction *Fn, const uint32_t *Instrs,
+                     size_t N) override {
+    for (size_t I = 0; I < N; ++I) {
+      const int Id = EK.id(Fn, Instrs[I], 0);
+      if (Id >= 0 && hasOwnInstruction(EK.K.Accesses[size_t(Id)]) &&
+          !EK.K.Accesses[size_t(Id)].Compiled.Guarded)
+        return;
+    }
+    for (size_t I = 0; I < N; ++I) {
+      const int Id = EK.id(Fn, Instrs[I], 0);
+      if (Id < 0)
+        continue;
+      if (const unsigned Each =
+              predicatedOffInstructions(EK.K.Accesses[size_t(Id)]))
+        Pipe.predicatedOff({Id, Each});
+    }
   }
 
   void request(const MemRequest &R) override {

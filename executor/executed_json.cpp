@@ -13,7 +13,8 @@ namespace {
 /// An access's counts as an array; 0 for an access that never ran.
 json statsJson(const AccessStats &S) {
   if (!S.Requests && !S.UnknownRequests && !S.UncountedRequests &&
-      !S.UnmergedGroups && !S.LocalExecutions && !S.GenericElsewhere)
+      !S.UnmergedGroups && !S.LocalExecutions && !S.GenericElsewhere &&
+      !S.PredicatedOff)
     return 0;
   json Sample = nullptr;
   if (S.Costliest) {
@@ -45,7 +46,8 @@ json statsJson(const AccessStats &S) {
               Sample,
               S.LocalExecutions,
               S.GenericElsewhere,
-              S.GenericLocalBytes};
+              S.GenericLocalBytes,
+              S.PredicatedOff};
 }
 
 AccessStats statsFrom(const json &J) {
@@ -90,6 +92,8 @@ AccessStats statsFrom(const json &J) {
     S.GenericElsewhere = U();
     S.GenericLocalBytes = U();
   }
+  if (I < J.size())
+    S.PredicatedOff = U();
   return S;
 }
 
@@ -198,7 +202,8 @@ std::string compiledLines(const ExecutedKernel &EK) {
   for (const Access &A : EK.K.Accesses) {
     const CompiledForm &C = A.Compiled;
     if (C.State != CompiledForm::Merged && C.State != CompiledForm::Reused &&
-        C.State != CompiledForm::Split && !C.OneLane && !A.Reduction)
+        C.State != CompiledForm::Split && !C.OneLane && !A.Reduction &&
+        !C.Guarded)
       continue;
     Out += EK.K.MangledName + " " + std::to_string(A.Id) + " " +
            std::to_string(int(C.State)) + " " + std::to_string(C.Width) +
@@ -208,7 +213,7 @@ std::string compiledLines(const ExecutedKernel &EK) {
            std::to_string(C.Parts.size());
     for (unsigned P : C.Parts)
       Out += " " + std::to_string(P);
-    Out += "\n";
+    Out += " " + std::to_string(int(C.Guarded)) + "\n";
   }
   return Out;
 }
@@ -227,6 +232,8 @@ void applyCompiledLine(ExecutedKernel &EK, const std::string &Line) {
   for (unsigned &P : Parts)
     if (!(In >> P))
       return;
+  int Guarded = 0;
+  In >> Guarded;
   Access &A = EK.K.Accesses[size_t(Id)];
   A.Compiled.Parts = std::move(Parts);
   A.Compiled.State = CompiledForm::StateT(State);
@@ -234,6 +241,7 @@ void applyCompiledLine(ExecutedKernel &EK, const std::string &Line) {
   A.Compiled.Leader = Leader;
   A.Compiled.Loop = Loop;
   A.Compiled.OneLane = OneLane;
+  A.Compiled.Guarded = Guarded;
   A.Reduction = Red;
 }
 

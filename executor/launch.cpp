@@ -358,6 +358,9 @@ void Launch::runWarp(Block &B, Warp &W, uint64_t Slice) {
       const uint32_t P = C.P[I.Guard];
       // Lanes whose guard is unknown may or may not run it.
       C.Taint |= A & ~C.PK[I.Guard];
+      if (!((I.GuardNot ? ~P : P) & A) && I.Access >= 0 && Sink &&
+          !(C.Taint & A))
+        Sink->predicatedOff(&F, &E.PC, 1);
       A &= I.GuardNot ? ~P : P;
     }
     C.Active = A;

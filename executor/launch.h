@@ -132,6 +132,11 @@ public:
   }
   /// The lanes leave the warp (exit).
   void exitLanes(Warp &W, uint32_t Lanes);
+  /// A warp skipped the memory instructions Instrs of F with every lane.
+  void predicatedOff(const XFunction &F, const std::vector<uint32_t> &Instrs) {
+    if (Sink)
+      Sink->predicatedOff(&F, Instrs.data(), Instrs.size());
+  }
   /// Lane L of W touched global address A outside every allocation: its
   /// load gives an unknown value, its store is not made (and memory is no
   /// longer certain).

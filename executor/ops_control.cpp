@@ -27,6 +27,12 @@ void braH(Ctx &C, const XInstr &I) {
   const uint32_t Taken = guardLanes(C, I, Mask), Not = Mask & ~Taken;
   const bool Unknown = I.Guard >= 0 && (Mask & ~C.PK[I.Guard]);
   if (!Unknown) {
+    // The whole warp skips one side. Lanes of another path that meets this
+    // one where the branch's sides do (`a || b`) may run that side: then
+    // it is not skipped.
+    const int32_t Skip = !Not ? I.SkipTaken : !Taken ? I.SkipNot : -1;
+    if (Skip >= 0 && !(E.Taint & Mask) && E.Reconv != I.Reconv)
+      C.L->predicatedOff(*C.Fr->Fn, C.Fr->Fn->Skipped[size_t(Skip)]);
     if (!Not) {
       E.PC = I.Target;
       return;

@@ -138,6 +138,10 @@ struct XInstr {
   /// a GPU issues them even when the whole warp branches over them
   /// (cfg.cpp).
   uint8_t IfConverted = 0;
+  /// Forward guarded branches over plain code: the XFunction::Skipped list
+  /// of the memory instructions the whole warp skips when it takes the
+  /// branch, and when it does not (the else side of an if/else); -1: none.
+  int32_t SkipTaken = -1, SkipNot = -1;
   uint8_t InLoop = 0; ///< XFunction::InLoop's, at hand in the hot loop.
   /// Control: a branch (Target, or Extras' targets for brx), leaving the
   /// function (ret, exit, trap), or none.
@@ -184,6 +188,8 @@ struct XFunction {
   /// a loop (between a backward branch and its target).
   std::vector<uint32_t> BlockOf;
   std::vector<char> InLoop;
+  /// Lists of memory instructions a branch skips (XInstr::SkipTaken).
+  std::vector<std::vector<uint32_t>> Skipped;
   /// The arrays memory instructions index (provenance.cpp): "param:N" (the
   /// kernel's N-th parameter), "shared:NAME", "global:NAME"; and each
   /// access's (parallel to Accesses), or -1 when not known.
@@ -299,6 +305,10 @@ void computeRaced(const ptx::Function &F, XFunction &X);
 /// instruction of the immediate post-dominator of its block, or the end of
 /// the function.
 void computeReconvergence(XFunction &X);
+/// The memory instructions each forward branch over plain code skips
+/// (XInstr::SkipTaken, SkipNot): what ptxas predicates instead, so that a
+/// warp none of whose lanes runs them still executes them.
+void computeSkips(XFunction &X);
 
 } // namespace gmem::exec
 

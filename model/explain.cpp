@@ -29,6 +29,13 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
         "executed, with no global or shared request";
     Cost = Cost.empty() ? Local : Cost + "; " + Local;
   }
+  if (S.PredicatedOff) {
+    const std::string Off =
+        std::to_string(S.PredicatedOff) +
+        " executions by warps with every lane off: ptxas predicated it "
+        "instead of branching around it, so they execute it with no request";
+    Cost = Cost.empty() ? Off : Cost + "; " + Off;
+  }
   if (A.AsyncPartner < 0)
     return Cost;
   if (asyncWavefrontsUnknown(A))

@@ -269,6 +269,11 @@ struct CompiledForm {
   /// comparisons with the GPU use them.
   unsigned Line = 0;
   std::string File;
+  /// Every SASS instruction of its line and class carries a guard predicate
+  /// (@P0): ptxas predicated the access instead of branching around it, so
+  /// a warp whose lanes all skip it still executes it, with no request
+  /// (AccessStats::PredicatedOff).
+  bool Guarded = false;
 };
 
 /// One memory instruction as written in the source (a device function inlined
@@ -307,6 +312,29 @@ struct Access {
   bool DataDependent = false;
   CompiledForm Compiled;
 };
+
+/// Whether ptxas made A an instruction of its own where it is written (not
+/// a value reused or hoisted, a part of another's wide instruction, or an
+/// async copy's shared side).
+inline bool hasOwnInstruction(const Access &A) {
+  const CompiledForm &C = A.Compiled;
+  return C.State != CompiledForm::Reused &&
+         C.State != CompiledForm::NoInstruction &&
+         C.State != CompiledForm::Hoisted &&
+         C.State != CompiledForm::Selected &&
+         !(C.State == CompiledForm::Merged && C.Leader != A.Id) &&
+         !(A.AsyncPartner >= 0 && A.Sp == Space::Shared);
+}
+
+/// The instructions a warp executes with every lane off where it skips A:
+/// ptxas predicated A (CompiledForm::Guarded), one per part it kept.
+inline unsigned predicatedOffInstructions(const Access &A) {
+  if (!A.Compiled.Guarded)
+    return 0;
+  return A.Compiled.State == CompiledForm::Split
+             ? unsigned(A.Compiled.Parts.size())
+             : 1;
+}
 
 enum class StmtKind : uint8_t {
   Assign, ///< Slot = Value (for the active lanes).

@@ -72,6 +72,13 @@ struct AccessStats {
   /// parameter) memory: the GPU executes the instruction, with no global or
   /// shared request (its per-line instruction count has them).
   uint64_t LocalExecutions = 0;
+  /// Executions by warps with every lane off a Guarded access (its guard
+  /// false on every lane, or the whole warp skipping the short branch body
+  /// that holds it): the GPU executes the predicated instruction with no
+  /// request. Its per-line instruction count has them; its kernel-level
+  /// instruction and request counters do not (reduce v0 of
+  /// How_to_optimize_in_GPU on an H200, tests/data/measured/howto).
+  uint64_t PredicatedOff = 0;
   /// Executions of a generic instruction with lanes in shared memory (on
   /// its shared side) or in local memory (on its global side): a GPU
   /// counts their bytes among both its global and its shared data bytes

@@ -715,6 +715,10 @@ void BoxEvaluator::exec(const Stmt &S, uint32_t Mask) {
               "it runs under a condition that cannot be computed: "),
           S.Then, S.Else, false);
     Mask &= ~U;
+    // No lane takes one side: ptxas's predicated copy of it still runs.
+    if (Mask && !U && (!(Mask & True) || !(Mask & ~True)))
+      for (const auto &[Id, N] : OffSides.of(K, Mask & True ? S.Else : S.Then))
+        Requests.predicatedOff({Id, N * Blocks});
     if (Mask & True)
       execList(S.Then, Mask & True);
     if (Mask & ~True)

@@ -32,6 +32,7 @@
 #include "model.h"
 #include "request_listeners.h"
 #include "result.h"
+#include "stmt_walk.h"
 #include "warp_eval.h"
 #include <map>
 #include <optional>
@@ -134,6 +135,8 @@ private:
   const std::vector<Residue> &residues(const int64_t C[3]);
 
   const Kernel &K;
+  /// What a warp executes predicated off where it skips an if's side.
+  PredicatedOffSides OffSides;
   const ArchRules &Arch;
   const LaunchEnv &Env;
   const unsigned Period; ///< Translations by a multiple cost the same.

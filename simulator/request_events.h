@@ -80,6 +80,13 @@ struct UnmergedEvent {
   uint64_t Weight = 1;
 };
 
+/// A Guarded access (CompiledForm::Guarded) that a warp, Weight times,
+/// executed with every lane off: no request, one instruction.
+struct PredicatedOffEvent {
+  int AccessId = 0;
+  uint64_t Weight = 1;
+};
+
 /// The bytes [Lo, Hi) of the shared array that A indexes, where the launch
 /// gives DynamicSmem bytes of dynamic shared memory; none for other
 /// accesses. A source marks a request's lanes outside them.
@@ -103,6 +110,7 @@ public:
   virtual void unknown(const UnknownEvent &) {}
   virtual void bounded(const BoundedEvent &) {}
   virtual void unmerged(const UnmergedEvent &) {}
+  virtual void predicatedOff(const PredicatedOffEvent &) {}
 };
 
 /// Prices events with the architecture's memory units and tells the
@@ -134,6 +142,10 @@ public:
   void unmerged(const UnmergedEvent &E) const {
     for (RequestListener *L : Listeners)
       L->unmerged(E);
+  }
+  void predicatedOff(const PredicatedOffEvent &E) const {
+    for (RequestListener *L : Listeners)
+      L->predicatedOff(E);
   }
 
 private:

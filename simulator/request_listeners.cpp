@@ -24,6 +24,7 @@ void AccessStats::add(const AccessStats &O) {
   OverflowRequests += O.OverflowRequests;
   UnmergedGroups += O.UnmergedGroups;
   LocalExecutions += O.LocalExecutions;
+  PredicatedOff += O.PredicatedOff;
   GenericElsewhere += O.GenericElsewhere;
   GenericLocalBytes += O.GenericLocalBytes;
   if (!O.UnknownReason.empty() &&
@@ -147,6 +148,10 @@ void AccessTotals::bounded(const BoundedEvent &E) {
 
 void AccessTotals::unmerged(const UnmergedEvent &E) {
   (*Stats)[E.AccessId].UnmergedGroups += E.Weight;
+}
+
+void AccessTotals::predicatedOff(const PredicatedOffEvent &E) {
+  (*Stats)[E.AccessId].PredicatedOff += E.Weight;
 }
 
 void FirstFaults::reset(size_t Accesses) {

@@ -27,6 +27,7 @@ public:
   void unknown(const UnknownEvent &E) override;
   void bounded(const BoundedEvent &E) override;
   void unmerged(const UnmergedEvent &E) override;
+  void predicatedOff(const PredicatedOffEvent &E) override;
 
 private:
   std::vector<AccessStats> *Stats;

@@ -5,6 +5,8 @@
 #include "model.h"
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -38,6 +40,132 @@ inline bool canLeaveLoop(const std::vector<Stmt> &L,
   }
   return false;
 }
+
+/// The iterations of loop L[At] when they are constants: an induction
+/// variable set to a constant before it, compared with a constant and
+/// stepped by a constant (`for (int i = 0; i < 8; i += 2)`, as unrolled
+/// code is written); none past Max.
+inline std::optional<uint64_t> constantTrips(const std::vector<Stmt> &L,
+                                             size_t At, uint64_t Max = 64) {
+  const Stmt &S = L[At];
+  auto Peel = [](const Expr *E) {
+    while (E && E->Kind == Op::Cast && E->Ops.size() == 1)
+      E = E->Ops[0].get();
+    return E;
+  };
+  const Expr *C = Peel(S.Cond.get());
+  if (!S.TestFirst || !S.CondPre.empty() || !C || C->Ops.size() != 2 ||
+      S.Step.size() != 1 || S.Step[0].Kind != StmtKind::Assign)
+    return std::nullopt;
+  const Expr *V = Peel(C->Ops[0].get()), *N = Peel(C->Ops[1].get());
+  if (!V || V->Kind != Op::Var || !N || N->Kind != Op::Const)
+    return std::nullopt;
+  const Stmt &St = S.Step[0];
+  const Expr *Inc = Peel(St.Value.get());
+  if (St.Slot != V->Index || !Inc || Inc->Ops.size() != 2 ||
+      (Inc->Kind != Op::Add && Inc->Kind != Op::Sub) ||
+      Peel(Inc->Ops[0].get())->Kind != Op::Var ||
+      Peel(Inc->Ops[0].get())->Index != V->Index ||
+      Peel(Inc->Ops[1].get())->Kind != Op::Const)
+    return std::nullopt;
+  const int64_t D =
+      (Inc->Kind == Op::Add ? 1 : -1) * Peel(Inc->Ops[1].get())->Value;
+  std::optional<int64_t> X;
+  for (size_t I = At; I-- > 0 && !X;)
+    if (L[I].Kind == StmtKind::Assign && L[I].Slot == V->Index) {
+      const Expr *Init = Peel(L[I].Value.get());
+      if (!Init || Init->Kind != Op::Const)
+        return std::nullopt;
+      X = Init->Value;
+    }
+  if (!X || !D)
+    return std::nullopt;
+  const int64_t Bound = N->Value;
+  for (uint64_t T = 0; T <= Max; ++T, *X += D) {
+    const bool Go = C->Kind == Op::Lt   ? *X < Bound
+                    : C->Kind == Op::Le ? *X <= Bound
+                    : C->Kind == Op::Gt ? *X > Bound
+                    : C->Kind == Op::Ge ? *X >= Bound
+                    : C->Kind == Op::Ne ? *X != Bound
+                                        : false;
+    if (!Go)
+      return C->Kind == Op::Lt || C->Kind == Op::Le || C->Kind == Op::Gt ||
+                     C->Kind == Op::Ge || C->Kind == Op::Ne
+                 ? std::optional<uint64_t>(T)
+                 : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// Whether ptxas can predicate L instead of branching around it, as it does
+/// a short forward branch over plain code (executor/cfg.cpp): assignments,
+/// accesses, inlined calls without a return, ifs without an else whose
+/// body is plain (`if (a) { if (b) ... }`: two branches to one label), and
+/// loops of constant iterations, which nvcc unrolls. Adds to Times, per
+/// access, how often one pass through L makes it, each pass Each times.
+inline bool plainBranchBody(const std::vector<Stmt> &L,
+                            std::map<int, uint64_t> &Times, uint64_t Each = 1) {
+  for (size_t I = 0; I < L.size(); ++I) {
+    const Stmt &S = L[I];
+    switch (S.Kind) {
+    case StmtKind::Assign:
+      break;
+    case StmtKind::Access:
+      Times[S.AccessId] += Each;
+      break;
+    case StmtKind::Call:
+      if (!plainBranchBody(S.Body, Times, Each))
+        return false;
+      break;
+    case StmtKind::If:
+      if (!S.Else.empty() || !plainBranchBody(S.Then, Times, Each))
+        return false;
+      break;
+    case StmtKind::Loop: {
+      const std::optional<uint64_t> Trips = constantTrips(L, I);
+      if (!Trips || !plainBranchBody(S.Body, Times, Each * *Trips))
+        return false;
+      break;
+    }
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The accesses of branch side L that a warp executes with every lane off
+/// when none of its lanes takes L, and how many instructions each: those of
+/// a plain side whose instructions are all Guarded (one that is not tells
+/// that ptxas branched around the side: `if (ty == 0) { u = y > 0 ? in[i]
+/// : 0; s[tx] = u; }` guards the load alone). Worked out once per side.
+class PredicatedOffSides {
+public:
+  using Counts = std::vector<std::pair<int, uint64_t>>;
+  const Counts &of(const Kernel &K, const std::vector<Stmt> &L) {
+    auto [It, New] = Known.try_emplace(&L);
+    if (New)
+      It->second = work(K, L);
+    return It->second;
+  }
+
+private:
+  static Counts work(const Kernel &K, const std::vector<Stmt> &L) {
+    std::map<int, uint64_t> Times;
+    if (L.empty() || !plainBranchBody(L, Times))
+      return {};
+    Counts Out;
+    for (const auto &[Id, N] : Times) {
+      const Access &A = K.Accesses[size_t(Id)];
+      if (hasOwnInstruction(A) && !A.Compiled.Guarded)
+        return {};
+      if (const unsigned Each = predicatedOffInstructions(A))
+        Out.push_back({Id, N * Each});
+    }
+    return Out;
+  }
+  std::map<const std::vector<Stmt> *, Counts> Known;
+};
 
 /// The lanes of warp Warp that a block of Threads threads has.
 inline uint32_t laneMaskFor(uint64_t Threads, unsigned Warp) {

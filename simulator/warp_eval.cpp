@@ -490,6 +490,10 @@ void WarpEvaluator::exec(const Stmt &S, uint32_t Mask) {
               "it runs under a condition that cannot be computed: "),
           S.Then, S.Else, false);
     Mask &= ~U;
+    // No lane takes one side: ptxas's predicated copy of it still runs.
+    if (Mask && !U && (!(Mask & True) || !(Mask & ~True)))
+      for (const auto &[Id, N] : OffSides.of(K, Mask & True ? S.Else : S.Then))
+        Requests.predicatedOff({Id, N});
     if (Mask & True)
       execList(S.Then, Mask & True);
     if (Mask & ~True)
@@ -1150,6 +1154,7 @@ bool WarpEvaluator::applySkip(const Stmt &S, SkipPlan &P, uint64_t &Iter) {
       &AccessStats::OutOfBoundsLanes,
       &AccessStats::OverflowRequests,
       &AccessStats::UnmergedGroups,
+      &AccessStats::PredicatedOff,
       &AccessStats::BoundedRequests,
       &AccessStats::MinUnits,
       &AccessStats::MaxUnits};

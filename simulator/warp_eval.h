@@ -17,6 +17,7 @@
 #include "model.h"
 #include "request_listeners.h"
 #include "result.h"
+#include "stmt_walk.h"
 #include "value_range.h"
 #include <functional>
 #include <map>
@@ -173,6 +174,8 @@ private:
                     uint32_t U);
 
   const Kernel &K;
+  /// What a warp executes predicated off where it skips an if's side.
+  PredicatedOffSides OffSides;
   const ArchRules &Arch;
   const LaunchEnv &Env;
   std::vector<AccessStats> &Stats;

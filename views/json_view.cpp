@@ -97,6 +97,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
       X["out_of_bounds_lanes"] = S.OutOfBoundsLanes;
     if (S.LocalExecutions)
       X["local_executions"] = S.LocalExecutions;
+    if (S.PredicatedOff)
+      X["predicated_off"] = S.PredicatedOff;
     if (S.OverflowRequests)
       X["address_overflow_requests"] = S.OverflowRequests;
     Accesses.push_back(X);

@@ -1,6 +1,7 @@
 //===- matcher.cpp - Which SASS instructions each source access became ----===//
 #include "matcher.h"
 #include "device_name.h"
+#include "guarded.h"
 #include "int_semantics.h"
 #include "select_merge.h"
 #include "stmt_walk.h"
@@ -1903,10 +1904,19 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
                     " stands for no access of the model: the " +
                     describe(I.Space, I.Kind) + " figures are unknown");
   }
+  const GuardedLines Guarded(*F);
+  for (Access &A : K.Accesses)
+    Guarded.mark(A,
+                 A.Compiled.Line
+                     ? (A.Compiled.File.empty() ? A.Loc.File : A.Compiled.File)
+                     : A.Loc.File,
+                 A.Compiled.Line ? A.Compiled.Line : A.Loc.Line);
   // An async copy's shared side is what its global side became.
   for (Access &A : K.Accesses)
-    if (A.AsyncPartner >= 0 && A.Sp == Space::Shared)
+    if (A.AsyncPartner >= 0 && A.Sp == Space::Shared) {
       A.Compiled = K.Accesses[A.AsyncPartner].Compiled;
+      A.Compiled.Guarded = false;
+    }
   return Notes;
 }
 

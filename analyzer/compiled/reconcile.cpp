@@ -1,6 +1,7 @@
 //===- reconcile.cpp - What ptxas made of the PTX's memory instructions
 //-----===//
 #include "reconcile.h"
+#include "guarded.h"
 
 #include <algorithm>
 #include <map>
@@ -872,6 +873,16 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
                                                  : CompiledForm::AsWritten;
       C.Note = Of.State == CompiledForm::Reused ? Of.Note : std::string();
     }
+  const GuardedLines Guarded(F);
+  for (size_t I = 0; I < EK.K.Accesses.size(); ++I) {
+    Access &A = EK.K.Accesses[I];
+    const ExecutedKernel::Site &S = EK.Sites[I];
+    if (EK.sharedSideOfGeneric(I))
+      A.Compiled.Guarded = false; // The global side's instruction counts.
+    else
+      Guarded.mark(A, S.SassLine ? S.SassFile : A.Loc.File,
+                   S.SassLine ? S.SassLine : A.Loc.Line);
+  }
   return Notes;
 }
 

@@ -7,6 +7,7 @@
 #include <cupti_target.h>
 
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 
 namespace gmem {
@@ -164,6 +165,30 @@ bool SassCollector::sourceLine(uint32_t Crc, const std::string &Function,
   return !Where.first.empty();
 }
 
+bool SassCollector::memoryInstruction(uint32_t Crc, const std::string &Function,
+                                      uint32_t Pc) {
+  for (Cubin &C : Cubins) {
+    if (static_cast<uint32_t>(C.Crc) != Crc)
+      continue;
+    if (!C.Disassembled) {
+      std::string Error;
+      C.Memory = memoryPcsOf(C.Bytes, Error);
+      C.Disassembled = true;
+      if (!C.Memory)
+        std::fprintf(stderr,
+                     "gmem-verify: warning: %s: memory instructions that "
+                     "only ran predicated off are left out of their lines\n",
+                     Error.c_str());
+    }
+    if (!C.Memory)
+      continue;
+    auto F = C.Memory->find(Function);
+    if (F != C.Memory->end())
+      return F->second.count(Pc) != 0;
+  }
+  return false;
+}
+
 bool SassCollector::flush(CUcontext Ctx, std::vector<MeasuredLine> &Lines,
                           std::string &Error) {
   cuCtxSynchronize();
@@ -219,9 +244,15 @@ bool SassCollector::flush(CUcontext Ctx, std::vector<MeasuredLine> &Lines,
   std::map<std::pair<std::string, unsigned>, MeasuredLine> PerLine;
   for (const auto &KV : PerPc) {
     const Counts &C = KV.second;
+    // No traffic: not a memory instruction, one that never ran, or one
+    // whose every execution had all lanes predicated off (executed all
+    // the same: its line counts them).
     if (!C[Sectors] && !C[SectorsIdeal] && !C[Wavefronts] &&
-        !C[WavefrontsIdeal])
-      continue; // Not a global or shared memory instruction, or never ran.
+        !C[WavefrontsIdeal] &&
+        !(C[InstExecuted] &&
+          memoryInstruction(std::get<0>(KV.first), std::get<1>(KV.first),
+                            std::get<2>(KV.first))))
+      continue;
     std::pair<std::string, unsigned> Where;
     if (!sourceLine(std::get<0>(KV.first), std::get<1>(KV.first),
                     std::get<2>(KV.first), Where))

@@ -22,11 +22,13 @@
 #define GMEM_GPU_CUPTI_SASS_COLLECTOR_H
 
 #include "measurement.h"
+#include "memory_pcs.h"
 
 #include <cuda.h>
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -57,6 +59,10 @@ private:
   struct Cubin {
     uint64_t Crc = 0;
     std::vector<char> Bytes;
+    /// Its memory instructions, read when first needed (none when nvdisasm
+    /// could not read it).
+    std::optional<MemoryPcs> Memory;
+    bool Disassembled = false;
   };
   bool configure(CUdevice Dev, std::string &Error, bool &Fatal);
   void disable(CUcontext Ctx);
@@ -64,6 +70,10 @@ private:
              std::string &Error);
   bool sourceLine(uint32_t Crc, const std::string &Function, uint32_t Pc,
                   std::pair<std::string, unsigned> &Where);
+  /// Whether the instruction at Pc of Function is a global or shared memory
+  /// instruction, by its opcode.
+  bool memoryInstruction(uint32_t Crc, const std::string &Function,
+                         uint32_t Pc);
 
   std::vector<Cubin> Cubins;
   std::set<CUdevice> Configured;

@@ -44,8 +44,10 @@
 //       no memory instruction (no warp reached it, or the compiler removed
 //       it), or the reverse; a kernel count whose difference those lines
 //       account for. Also a line with more instructions than predicted
-//       requests but the same sectors and wavefronts: warps with every lane
-//       inactive execute a predicated instruction without a request.
+//       (requests, and executions predicated off that gmem counts:
+//       AccessStats::PredicatedOff) but the same sectors and wavefronts:
+//       warps with every lane inactive execute a predicated instruction
+//       without a request.
 //   (c) unknown: the prediction has no value because an address depends on
 //       loaded data (the simulator's reason is quoted).
 //   (d) contention: shared wavefronts of a launch that runs several blocks
@@ -165,6 +167,9 @@ struct LineComparison {
   /// Executions of generic instructions that reached local memory only:
   /// instructions a GPU counts on the line, with no request.
   uint64_t PredictedLocalExecutions = 0;
+  /// Executions of predicated instructions by warps with every lane off
+  /// (AccessStats::PredicatedOff): counted on the line, with no request.
+  uint64_t PredictedPredicatedOff = 0;
   std::string UnknownReason;
   bool Measured = false;     ///< The measurement has this line.
   bool InstRecorded = false; ///< Its instruction count is known.

@@ -83,10 +83,12 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
   bool WavesClose =
       std::fabs(MW - PW) <=
       tolerance::sharedTotal(PW, double(C.PredictedSharedRequests));
-  // A generic instruction whose lanes all reached local memory is executed
-  // with no request: the line's instructions count it.
-  const uint64_t PredictedInst =
-      C.PredictedRequests + C.PredictedLocalExecutions;
+  // A generic instruction whose lanes all reached local memory, and a
+  // predicated one whose lanes are all off, are executed with no request:
+  // the line's instructions count them.
+  const uint64_t PredictedInst = C.PredictedRequests +
+                                 C.PredictedLocalExecutions +
+                                 C.PredictedPredicatedOff;
   bool InstSame = !C.InstRecorded || C.MeasuredInst == PredictedInst;
   C.Exact =
       SectorsSame && InstSame && *C.PredictedWavefronts == C.MeasuredWavefronts;
@@ -97,10 +99,18 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
   if (SectorsSame && WavesClose && InstSame) {
     C.Kind = "match";
     C.V = Verdict::Match;
+    std::vector<std::string> Without;
     if (C.PredictedLocalExecutions)
-      C.Reason = Requests + ", of which " + num(C.PredictedLocalExecutions) +
-                 " executions of generic instructions whose lanes all "
-                 "reached local memory (no global or shared request)";
+      Without.push_back(num(C.PredictedLocalExecutions) +
+                        " executions of generic instructions whose lanes all "
+                        "reached local memory (no global or shared request)");
+    if (C.PredictedPredicatedOff)
+      Without.push_back(num(C.PredictedPredicatedOff) +
+                        " executions by warps with every lane predicated off "
+                        "(no request)");
+    if (!Without.empty())
+      C.Reason = Requests + ", and " + Without.front() +
+                 (Without.size() > 1 ? " and " + Without.back() : "");
     return;
   }
   if (SectorsSame && WavesClose && C.InstRecorded &&
@@ -294,6 +304,7 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
     (Shared ? C.PredictedSharedRequests : C.PredictedGlobalRequests) +=
         Requests;
     C.PredictedLocalExecutions += S.LocalExecutions;
+    C.PredictedPredicatedOff += S.PredicatedOff;
     auto &Units = Shared ? C.PredictedWavefronts : C.PredictedSectors;
     auto &Unk = Unknown[Key];
     bool &UnknownHere = Shared ? Unk.second : Unk.first;
