@@ -21,6 +21,27 @@ namespace {
 
 bool unconditional(const XInstr &I) { return I.Guard < 0; }
 
+constexpr uint32_t NoJoin = ~uint32_t(0);
+
+/// Whether X's instructions [From, To) are plain code, what ptxas predicates
+/// rather than branches around: no barrier, no call, and no control but
+/// guarded branches forward to JoinsAt (the second test of `a && b`), when
+/// that is not NoJoin.
+bool plainCode(const XFunction &X, uint32_t From, uint32_t To,
+               uint32_t JoinsAt = NoJoin) {
+  for (uint32_t J = From; J < To; ++J) {
+    const XInstr &B = X.Code[J];
+    if (B.Src &&
+        (B.Src->Op == "bar" || B.Src->Op == "barrier" || B.Src->Op == "call"))
+      return false;
+    if (B.Ctl != XInstr::None &&
+        (JoinsAt == NoJoin || B.Ctl != XInstr::Branch || B.Guard < 0 ||
+         B.Target != JoinsAt || J >= JoinsAt))
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 void computeReconvergence(XFunction &X) {
@@ -71,14 +92,7 @@ void computeReconvergence(XFunction &X) {
     if (In.Ctl != XInstr::Branch || In.Guard < 0 || In.Target <= I + 1 ||
         In.Target - I - 1 > 16 || In.Target > N)
       continue;
-    bool Plain = true;
-    for (uint32_t J = I + 1; J < In.Target && Plain; ++J) {
-      const XInstr &B = X.Code[J];
-      Plain = B.Ctl == XInstr::None &&
-              !(B.Src && (B.Src->Op == "bar" || B.Src->Op == "barrier" ||
-                          B.Src->Op == "call"));
-    }
-    if (Plain)
+    if (plainCode(X, I + 1, In.Target))
       In.IfConverted = uint8_t(In.Target - I - 1);
   }
   const uint32_t NB = uint32_t(Start.size()), Exit = NB;
@@ -212,21 +226,6 @@ void computeReconvergence(XFunction &X) {
 void computeSkips(XFunction &X) {
   const uint32_t N = uint32_t(X.Code.size());
   X.Skipped.clear();
-  // Plain code up to R: no control but guarded branches to R (the second
-  // test of `a && b`), no barrier and no call.
-  auto Plain = [&](uint32_t From, uint32_t To, uint32_t R) {
-    for (uint32_t J = From; J < To; ++J) {
-      const XInstr &B = X.Code[J];
-      if (B.Src &&
-          (B.Src->Op == "bar" || B.Src->Op == "barrier" || B.Src->Op == "call"))
-        return false;
-      if (B.Ctl == XInstr::None)
-        continue;
-      if (B.Ctl != XInstr::Branch || B.Guard < 0 || B.Target != R || J >= R)
-        return false;
-    }
-    return true;
-  };
   auto List = [&](uint32_t From, uint32_t To) -> int32_t {
     std::vector<uint32_t> Mem;
     for (uint32_t J = From; J < To; ++J)
@@ -247,11 +246,11 @@ void computeSkips(XFunction &X) {
     // if/else: the then side ends in `bra R`, the else side runs to R.
     const bool Else = T < R && Before.Ctl == XInstr::Branch &&
                       Before.Guard < 0 && Before.Target == R;
-    if (T == R && Plain(I + 1, T, R))
+    if (T == R && plainCode(X, I + 1, T, R))
       In.SkipTaken = List(I + 1, T);
-    if (Else && Plain(I + 1, T - 1, R))
+    if (Else && plainCode(X, I + 1, T - 1, R))
       In.SkipTaken = List(I + 1, T - 1);
-    if (Else && Plain(T, R, R))
+    if (Else && plainCode(X, T, R, R))
       In.SkipNot = List(T, R);
   }
 }

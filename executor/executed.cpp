@@ -52,20 +52,11 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
           std::find(Reach.begin(), Reach.end(), C.Callee) == Reach.end())
         Reach.push_back(C.Callee);
   // Device runtime calls that move global memory of their own, with
-  // instructions gmem never sees (the driver's): what the model says of
-  // them in the source (analyzer/translate's stmt_translator.cpp).
+  // instructions gmem never sees (the driver's), as the model says of them.
   for (const XFunction *F : Reach)
     for (const CallInfo &C : F->Calls)
-      if (EK.K.UnmodelledGlobal.empty() && !C.Callee &&
-          (C.Name == "vprintf" || C.Name == "malloc" || C.Name == "free"))
-        EK.K.UnmodelledGlobal =
-            C.Name == "vprintf"
-                ? "printf in " + F->Name +
-                      " writes its arguments to the printf buffer in global "
-                      "memory (not modelled)"
-                : C.Name + " in " + F->Name +
-                      " works on the device heap in global memory (not "
-                      "modelled)";
+      if (EK.K.UnmodelledGlobal.empty() && !C.Callee)
+        EK.K.UnmodelledGlobal = runtimeCallGlobal(C.Name, "in " + F->Name);
   for (const XFunction *F : Reach) {
     std::vector<int> &Ids = EK.Ids[F];
     Ids.assign(F->Code.size() * 2, -1);
@@ -234,8 +225,7 @@ public:
                      size_t N) override {
     for (size_t I = 0; I < N; ++I) {
       const int Id = EK.id(Fn, Instrs[I], 0);
-      if (Id >= 0 && hasOwnInstruction(EK.K.Accesses[size_t(Id)]) &&
-          !EK.K.Accesses[size_t(Id)].Compiled.Guarded)
+      if (Id >= 0 && branchedAround(EK.K.Accesses[size_t(Id)]))
         return;
     }
     for (size_t I = 0; I < N; ++I) {

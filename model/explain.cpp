@@ -22,29 +22,25 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
   if (S.UnknownRequests)
     return "not modelled: " + S.UnknownReason;
   std::string Cost = explainCost(A, S);
-  if (S.LocalExecutions) {
-    const std::string Local =
-        std::to_string(S.LocalExecutions) +
+  auto Add = [&](const std::string &Part) {
+    Cost = Cost.empty() ? Part : Cost + "; " + Part;
+  };
+  if (S.LocalExecutions)
+    Add(std::to_string(S.LocalExecutions) +
         " executions through a generic address reached local memory only: "
-        "executed, with no global or shared request";
-    Cost = Cost.empty() ? Local : Cost + "; " + Local;
-  }
-  if (S.PredicatedOff) {
-    const std::string Off =
-        std::to_string(S.PredicatedOff) +
+        "executed, with no global or shared request");
+  if (S.PredicatedOff)
+    Add(std::to_string(S.PredicatedOff) +
         " executions by warps with every lane off: ptxas predicated it "
-        "instead of branching around it, so they execute it with no request";
-    Cost = Cost.empty() ? Off : Cost + "; " + Off;
-  }
+        "instead of branching around it, so they execute it with no request");
   if (A.AsyncPartner < 0)
     return Cost;
   if (asyncWavefrontsUnknown(A))
     return AsyncSharedSide;
-  std::string Async =
-      "the global side of an async copy to shared memory (cp.async, "
+  Add("the global side of an async copy to shared memory (cp.async, "
       "LDGSTS): in L1's global load requests and sectors, not in the "
-      "global load instruction and byte counts";
-  return Cost.empty() ? Async : Cost + "; " + Async;
+      "global load instruction and byte counts");
+  return Cost;
 }
 
 std::string explainCost(const Access &A, const AccessStats &S) {

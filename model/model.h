@@ -313,6 +313,22 @@ struct Access {
   CompiledForm Compiled;
 };
 
+/// Why a kernel that calls the device runtime's Call (printf, malloc, free)
+/// moves global memory that no access stands for (Kernel::UnmodelledGlobal),
+/// Where placing the call ("at f.cu:3:5"); empty for any other call. The
+/// model and the executed path say it alike.
+inline std::string runtimeCallGlobal(const std::string &Call,
+                                     const std::string &Where) {
+  if (Call == "printf" || Call == "vprintf")
+    return "printf " + Where +
+           " writes its arguments to the printf buffer in global memory (not "
+           "modelled)";
+  if (Call == "malloc" || Call == "free")
+    return Call + " " + Where +
+           " works on the device heap in global memory (not modelled)";
+  return "";
+}
+
 /// Whether ptxas made A an instruction of its own where it is written (not
 /// a value reused or hoisted, a part of another's wide instruction, or an
 /// async copy's shared side).
@@ -324,6 +340,13 @@ inline bool hasOwnInstruction(const Access &A) {
          C.State != CompiledForm::Selected &&
          !(C.State == CompiledForm::Merged && C.Leader != A.Id) &&
          !(A.AsyncPartner >= 0 && A.Sp == Space::Shared);
+}
+
+/// Whether A, on a branch side, tells that ptxas branched around the side
+/// rather than predicating it: its own instruction has no guard. Then no
+/// access of the side is executed predicated off.
+inline bool branchedAround(const Access &A) {
+  return hasOwnInstruction(A) && !A.Compiled.Guarded;
 }
 
 /// The instructions a warp executes with every lane off where it skips A:

@@ -157,7 +157,7 @@ private:
     Counts Out;
     for (const auto &[Id, N] : Times) {
       const Access &A = K.Accesses[size_t(Id)];
-      if (hasOwnInstruction(A) && !A.Compiled.Guarded)
+      if (branchedAround(A))
         return {};
       if (const unsigned Each = predicatedOffInstructions(A))
         Out.push_back({Id, N * Each});

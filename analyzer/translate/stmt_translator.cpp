@@ -655,17 +655,9 @@ Value BodyTranslator::unknownCall(const CallExpr *CE, const FunctionDecl *FD,
       FD ? FD->getQualifiedNameAsString() : textOf(CE->getCallee());
   bool Quiet = FD && FD->getIdentifier() && isQuietFunction(FD->getName());
   // Device runtime calls that move global memory of their own.
-  if (FD && FD->getIdentifier() && K.UnmodelledGlobal.empty()) {
-    StringRef N = FD->getName();
-    if (N == "printf" || N == "vprintf")
-      K.UnmodelledGlobal = "printf at " + where(CE) +
-                           " writes its arguments to the printf buffer in "
-                           "global memory (not modelled)";
-    else if (N == "malloc" || N == "free")
-      K.UnmodelledGlobal = N.str() + " at " + where(CE) +
-                           " works on the device heap in global memory (not "
-                           "modelled)";
-  }
+  if (FD && FD->getIdentifier() && K.UnmodelledGlobal.empty())
+    K.UnmodelledGlobal =
+        runtimeCallGlobal(FD->getName().str(), "at " + where(CE));
   bool System = FD && SM.isInSystemHeader(FD->getLocation());
   if (!Quiet && (!System || PointerArgs)) {
     std::string Why = PointerArgs ? "memory it accesses through its pointer "
