@@ -178,6 +178,13 @@ void computeRaced(const ptx::Function &F, XFunction &X) {
         Mark(I.Ops[0], Changed, Mark);
     }
   }
+  X.AtomicBranches.clear();
+  for (uint32_t K = 0; K < X.Code.size(); ++K) {
+    const int G = F.Body[K].Guard; // A register of F, as From's.
+    if (X.Code[K].Ctl == XInstr::Branch && G >= 0 && size_t(G) < From.size() &&
+        From[size_t(G)])
+      X.AtomicBranches.push_back(K);
+  }
   X.AccessRaced.assign(X.Accesses.size(), 0);
   for (size_t A = 0; A < X.Accesses.size(); ++A)
     for (const ptx::Operand &O : F.Body[X.Accesses[A]].Ops)

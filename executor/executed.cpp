@@ -127,6 +127,16 @@ const Why &racedAtomic() {
   return W;
 }
 
+const Why &atomicRetry() {
+  static const Why W{UnknownCause::Timing,
+                     "in a loop that repeats until an atomic's result says "
+                     "so (a compare-and-swap retry loop, a lock): how often "
+                     "a GPU repeats it depends on how the warps' atomics "
+                     "race, a timing effect; these requests are the fewest "
+                     "it can make (each warp's atomics meeting no other's)"};
+  return W;
+}
+
 namespace {
 
 const Why &unknownAddress() {
@@ -174,12 +184,12 @@ public:
   ~PricingSink() override { flushAll(); }
 
   /// R's lanes may poll access Id more often on a GPU, as timing decides.
-  void pollUnknown(int Id, const MemRequest &R) {
+  void pollUnknown(int Id, const MemRequest &R, const Why &Reason) {
     UnknownEvent U;
     U.AccessId = Id;
     U.Issued = false;
     U.Mask = R.Mask;
-    U.Reason = &spinPoll();
+    U.Reason = &Reason;
     U.Order = R.Block * WarpsPerBlock + R.Warp;
     Pipe.unknown(U);
   }
@@ -193,7 +203,7 @@ public:
           In.Space == MemSpace::Shared)
         continue;
       if (const int Id = (*LastIds)[size_t(I) * 2]; Id >= 0)
-        pollUnknown(Id, R);
+        pollUnknown(Id, R, spinPoll());
     }
   }
 
@@ -256,7 +266,12 @@ public:
     const bool Raced = Racing && At >= 0 &&
                        size_t(At) < R.Fn->AccessRaced.size() &&
                        R.Fn->AccessRaced[size_t(At)];
-    if (R.Poll && !R.Spin && !R.Unknown && !R.Uncertain) {
+    // The executor runs each warp alone: a retry loop's fewest requests.
+    const bool Retried = Racing && At >= 0 &&
+                         size_t(At) < R.Fn->AccessRetried.size() &&
+                         R.Fn->AccessRetried[size_t(At)];
+    if ((R.Poll || (Retried && !Raced)) && !R.Spin && !R.Unknown &&
+        !R.Uncertain) {
       // Made, and maybe made again on a GPU: priced, and its count marked
       // as a least.
       RequestEvent E;
@@ -273,7 +288,9 @@ public:
     if (R.Lookback)
       mayPoll(R);
     if (R.Spin || R.Poll)
-      return pollUnknown(Id, R);
+      return pollUnknown(Id, R, spinPoll());
+    if (Retried)
+      return pollUnknown(Id, R, atomicRetry());
     if (!(Acc.Compiled.State == CompiledForm::Merged &&
           Acc.Compiled.Leader >= 0) &&
         !R.Unknown && !R.Uncertain && !Raced) {

@@ -203,6 +203,12 @@ struct XFunction {
   /// Per access: whether its address is computed from an atom's result,
   /// which the order of racing atomics decides (access_facts.cpp).
   std::vector<char> AccessRaced;
+  /// Conditional branches on an atom's result (access_facts.cpp), and per
+  /// access whether it lies in a loop such a branch repeats or leaves (a
+  /// compare-and-swap retry loop, a lock): how often a GPU runs it is
+  /// decided by how the warps' atomics race (cfg.cpp).
+  std::vector<uint32_t> AtomicBranches;
+  std::vector<char> AccessRetried;
   /// Static shared variables it refers to (indices in Program::Shared).
   std::vector<uint32_t> SharedVars;
   /// Whether its blocks may talk to each other through global memory
@@ -298,7 +304,7 @@ void computeOrigins(const ptx::Function &F, XFunction &X);
 /// atomics' results are read (X.AccessUniform, X.AccessResultRead).
 void computeUniformity(const ptx::Function &F, XFunction &X);
 /// Which memory instructions of X have addresses computed from an atomic's
-/// result (X.AccessRaced).
+/// result (X.AccessRaced), and which branches test one (X.AtomicBranches).
 void computeRaced(const ptx::Function &F, XFunction &X);
 
 /// Computes each branch's reconvergence point (XInstr::Reconv): the first

@@ -61,6 +61,8 @@ const char *causeName(UnknownCause C) {
     return "loaded_data";
   case UnknownCause::PointerOverflow:
     return "pointer_overflow";
+  case UnknownCause::Timing:
+    return "timing";
   default:
     return "unmodelled";
   }
@@ -68,7 +70,7 @@ const char *causeName(UnknownCause C) {
 
 std::optional<UnknownCause> causeNamed(const std::string &Name) {
   for (UnknownCause C : {UnknownCause::Unmodelled, UnknownCause::LoadedData,
-                         UnknownCause::PointerOverflow})
+                         UnknownCause::PointerOverflow, UnknownCause::Timing})
     if (Name == causeName(C))
       return C;
   return std::nullopt;

@@ -40,6 +40,11 @@ enum class UnknownCause : uint8_t {
   Unmodelled,      ///< What the sentence says: a construct, an input, ...
   LoadedData,      ///< Depends on values the kernel loads from memory.
   PointerOverflow, ///< Its own pointer arithmetic leaves the address space.
+  /// How often it runs is decided by timing (a retry loop's atomics): the
+  /// requests counted, each warp's alone, are the fewest a GPU makes. (A
+  /// spin-wait's polls are not: where blocks wait for each other the
+  /// executor's order polls more than a GPU, whose blocks arrive at once.)
+  Timing,
 };
 const char *causeName(UnknownCause C); ///< "loaded_data", as JSON spells it.
 std::optional<UnknownCause> causeNamed(const std::string &Name);
@@ -590,6 +595,9 @@ struct CompilerInfo {
   /// their own (cuBLAS's GEMMs), by API and count: a GPU's measurement
   /// holds those kernels, which the source does not.
   std::map<std::string, unsigned> LibraryCalls;
+  /// Recorded launches the CUDA runtime refused (a block of more than 1024
+  /// threads): a GPU runs none of them either.
+  unsigned RefusedLaunches = 0;
 };
 
 /// Everything the analyzer found in one translation unit.

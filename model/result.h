@@ -106,6 +106,17 @@ struct AccessStats {
 
   /// Every unknown request is bounded: Units + [MinUnits, MaxUnits] holds.
   bool bounded() const { return UnknownRequests == BoundedRequests; }
+  /// Timing decides how often it runs: Requests (and Units) are the fewest
+  /// a GPU makes, not its count.
+  bool atLeast() const {
+    return UncountedRequests && ReasonCause == UnknownCause::Timing;
+  }
+  /// The request count as the views print it: "2048", ">= 2048", "unknown".
+  std::string requestsText() const {
+    return atLeast()           ? ">= " + std::to_string(Requests)
+           : UncountedRequests ? std::string("unknown")
+                               : std::to_string(Requests);
+  }
   double perRequest() const {
     return Requests ? double(Units) / double(Requests) : 0.0;
   }

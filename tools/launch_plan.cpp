@@ -145,6 +145,13 @@ llvm::Expected<std::vector<Launch>> planLaunches(const Module &M,
   if (Selected.size() > 1)
     return llvm::createStringError("--kernel '" + O.Kernel +
                                    "': no launch of its kernels");
+  if (M.Compiler.RefusedLaunches && (!O.Overrides.Grid || !O.Overrides.Block))
+    return llvm::createStringError(
+        "the CUDA runtime refused every launch the program made (" +
+        std::to_string(M.Compiler.RefusedLaunches) +
+        ", each named in a note): a GPU runs none of them either; pass --grid "
+        "and --block (and --kernel NAME where there are several) to analyze "
+        "a configuration that runs");
 
   if (!Only) {
     if (M.Kernels.empty())

@@ -257,9 +257,8 @@ void accessTable(const LaunchResult &R, size_t LaunchIndex, std::ostream &OS) {
          << xmlEscaped(locText(A.Loc)) << "</td><td><code>"
          << xmlEscaped(A.Text) << "</code></td><td>" << opWord(A) << "</td><td>"
          << (A.Sp == Space::Shared ? "shared" : "global") << "</td><td>"
-         << A.Size << "</td><td>"
-         << (S.UncountedRequests ? "unknown" : std::to_string(S.Requests))
-         << "</td><td>" << F.Units << "</td><td>" << F.PerRequest << "</td><td>"
+         << A.Size << "</td><td>" << xmlEscaped(S.requestsText()) << "</td><td>"
+         << F.Units << "</td><td>" << F.PerRequest << "</td><td>"
          << (costKnown(A, S) && S.Requests
                  ? fixed(double(S.IdealUnits) / double(S.Requests))
                  : "-")

@@ -80,7 +80,9 @@ nlohmann::json launchJson(const LaunchResult &R) {
     }
     if (!Known) {
       X["unknown_requests"] = S.UnknownRequests;
-      if (S.UncountedRequests)
+      if (S.atLeast()) // Timing decides how many more a GPU makes.
+        X["requests"] = {{"min", S.Requests}};
+      else if (S.UncountedRequests)
         X["requests"] = json(); // Some executions may not happen.
       if (S.bounded() && S.Requests) {
         // The known requests' units plus the others' proven bounds.

@@ -192,8 +192,7 @@ void printAccesses(const Report &Rep, size_t Launch, std::ostream &OS) {
     OS << "  " << pad(locText(A.Loc), LocW + 1) << pad(Text, TextW + 1)
        << pad(opName(A), 5) << pad(Shared ? "shared" : "global", 7)
        << pad(std::to_string(A.Size), 4, true) << " "
-       << pad(S.UncountedRequests ? "unknown" : std::to_string(S.Requests), 10,
-              true);
+       << pad(S.requestsText(), 10, true);
     if (asyncWavefrontsUnknown(A) && !S.UnknownRequests) {
       OS << pad("-", 19, true) << "\n      -> " << explainAccess(A, S) << "\n";
       continue;

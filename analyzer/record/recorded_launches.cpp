@@ -219,6 +219,7 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
       Out.Warnings.push_back(Label + " of " + Kn.Name +
                              " was refused by the CUDA runtime (" + R.Error +
                              "): a GPU does not run it either");
+      ++Out.Refused;
       continue;
     }
     Launch L = recorded(R, Kn);

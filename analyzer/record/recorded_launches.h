@@ -33,6 +33,8 @@ struct RecordedLaunches {
   std::vector<Kernel> Library;
   /// The library calls that may run kernels (cuBLAS's GEMMs), by API.
   std::map<std::string, unsigned> LibraryCalls;
+  /// Launches of analysed kernels the CUDA runtime refused.
+  unsigned Refused = 0;
 };
 
 RecordedLaunches launchesFromRecording(const RecordedRun &Run,

@@ -30,6 +30,7 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 
 using namespace gmem;
@@ -49,6 +50,9 @@ struct Settings {
   bool Debug = false;
 };
 
+/// How a launch call holds the gate (see gate()).
+enum class GateHeld { None, Shared, Alone };
+
 /// The launch between its API's enter and exit callbacks, per thread.
 struct ActiveLaunch {
   bool Valid = false;
@@ -58,6 +62,7 @@ struct ActiveLaunch {
   bool Selected = false;
   bool Started = false;
   bool HaveLayout = false;
+  GateHeld Held = GateHeld::None;
   std::vector<std::string> ParamTypes;
   MeasuredLaunch Record;
 };
@@ -92,6 +97,18 @@ struct State {
 State &state() {
   static State *S = new State;
   return *S;
+}
+
+/// The measured launch runs alone: SASS metrics count every kernel that
+/// runs on the context while they are enabled, and the range profiler
+/// cannot replay a launch while another thread's runs. Each launch call
+/// holds the gate shared from its enter to its exit callback; a measured
+/// one holds it alone (after the calls of other threads, as OpenMP threads
+/// each launching on its own stream make them) and waits for the work
+/// other streams have queued before it starts.
+std::shared_mutex &gate() {
+  static std::shared_mutex *G = new std::shared_mutex;
+  return *G;
 }
 
 void debug(const std::string &Msg) {
@@ -210,8 +227,10 @@ void onLaunchEnter(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
     return;
 
   State &S = state();
-  std::lock_guard<std::recursive_mutex> G(S.Mu);
+  gate().lock_shared();
+  std::unique_lock<std::recursive_mutex> G(S.Mu);
   ActiveLaunch A;
+  A.Held = GateHeld::Shared;
   A.Valid = true;
   A.Domain = Domain;
   A.Cbid = Cbid;
@@ -243,6 +262,12 @@ void onLaunchEnter(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
   }
   A.Selected = Selected;
   if (Selected) {
+    G.unlock(); // Others' launch calls may need it to reach their exit.
+    gate().unlock_shared();
+    gate().lock();
+    A.Held = GateHeld::Alone;
+    cuCtxSynchronize();
+    G.lock();
     if (!S.DeviceKnown) {
       CUdevice Dev = 0;
       if (cuCtxGetDevice(&Dev) == CUDA_SUCCESS) {
@@ -303,6 +328,15 @@ void onLaunchExit(CUpti_CallbackDomain Domain, CUpti_CallbackId Cbid,
     return;
   ActiveLaunch A = std::move(Current);
   Current = ActiveLaunch();
+  struct Release { // After the counts are read.
+    GateHeld H;
+    ~Release() {
+      if (H == GateHeld::Shared)
+        gate().unlock_shared();
+      else if (H == GateHeld::Alone)
+        gate().unlock();
+    }
+  } Released{A.Held};
   if (!A.Started)
     return;
   State &S = state();

@@ -2,11 +2,11 @@
 //
 // Programs at the edges of a build that nvcc accepts: runtime calls CUDA 13
 // removed, nvcc's own flags, C files, OpenMP, cuBLAS without -l flags,
-// internal-linkage kernels, buffers freed and allocated again, and runs
-// that stop after a failed check. Each is given as a user would give it
-// (files, the Makefile's flags after --, no more), and each must be
-// recorded with every launch it made. Needs nvcc and gmem's recording
-// runtime; skipped where the build has none.
+// internal-linkage kernels, buffers freed and allocated again, runs that
+// stop after a failed check or whose launches the runtime refuses. Each is
+// given as a user would give it (files, the Makefile's flags after --, no
+// more), and each must be recorded with every launch it made. Needs nvcc and
+// gmem's recording runtime; skipped where the build has none.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis.h"
@@ -15,9 +15,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <vector>
 
 using namespace gmem::test;
 using nlohmann::json;
@@ -500,7 +502,10 @@ TEST(PredicatedOff, WarpsWithEveryLaneOffExecuteWhatPtxasPredicated) {
   // per block x 64 = 1088 executions of each of line 20's 3 instructions,
   // 9024 + 3264 = 12288. prefetchSum: every warp skips the next step's 2
   // loads on its last step, 64 x 2 = 128 beside 384 requests. scaleTile's
-  // bounds check is an EXIT, not a predicate: none. The H200 counted these
+  // bounds check is an EXIT, not a predicate: none. unrolledSteps (128
+  // blocks of 4 warps): no lane passes `blockDim.x >= 256` nor `>= 512`,
+  // yet each of their 3 instructions runs in all 512 warps; 2 warps of a
+  // block have no tid < 64. The H200 counted these
   // (tests/data/measured/olcf/own_predicated.json, gmem-verify counting
   // memory instructions that only ran predicated off).
   const std::string Dir = sourceDir() + "/tests/data/programs/predicated_own";
@@ -510,7 +515,7 @@ TEST(PredicatedOff, WarpsWithEveryLaneOffExecuteWhatPtxasPredicated) {
                       Dir + "/predicated.cu --path " + Path);
     if (!canRecord(J))
       GTEST_SKIP() << J["compiler"].dump();
-    ASSERT_EQ(J["launches"].size(), 3u) << J["warnings"].dump();
+    ASSERT_EQ(J["launches"].size(), 4u) << J["warnings"].dump();
     std::map<std::pair<std::string, int>, std::pair<int, int>> Lines;
     for (const json &L : J["launches"]) {
       EXPECT_EQ(L["path"], Path);
@@ -526,13 +531,20 @@ TEST(PredicatedOff, WarpsWithEveryLaneOffExecuteWhatPtxasPredicated) {
               std::make_pair(384, 128));
     EXPECT_EQ(Lines[std::make_pair(std::string("scaleTile"), 33)],
               std::make_pair(600, 0));
+    for (int Line : {68, 71})
+      EXPECT_EQ(Lines[std::make_pair(std::string("unrolledSteps"), Line)],
+                std::make_pair(0, 3 * 512))
+          << Line;
+    EXPECT_EQ(Lines[std::make_pair(std::string("unrolledSteps"), 74)],
+              std::make_pair(3 * 256, 3 * 256));
   }
   const ToolRun R =
       runTool("--cache-dir " + ::testing::TempDir() +
               "/gmem-cache-predicated " + Dir + "/predicated.cu --compare " +
               sourceDir() + "/tests/data/measured/olcf/own_predicated.json");
   EXPECT_EQ(R.Exit, 0) << R.Out << R.Err;
-  EXPECT_NE(R.Out.find("3 launches: 3 match, 0 differ"), std::string::npos)
+  // A line with no request at all still matches its predicated-off runs.
+  EXPECT_NE(R.Out.find("4 launches: 4 match, 0 differ"), std::string::npos)
       << R.Out;
 }
 
@@ -663,6 +675,122 @@ TEST(RacingAtomics, AddressesFromARacingAtomicAreCountedNotPriced) {
   EXPECT_NE(Many.value("unknown_reason", "").find("racing atomics"),
             std::string::npos)
       << Many.dump();
+}
+
+TEST(RetryLoops, TimingDecidesHowOftenAtomicsAreRetried) {
+  // A compare-and-swap loop (a float maximum) and a lock. The executor runs
+  // each warp alone, which makes the fewest requests: with one warp that
+  // count is the GPU's; with 2048 warps racing for 4 words or one lock it
+  // is a lower bound, said as such ("timing"), and the H200 made more
+  // (tests/data/measured/pcuda/own_cas_retry.json: 4562 and 8801619
+  // instructions on the atomicCAS line).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/atomics_own/cas_retry.cu";
+  json J = analyzed("cas_retry", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 3u) << J["warnings"].dump();
+  const auto Cas = [](const json &L) {
+    for (const json &A : L["accesses"])
+      if (A["op"] == "atomic" &&
+          A["text"].get<std::string>().find("atomicCAS") != std::string::npos)
+        return A;
+    return json();
+  };
+  // One warp: its own retries, as the GPU made them (6 on the H200).
+  const json One = Cas(J["launches"][0]);
+  EXPECT_EQ(One["requests"], 6) << One.dump();
+  EXPECT_FALSE(One.contains("unknown_cause")) << One.dump();
+  // 2048 warps: every warp with a lane above its bin's maximum so far
+  // makes at least one compare-and-swap; the GPU's 4562 are at least as many.
+  std::vector<float> In(1 << 16);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = float((I * 7919) % 10007);
+  float Max[4] = {0, 0, 0, 0};
+  uint64_t WarpsThatSwap = 0;
+  for (size_t W = 0; W < In.size() / 32; ++W) {
+    bool Swaps = false;
+    for (size_t I = W * 32; I < W * 32 + 32; ++I)
+      Swaps |= In[I] > Max[I % 4];
+    for (size_t I = W * 32; I < W * 32 + 32; ++I)
+      Max[I % 4] = std::max(Max[I % 4], In[I]);
+    WarpsThatSwap += Swaps;
+  }
+  const json Many = Cas(J["launches"][1]);
+  EXPECT_EQ(Many["unknown_cause"], "timing") << Many.dump();
+  ASSERT_TRUE(Many["requests"].is_object()) << Many.dump();
+  const uint64_t Fewest = Many["requests"]["min"].get<uint64_t>();
+  EXPECT_GE(Fewest, WarpsThatSwap);
+  EXPECT_LE(Fewest, 4562u);
+  EXPECT_NE(Many["unknown_reason"].get<std::string>().find(
+                "compare-and-swap retry loop"),
+            std::string::npos);
+  // The lock: each warp's one lane takes it once at the least.
+  const json Lock = Cas(J["launches"][2]);
+  EXPECT_EQ(Lock["unknown_cause"], "timing") << Lock.dump();
+  EXPECT_EQ(Lock["requests"], json({{"min", 2048}})) << Lock.dump();
+  // The GPU made no fewer: explained on the line, not a difference.
+  const ToolRun R =
+      runTool("--cache-dir " + ::testing::TempDir() + "/gmem-cache-retry " +
+              Src + " --compare " + sourceDir() +
+              "/tests/data/measured/pcuda/own_cas_retry.json");
+  EXPECT_EQ(R.Exit, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("3 launches: 1 match, 2 differ (2 explained, 0 "
+                       "unexplained)"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("(d) at least 2048 requests predicted, 8801619 "
+                       "instructions measured"),
+            std::string::npos)
+      << R.Out;
+  // Fewer than the fewest is a difference: the lock's line made 2000.
+  std::ifstream File(sourceDir() +
+                     "/tests/data/measured/pcuda/own_cas_retry.json");
+  json Measured = json::parse(File);
+  for (json &Line : Measured["launches"][2]["lines"])
+    if (Line["line"] == 202)
+      Line["inst_executed"] = Line["sectors"] = Line["sectors_ideal"] = 2000;
+  const std::string Fewer = ::testing::TempDir() + "/cas_retry_fewer.json";
+  std::ofstream(Fewer) << Measured.dump();
+  const ToolRun F = runTool("--cache-dir " + ::testing::TempDir() +
+                            "/gmem-cache-retry " + Src + " --compare " + Fewer);
+  EXPECT_EQ(F.Exit, 1) << F.Out << F.Err;
+  EXPECT_NE(F.Out.find("at least 2048 requests predicted, 2000 instructions "
+                       "measured, fewer than the fewest"),
+            std::string::npos)
+      << F.Out;
+}
+
+TEST(ConcurrentLaunches, LaunchesOfSeveralThreadsAreRecordedAndMeasuredAlone) {
+  // Four OpenMP threads each launch one kernel three times on a stream of
+  // their own. Every launch is recorded, and each matches what the H200
+  // measured with gmem-verify running the measured launch alone
+  // (tests/data/measured/pcuda/own_concurrent.json): 8192 blocks of 8
+  // warps reading x at a stride of 3 floats, 12 sectors per load request.
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/concurrent_own/concurrent.cu";
+  const std::string Flags = "-Xcompiler -fopenmp";
+  json J = analyzed("concurrent", Src, 0, nullptr, Flags);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  // Repeats of one launch in a row are reported once with their count.
+  unsigned Launches = 0;
+  for (const json &L : J["launches"])
+    Launches += L["count"].get<unsigned>();
+  EXPECT_EQ(Launches, 12u) << J["warnings"].dump();
+  for (const json &L : J["launches"])
+    for (const json &A : L["accesses"])
+      if (A["text"].get<std::string>().find("x[") != std::string::npos) {
+        EXPECT_EQ(A["requests"], 8192 * 8);
+        EXPECT_EQ(A["sectors"], 8192 * 8 * 12);
+      }
+  const ToolRun R =
+      runTool("--cache-dir " + ::testing::TempDir() +
+              "/gmem-cache-concurrent " + Src + " --compare " + sourceDir() +
+              "/tests/data/measured/pcuda/own_concurrent.json -- " + Flags);
+  EXPECT_EQ(R.Exit, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("12 launches: 12 match, 0 differ"), std::string::npos)
+      << R.Out;
 }
 
 TEST(ReferenceRun, WhereTheModelDiffersFromTheRunTheRunIsKept) {
@@ -989,6 +1117,42 @@ int main(int argc, char **argv) {
   EXPECT_EQ(J["launches"][1]["grid"], json({256, 1, 1}));
   EXPECT_EQ(J["warnings"].dump().find("stopped"), std::string::npos)
       << J["warnings"].dump();
+}
+
+TEST(BuildEdges, AProgramWhoseEveryLaunchIsRefusedSaysSo) {
+  // A block of 1024 x 2 threads: cudaErrorInvalidConfiguration on a GPU
+  // (the CUDA runtime's limit is 1024 threads a block), so there is
+  // nothing to predict. The error says so instead of asking how the
+  // kernel is launched.
+  std::string Src = writeTemp("refused.cu", R"(#include <cstdio>
+__global__ void add(const int *a, int *b, int nx) {
+  int i = blockIdx.y * blockDim.y * nx + blockIdx.x * blockDim.x + threadIdx.x;
+  b[i] += a[i];
+}
+int main() {
+  int nx = 8192, *a, *b;
+  cudaMalloc(&a, nx * 16 * sizeof(int));
+  cudaMalloc(&b, nx * 16 * sizeof(int));
+  dim3 block(1024, 2), grid(nx / 1024, 8);
+  add<<<grid, block>>>(a, b, nx);
+  std::printf("%s\n", cudaGetErrorString(cudaGetLastError()));
+  return 0;
+}
+)");
+  const std::string Cache = ::testing::TempDir() + "/gmem-cache-edges-refused";
+  std::filesystem::remove_all(Cache);
+  ToolRun R = runTool(Src + " --cache-dir " + Cache);
+  if (R.Err.find("launches recorded from a run") == std::string::npos)
+    GTEST_SKIP() << "not recorded: " << R.Err;
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Err.find("the CUDA runtime refused every launch the program "
+                       "made (1, each named in a note)"),
+            std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find("cudaErrorInvalidConfiguration"), std::string::npos)
+      << R.Err;
+  EXPECT_EQ(R.Err.find("is not launched from main()"), std::string::npos)
+      << R.Err;
 }
 
 TEST(BuildEdges, ClusterGroupsParseAsNvccSeesThem) {

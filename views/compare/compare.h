@@ -171,13 +171,16 @@ struct LineComparison {
   /// (AccessStats::PredicatedOff): counted on the line, with no request.
   uint64_t PredictedPredicatedOff = 0;
   std::string UnknownReason;
+  /// Every unknown access of the line runs as often as timing decides
+  /// (AccessStats::atLeast): its requests are the fewest a GPU makes.
+  bool AtLeast = false;
   bool Measured = false;     ///< The measurement has this line.
   bool InstRecorded = false; ///< Its instruction count is known.
   uint64_t MeasuredInst = 0, MeasuredSectors = 0, MeasuredWavefronts = 0;
   uint64_t MeasuredSectorsIdeal = 0, MeasuredWavefrontsIdeal = 0;
   /// How the line was judged: "match", "merged", "inactive warps",
-  /// "not executed", "not predicted", "elsewhere", "unknown", "contention" or
-  /// "differs".
+  /// "not executed", "not predicted", "elsewhere", "unknown", "timing",
+  /// "contention" or "differs".
   std::string Kind;
   Verdict V = Verdict::Match;
   std::string Reason;

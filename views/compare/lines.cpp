@@ -56,13 +56,31 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
   // Unknown first: an access whose loop count is unknown has no request
   // counted, which is not a prediction that none executes.
   if (!C.UnknownReason.empty() &&
+      (!C.PredictedSectors || !C.PredictedWavefronts) && C.AtLeast &&
+      C.InstRecorded) {
+    // The fewest requests a GPU makes: fewer measured is a difference.
+    const std::string Counts = "at least " + num(C.PredictedRequests) +
+                               " requests predicted, " + num(C.MeasuredInst) +
+                               " instructions measured";
+    const bool Fewer = C.MeasuredInst < C.PredictedRequests;
+    C.Kind = Fewer ? "differs" : "timing";
+    C.V = Fewer ? Verdict::Mismatch : Verdict::Explained;
+    C.Reason = Fewer ? "no reason established: " + Counts +
+                           ", fewer than the fewest a GPU can make"
+                     : "(d) " + Counts + ": " + C.UnknownReason;
+    return;
+  }
+  if (!C.UnknownReason.empty() &&
       (!C.PredictedSectors || !C.PredictedWavefronts)) {
     C.Kind = "unknown";
     C.V = Verdict::Explained;
     C.Reason = "(c) prediction unknown: " + C.UnknownReason;
     return;
   }
-  if (!C.PredictedRequests) {
+  // Executions with no request (lanes all predicated off, or all in local
+  // memory) are predicted executions: judged below with the requests.
+  if (!C.PredictedRequests && !C.PredictedPredicatedOff &&
+      !C.PredictedLocalExecutions) {
     C.Kind = "not predicted";
     C.V = Verdict::Explained;
     C.Reason = "(b) the GPU executed " +
@@ -310,6 +328,7 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
     bool &UnknownHere = Shared ? Unk.second : Unk.first;
     if (S.UnknownRequests) {
       UnknownHere = true;
+      C.AtLeast = (C.UnknownReason.empty() || C.AtLeast) && S.atLeast();
       if (C.UnknownReason.empty())
         C.UnknownReason = A.Text + ": " + S.UnknownReason;
     }

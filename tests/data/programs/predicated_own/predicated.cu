@@ -54,6 +54,34 @@ __global__ void prefetchSum(const float *in, float *out, int steps) {
   out[tid] = acc;
 }
 
+// A reduction written for blocks of up to 512 threads, launched with 128:
+// no lane passes `blockDim.x >= 256`, yet ptxas predicates those steps
+// instead of branching around them, so every warp executes their shared
+// loads and store with no request (as reduceSmem of "Professional CUDA C
+// Programming" does).
+__global__ void unrolledSteps(const float *in, float *out) {
+  __shared__ float s[512];
+  const unsigned tid = threadIdx.x;
+  s[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  if (blockDim.x >= 512 && tid < 256)
+    s[tid] += s[tid + 256];
+  __syncthreads();
+  if (blockDim.x >= 256 && tid < 128)
+    s[tid] += s[tid + 128];
+  __syncthreads();
+  if (blockDim.x >= 128 && tid < 64)
+    s[tid] += s[tid + 64];
+  __syncthreads();
+  if (tid < 32) {
+    float v = s[tid] + s[tid + 32];
+    for (int o = 16; o > 0; o /= 2)
+      v += __shfl_down_sync(0xffffffffu, v, o);
+    if (tid == 0)
+      out[blockIdx.x] = v;
+  }
+}
+
 static int check(const char *What, const std::vector<float> &Got,
                  const std::vector<float> &Want) {
   for (size_t I = 0; I < Got.size(); ++I)
@@ -101,6 +129,15 @@ int main() {
     for (int S = 0; S < Steps; ++S)
       WantAcc[T] += In[(S * 2) * Threads + T] * In[(S * 2 + 1) * Threads + T];
   Failed |= check("prefetchSum", Acc, WantAcc);
+
+  const int Small = 128;
+  unrolledSteps<<<N / Small, Small>>>(DIn, DOut);
+  std::vector<float> Part(N / Small), WantPart(N / Small, 0.0f);
+  cudaMemcpy(Part.data(), DOut, Part.size() * sizeof(float),
+             cudaMemcpyDeviceToHost);
+  for (int I = 0; I < N; ++I)
+    WantPart[I / Small] += In[I];
+  Failed |= check("unrolledSteps", Part, WantPart);
 
   cudaFree(DIn);
   cudaFree(DOut);
