@@ -127,6 +127,8 @@ const Why &racedAtomic() {
   return W;
 }
 
+namespace {
+
 const Why &atomicRetry() {
   static const Why W{UnknownCause::Timing,
                      "in a loop that repeats until an atomic's result says "
@@ -136,8 +138,6 @@ const Why &atomicRetry() {
                      "it can make (each warp's atomics meeting no other's)"};
   return W;
 }
-
-namespace {
 
 const Why &unknownAddress() {
   static const Why W{UnknownCause::LoadedData,

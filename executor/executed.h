@@ -95,9 +95,6 @@ struct ExecutedCounts {
 /// Why the addresses of an access computed from an atomic's result are not
 /// known where several warps run: the order of their atomics decides them.
 const Why &racedAtomic();
-/// Why an access in a loop that an atomic's result repeats (a
-/// compare-and-swap retry loop, a lock) is counted at least: timing.
-const Why &atomicRetry();
 
 /// Runs the launch over Mem and prices every request with Arch's memory
 /// units. Blocks run on Threads threads (0: one per core) when no block may
