@@ -45,18 +45,15 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
   EK.K.Name = K.Name;
   EK.K.MangledName = K.Name;
   // The kernel, then the functions it may call, breadth first.
-  std::vector<const XFunction *> Reach = {&K};
-  for (size_t I = 0; I < Reach.size(); ++I)
-    for (const CallInfo &C : Reach[I]->Calls)
-      if (C.Callee &&
-          std::find(Reach.begin(), Reach.end(), C.Callee) == Reach.end())
-        Reach.push_back(C.Callee);
+  const std::vector<const XFunction *> Reach = callees(K);
   // Device runtime calls that move global memory of their own, with
   // instructions gmem never sees (the driver's), as the model says of them.
   for (const XFunction *F : Reach)
-    for (const CallInfo &C : F->Calls)
+    for (const CallInfo &C : F->Calls) {
       if (EK.K.UnmodelledGlobal.empty() && !C.Callee)
         EK.K.UnmodelledGlobal = runtimeCallGlobal(C.Name, "in " + F->Name);
+      EK.K.DeviceHeap |= !C.Callee && deviceHeapCall(C.Name);
+    }
   for (const XFunction *F : Reach) {
     std::vector<int> &Ids = EK.Ids[F];
     Ids.assign(F->Code.size() * 2, -1);
@@ -118,16 +115,18 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
   return EK;
 }
 
+namespace {
+
+/// Why the addresses of an access computed from an atomic's result are not
+/// known where several warps run: the order of their atomics decides them.
 const Why &racedAtomic() {
-  static const Why W{UnknownCause::LoadedData,
+  static const Why W{UnknownCause::Timing,
                      "its address is computed from an atomic's result, "
                      "which depends on the order the GPU runs racing "
                      "atomics of several warps in, a timing effect: the "
                      "requests are counted, their bytes not known"};
   return W;
 }
-
-namespace {
 
 const Why &atomicRetry() {
   static const Why W{UnknownCause::Timing,
@@ -153,6 +152,14 @@ const Why &spinPoll() {
                      "these requests are the fewest it can make"};
   return W;
 }
+const Why &heapPlacement() {
+  static const Why W{UnknownCause::Unmodelled,
+                     "it reads or writes device-heap memory (malloc in a "
+                     "kernel), which the driver's allocator places where it "
+                     "likes, 16-byte aligned: the sectors are bounded over "
+                     "every placement"};
+  return W;
+}
 const Why &uncertainControl() {
   static const Why W{UnknownCause::LoadedData,
                      "it runs under a branch on values whose bytes are not "
@@ -169,8 +176,9 @@ const Why &uncertainControl() {
 class PricingSink : public RequestSink {
 public:
   PricingSink(RequestPipeline &P, const ExecutedKernel &EK,
-              const LaunchConfig &C, std::vector<AccessStats> &Stats)
-      : Pipe(P), EK(EK), Stats(Stats),
+              const LaunchConfig &C, std::vector<AccessStats> &Stats,
+              const ArchRules &Arch, GlobalMemory &Mem)
+      : Pipe(P), EK(EK), Stats(Stats), Arch(Arch), Mem(Mem),
         WarpsPerBlock((uint64_t(C.Block[0]) * C.Block[1] * C.Block[2] + 31) /
                       32),
         Grid{C.Grid[0], C.Grid[1], C.Grid[2]} {
@@ -215,18 +223,22 @@ public:
     AccessStats &S = Stats[size_t(Id)];
     ++S.GenericElsewhere;
     S.LocalExecutions += R.Space == MemSpace::Local;
-    if (!R.Addr)
-      return;
     // Each lane's local offset is its generic address: lanes at one offset
     // present one address, whose bytes are counted once.
+    if (R.Addr)
+      S.GenericLocalBytes += distinctBytes(R);
+  }
+
+  /// The bytes of R's distinct lane addresses.
+  static uint64_t distinctBytes(const MemRequest &R) {
     uint64_t Seen[32];
     unsigned N = 0;
     for (uint32_t M = R.Mask; M; M &= M - 1) {
-      const uint64_t A = R.Addr[ctz(M)];
+      const uint64_t A = R.Addr[__builtin_ctz(M)];
       if (std::find(Seen, Seen + N, A) == Seen + N)
         Seen[N++] = A;
     }
-    S.GenericLocalBytes += uint64_t(N) * R.Size;
+    return uint64_t(N) * R.Size;
   }
 
   /// Counted where every instruction of the side is Guarded (else ptxas
@@ -262,6 +274,9 @@ public:
     const Access &Acc = EK.K.Accesses[size_t(Id)];
     if (Acc.Compiled.State == CompiledForm::Reused)
       return; // ptxas made no instruction of it.
+    if (R.Part == 0 && R.Space == MemSpace::Global &&
+        R.Fn->Code[R.Instr].Space == MemSpace::Generic)
+      Stats[size_t(Id)].GenericGlobalBytes += distinctBytes(R);
     const int32_t At = R.Fn->Code[R.Instr].Access;
     const bool Raced = Racing && At >= 0 &&
                        size_t(At) < R.Fn->AccessRaced.size() &&
@@ -291,6 +306,9 @@ public:
       return pollUnknown(Id, R, spinPoll());
     if (Retried)
       return pollUnknown(Id, R, atomicRetry());
+    if (Mem.Heap && R.Space == MemSpace::Global && !R.Unknown && !R.Uncertain &&
+        !Raced && heap(Id, Acc, R))
+      return;
     if (!(Acc.Compiled.State == CompiledForm::Merged &&
           Acc.Compiled.Leader >= 0) &&
         !R.Unknown && !R.Uncertain && !Raced) {
@@ -328,6 +346,104 @@ public:
   }
 
 private:
+  /// A request with lanes in device-heap blocks: its sectors depend on
+  /// where the allocator put each block, known to its alignment only. Each
+  /// block's lanes are priced at every placement in a 128-byte line; the
+  /// request is bounded (or priced, where every placement costs the same).
+  /// False where no lane is in the heap.
+  bool heap(int Id, const Access &Acc, const MemRequest &R) {
+    const uint32_t Mask = issuingLanes(Acc, R.Mask);
+    const Region *Blocks[32];
+    uint32_t Lanes[32];
+    unsigned N = 0;
+    uint32_t Fixed = Mask;
+    for (uint32_t M = Mask; M; M &= M - 1) {
+      const unsigned L = unsigned(__builtin_ctz(M));
+      const Region *G = Mem.find(R.Addr[L], R.Size);
+      if (!G || !G->HeapAlign)
+        continue;
+      Fixed &= ~(1u << L);
+      unsigned B = 0;
+      while (B < N && Blocks[B] != G)
+        ++B;
+      if (B == N) {
+        Blocks[N] = G;
+        Lanes[N++] = 0;
+      }
+      Lanes[B] |= 1u << L;
+    }
+    if (!N)
+      return false;
+    // Blocks lie apart (each starts on 16 bytes after the one before
+    // ends): lanes of two blocks whose offsets keep them 32 bytes apart
+    // wherever they lie share no sector.
+    uint64_t Min = 0, Max = 0, Fewest = 0;
+    bool Apart = true;
+    uint64_t Lo[32], Hi[32];
+    for (unsigned B = 0; B < N; ++B) {
+      uint64_t BlockMin = ~uint64_t(0), BlockMax = 0;
+      const uint64_t Base = Blocks[B]->Base;
+      const uint64_t Step = std::min<uint64_t>(Blocks[B]->HeapAlign, 128);
+      uint64_t Addr[32];
+      for (uint64_t Shift = 0; Shift < 128; Shift += Step) {
+        for (uint32_t M = Lanes[B]; M; M &= M - 1) {
+          const unsigned L = unsigned(__builtin_ctz(M));
+          Addr[L] = (uint64_t(1) << 40) + R.Addr[L] - Base + Shift;
+        }
+        const uint64_t U =
+            priceRequest(Arch, Acc, Addr, Lanes[B], R.Size).Units;
+        BlockMin = std::min(BlockMin, U);
+        BlockMax = std::max(BlockMax, U);
+      }
+      Min += BlockMin;
+      Fewest = std::max(Fewest, BlockMin);
+      Max += BlockMax;
+      Lo[B] = ~uint64_t(0);
+      Hi[B] = 0;
+      for (uint32_t M = Lanes[B]; M; M &= M - 1) {
+        const uint64_t Off = R.Addr[__builtin_ctz(M)] - Base;
+        Lo[B] = std::min(Lo[B], Off);
+        Hi[B] = std::max(Hi[B], Off);
+      }
+    }
+    for (unsigned B = 0; B < N && Apart; ++B)
+      for (unsigned C = 0; C < N && Apart; ++C)
+        Apart =
+            B == C || (Blocks[B]->Size + 15) / 16 * 16 + Lo[C] >= Hi[B] + 32;
+    if (!Apart)
+      Min = Fewest;
+    // The rest of the lanes are in other allocations: sectors of their own.
+    if (Fixed) {
+      const uint64_t U = priceRequest(Arch, Acc, R.Addr, Fixed, R.Size).Units;
+      Min += U;
+      Max += U;
+    }
+    if (Min == Max)
+      return false; // Every placement costs what the executor's does.
+    auto Unknown = [&](unsigned Parts) {
+      for (unsigned P = 0; P < Parts; ++P) {
+        UnknownEvent U;
+        U.AccessId = Id;
+        U.Mask = R.Mask;
+        U.Reason = &heapPlacement();
+        U.Order = R.Block * WarpsPerBlock + R.Warp;
+        Pipe.unknown(U);
+      }
+    };
+    // A merged group's parts, or a split object's, are not priced one by
+    // one: unknown, unbounded.
+    if (Acc.Compiled.State == CompiledForm::Merged &&
+        Acc.Compiled.Leader >= 0) {
+      Unknown(1);
+    } else if (Acc.Compiled.State == CompiledForm::Split) {
+      Unknown(unsigned(Acc.Compiled.Parts.size()));
+    } else {
+      Unknown(1);
+      Pipe.bounded({Id, Min, Max});
+    }
+    return true;
+  }
+
   /// One narrower request per part of the object ptxas kept.
   void split(const Access &Acc, const MemRequest &R) {
     for (unsigned Off : Acc.Compiled.Parts) {
@@ -472,6 +588,8 @@ private:
   RequestPipeline &Pipe;
   const ExecutedKernel &EK;
   std::vector<AccessStats> &Stats;
+  const ArchRules &Arch;
+  GlobalMemory &Mem;
   uint64_t WarpsPerBlock;
   Dim3 Grid;
   /// More than one warp: their atomics may race.
@@ -523,8 +641,9 @@ struct Part {
   AccessTotals Totals;
   FirstFaults Faults;
   BlockFirstTouches Touches;
+  const ArchRules &Arch;
   explicit Part(const ArchRules &A, size_t Accesses)
-      : Pipe(A), Totals(&Counts.Stats) {
+      : Pipe(A), Totals(&Counts.Stats), Arch(A) {
     Counts.Stats.resize(Accesses);
     Faults.reset(Accesses);
     Pipe.listen(Totals);
@@ -534,7 +653,7 @@ struct Part {
   void run(Program &P, const XFunction &K, const ExecutedKernel &EK,
            GlobalMemory &Mem, const LaunchConfig &C, bool Price) {
     {
-      PricingSink Sink(Pipe, EK, C, Counts.Stats);
+      PricingSink Sink(Pipe, EK, C, Counts.Stats, Arch, Mem);
       exec::Launch L(P, K, Mem, C, Price ? &Sink : nullptr);
       Counts.Out = L.run();
     } // The sink flushes its open groups.
@@ -553,13 +672,7 @@ bool communicates(const XFunction &K) {
 } // namespace
 
 std::vector<const XFunction *> reachable(const XFunction &K) {
-  std::vector<const XFunction *> Reach = {&K};
-  for (size_t I = 0; I < Reach.size(); ++I)
-    for (const CallInfo &C : Reach[I]->Calls)
-      if (C.Callee &&
-          std::find(Reach.begin(), Reach.end(), C.Callee) == Reach.end())
-        Reach.push_back(C.Callee);
-  return Reach;
+  return callees(K);
 }
 
 ExecutedCounts executeLaunch(Program &P, const XFunction &K,

@@ -92,10 +92,6 @@ struct ExecutedCounts {
   bool Priced = true;
 };
 
-/// Why the addresses of an access computed from an atomic's result are not
-/// known where several warps run: the order of their atomics decides them.
-const Why &racedAtomic();
-
 /// Runs the launch over Mem and prices every request with Arch's memory
 /// units. Blocks run on Threads threads (0: one per core) when no block may
 /// talk to another (XFunction::Communicates); in order on one otherwise.

@@ -47,7 +47,11 @@ json statsJson(const AccessStats &S) {
               S.LocalExecutions,
               S.GenericElsewhere,
               S.GenericLocalBytes,
-              S.PredicatedOff};
+              S.PredicatedOff,
+              S.BoundedRequests,
+              S.MinUnits,
+              S.MaxUnits,
+              S.GenericGlobalBytes};
 }
 
 AccessStats statsFrom(const json &J) {
@@ -94,6 +98,13 @@ AccessStats statsFrom(const json &J) {
   }
   if (I < J.size())
     S.PredicatedOff = U();
+  if (I + 2 < J.size()) {
+    S.BoundedRequests = U();
+    S.MinUnits = U();
+    S.MaxUnits = U();
+  }
+  if (I < J.size())
+    S.GenericGlobalBytes = U();
   return S;
 }
 

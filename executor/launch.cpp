@@ -257,14 +257,23 @@ void Launch::call(Ctx &C, const XInstr &I, const CallInfo &CI) {
   Warp &W = *C.W;
   const XFunction *Callee = CI.Callee;
   if (!Callee) {
-    // An indirect call: the address names the function per lane; all
-    // active lanes must agree (a warp calls one function at a time here).
+    // An indirect call: the address names the function per lane.
     const uint64_t *T = C.lanes(CI.Target);
     const unsigned First = unsigned(ctz(C.Active));
+    uint32_t Same = 0;
     for (unsigned L = 0; L < 32; ++L)
-      if ((C.Active >> L & 1) && T[L] != T[First])
-        return fail(I, "an indirect call whose lanes call different "
-                       "functions");
+      if ((C.Active >> L & 1) && T[L] == T[First])
+        Same |= 1u << L;
+    if (const uint32_t Rest = C.Active & ~Same) {
+      // Lanes that call different functions (a virtual call on objects of
+      // several classes) call them in turn, as a GPU does: the first
+      // function's lanes now, the rest at this call again once they are
+      // back, and all go on together after it.
+      const StackEntry &E = C.Fr->Stack.back(); // Its PC is after the call.
+      const uint32_t After = E.PC, Taint = E.Taint;
+      C.Fr->Stack.push_back({After - 1, Rest, After, Taint});
+      C.Active = Same;
+    }
     Callee = Prog.functionAt(T[First]);
     if (!Callee)
       return fail(I, "an indirect call through an address that is no "

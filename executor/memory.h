@@ -100,6 +100,9 @@ struct Region {
   std::shared_ptr<KnownBits> OwnedKnown;
   /// Why its unknown bytes are unknown ("nothing has written it").
   std::string UnknownWhy;
+  /// A device-heap allocation (malloc in a kernel): where the driver's
+  /// allocator places it is not known beyond this alignment.
+  uint32_t HeapAlign = 0;
 };
 
 /// The global address space: regions, found by address.
@@ -121,6 +124,8 @@ public:
   bool Lenient = false;
   /// Where module variables are placed when nothing else places them.
   uint64_t NextFree = uint64_t(1) << 44;
+  /// A kernel allocated device-heap memory (some region has HeapAlign).
+  bool Heap = false;
   /// Texture and surface objects by handle (texture.h).
   std::map<uint64_t, TextureView> Textures;
   const std::vector<std::unique_ptr<Region>> &regions() const {
@@ -130,6 +135,7 @@ public:
     Regions.clear();
     Sorted.clear();
     Textures.clear();
+    Heap = false;
   }
 
 private:

@@ -3,6 +3,7 @@
 #include "float_bits.h"
 #include "lanes.h"
 #include "launch.h"
+#include "model.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -188,13 +189,26 @@ void builtinCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
     }
     return;
   }
-  if (CI.Name == "malloc") {
+  if (deviceHeapCall(CI.Name) && CI.Name != "free") {
+    // The driver's allocator places a block where it likes, at 16 bytes
+    // (or the alignment asked for) at least: here at 256, and the pricing
+    // tries every placement the alignment allows (executed.cpp).
     for (uint32_t M = C.Active; M; M &= M - 1) {
       const unsigned L = unsigned(ctz(M));
       const uint64_t Bytes = std::max<uint64_t>(Arg(L, 0), 1);
-      const uint64_t A = (C.L->Mem.NextFree + 255) / 256 * 256;
+      // __nv_aligned_device_malloc(size, align) calls the aligned one.
+      const uint64_t Align =
+          CI.Name == "malloc" ? 16 : std::max<uint64_t>(Arg(L, 1), 16);
+      if (Align & (Align - 1)) { // Not a power of two: the GPU returns null.
+        Ret(L, 0);
+        continue;
+      }
+      const uint64_t Step = std::max<uint64_t>(Align, 256);
+      const uint64_t A = (C.L->Mem.NextFree + Step - 1) / Step * Step;
       C.L->Mem.NextFree = A + (Bytes + 255) / 256 * 256;
-      C.L->Mem.addOwned(A, Bytes, "device malloc", false);
+      C.L->Mem.addOwned(A, Bytes, "device malloc", false).HeapAlign =
+          uint32_t(std::min<uint64_t>(Align, uint64_t(1) << 31));
+      C.L->Mem.Heap = true;
       Ret(L, A);
     }
     return;

@@ -76,9 +76,25 @@ Program::link(std::shared_ptr<const std::vector<ptx::Module>> Modules,
       if (Self == P->VarAddress.end())
         continue;
       Region *R = Mem.find(Self->second, 1);
-      if (!R || !R->Owned)
-        continue; // The program's own copy holds its own pointers.
+      if (!R)
+        continue;
       for (const auto &[Off, Sym] : V.InitSymbols) {
+        // A function's address (a vtable's entries): the executor's, in
+        // the program's own copy too, which cannot hold a GPU's.
+        const std::string Def = P->definition(key(I, Sym.first), nullptr)
+                                    ? key(I, Sym.first)
+                                    : Sym.first;
+        if (P->definition(Def, nullptr)) {
+          const uint64_t Value = P->functionAddress(Def) + uint64_t(Sym.second);
+          if (Off + 8 <= R->Size) {
+            std::memcpy(R->Data + Off, &Value, 8);
+            if (R->Known)
+              R->Known->set(Off, 8, true);
+          }
+          continue;
+        }
+        if (!R->Owned)
+          continue; // The program's own copy holds its own pointers.
         uint64_t Target = P->addressOf(key(I, Sym.first));
         if (!Target)
           Target = P->addressOf(Sym.first);
@@ -133,6 +149,7 @@ XFunction *Program::decodeFunction(const std::string &Name) {
   Decoded[F] = std::move(X);
   Raw->Src = F;
   Raw->Mod = M;
+  Raw->Owner = this;
   Raw->Name = F->Name;
   Raw->ModuleIndex = unsigned(M - Modules->data());
   decode(*this, *M, *F, *Raw);
@@ -157,12 +174,7 @@ const SharedLayout &Program::layout(const XFunction &K) {
   if (It != Layouts.end())
     return It->second;
   // Every function the kernel may call (decoded on the way).
-  std::vector<const XFunction *> Reach = {&K};
-  for (size_t I = 0; I < Reach.size(); ++I)
-    for (const CallInfo &C : Reach[I]->Calls)
-      if (C.Callee &&
-          std::find(Reach.begin(), Reach.end(), C.Callee) == Reach.end())
-        Reach.push_back(C.Callee);
+  const std::vector<const XFunction *> Reach = callees(K);
   std::vector<uint32_t> Used;
   for (const XFunction *F : Reach)
     for (uint32_t S : F->SharedVars)
@@ -201,18 +213,56 @@ const SharedLayout &Program::layout(const XFunction &K) {
 }
 
 uint64_t Program::functionAddress(const XFunction &F) {
+  return functionAddress(key(F.ModuleIndex, F.Name));
+}
+
+uint64_t Program::functionAddress(const std::string &Def) {
+  // One address per definition, however it is named.
+  const ptx::Function *F = definition(Def, nullptr);
+  size_t I = 0;
+  while (I < FunctionTable.size() && definition(FunctionTable[I], nullptr) != F)
+    ++I;
+  if (I == FunctionTable.size())
+    FunctionTable.push_back(Def);
+  return (uint64_t(I) + 1) << 4 | (uint64_t(0xF0) << 40);
+}
+
+std::vector<const XFunction *> callees(const XFunction &K) {
+  std::vector<const XFunction *> Reach = {&K};
+  bool Indirect = false;
+  auto Add = [&](const XFunction *F) {
+    if (std::find(Reach.begin(), Reach.end(), F) == Reach.end())
+      Reach.push_back(F);
+  };
+  for (size_t I = 0; I < Reach.size(); ++I) {
+    for (const CallInfo &C : Reach[I]->Calls) {
+      if (C.Callee)
+        Add(C.Callee);
+      else if (C.Name.empty() && !Indirect && K.Owner) {
+        Indirect = true;
+        for (const XFunction *F : K.Owner->addressTaken())
+          Add(F);
+      }
+    }
+  }
+  return Reach;
+}
+
+std::vector<const XFunction *> Program::addressTaken() {
+  std::vector<const XFunction *> Out;
+  // Decoding may take more addresses: the table grows as it is read.
   for (size_t I = 0; I < FunctionTable.size(); ++I)
-    if (FunctionTable[I] == &F)
-      return (uint64_t(I) + 1) << 4 | (uint64_t(0xF0) << 40);
-  FunctionTable.push_back(&F);
-  return uint64_t(FunctionTable.size()) << 4 | (uint64_t(0xF0) << 40);
+    if (const XFunction *F = decodeFunction(FunctionTable[I]))
+      Out.push_back(F);
+  return Out;
 }
 
 const XFunction *Program::functionAt(uint64_t A) {
   if ((A >> 40) != 0xF0 || (A & 15))
     return nullptr;
   const uint64_t I = ((A & ((uint64_t(1) << 40) - 1)) >> 4);
-  return I && I <= FunctionTable.size() ? FunctionTable[I - 1] : nullptr;
+  return I && I <= FunctionTable.size() ? decodeFunction(FunctionTable[I - 1])
+                                        : nullptr;
 }
 
 } // namespace gmem::exec

@@ -152,6 +152,7 @@ struct XInstr {
 };
 
 struct XFunction;
+class Program;
 
 /// A call's operands: the callee, the arguments' and results' variables.
 struct CallInfo {
@@ -165,6 +166,9 @@ struct CallInfo {
 struct XFunction {
   const ptx::Function *Src = nullptr;
   const ptx::Module *Mod = nullptr;
+  /// The program that decoded it: where an indirect call finds the
+  /// functions whose address was taken.
+  Program *Owner = nullptr;
   unsigned ModuleIndex = 0;
   std::string Name;
   std::vector<XInstr> Code;
@@ -274,6 +278,12 @@ public:
   /// The function whose address (as `mov rd, func` gives it) is A.
   const XFunction *functionAt(uint64_t A);
   uint64_t functionAddress(const XFunction &F);
+  /// The address of the function defined as Def ("module:name", or a name
+  /// any module defines), decoded when first called through it.
+  uint64_t functionAddress(const std::string &Def);
+  /// The functions whose address was taken (a vtable's, `mov rd, func`):
+  /// those an indirect call may reach. Decodes them.
+  std::vector<const XFunction *> addressTaken();
 
   // Used by decode.cpp.
   int sharedIndex(const std::string &Name) const;
@@ -290,8 +300,14 @@ private:
   std::map<std::string, uint32_t> SharedByName;
   std::map<std::string, uint64_t> VarAddress;
   std::map<const XFunction *, SharedLayout> Layouts;
-  std::vector<const XFunction *> FunctionTable;
+  /// The functions whose address was taken, as definitions' keys.
+  std::vector<std::string> FunctionTable;
 };
+
+/// K and the functions it may call, K first: those it calls directly and,
+/// where one calls through an address, every function whose address was
+/// taken (decoded on the way).
+std::vector<const XFunction *> callees(const XFunction &K);
 
 /// Decodes F (ptx) of module M into X. Unknown opcodes are decoded into a
 /// handler that stops the launch naming them.

@@ -12,15 +12,25 @@ static std::string num(double V) {
   return B;
 }
 
+/// Why an access's figures are not a number: bounds proven, the fewest a
+/// GPU makes, or no model.
+static std::string unknownText(const AccessStats &S) {
+  if (S.bounded() && S.Requests)
+    return "bounded: " + S.UnknownReason;
+  if (S.atLeast())
+    return "at least: " + S.UnknownReason;
+  return "not modelled: " + S.UnknownReason;
+}
+
 std::string explainCause(const Access &A, const AccessStats &S) {
   if (S.UnknownRequests)
-    return "not modelled: " + S.UnknownReason;
+    return unknownText(S);
   return explainCost(A, S);
 }
 
 std::string explainAccess(const Access &A, const AccessStats &S) {
   if (S.UnknownRequests)
-    return "not modelled: " + S.UnknownReason;
+    return unknownText(S);
   std::string Cost = explainCost(A, S);
   auto Add = [&](const std::string &Part) {
     Cost = Cost.empty() ? Part : Cost + "; " + Part;

@@ -318,6 +318,13 @@ struct Access {
   CompiledForm Compiled;
 };
 
+/// Whether Call is one of the device heap's (malloc, free).
+inline bool deviceHeapCall(const std::string &Call) {
+  return Call == "malloc" || Call == "free" ||
+         Call == "__nv_aligned_device_malloc" ||
+         Call == "__cuda_syscall_aligned_malloc"; // What the former calls.
+}
+
 /// Why a kernel that calls the device runtime's Call (printf, malloc, free)
 /// moves global memory that no access stands for (Kernel::UnmodelledGlobal),
 /// Where placing the call ("at f.cu:3:5"); empty for any other call. The
@@ -328,7 +335,7 @@ inline std::string runtimeCallGlobal(const std::string &Call,
     return "printf " + Where +
            " writes its arguments to the printf buffer in global memory (not "
            "modelled)";
-  if (Call == "malloc" || Call == "free")
+  if (deviceHeapCall(Call))
     return Call + " " + Where +
            " works on the device heap in global memory (not modelled)";
   return "";
@@ -469,6 +476,10 @@ struct Kernel {
   /// writes its arguments to the printf buffer); empty when it does not.
   /// Its global figures are then unknown.
   std::string UnmodelledGlobal;
+  /// It calls malloc or free: it uses the device heap, which kernel replay
+  /// (how gmem-verify's counters are taken) does not restore between
+  /// passes.
+  bool DeviceHeap = false;
   /// No analysed file defines it (a library's own kernel, one in a file
   /// Clang could not parse): a recording added it for launches it ran, and
   /// only their execution prices them.

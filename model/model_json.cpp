@@ -543,6 +543,7 @@ private:
     if (find(J, "uncounted"))
       K.Uncounted = strings(J, Path, "uncounted");
     K.UnmodelledGlobal = J.value("unmodelled_global", "");
+    K.DeviceHeap = J.value("device_heap", false);
     if (const json *S = find(J, "sass"))
       K.Sass = sassAccount(*S, child(Path, "sass"));
     return K;
@@ -678,6 +679,8 @@ json toJson(const Kernel &K) {
     J["uncounted"] = K.Uncounted;
   if (!K.UnmodelledGlobal.empty())
     J["unmodelled_global"] = K.UnmodelledGlobal;
+  if (K.DeviceHeap)
+    J["device_heap"] = true;
   if (K.Sass.Read)
     J["sass"] = toJson(K.Sass);
   return J;

@@ -87,6 +87,10 @@ struct AccessStats {
   /// Of those in local memory, per execution, the bytes of the distinct
   /// local addresses, summed.
   uint64_t GenericLocalBytes = 0;
+  /// Of a generic instruction's lanes in global memory, per execution, the
+  /// bytes of the distinct addresses, summed: a GPU counts them among its
+  /// shared data bytes too (simulator/metrics.cpp).
+  uint64_t GenericGlobalBytes = 0;
   /// Unknown requests whose cost is bounded (address from loaded data in a
   /// proven range), and the sums of their fewest and most units.
   uint64_t BoundedRequests = 0;
@@ -148,6 +152,9 @@ struct Metric {
   /// unknown request is bounded.
   std::optional<double> KnownPart, Min, Max;
   uint64_t ExcludedRequests = 0;
+  /// The known part leaves out the requests of the device runtime's code
+  /// (printf, malloc) too, whose number is not known.
+  bool ExcludesRuntime = false;
 };
 
 /// A lane that faults, the launch's first (in block and warp order): what a

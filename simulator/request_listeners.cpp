@@ -27,6 +27,7 @@ void AccessStats::add(const AccessStats &O) {
   PredicatedOff += O.PredicatedOff;
   GenericElsewhere += O.GenericElsewhere;
   GenericLocalBytes += O.GenericLocalBytes;
+  GenericGlobalBytes += O.GenericGlobalBytes;
   if (!O.UnknownReason.empty() &&
       (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
     UnknownReason = O.UnknownReason;

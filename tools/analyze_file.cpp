@@ -720,8 +720,7 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
         // model only that it could not follow them.
         const AccessStats Ran = R->PerAccess[I];
         R->PerAccess[I] = S;
-        if (S.UnknownRequests &&
-            Ran.UnknownReason.find(racedAtomic().Text) != std::string::npos) {
+        if (S.UnknownRequests && Ran.ReasonCause == UnknownCause::Timing) {
           R->PerAccess[I].UnknownReason = Ran.UnknownReason;
           R->PerAccess[I].ReasonCause = Ran.ReasonCause;
         }
@@ -732,12 +731,15 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
       computeMetrics(*R);
   }
   // What each leaves unaccounted: unknown accesses (not those timing
-  // decides, whose fewest requests are known), and for the model the SASS
-  // instructions no access stands for and the constructs it skipped.
+  // decides, a retry loop's fewest requests or racing atomics' addresses,
+  // nor those with proven bounds: no one could say more of them), and for
+  // the model the SASS instructions no access stands for and the
+  // constructs it skipped.
   auto Gaps = [](const LaunchResult &X) {
     size_t N = size_t(std::count_if(
         X.PerAccess.begin(), X.PerAccess.end(), [](const AccessStats &S) {
-          return S.UnknownRequests != 0 && !S.atLeast();
+          return S.UnknownRequests != 0 &&
+                 S.ReasonCause != UnknownCause::Timing && !S.bounded();
         }));
     if (X.K && X.Path == "model")
       N += X.K->Sass.Unclaimed.size() + X.K->Warnings.size() + unproved(*X.K);

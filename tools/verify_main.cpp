@@ -37,7 +37,7 @@ namespace {
 const char *const Usage =
     "usage: gmem-verify [--output FILE] [--launch-count N] [--launch-skip N]\n"
     "                   [--kernel REGEX] [--no-lines] [--line-runs N]\n"
-    "                   [--no-traffic] [--debug]\n"
+    "                   [--no-traffic] [--no-replay] [--debug]\n"
     "                   [--version]\n"
     "                   -- PROGRAM [ARGS...]\n"
     "Measures every kernel launch of PROGRAM with CUPTI and writes\n"
@@ -51,6 +51,10 @@ const char *const Usage =
     "                    100): each kernel's first, then in order\n"
     "  --no-traffic      skip DRAM bytes, L2 sectors and duration (one run\n"
     "                    of PROGRAM, the L2 emptied before each launch)\n"
+    "  --no-replay       take the counters in one pass per run of PROGRAM\n"
+    "                    (a run per group of metrics) instead of replaying\n"
+    "                    each launch: for kernels that use the device heap,\n"
+    "                    which kernel replay does not restore\n"
     "  --debug           log every launch the injection sees\n";
 
 struct Options {
@@ -58,6 +62,7 @@ struct Options {
   std::string Skip, Count, Kernel, LineRuns = "100";
   uint64_t LineLimit = 100; ///< LineRuns, parsed.
   bool Lines = true, Traffic = true, Debug = false;
+  bool NoReplay = false;
   std::vector<std::string> Program;
 };
 
@@ -101,6 +106,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.LineRuns = Value("--line-runs");
     else if (A == "--no-traffic")
       O.Traffic = false;
+    else if (A == "--no-replay")
+      O.NoReplay = true;
     else if (A == "--debug")
       O.Debug = true;
     else if (!A.empty() && A[0] == '-')
@@ -192,7 +199,8 @@ struct RunResult {
 /// environment; an exec failure comes back through a close-on-exec pipe.
 RunResult runPass(const Options &O, const std::string &Exe,
                   const std::string &Injection, const char *Pass,
-                  const std::string &Out, long OnlyLaunch = -1) {
+                  const std::string &Out, long OnlyLaunch = -1,
+                  int Group = -1) {
   int Pipe[2];
   if (pipe2(Pipe, O_CLOEXEC) != 0)
     fail(std::string("pipe: ") + std::strerror(errno));
@@ -215,6 +223,10 @@ RunResult runPass(const Options &O, const std::string &Exe,
       setenv("GMEM_VERIFY_LINES_LAUNCH", std::to_string(OnlyLaunch).c_str(), 1);
     else
       unsetenv("GMEM_VERIFY_LINES_LAUNCH");
+    if (Group >= 0)
+      setenv("GMEM_VERIFY_METRIC_GROUP", std::to_string(Group).c_str(), 1);
+    else
+      unsetenv("GMEM_VERIFY_METRIC_GROUP");
     std::vector<char *> Argv;
     for (const std::string &A : O.Program)
       Argv.push_back(const_cast<char *>(A.c_str()));
@@ -253,6 +265,51 @@ bool readJson(const std::string &Path, OrderedJson &Out) {
   return Out.is_object();
 }
 
+/// --no-replay: run 1 took the first one-pass group of metrics and says
+/// how many there are; one more run each takes the others, merged by
+/// launch. Returns the launches some run could not measure.
+unsigned measureOtherGroups(const Options &O, const std::string &Exe,
+                            const std::string &Injection, OrderedJson &Doc,
+                            std::vector<std::string> &Warnings) {
+  const size_t Groups = Doc.value("metric_groups", size_t(0));
+  bool OnePass = Doc.value("group_passes", size_t(0)) == 1;
+  Doc.erase("metric_groups");
+  Doc.erase("group_passes");
+  unsigned Failed = 0;
+  const std::string Tmp = O.Output + ".group.tmp";
+  for (size_t G = 1; G < Groups; ++G) {
+    std::fprintf(stderr, "gmem-verify: counters, group %zu of %zu: %s\n", G + 1,
+                 Groups, Exe.c_str());
+    std::remove(Tmp.c_str());
+    runPass(O, Exe, Injection, "counters", Tmp, -1, int(G));
+    OrderedJson Part;
+    if (!readJson(Tmp, Part) || Part.contains("error")) {
+      Warnings.push_back("the run of metric group " + std::to_string(G + 1) +
+                         " measured nothing" +
+                         (Part.contains("error")
+                              ? ": " + Part["error"].get<std::string>()
+                              : std::string()));
+      OnePass = false;
+      continue;
+    }
+    Failed += Part.value("failed_launches", 0u);
+    OnePass = OnePass && Part.value("group_passes", size_t(0)) == 1;
+    MergeOutcome M =
+        mergeTrafficPass(std::move(Doc), Part,
+                         "counters of metric group " + std::to_string(G + 1));
+    Doc = std::move(M.Doc);
+    Warnings.insert(Warnings.end(), M.Warnings.begin(), M.Warnings.end());
+  }
+  std::remove(Tmp.c_str());
+  if (Groups && OnePass)
+    Doc["kernel_replay"] = false;
+  else if (Groups)
+    Warnings.push_back("--no-replay: some counters took more than one pass "
+                       "(or a group's run failed): the launches were "
+                       "replayed for them");
+  return Failed;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -269,8 +326,10 @@ int main(int Argc, char **Argv) {
   std::remove(LinesTmp.c_str());
   std::remove(TrafficTmp.c_str());
 
-  std::fprintf(stderr, "gmem-verify: run 1 (counters): %s\n", Exe.c_str());
-  RunResult First = runPass(O, Exe, Injection, "counters", CountersTmp);
+  std::fprintf(stderr, "gmem-verify: run 1 (counters%s): %s\n",
+               O.NoReplay ? ", the first group of one pass" : "", Exe.c_str());
+  RunResult First = runPass(O, Exe, Injection, "counters", CountersTmp, -1,
+                            O.NoReplay ? 0 : -1);
   OrderedJson Doc;
   if (!readJson(CountersTmp, Doc))
     fail("the program wrote no measurement (exit status " +
@@ -284,6 +343,8 @@ int main(int Argc, char **Argv) {
   Doc.erase("failed_launches");
 
   std::vector<std::string> Warnings;
+  if (O.NoReplay)
+    Failed += measureOtherGroups(O, Exe, Injection, Doc, Warnings);
   const size_t LineRuns =
       O.Lines ? std::min<size_t>(Doc["launches"].size(), O.LineLimit) : 0;
   const size_t Runs = 1 + (O.Traffic ? 1 : 0) + LineRuns;

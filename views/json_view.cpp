@@ -5,7 +5,8 @@
 //  from the host code after a recorded run stopped), "arch", "warps",
 //  "warps_evaluated", "warps_derived", "count", "metrics": {name: value or
 //  null}, "unknown_metrics": {name: reason}, "metric_bounds": {name: {"min",
-//  "max", "known_part", "excluded_requests"}}, "accesses": [...],
+//  "max", "known_part", "excluded_requests", "excludes_runtime_requests"}},
+//  "accesses": [...],
 //  "diagnostics": [...]}]}
 //
 //===----------------------------------------------------------------------===//
@@ -33,7 +34,8 @@ nlohmann::json launchJson(const LaunchResult &R) {
     Bounds[Name] = {{"min", Opt(M.Min)},
                     {"max", Opt(M.Max)},
                     {"known_part", Opt(M.KnownPart)},
-                    {"excluded_requests", M.ExcludedRequests}};
+                    {"excluded_requests", M.ExcludedRequests},
+                    {"excludes_runtime_requests", M.ExcludesRuntime}};
   }
   json Accesses = json::array();
   for (const Access &A : R.K->Accesses) {

@@ -69,8 +69,15 @@ void printMetrics(const LaunchResult &R, std::ostream &OS) {
       std::string Line = I.Name + ": " + M.UnknownReason;
       if (M.KnownPart)
         Line += "\n      known part " + fmt(F, *M.KnownPart) + " leaves out " +
-                std::to_string(M.ExcludedRequests) + " request" +
-                (M.ExcludedRequests == 1 ? "" : "s") +
+                (M.ExcludesRuntime && !M.ExcludedRequests
+                     ? std::string("the device runtime's requests (how many "
+                                   "is not known)")
+                     : std::to_string(M.ExcludedRequests) + " request" +
+                           (M.ExcludedRequests == 1 ? "" : "s") +
+                           (M.ExcludesRuntime
+                                ? " and the device runtime's (how many is "
+                                  "not known)"
+                                : "")) +
                 (M.Min ? ", which the bounds include" : "");
       Unknown.push_back(Line);
     }

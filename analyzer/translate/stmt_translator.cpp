@@ -658,6 +658,8 @@ Value BodyTranslator::unknownCall(const CallExpr *CE, const FunctionDecl *FD,
   if (FD && FD->getIdentifier() && K.UnmodelledGlobal.empty())
     K.UnmodelledGlobal =
         runtimeCallGlobal(FD->getName().str(), "at " + where(CE));
+  if (FD && FD->getIdentifier() && deviceHeapCall(FD->getName().str()))
+    K.DeviceHeap = true;
   bool System = FD && SM.isInSystemHeader(FD->getLocation());
   if (!Quiet && (!System || PointerArgs)) {
     std::string Why = PointerArgs ? "memory it accesses through its pointer "

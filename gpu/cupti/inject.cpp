@@ -47,6 +47,9 @@ struct Settings {
   /// Line pass: measure only the launch with this index (gmem-verify runs
   /// the program once per launch, see sass_collector.h).
   long OnlyLaunch = -1;
+  /// Counters pass under --no-replay: the one-pass group of metrics to
+  /// collect (RangeProfiler); -1 for all of them, with kernel replay.
+  int MetricGroup = -1;
   bool Debug = false;
 };
 
@@ -177,6 +180,10 @@ void writeResult() {
   OrderedJson Doc = measurementToJson(S.Result, S.Fatal);
   if (S.Failed)
     Doc["failed_launches"] = S.Failed; // For gmem-verify, which removes it.
+  if (S.Range && S.Range->groups()) {  // Likewise.
+    Doc["metric_groups"] = S.Range->groups();
+    Doc["group_passes"] = S.Range->passes();
+  }
   std::ofstream Out(S.Set.Output);
   Out << Doc.dump(1) << "\n";
   if (!Out)
@@ -435,6 +442,13 @@ Expected<void> readSettings(Settings &Set) {
       return Failure{"GMEM_VERIFY_LINES_LAUNCH must be a launch index"};
     Set.OnlyLaunch = static_cast<long>(OnlyIndex);
   }
+  std::string Group = envOr("GMEM_VERIFY_METRIC_GROUP", "");
+  uint64_t GroupIndex = 0;
+  if (!Group.empty()) {
+    if (!parseCount(Group, GroupIndex) || GroupIndex > 1000)
+      return Failure{"GMEM_VERIFY_METRIC_GROUP must be a group index"};
+    Set.MetricGroup = static_cast<int>(GroupIndex);
+  }
   Set.Debug = envOr("GMEM_VERIFY_DEBUG", "0") != "0";
   return {};
 }
@@ -460,7 +474,8 @@ InitializeInjection(void) {
   }
   S.Filter = std::move(*Filter);
   if (S.Set.Which == Pass::Counters)
-    S.Range.reset(new RangeProfiler(defaultCounterMetrics()));
+    S.Range.reset(
+        new RangeProfiler(defaultCounterMetrics(), S.Set.MetricGroup));
   else if (S.Set.Which == Pass::Traffic)
     S.Range.reset(new RangeProfiler(trafficCounterMetrics()));
 

@@ -81,6 +81,8 @@ OrderedJson measurementToJson(const Measurement &M, const std::string &Error) {
   J["launches"] = std::move(Launches);
   if (M.GraphLaunches)
     J["graph_launches"] = M.GraphLaunches;
+  if (!M.KernelReplay)
+    J["kernel_replay"] = false;
   if (!Error.empty())
     J["error"] = Error;
   return J;
@@ -148,9 +150,9 @@ MergeOutcome mergeLinePass(OrderedJson CounterPass,
 }
 
 MergeOutcome mergeTrafficPass(OrderedJson CounterPass,
-                              const OrderedJson &TrafficPass) {
-  return mergeByIndex(std::move(CounterPass), TrafficPass,
-                      "DRAM bytes or duration from the traffic run", "",
+                              const OrderedJson &TrafficPass,
+                              const std::string &What) {
+  return mergeByIndex(std::move(CounterPass), TrafficPass, What, "",
                       [](OrderedJson &L, const OrderedJson &From) {
                         const OrderedJson M =
                             From.value("metrics", OrderedJson());

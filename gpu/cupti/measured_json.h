@@ -47,9 +47,12 @@ OrderedJson setAsideFromLineRuns(OrderedJson &CounterPass, uint64_t Limit);
 void putBackLaunches(OrderedJson &CounterPass, OrderedJson Aside);
 
 /// Adds each launch's metrics from \p TrafficPass (DRAM bytes, L2 sectors,
-/// duration, clock) to \p CounterPass, matching launches as mergeLinePass.
-MergeOutcome mergeTrafficPass(OrderedJson CounterPass,
-                              const OrderedJson &TrafficPass);
+/// duration, clock; or under --no-replay another group of counters) to
+/// \p CounterPass, matching launches as mergeLinePass; \p What names them
+/// in the warnings.
+MergeOutcome mergeTrafficPass(
+    OrderedJson CounterPass, const OrderedJson &TrafficPass,
+    const std::string &What = "DRAM bytes or duration from the traffic run");
 
 /// Current time as "2026-11-21T10:00:00Z".
 std::string utcNowIso8601();

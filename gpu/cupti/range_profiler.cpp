@@ -34,8 +34,8 @@ const std::vector<std::string> &trafficCounterMetrics() {
   return M;
 }
 
-RangeProfiler::RangeProfiler(std::vector<std::string> Metrics)
-    : Requested(std::move(Metrics)) {}
+RangeProfiler::RangeProfiler(std::vector<std::string> Metrics, int Group)
+    : Requested(std::move(Metrics)), Group(Group) {}
 
 #define GMEM_CUPTI_TRY(Call, Params)                                           \
   do {                                                                         \
@@ -67,13 +67,8 @@ bool RangeProfiler::setUpHost(CUcontext Ctx, std::string &Error, bool &Fatal) {
   AvP.pCounterAvailabilityImage = Availability.data();
   GMEM_CUPTI_TRY(cuptiProfilerGetCounterAvailability, AvP);
 
-  CUpti_Profiler_Host_Initialize_Params HostP = {
-      CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-  HostP.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-  HostP.pChipName = Chip.c_str();
-  HostP.pCounterAvailabilityImage = Availability.data();
-  GMEM_CUPTI_TRY(cuptiProfilerHostInitialize, HostP);
-  Host = HostP.pHostObject;
+  if (!newHost(Host, Error, Fatal))
+    return false;
 
   // A name the chip does not know would fail the whole configuration: check
   // each one and leave the unknown ones out.
@@ -92,34 +87,100 @@ bool RangeProfiler::setUpHost(CUcontext Ctx, std::string &Error, bool &Fatal) {
     Fatal = true;
     return false;
   }
+  if (Group >= 0 && !keepGroup(Error, Fatal))
+    return false;
   for (const std::string &M : Metrics)
     MetricPtrs.push_back(M.c_str());
 
+  return configure(Host, MetricPtrs, Config, Passes, Error, Fatal);
+}
+
+bool RangeProfiler::newHost(CUpti_Profiler_Host_Object *&H, std::string &Error,
+                            bool &Fatal) {
+  CUpti_Profiler_Host_Initialize_Params HostP = {
+      CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  HostP.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  HostP.pChipName = Chip.c_str();
+  HostP.pCounterAvailabilityImage = Availability.data();
+  GMEM_CUPTI_TRY(cuptiProfilerHostInitialize, HostP);
+  H = HostP.pHostObject;
+  return true;
+}
+
+bool RangeProfiler::configure(CUpti_Profiler_Host_Object *H,
+                              std::vector<const char *> &Names,
+                              std::vector<uint8_t> &Image, size_t &N,
+                              std::string &Error, bool &Fatal) {
   CUpti_Profiler_Host_ConfigAddMetrics_Params AddP = {
       CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-  AddP.pHostObject = Host;
-  AddP.ppMetricNames = MetricPtrs.data();
-  AddP.numMetrics = MetricPtrs.size();
+  AddP.pHostObject = H;
+  AddP.ppMetricNames = Names.data();
+  AddP.numMetrics = Names.size();
   GMEM_CUPTI_TRY(cuptiProfilerHostConfigAddMetrics, AddP);
-
   CUpti_Profiler_Host_GetConfigImageSize_Params SizeP = {
       CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-  SizeP.pHostObject = Host;
+  SizeP.pHostObject = H;
   GMEM_CUPTI_TRY(cuptiProfilerHostGetConfigImageSize, SizeP);
-  Config.assign(SizeP.configImageSize, 0);
+  Image.assign(SizeP.configImageSize, 0);
   CUpti_Profiler_Host_GetConfigImage_Params ImgP = {
       CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-  ImgP.pHostObject = Host;
-  ImgP.configImageSize = Config.size();
-  ImgP.pConfigImage = Config.data();
+  ImgP.pHostObject = H;
+  ImgP.configImageSize = Image.size();
+  ImgP.pConfigImage = Image.data();
   GMEM_CUPTI_TRY(cuptiProfilerHostGetConfigImage, ImgP);
-
   CUpti_Profiler_Host_GetNumOfPasses_Params PassP = {
       CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-  PassP.configImageSize = Config.size();
-  PassP.pConfigImage = Config.data();
+  PassP.configImageSize = Image.size();
+  PassP.pConfigImage = Image.data();
   GMEM_CUPTI_TRY(cuptiProfilerHostGetNumOfPasses, PassP);
-  Passes = PassP.numOfPasses;
+  N = PassP.numOfPasses;
+  return true;
+}
+
+bool RangeProfiler::passesOf(const std::vector<std::string> &Names, size_t &N,
+                             std::string &Error, bool &Fatal) {
+  CUpti_Profiler_Host_Object *H = nullptr;
+  if (!newHost(H, Error, Fatal))
+    return false;
+  std::vector<const char *> Ptrs;
+  for (const std::string &M : Names)
+    Ptrs.push_back(M.c_str());
+  std::vector<uint8_t> Image;
+  const bool Ok = configure(H, Ptrs, Image, N, Error, Fatal);
+  CUpti_Profiler_Host_Deinitialize_Params DeP = {
+      CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+  DeP.pHostObject = H;
+  cuptiProfilerHostDeinitialize(&DeP);
+  return Ok;
+}
+
+bool RangeProfiler::keepGroup(std::string &Error, bool &Fatal) {
+  // Greedily: each metric joins the last group while it still takes one
+  // pass. A metric that alone takes more is a group of its own (and is
+  // replayed: gmem-verify warns).
+  std::vector<std::vector<std::string>> Parts;
+  for (const std::string &M : Metrics) {
+    if (!Parts.empty()) {
+      std::vector<std::string> Try = Parts.back();
+      Try.push_back(M);
+      size_t N = 0;
+      if (!passesOf(Try, N, Error, Fatal))
+        return false;
+      if (N == 1) {
+        Parts.back() = std::move(Try);
+        continue;
+      }
+    }
+    Parts.push_back({M});
+  }
+  Groups = Parts.size();
+  if (size_t(Group) >= Parts.size()) {
+    Error = "metric group " + std::to_string(Group) + " of " +
+            std::to_string(Parts.size()) + " does not exist";
+    Fatal = true;
+    return false;
+  }
+  Metrics = Parts[size_t(Group)];
   return true;
 }
 

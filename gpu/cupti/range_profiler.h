@@ -30,7 +30,10 @@ const std::vector<std::string> &trafficCounterMetrics();
 
 class RangeProfiler {
 public:
-  explicit RangeProfiler(std::vector<std::string> Metrics);
+  /// With \p Group >= 0, the metrics are split in groups of one pass each
+  /// (in catalog order, so every run splits them alike) and only group
+  /// \p Group is collected: no launch is replayed.
+  explicit RangeProfiler(std::vector<std::string> Metrics, int Group = -1);
   ~RangeProfiler() = default;
 
   /// Arms profiling of the next launch in \p Ctx. False with \p Error set on
@@ -48,6 +51,9 @@ public:
     return R;
   }
   size_t passes() const { return Passes; }
+  /// With a group: how many groups the metrics make (0 before the first
+  /// launch).
+  size_t groups() const { return Groups; }
   const std::string &chip() const { return Chip; }
 
 private:
@@ -57,6 +63,18 @@ private:
   };
 
   bool setUpHost(CUcontext Ctx, std::string &Error, bool &Fatal);
+  /// A host object of this chip and its counters.
+  bool newHost(CUpti_Profiler_Host_Object *&H, std::string &Error, bool &Fatal);
+  /// Adds \p Names to \p H and makes its configuration image, which takes
+  /// \p N passes.
+  bool configure(CUpti_Profiler_Host_Object *H,
+                 std::vector<const char *> &Names, std::vector<uint8_t> &Image,
+                 size_t &N, std::string &Error, bool &Fatal);
+  /// The passes \p Names need on this chip.
+  bool passesOf(const std::vector<std::string> &Names, size_t &N,
+                std::string &Error, bool &Fatal);
+  /// Keeps group Group of the metrics split in one-pass groups.
+  bool keepGroup(std::string &Error, bool &Fatal);
   bool enable(CUcontext Ctx, ContextState &S, std::string &Error, bool &Fatal);
   bool configureAndStart(ContextState &S, std::string &Error, bool &Fatal);
 
@@ -66,6 +84,8 @@ private:
   std::vector<uint8_t> Availability, Config;
   CUpti_Profiler_Host_Object *Host = nullptr;
   size_t Passes = 0;
+  int Group = -1;
+  size_t Groups = 0;
   std::map<CUcontext, ContextState> Contexts;
   CUcontext Active = nullptr;
 };

@@ -186,6 +186,11 @@ Measurement readDocument(const json &Doc) {
   }
   M.Date = getString(Doc, "", "date", false);
   M.GraphLaunches = getUnsigned(Doc, "", "graph_launches").value_or(0);
+  if (const json *Replay = field(Doc, "kernel_replay")) {
+    if (!Replay->is_boolean())
+      fail("kernel_replay", "expected true or false");
+    M.KernelReplay = Replay->get<bool>();
+  }
   if (const json *Program = field(Doc, "program")) {
     if (!Program->is_array())
       fail("program", "expected an array of strings");
@@ -200,9 +205,11 @@ Measurement readDocument(const json &Doc) {
     fail("launches", "missing");
   if (!Launches->is_array())
     fail("launches", "expected an array");
-  for (size_t I = 0; I < Launches->size(); ++I)
+  for (size_t I = 0; I < Launches->size(); ++I) {
     M.Launches.push_back(
         readLaunch((*Launches)[I], I, "launches[" + std::to_string(I) + "]"));
+    M.Launches.back().KernelReplay = M.KernelReplay;
+  }
   return M;
 }
 

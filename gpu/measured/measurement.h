@@ -69,6 +69,11 @@ struct MeasuredLaunch {
   /// Where a CSV or text log has each metric (as named there), for errors.
   std::map<std::string, unsigned> MetricLines;
   std::vector<MeasuredLine> Lines;
+  /// Its counters were taken with kernel replay (the kernel run once per
+  /// pass, its memory restored between them, the device heap not), as
+  /// Nsight Compute and gmem-verify do by default; false under
+  /// gmem-verify --no-replay (one pass per run of the program).
+  bool KernelReplay = true;
 };
 
 struct Measurement {
@@ -82,6 +87,9 @@ struct Measurement {
   /// at the launch API's callbacks), and launches captured into a graph
   /// run nothing: neither is in Launches.
   uint64_t GraphLaunches = 0;
+  /// gmem-verify --no-replay: each counter run took one pass, so no kernel
+  /// was replayed (MeasuredLaunch::KernelReplay).
+  bool KernelReplay = true;
   /// What the reader changed, e.g. a metric name restored.
   std::vector<std::string> Notes;
 };

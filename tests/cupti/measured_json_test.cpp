@@ -118,6 +118,30 @@ TEST(CuptiMeasuredJson, GraphLaunchesAreCountedOnlyWhenThereWereSome) {
   EXPECT_EQ(R->Launches.size(), 1u);
 }
 
+TEST(CuptiMeasuredJson, CountersTakenWithoutReplayAreSaid) {
+  // gmem-verify --no-replay: each counter run took one pass, so no launch
+  // was replayed; every launch read carries it, and a document without the
+  // field was replayed (gmem-verify's default, Nsight Compute's).
+  Measurement M = oneLaunch();
+  EXPECT_FALSE(measurementToJson(M).contains("kernel_replay"));
+  ImportResult Replayed =
+      parseMeasuredJson(measurementToJson(M).dump(1), "measured.json");
+  ASSERT_TRUE(Replayed) << Replayed.error();
+  EXPECT_TRUE(Replayed->Launches[0].KernelReplay);
+  M.KernelReplay = false;
+  ImportResult R =
+      parseMeasuredJson(measurementToJson(M).dump(1), "measured.json");
+  ASSERT_TRUE(R) << R.error();
+  EXPECT_FALSE(R->KernelReplay);
+  EXPECT_FALSE(R->Launches[0].KernelReplay);
+  OrderedJson Bad = measurementToJson(M);
+  Bad["kernel_replay"] = "no";
+  ImportResult Wrong = parseMeasuredJson(Bad.dump(1), "measured.json");
+  ASSERT_FALSE(Wrong);
+  EXPECT_NE(Wrong.error().find("kernel_replay"), std::string::npos)
+      << Wrong.error();
+}
+
 TEST(CuptiMeasuredJson, ErrorIsRecordedForTheLauncher) {
   OrderedJson J =
       measurementToJson(Measurement(), "cuptiProfilerHostInitialize: no");

@@ -1199,3 +1199,145 @@ TEST(BuildEdges, TheMatcherPlacesLeftOverInstructionsOfSeveralClasses) {
 }
 
 } // namespace
+
+TEST(DeviceRuntime, HeapPlacementsAreBoundedAndPrintfKeepsItsEfficiencies) {
+  // tests/data/programs/runtime_own/device_runtime.cu, measured on the H200
+  // (tests/data/measured/runtime_own/device_runtime.json).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/runtime_own/device_runtime.cu";
+  json J = analyzed("device_runtime", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_exit"], 0);
+  ASSERT_EQ(J["launches"].size(), 4u) << J["warnings"].dump();
+  auto Access = [&](int Launch, int Line, const char *Op) {
+    for (const json &A : J["launches"][Launch]["accesses"])
+      if (A["line"] == Line && A["op"] == Op && A["space"] == "global")
+        return A;
+    ADD_FAILURE() << Launch << " " << Line << " " << Op;
+    return json::object();
+  };
+  // printEvery: printf's own requests are the driver's code, which L1's
+  // counters see and the efficiencies' SASS counters do not. Loads at a
+  // stride of two floats use half of each sector, stores all of it (the
+  // H200: 50 % and 100 %, with 4096 load requests for 128 load
+  // instructions).
+  const json &Print = J["launches"][0];
+  EXPECT_EQ(Print["metrics"]["gld_efficiency"], 50.0);
+  EXPECT_EQ(Print["metrics"]["gst_efficiency"], 100.0);
+  EXPECT_TRUE(Print["metrics"]["gld_transactions_per_request"].is_null());
+  EXPECT_EQ(Print["metric_bounds"]["gld_transactions_per_request"]
+                 ["excludes_runtime_requests"],
+            true);
+  // heapRows: each lane's 20-byte row is an allocation of its own, on 16
+  // bytes after the one before ends, so 32 bytes at least from any other
+  // lane's same element: 32 sectors a request wherever they lie (the H200:
+  // 20480 on each of lines 33 and 36 for 640 requests).
+  EXPECT_EQ(Access(1, 33, "store")["sectors"], 20480);
+  EXPECT_EQ(Access(1, 36, "load")["sectors"], 20480);
+  // heapBlockBuffer: a block's 256 floats are one allocation, 16-byte
+  // aligned: a warp's 128 bytes take 4 sectors or 5 by where it lies.
+  for (auto [Line, Op] : {std::pair(53, "store"), std::pair(56, "load")}) {
+    const json A = Access(2, Line, Op);
+    EXPECT_EQ(A["requests"], 128);
+    EXPECT_EQ(A["sectors"], json({{"min", 512}, {"max", 640}})) << A.dump();
+    EXPECT_NE(A["unknown_reason"].get<std::string>().find("device-heap"),
+              std::string::npos);
+  }
+  // heapList: one lane a request: 1 sector wherever the node lies.
+  EXPECT_EQ(Access(3, 80, "load")["sectors"], 100);
+  // Compared with what the H200 measured without kernel replay
+  // (gmem-verify --no-replay): the heap kernels' efficiencies (22.22 % and
+  // 14.63 % for heapRows), heapBlockBuffer's shared efficiency, whose
+  // generic global requests' bytes count among the shared ones (184.03 %),
+  // and its lines within their bounds (the H200 placed the block on 32
+  // bytes).
+  const std::string Measured =
+      sourceDir() + "/tests/data/measured/runtime_own/device_runtime.json";
+  const std::string Cache =
+      "--cache-dir " + ::testing::TempDir() + "/gmem-cache-runtime ";
+  const ToolRun R = runTool(Cache + Src + " --compare " + Measured);
+  EXPECT_EQ(R.Exit, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("4 launches: 0 match, 4 differ (4 explained, 0 "
+                       "unexplained)"),
+            std::string::npos)
+      << R.Out;
+  for (const char *Row :
+       {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct       "
+        "22.2222      22.2222            0  match",
+        "shared_efficiency                                                  "
+        "184.0278     184.0278            0  match",
+        "(c) 256 instructions and 1024 to 1152 sectors predicted, 256 and "
+        "1024 measured"})
+    EXPECT_NE(R.Out.find(Row), std::string::npos) << Row << "\n" << R.Out;
+  EXPECT_EQ(R.Out.find("(g) "), std::string::npos) << R.Out;
+  // With kernel replay (gmem-verify's default), heapRows got no memory
+  // from malloc (0 load instructions): the heap kernels' totals are set
+  // aside, their lines compared.
+  const ToolRun Replayed =
+      runTool(Cache + Src + " --compare " + sourceDir() +
+              "/tests/data/measured/runtime_own/device_runtime_replayed.json");
+  EXPECT_EQ(Replayed.Exit, 0) << Replayed.Out << Replayed.Err;
+  EXPECT_NE(Replayed.Out.find("(g) the kernel uses the device heap"),
+            std::string::npos)
+      << Replayed.Out;
+  // A line outside its bounds is a difference.
+  std::ifstream File(Measured);
+  json Edited = json::parse(File);
+  for (json &Line : Edited["launches"][2]["lines"])
+    if (Line["line"] == 53)
+      Line["sectors"] = 1200;
+  const std::string Outside = ::testing::TempDir() + "/runtime_outside.json";
+  std::ofstream(Outside) << Edited.dump();
+  const ToolRun F = runTool(Cache + Src + " --compare " + Outside);
+  EXPECT_EQ(F.Exit, 1) << F.Out << F.Err;
+  EXPECT_NE(F.Out.find("1024 to 1152 sectors predicted, 256 and 1200 "
+                       "measured, outside what the bounds allow"),
+            std::string::npos)
+      << F.Out;
+}
+
+TEST(DeviceRuntime, VirtualCallsOnHeapObjectsRunTheirOverrides) {
+  // tests/data/programs/runtime_own/virtual_heap.cu: objects made with new
+  // in one kernel, their virtual apply called in the next (a vtable's
+  // entries are functions' addresses; a warp's lanes may call different
+  // overrides), and a block from __nv_aligned_device_malloc. Measured on
+  // the H200 without kernel replay (tests/data/measured/runtime_own/
+  // virtual_heap.json).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/runtime_own/virtual_heap.cu";
+  json J = analyzed("virtual_heap", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_exit"], 0) << J["warnings"].dump();
+  ASSERT_EQ(J["launches"].size(), 4u) << J["warnings"].dump();
+  std::map<std::pair<int, int>, std::pair<int, int>> Lines; // Launch, line.
+  for (int L = 0; L < 4; ++L)
+    for (const json &A : J["launches"][L]["accesses"])
+      if (A["space"] == "global" && A["sectors"].is_number()) {
+        auto &[Requests, Sectors] = Lines[{L, A["line"].get<int>()}];
+        Requests += A["requests"].get<int>();
+        Sectors += A["sectors"].get<int>();
+      }
+  // applyOps: 8 blocks of 8 warps call Scale::apply (this->f, one sector,
+  // and in[i], 4), 8 call PairSum::apply (in[2 i] and in[2 i + 1], 8
+  // each), all load their object's vtable and its entry.
+  EXPECT_EQ(Lines[std::make_pair(1, 19)], std::make_pair(128, 64 * 5));
+  EXPECT_EQ(Lines[std::make_pair(1, 26)], std::make_pair(128, 128 * 8));
+  // alignedBuffer: a block of 256 floats on 128 bytes: 4 sectors a warp,
+  // wherever the allocator puts it.
+  EXPECT_EQ(Lines[std::make_pair(3, 61)], std::make_pair(256, 1024));
+  const ToolRun R =
+      runTool("--cache-dir " + ::testing::TempDir() + "/gmem-cache-virtual " +
+              Src + " --compare " + sourceDir() +
+              "/tests/data/measured/runtime_own/virtual_heap.json");
+  EXPECT_EQ(R.Exit, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("4 launches: 0 match, 4 differ (4 explained, 0 "
+                       "unexplained)"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("virtual_heap.cu:41        384           384  768 / "
+                       "768              0 / 0                   match"),
+            std::string::npos)
+      << R.Out;
+}

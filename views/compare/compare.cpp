@@ -339,6 +339,13 @@ private:
             std::max(C.Tolerance, sharedEfficiencyTolerance(*C.Predicted));
       break;
     }
+    if (R.K->DeviceHeap && ML.KernelReplay) {
+      W.Within = C.Predicted && std::fabs(C.Measured - *C.Predicted) <= 1e-9;
+      C.V = Verdict::Explained;
+      C.Reason = std::string("(g) ") + ReplayedHeap;
+      Rows.push_back(std::move(W));
+      return;
+    }
     if (!C.Predicted) {
       W.Within = false;
       C.V = Verdict::Explained;

@@ -70,6 +70,15 @@
 //       measured may have been built from other code (seed 000's nvprof
 //       table and its listing disagree so). Which code ran cannot be
 //       checked, so its rows stay mismatches, with this reason.
+//   (g) replayed heap: a kernel that calls malloc or free, in kernel totals.
+//       gmem-verify takes them with CUPTI's kernel replay, which does not
+//       restore the device heap between passes, so a pass may not run as
+//       the program does (an H200: heapRows of
+//       tests/data/programs/runtime_own/device_runtime.cu got no memory
+//       from malloc in that run, its results wrong; cuda-samples' newdelete
+//       faulted). Its lines, measured in runs without replay, are compared.
+//       Not for a measurement gmem-verify --no-replay made
+//       (MeasuredLaunch::KernelReplay false).
 // Ratios (per request, efficiency) inherit the reasons of the counts they are
 // computed from.
 //
@@ -95,6 +104,11 @@
 namespace gmem {
 
 enum class Verdict : uint8_t { Match, Explained, Mismatch };
+/// Reason (g): why a device-heap kernel's totals are not compared.
+inline const char *const ReplayedHeap =
+    "the kernel uses the device heap (malloc, free), which the kernel "
+    "replay that measured its totals does not restore between passes: they "
+    "are not those of one run (its lines are compared)";
 const char *verdictName(Verdict V);
 
 //===----------------------------------------------------------------------===//
@@ -174,13 +188,17 @@ struct LineComparison {
   /// Every unknown access of the line runs as often as timing decides
   /// (AccessStats::atLeast): its requests are the fewest a GPU makes.
   bool AtLeast = false;
+  /// Where every unknown access of the line is global and bounded (device
+  /// heap placements, values proven to lie in a range): its sectors lie in
+  /// [first, second].
+  std::optional<std::pair<uint64_t, uint64_t>> SectorBounds;
   bool Measured = false;     ///< The measurement has this line.
   bool InstRecorded = false; ///< Its instruction count is known.
   uint64_t MeasuredInst = 0, MeasuredSectors = 0, MeasuredWavefronts = 0;
   uint64_t MeasuredSectorsIdeal = 0, MeasuredWavefrontsIdeal = 0;
   /// How the line was judged: "match", "merged", "inactive warps",
-  /// "not executed", "not predicted", "elsewhere", "unknown", "timing",
-  /// "contention" or "differs".
+  /// "not executed", "not predicted", "elsewhere", "unknown", "bounded",
+  /// "timing", "contention" or "differs".
   std::string Kind;
   Verdict V = Verdict::Match;
   std::string Reason;

@@ -70,6 +70,26 @@ void judge(LineComparison &C, bool MultiBlock, unsigned MinSize) {
                      : "(d) " + Counts + ": " + C.UnknownReason;
     return;
   }
+  if (C.SectorBounds && !C.PredictedSectors && C.PredictedWavefronts &&
+      C.InstRecorded) {
+    // Bounded: the instructions are counted, the sectors only bounded.
+    const auto [Lo, Hi] = *C.SectorBounds;
+    const uint64_t Inst = C.PredictedRequests + C.PredictedLocalExecutions +
+                          C.PredictedPredicatedOff;
+    const bool Within = C.MeasuredInst == Inst && Lo <= C.MeasuredSectors &&
+                        C.MeasuredSectors <= Hi &&
+                        *C.PredictedWavefronts == C.MeasuredWavefronts;
+    const std::string Counts = num(Inst) + " instructions and " + num(Lo) +
+                               " to " + num(Hi) + " sectors predicted, " +
+                               num(C.MeasuredInst) + " and " +
+                               num(C.MeasuredSectors) + " measured";
+    C.Kind = Within ? "bounded" : "differs";
+    C.V = Within ? Verdict::Explained : Verdict::Mismatch;
+    C.Reason = Within ? "(c) " + Counts + ": " + C.UnknownReason
+                      : "no reason established: " + Counts +
+                            ", outside what the bounds allow";
+    return;
+  }
   if (!C.UnknownReason.empty() &&
       (!C.PredictedSectors || !C.PredictedWavefronts)) {
     C.Kind = "unknown";
@@ -304,6 +324,11 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
   std::map<std::pair<std::string, unsigned>, LineComparison> Map;
   std::map<std::pair<std::string, unsigned>, unsigned> MinSize;
   std::map<std::pair<std::string, unsigned>, std::pair<bool, bool>> Unknown;
+  // Per line: whether every unknown global access is bounded, and the sum
+  // of their fewest and most sectors.
+  std::map<std::pair<std::string, unsigned>,
+           std::pair<bool, std::pair<uint64_t, uint64_t>>>
+      Bounds;
   for (const Access &A : R.K->Accesses) {
     // The line the GPU attributes the instruction to, where the SASS told.
     auto Key = std::make_pair(
@@ -327,6 +352,12 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
     auto &Unk = Unknown[Key];
     bool &UnknownHere = Shared ? Unk.second : Unk.first;
     if (S.UnknownRequests) {
+      auto &[All, Range] =
+          Bounds.try_emplace(Key, true, std::pair<uint64_t, uint64_t>())
+              .first->second;
+      All = All && !Shared && S.bounded() && !S.UncountedRequests;
+      Range.first += S.MinUnits;
+      Range.second += S.MaxUnits;
       UnknownHere = true;
       C.AtLeast = (C.UnknownReason.empty() || C.AtLeast) && S.atLeast();
       if (C.UnknownReason.empty())
@@ -359,8 +390,13 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
       C.PredictedSectors = 0;
     if (!C.PredictedWavefronts)
       C.PredictedWavefronts = 0;
-    if (Unknown[Key].first)
+    if (Unknown[Key].first) {
+      auto B = Bounds.find(Key);
+      if (B != Bounds.end() && B->second.first && !C.AtLeast)
+        C.SectorBounds = {*C.PredictedSectors + B->second.second.first,
+                          *C.PredictedSectors + B->second.second.second};
       C.PredictedSectors.reset();
+    }
     if (Unknown[Key].second)
       C.PredictedWavefronts.reset();
   }

@@ -35,4 +35,7 @@ GMEM_LDST(float2);
 GMEM_LDST(float4);
 GMEM_LDST(double2);
 #undef GMEM_LDST
+// The device heap's aligned allocation, which CUDA's headers define for
+// nvcc only (a driver call) and Clang's wrapper does not declare.
+__device__ void *__nv_aligned_device_malloc(size_t size, size_t align);
 #endif // GMEM_CACHE_HINTS_H
