@@ -189,7 +189,9 @@ void builtinCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
     }
     return;
   }
-  if (deviceHeapCall(CI.Name) && CI.Name != "free") {
+  if (CI.Name == "free")
+    return;
+  if (deviceHeapCall(CI.Name)) {
     // The driver's allocator places a block where it likes, at 16 bytes
     // (or the alignment asked for) at least: here at 256, and the pricing
     // tries every placement the alignment allows (executed.cpp).
@@ -213,8 +215,6 @@ void builtinCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
     }
     return;
   }
-  if (CI.Name == "free")
-    return;
   if (CI.Name == "__assertfail") {
     // Each failing thread prints its message, as a GPU words it, and stops;
     // the others run on (the H200 printed all 27 of a probe's,

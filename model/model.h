@@ -40,10 +40,12 @@ enum class UnknownCause : uint8_t {
   Unmodelled,      ///< What the sentence says: a construct, an input, ...
   LoadedData,      ///< Depends on values the kernel loads from memory.
   PointerOverflow, ///< Its own pointer arithmetic leaves the address space.
-  /// How often it runs is decided by timing (a retry loop's atomics): the
-  /// requests counted, each warp's alone, are the fewest a GPU makes. (A
-  /// spin-wait's polls are not: where blocks wait for each other the
-  /// executor's order polls more than a GPU, whose blocks arrive at once.)
+  /// Decided by timing: how often it runs (a retry loop's atomics; the
+  /// requests counted, each warp's alone, are the fewest a GPU makes), or
+  /// its address (computed from racing atomics' results; the requests
+  /// counted exactly). (A spin-wait's polls are neither: where blocks wait
+  /// for each other the executor's order polls more than a GPU, whose
+  /// blocks arrive at once.)
   Timing,
 };
 const char *causeName(UnknownCause C); ///< "loaded_data", as JSON spells it.

@@ -67,18 +67,19 @@ void printMetrics(const LaunchResult &R, std::ostream &OS) {
                         : "unknown";
     if (!M.Value) {
       std::string Line = I.Name + ": " + M.UnknownReason;
-      if (M.KnownPart)
+      if (M.KnownPart) {
+        std::string Out;
+        if (M.ExcludedRequests || !M.ExcludesRuntime)
+          Out = std::to_string(M.ExcludedRequests) + " request" +
+                (M.ExcludedRequests == 1 ? "" : "s");
+        if (M.ExcludesRuntime)
+          Out += Out.empty() ? "the device runtime's requests (how many is "
+                               "not known)"
+                             : " and the device runtime's (how many is not "
+                               "known)";
         Line += "\n      known part " + fmt(F, *M.KnownPart) + " leaves out " +
-                (M.ExcludesRuntime && !M.ExcludedRequests
-                     ? std::string("the device runtime's requests (how many "
-                                   "is not known)")
-                     : std::to_string(M.ExcludedRequests) + " request" +
-                           (M.ExcludedRequests == 1 ? "" : "s") +
-                           (M.ExcludesRuntime
-                                ? " and the device runtime's (how many is "
-                                  "not known)"
-                                : "")) +
-                (M.Min ? ", which the bounds include" : "");
+                Out + (M.Min ? ", which the bounds include" : "");
+      }
       Unknown.push_back(Line);
     }
     OS << "  " << pad(I.Name, 40) << pad(I.Description, 46) << pad(V, 12, true)

@@ -323,12 +323,13 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
     return {};
   std::map<std::pair<std::string, unsigned>, LineComparison> Map;
   std::map<std::pair<std::string, unsigned>, unsigned> MinSize;
-  std::map<std::pair<std::string, unsigned>, std::pair<bool, bool>> Unknown;
-  // Per line: whether every unknown global access is bounded, and the sum
-  // of their fewest and most sectors.
-  std::map<std::pair<std::string, unsigned>,
-           std::pair<bool, std::pair<uint64_t, uint64_t>>>
-      Bounds;
+  // Per line: whether its global or shared figures are unknown, and whether
+  // every unknown access is a global one with bounds (their sum).
+  struct Unknowns {
+    bool Global = false, Shared = false, Bounded = true;
+    uint64_t Lo = 0, Hi = 0;
+  };
+  std::map<std::pair<std::string, unsigned>, Unknowns> Unknown;
   for (const Access &A : R.K->Accesses) {
     // The line the GPU attributes the instruction to, where the SASS told.
     auto Key = std::make_pair(
@@ -349,15 +350,13 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
     C.PredictedLocalExecutions += S.LocalExecutions;
     C.PredictedPredicatedOff += S.PredicatedOff;
     auto &Units = Shared ? C.PredictedWavefronts : C.PredictedSectors;
-    auto &Unk = Unknown[Key];
-    bool &UnknownHere = Shared ? Unk.second : Unk.first;
+    Unknowns &Unk = Unknown[Key];
+    bool &UnknownHere = Shared ? Unk.Shared : Unk.Global;
     if (S.UnknownRequests) {
-      auto &[All, Range] =
-          Bounds.try_emplace(Key, true, std::pair<uint64_t, uint64_t>())
-              .first->second;
-      All = All && !Shared && S.bounded() && !S.UncountedRequests;
-      Range.first += S.MinUnits;
-      Range.second += S.MaxUnits;
+      Unk.Bounded =
+          Unk.Bounded && !Shared && S.bounded() && !S.UncountedRequests;
+      Unk.Lo += S.MinUnits;
+      Unk.Hi += S.MaxUnits;
       UnknownHere = true;
       C.AtLeast = (C.UnknownReason.empty() || C.AtLeast) && S.atLeast();
       if (C.UnknownReason.empty())
@@ -390,14 +389,14 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
       C.PredictedSectors = 0;
     if (!C.PredictedWavefronts)
       C.PredictedWavefronts = 0;
-    if (Unknown[Key].first) {
-      auto B = Bounds.find(Key);
-      if (B != Bounds.end() && B->second.first && !C.AtLeast)
-        C.SectorBounds = {*C.PredictedSectors + B->second.second.first,
-                          *C.PredictedSectors + B->second.second.second};
+    const Unknowns &Unk = Unknown[Key];
+    if (Unk.Global) {
+      if (Unk.Bounded && !C.AtLeast)
+        C.SectorBounds = {*C.PredictedSectors + Unk.Lo,
+                          *C.PredictedSectors + Unk.Hi};
       C.PredictedSectors.reset();
     }
-    if (Unknown[Key].second)
+    if (Unk.Shared)
       C.PredictedWavefronts.reset();
   }
   for (const MeasuredLine &L : ML.Lines) {
