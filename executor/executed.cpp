@@ -40,6 +40,26 @@ std::vector<SourceLoc> sourceChain(const XFunction &F, uint32_t Instr) {
   return Out;
 }
 
+/// How ptxas compiles shared atomic I (SharedAtomicForm), from the PTX:
+/// ATOMS.POPC.INC for a 32-bit add of 1 whose result nobody reads, a
+/// compare-and-swap loop for float and 64-bit adds (sm_90 has no ATOMS
+/// for them).
+SharedAtomicForm sharedAtomicForm(const ptx::Instr &I, bool ResultRead) {
+  if (I.has("cas"))
+    return SharedAtomicForm::PerLanePair;
+  if (!I.has("add"))
+    return SharedAtomicForm::PerLane;
+  for (const char *T :
+       {"f16", "bf16", "f16x2", "bf16x2", "f32", "f64", "u64", "s64"})
+    if (I.has(T))
+      return SharedAtomicForm::SpinRound;
+  const ptx::Operand &V = I.Ops.back();
+  return !ResultRead && V.Kind == ptx::Operand::Imm && V.Value == 1 &&
+                 !V.FloatBits
+             ? SharedAtomicForm::PerWord
+             : SharedAtomicForm::PerLane;
+}
+
 ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
   ExecutedKernel EK;
   EK.K.Name = K.Name;
@@ -65,7 +85,18 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
       // as the GPU counts them, as shared: its second access.
       const bool Generic = X.Space == MemSpace::Generic;
       const std::vector<SourceLoc> Chain = sourceChain(*F, Instr);
-      for (uint8_t Part = 0; Part < (Async || Generic ? 2 : 1); ++Part) {
+      const size_t K = size_t(&Instr - F->Accesses.data());
+      const bool ResultRead =
+          K >= F->AccessResultRead.size() || F->AccessResultRead[K];
+      const SharedAtomicForm Form =
+          X.Src && X.Space == MemSpace::Shared &&
+                  (X.Mem == MemOp::Atomic || X.Mem == MemOp::Reduction)
+              ? sharedAtomicForm(*X.Src, ResultRead)
+              : SharedAtomicForm::PerLane;
+      // A compare-and-swap loop's shared load is its second access.
+      const bool Spin = Form == SharedAtomicForm::SpinRound;
+      for (uint8_t Part = 0; Part < (Async || Generic || Spin ? 2 : 1);
+           ++Part) {
         Access A;
         A.Id = int(EK.K.Accesses.size());
         A.Size = unsigned(X.Width) * X.Vec;
@@ -74,7 +105,8 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
                        (Generic && Part == 1)
                    ? Space::Shared
                    : Space::Global;
-        switch (X.Mem) {
+        A.SharedAtomic = Form;
+        switch (Spin && Part == 1 ? MemOp::Load : X.Mem) {
         case MemOp::Store:
           A.Kind = AccessKind::Store;
           break;
@@ -93,15 +125,13 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
           A.AsyncPartner = Part ? A.Id - 1 : A.Id + 1;
         if (!Chain.empty())
           A.Loc = Chain.front();
-        const size_t K = size_t(&Instr - F->Accesses.data());
         if (K < F->AccessOrigin.size() && F->AccessOrigin[K] >= 0)
           A.Array = F->Origins[size_t(F->AccessOrigin[K])];
         Ids[size_t(Instr) * 2 + Part] = A.Id;
         EK.Where.push_back({F, Instr});
         EK.Sites.push_back(
             {Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0, X.Addr, X.Off,
-             K < F->AccessUniform.size() && F->AccessUniform[K],
-             K >= F->AccessResultRead.size() || F->AccessResultRead[K]});
+             K < F->AccessUniform.size() && F->AccessUniform[K], ResultRead});
         if (Shared && X.Space == MemSpace::Shared && A.Sp == Space::Shared &&
             fileOf(X.Addr) == FLaunch &&
             slotOf(X.Addr) < Shared->Offset.size() &&
@@ -135,6 +165,15 @@ const Why &atomicRetry() {
                      "a GPU repeats it depends on how the warps' atomics "
                      "race, a timing effect; these requests are the fewest "
                      "it can make (each warp's atomics meeting no other's)"};
+  return W;
+}
+
+const Why &wideSpinLoop() {
+  static const Why W{UnknownCause::Unmodelled,
+                     "ptxas makes a shared 64-bit add a loop of loads and "
+                     "compare-and-swaps (ATOMS.CAST.SPIN.64) whose rounds "
+                     "gmem does not model: how many requests and wavefronts "
+                     "it makes is not known"};
   return W;
 }
 
@@ -314,6 +353,25 @@ public:
         !R.Unknown && !R.Uncertain && !Raced) {
       if (Acc.Compiled.State == CompiledForm::Split)
         return split(Acc, R);
+      if (Acc.SharedAtomic == SharedAtomicForm::SpinRound && R.Part == 0) {
+        // 64-bit rounds follow another rule, not found (measured rounds of
+        // a double add: 1 for 32 lanes on 32 words, 17 for 16 lanes on
+        // each of two words of one bank).
+        const int LoadId = (*LastIds)[size_t(R.Instr) * 2 + 1];
+        if (R.Size > 4) {
+          UnknownEvent U;
+          U.Mask = R.Mask;
+          U.Reason = &wideSpinLoop();
+          U.Order = R.Block * WarpsPerBlock + R.Warp;
+          for (const int Part : {Id, LoadId})
+            if (Part >= 0) {
+              U.AccessId = Part;
+              Pipe.unknown(U);
+            }
+          return;
+        }
+        return spinRounds(Acc, LoadId, R);
+      }
       // The common case: one request as it is.
       RequestEvent E;
       E.A = &Acc;
@@ -472,6 +530,39 @@ private:
     unsigned Warp = 0;
     uint64_t Addr[32];
   };
+  /// A shared float or 64-bit add, as ptxas compiles it: rounds of a load
+  /// of the lanes left and a compare-and-swap, in which the lowest lane of
+  /// each bank succeeds (measured: SharedAtomicForm::SpinRound).
+  void spinRounds(const Access &Cas, int LoadId, const MemRequest &R) {
+    RequestEvent E;
+    E.Addr = R.Addr;
+    E.Size = R.Size;
+    E.Order = R.Block * WarpsPerBlock + R.Warp;
+    E.Block = {R.Block % Grid.X, R.Block / Grid.X % Grid.Y,
+               R.Block / (Grid.X * Grid.Y)};
+    E.Warp = R.Warp;
+    const unsigned WordShift = __builtin_ctz(Arch.BankBytes);
+    for (uint32_t Left = issuingLanes(Cas, R.Mask); Left;) {
+      E.Mask = Left;
+      if (LoadId >= 0) {
+        E.A = &EK.K.Accesses[size_t(LoadId)];
+        Pipe.priced(E);
+      }
+      E.A = &Cas;
+      Pipe.priced(E);
+      uint64_t Taken = 0;
+      for (uint32_t M = Left; M; M &= M - 1) {
+        const unsigned L = ctz(M);
+        const uint64_t Bank = uint64_t(1)
+                              << ((R.Addr[L] >> WordShift) & (Arch.Banks - 1));
+        if (!(Taken & Bank)) {
+          Taken |= Bank;
+          Left &= ~(1u << L);
+        }
+      }
+    }
+  }
+
   /// A merged group's instruction: how many parts make it, its width.
   struct Shape {
     unsigned Need = 0, Width = 0;

@@ -218,6 +218,25 @@ std::string toString(const Expr &E, const struct Kernel *K = nullptr);
 enum class Space : uint8_t { Global, Shared };
 enum class AccessKind : uint8_t { Load, Store, Atomic };
 
+/// How the GPU serves a shared-memory atomic's lanes, as ptxas compiles it
+/// (measured on an H200: tests/data/programs/atomics_own/
+/// shared_contention.cu, one warp under 13 lane patterns).
+enum class SharedAtomicForm : uint8_t {
+  /// ATOMS.ADD, .MAX, .INC, .EXCH...: each lane is an access of its bank of
+  /// its own, lanes on one word too: the busiest bank's lanes (32 lanes on
+  /// one word, 32 wavefronts).
+  PerLane,
+  /// ATOMS.POPC.INC, an add of 1 whose result is unused (a histogram's):
+  /// lanes on one word are one access, as a store's.
+  PerWord,
+  /// ATOMS.CAS: twice PerLane (the compared and the new value).
+  PerLanePair,
+  /// ATOMS.CAST.SPIN: ptxas makes a float or 64-bit add a loop of rounds,
+  /// each a shared load of the lanes left and this compare-and-swap (2
+  /// wavefronts), in which the lowest lane of each bank succeeds.
+  SpinRound,
+};
+
 /// What nvcc emitted for one source access (analyzer/compiled reads it from
 /// the SASS line table). Unchecked: counted as written.
 struct CompiledForm {
@@ -300,6 +319,8 @@ struct Access {
   /// An atomic whose old value is not used: the GPU's reduction (RED),
   /// counted in Nsight's op_red figures rather than op_atom.
   bool Reduction = false;
+  /// A shared-memory atomic: how its lanes are served.
+  SharedAtomicForm SharedAtomic = SharedAtomicForm::PerLane;
   /// An asynchronous global-to-shared copy (cp.async, LDGSTS) is two
   /// accesses, a global load and a shared store, each naming the other
   /// here. The load counts in the L1 global load requests and sectors but

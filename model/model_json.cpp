@@ -526,6 +526,20 @@ private:
       X.DataDependent = optBool(A, P, "data_dependent", false);
       X.ReasonCause = cause(A, P, "unknown_cause", defaultCause(X));
       X.Reduction = optBool(A, P, "reduction", false);
+      if (find(A, "shared_atomic")) {
+        const std::string F = optString(A, P, "shared_atomic");
+        if (F == "per_word")
+          X.SharedAtomic = SharedAtomicForm::PerWord;
+        else if (F == "per_lane_pair")
+          X.SharedAtomic = SharedAtomicForm::PerLanePair;
+        else if (F == "spin_round")
+          X.SharedAtomic = SharedAtomicForm::SpinRound;
+        else if (F != "per_lane")
+          fail(child(P, "shared_atomic"),
+               "expected per_lane, per_word, per_lane_pair or spin_round, "
+               "found " +
+                   quoted(F));
+      }
       if (const json *V = find(A, "async_partner"))
         X.AsyncPartner =
             int(integer(*V, child(P, "async_partner"), INT32_MIN, INT32_MAX));
@@ -664,6 +678,11 @@ json toJson(const Kernel &K) {
       X["data_dependent"] = true;
     if (A.Reduction)
       X["reduction"] = true;
+    if (A.SharedAtomic != SharedAtomicForm::PerLane)
+      X["shared_atomic"] =
+          A.SharedAtomic == SharedAtomicForm::PerWord       ? "per_word"
+          : A.SharedAtomic == SharedAtomicForm::PerLanePair ? "per_lane_pair"
+                                                            : "spin_round";
     if (A.AsyncPartner >= 0)
       X["async_partner"] = A.AsyncPartner;
     if (A.Compiled.State != CompiledForm::Unchecked)

@@ -323,9 +323,16 @@ static void checkBankConflict(const RuleContext &C,
     Diagnostic D =
         accessDiagnostic(C, A, "gmem-bank-conflict",
                          Policy ? Severity::Error : Severity::Warning);
+    // A shared atomic serves a bank's lanes one after another even where
+    // they share a word (SharedAtomicForm::PerLane): contention, not only
+    // distinct words.
+    const bool Serial = A.Kind == AccessKind::Atomic &&
+                        A.SharedAtomic != SharedAtomicForm::PerWord;
     D.Message = "up to " + std::to_string(S.MaxWays) +
-                "-way bank conflict in shared " + opText(A) + ofArray(A) +
-                ": " + figure(S.perRequest()) +
+                (Serial ? " lanes of a warp on one bank (one word too) in "
+                          "shared "
+                        : "-way bank conflict in shared ") +
+                opText(A) + ofArray(A) + ": " + figure(S.perRequest()) +
                 " wavefronts per request, ideal " +
                 figure(double(S.IdealUnits) / double(S.Requests));
     if (Policy)

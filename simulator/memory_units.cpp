@@ -140,8 +140,44 @@ RequestCost atomicRequest(const ArchRules &A, const uint64_t *Addr,
   return C;
 }
 
+RequestCost sharedAtomicRequest(const ArchRules &A, const uint64_t *Addr,
+                                uint32_t Mask, unsigned Size,
+                                SharedAtomicForm Form) {
+  if (Form == SharedAtomicForm::PerWord)
+    return sharedRequest(A, Addr, Mask, Size, false);
+  RequestCost C;
+  if (!Mask)
+    return C;
+  uint64_t S[32];
+  const unsigned N = gatherSorted(Addr, Mask, S);
+  C.DistinctBytes = unionBytes(S, N, Size);
+  const unsigned Operands = Form == SharedAtomicForm::PerLanePair ? 2 : 1;
+  if (Form == SharedAtomicForm::SpinRound) {
+    C.Units = C.IdealUnits = 2;
+    C.Ways = 1;
+    return C;
+  }
+  // Every lane counts in each bank its bytes reach, equal words or not.
+  const unsigned WordShift = __builtin_ctz(A.BankBytes);
+  unsigned PerBank[64] = {0};
+  uint64_t Busiest = 0;
+  for (unsigned I = 0; I < N; ++I)
+    for (uint64_t W = S[I] >> WordShift; W <= (S[I] + Size - 1) >> WordShift;
+         ++W)
+      Busiest = std::max<uint64_t>(Busiest, ++PerBank[W & (A.Banks - 1)]);
+  C.Units = Operands * Busiest;
+  C.IdealUnits = Operands;
+  C.Ways = Busiest;
+  return C;
+}
+
 RequestCost priceRequest(const ArchRules &A, const Access &X,
                          const uint64_t *Addr, uint32_t Mask, unsigned Size) {
+  if (X.Sp == Space::Shared && X.Kind == AccessKind::Atomic) {
+    RequestCost C = sharedAtomicRequest(A, Addr, Mask, Size, X.SharedAtomic);
+    C.SassUnits = C.Units;
+    return C;
+  }
   if (X.Sp == Space::Shared) {
     RequestCost C =
         sharedRequest(A, Addr, Mask, Size, X.Kind == AccessKind::Load);
@@ -180,8 +216,16 @@ unsigned sharedGroupLanes(const ArchRules &A, const uint64_t *Addr,
 
 RequestCost sharedRequest(const ArchRules &A, const uint64_t *Addr,
                           uint32_t Mask, unsigned Size, bool Load) {
-  return sharedRequestInGroups(A, Addr, Mask, Size,
-                               sharedGroupLanes(A, Addr, Mask, Size, Load));
+  const unsigned G = sharedGroupLanes(A, Addr, Mask, Size, Load);
+  RequestCost C = sharedRequestInGroups(A, Addr, Mask, Size, G);
+  // Packed pairs share a wavefront only where the doubled group has no
+  // bank conflict: an LDS.64 whose lanes L and L ^ 2 read one of two
+  // words of one bank took 4 wavefronts on an H200, not 2
+  // (tests/data/programs/atomics_own/shared_contention.cu, addDouble's
+  // final read under pattern 7).
+  if (G > A.groupLanes(Size) && C.Ways > 1)
+    return sharedRequestInGroups(A, Addr, Mask, Size, A.groupLanes(Size));
+  return C;
 }
 
 namespace {

@@ -40,6 +40,12 @@ RequestCost globalRequest(unsigned UnitBytes, const uint64_t *Addr,
 RequestCost atomicRequest(const ArchRules &A, const uint64_t *Addr,
                           uint32_t Mask, unsigned Size);
 
+/// Shared-memory atomics, as Form says (SharedAtomicForm): Units are
+/// wavefronts, Ways the busiest bank's lanes.
+RequestCost sharedAtomicRequest(const ArchRules &A, const uint64_t *Addr,
+                                uint32_t Mask, unsigned Size,
+                                SharedAtomicForm Form);
+
 /// The cost of one request of access X (whose space and kind pick the rule
 /// above or below).
 RequestCost priceRequest(const ArchRules &A, const Access &X,

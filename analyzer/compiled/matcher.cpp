@@ -13,11 +13,31 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace gmem {
 
 namespace {
+
+/// The shared-atomic form (SharedAtomicForm) the opcodes of Is say, where
+/// they agree.
+std::optional<SharedAtomicForm>
+sassSharedAtomicForm(const std::vector<const SassInstr *> &Is) {
+  std::optional<SharedAtomicForm> Form;
+  for (const SassInstr *I : Is) {
+    const std::string &Op = I->Opcode;
+    const SharedAtomicForm F =
+        Op.rfind("ATOMS.POPC.INC", 0) == 0    ? SharedAtomicForm::PerWord
+        : Op.rfind("ATOMS.CAST.SPIN", 0) == 0 ? SharedAtomicForm::SpinRound
+        : Op.rfind("ATOMS.CAS", 0) == 0       ? SharedAtomicForm::PerLanePair
+                                              : SharedAtomicForm::PerLane;
+    if (Form && *Form != F)
+      return std::nullopt;
+    Form = F;
+  }
+  return Form;
+}
 
 /// Where each access sits: its enclosing loops, innermost first.
 struct Context {
@@ -1734,8 +1754,23 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       AnyRed = AnyRed || Red;
       AllOne = AllOne && I->OneLane;
     }
+    // The opcode says how a shared atomic's lanes are served, where every
+    // instruction of the access's line and site agrees.
+    std::optional<SharedAtomicForm> Form;
+    if (std::get<2>(Kx))
+      Form = sassSharedAtomicForm(Is);
     for (int Id : Ids) {
       Access &A = K.Accesses[Id];
+      if (Form && *Form != A.SharedAtomic) {
+        A.SharedAtomic = *Form;
+        if (*Form == SharedAtomicForm::SpinRound && !A.UnknownReason) {
+          A.UnknownReason = "ptxas made it a loop of loads and "
+                            "compare-and-swaps (" +
+                            Is[0]->Opcode +
+                            ") whose rounds the model does not count";
+          A.ReasonCause = UnknownCause::Unmodelled;
+        }
+      }
       if ((AllRed || !AnyRed) && !KindsMixed)
         A.Reduction = AllRed;
       A.Compiled.OneLane =

@@ -36,6 +36,27 @@ const std::set<std::string> &storeIntrinsics() {
   return S;
 }
 
+/// How ptxas compiles the shared atomic CE (atomic<Op>), as
+/// executor/executed.cpp decides it from the PTX: an add of the literal 1
+/// to a 32-bit integer whose result is unused is ATOMS.POPC.INC, a float
+/// or 64-bit add a compare-and-swap loop.
+SharedAtomicForm sharedAtomicForm(const CallExpr *CE, StringRef Op, bool Unused,
+                                  const ASTContext &Ctx) {
+  if (Op.starts_with("CAS"))
+    return SharedAtomicForm::PerLanePair;
+  if (Op != "Add" && !Op.starts_with("Add_"))
+    return SharedAtomicForm::PerLane;
+  // Floats, __half and __nv_bfloat16 (classes), 64-bit integers.
+  const QualType T = CE->getType();
+  if (T->isRealFloatingType() || T->isRecordType() ||
+      (T->isIntegerType() && Ctx.getTypeSize(T) == 64))
+    return SharedAtomicForm::SpinRound;
+  const auto *One =
+      dyn_cast<IntegerLiteral>(CE->getArg(1)->IgnoreParenImpCasts());
+  return Unused && One && One->getValue() == 1 ? SharedAtomicForm::PerWord
+                                               : SharedAtomicForm::PerLane;
+}
+
 bool isAtomicName(StringRef N) {
   static const char *Ops[] = {"Add", "Sub", "Exch", "Min", "Max", "Inc",
                               "Dec", "CAS", "And",  "Or",  "Xor"};
@@ -785,8 +806,23 @@ std::optional<Value> BodyTranslator::memoryIntrinsic(const CallExpr *CE,
       StringRef Op = StringRef(Name).drop_front(6); // After "atomic".
       const bool Unused =
           resultUnused(CE) && !Op.starts_with("Exch") && !Op.starts_with("CAS");
-      for (size_t I = First; I < K.Accesses.size(); ++I)
-        K.Accesses[I].Reduction = Unused;
+      const SharedAtomicForm Form = sharedAtomicForm(CE, Op, Unused, Ctx);
+      for (size_t I = First; I < K.Accesses.size(); ++I) {
+        Access &A = K.Accesses[I];
+        A.Reduction = Unused;
+        if (A.Sp != Space::Shared)
+          continue;
+        A.SharedAtomic = Form;
+        // The loop's rounds depend on the lanes' banks round by round; the
+        // executed run counts them (executor/executed.cpp).
+        if (Form == SharedAtomicForm::SpinRound && !A.UnknownReason) {
+          A.UnknownReason =
+              "ptxas makes this shared " + Name +
+              " a loop of loads and compare-and-swaps (sm_90 has no shared "
+              "atomic for its type) whose rounds the model does not count";
+          A.ReasonCause = UnknownCause::Unmodelled;
+        }
+      }
     }
     return Value{unknown("value returned by " + Name + " at " + where(CE),
                          CE->getType()),
