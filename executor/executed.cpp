@@ -354,9 +354,9 @@ public:
       if (Acc.Compiled.State == CompiledForm::Split)
         return split(Acc, R);
       if (Acc.SharedAtomic == SharedAtomicForm::SpinRound && R.Part == 0) {
-        // 64-bit rounds follow another rule, not found (measured rounds of
-        // a double add: 1 for 32 lanes on 32 words, 17 for 16 lanes on
-        // each of two words of one bank).
+        // 64-bit adds' rounds follow another rule, not found (measured
+        // rounds of a double add: 1 for 32 lanes on 32 words, 17 for 16
+        // lanes on each of two words of one bank): unknown, load included.
         const int LoadId = (*LastIds)[size_t(R.Instr) * 2 + 1];
         if (R.Size > 4) {
           UnknownEvent U;
@@ -530,8 +530,8 @@ private:
     unsigned Warp = 0;
     uint64_t Addr[32];
   };
-  /// A shared float or 64-bit add, as ptxas compiles it: rounds of a load
-  /// of the lanes left and a compare-and-swap, in which the lowest lane of
+  /// A shared 32-bit float add, as ptxas compiles it: rounds of a load of
+  /// the lanes left and a compare-and-swap, in which the lowest lane of
   /// each bank succeeds (measured: SharedAtomicForm::SpinRound).
   void spinRounds(const Access &Cas, int LoadId, const MemRequest &R) {
     RequestEvent E;

@@ -233,7 +233,8 @@ enum class SharedAtomicForm : uint8_t {
   PerLanePair,
   /// ATOMS.CAST.SPIN: ptxas makes a float or 64-bit add a loop of rounds,
   /// each a shared load of the lanes left and this compare-and-swap (2
-  /// wavefronts), in which the lowest lane of each bank succeeds.
+  /// wavefronts); in a 32-bit float add's the lowest lane of each bank
+  /// succeeds, a 64-bit add's rounds follow a rule not found (unknown).
   SpinRound,
 };
 
