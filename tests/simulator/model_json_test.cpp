@@ -150,3 +150,40 @@ TEST(ModelJson, AccountingAndNewFormsRoundTrip) {
     EXPECT_EQ(Again->Kernels[0].Accesses[1].Compiled.State, St);
   }
 }
+
+TEST(ModelJson, SharedAtomicFormsRoundTrip) {
+  // How ptxas serves a shared atomic changes its wavefronts (model.h's
+  // SharedAtomicForm): each form survives, and a misspelt one is named.
+  Module M;
+  M.File = "t.cu";
+  Kernel K;
+  K.Name = "k";
+  K.Slots = {{"i", I64}};
+  SharedArray S;
+  S.Name = "bins";
+  S.Dims = {64};
+  S.Bytes = 256;
+  K.Shared.push_back(S);
+  const SharedAtomicForm Forms[] = {
+      SharedAtomicForm::PerLane, SharedAtomicForm::PerWord,
+      SharedAtomicForm::PerLanePair, SharedAtomicForm::SpinRound};
+  for (SharedAtomicForm F : Forms) {
+    K.Body.push_back(addAccess(K, Space::Shared, AccessKind::Atomic, 4,
+                               mul(cast(makeVar(0, I64), U64), c(4, U64)),
+                               "bins[i]", 0));
+    K.Accesses.back().SharedAtomic = F;
+  }
+  M.Kernels.push_back(K);
+  nlohmann::json J = toJson(M);
+  Expected<Module> Read = fromJson(J);
+  ASSERT_TRUE(Read) << Read.error();
+  for (size_t I = 0; I < 4; ++I)
+    EXPECT_EQ(Read->Kernels[0].Accesses[I].SharedAtomic, Forms[I]);
+  EXPECT_FALSE(J["kernels"][0]["accesses"][0].contains("shared_atomic"));
+  J["kernels"][0]["accesses"][1]["shared_atomic"] = "per_bank";
+  Expected<Module> Bad = fromJson(J);
+  ASSERT_FALSE(Bad);
+  EXPECT_NE(Bad.error().find("shared_atomic"), std::string::npos)
+      << Bad.error();
+  EXPECT_NE(Bad.error().find("\"per_bank\""), std::string::npos) << Bad.error();
+}
