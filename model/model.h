@@ -342,6 +342,20 @@ struct Access {
   CompiledForm Compiled;
 };
 
+/// Marks shared atomic A, which ptxas makes a compare-and-swap loop
+/// (SharedAtomicForm::SpinRound), unknown to the model: its rounds depend
+/// on the lanes' banks round by round, which the executed run counts
+/// (executor/executed.cpp). Said alike where the call or the SASS tells.
+inline void markSpinLoop(Access &A) {
+  A.SharedAtomic = SharedAtomicForm::SpinRound;
+  if (A.UnknownReason)
+    return;
+  A.UnknownReason = "ptxas makes this shared atomic a loop of loads and "
+                    "compare-and-swaps (sm_90 has no shared atomic for its "
+                    "type) whose rounds the model does not count";
+  A.ReasonCause = UnknownCause::Unmodelled;
+}
+
 /// Whether Call is one of the device heap's (malloc, free).
 inline bool deviceHeapCall(const std::string &Call) {
   return Call == "malloc" || Call == "free" ||

@@ -151,12 +151,12 @@ RequestCost sharedAtomicRequest(const ArchRules &A, const uint64_t *Addr,
   uint64_t S[32];
   const unsigned N = gatherSorted(Addr, Mask, S);
   C.DistinctBytes = unionBytes(S, N, Size);
-  const unsigned Operands = Form == SharedAtomicForm::PerLanePair ? 2 : 1;
-  if (Form == SharedAtomicForm::SpinRound) {
+  if (Form == SharedAtomicForm::SpinRound) { // One round's compare-and-swap.
     C.Units = C.IdealUnits = 2;
     C.Ways = 1;
     return C;
   }
+  const unsigned Operands = Form == SharedAtomicForm::PerLanePair ? 2 : 1;
   // Every lane counts in each bank its bytes reach, equal words or not.
   const unsigned WordShift = __builtin_ctz(A.BankBytes);
   unsigned PerBank[64] = {0};

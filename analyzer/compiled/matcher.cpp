@@ -1761,16 +1761,10 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       Form = sassSharedAtomicForm(Is);
     for (int Id : Ids) {
       Access &A = K.Accesses[Id];
-      if (Form && *Form != A.SharedAtomic) {
+      if (Form == SharedAtomicForm::SpinRound)
+        markSpinLoop(A);
+      else if (Form)
         A.SharedAtomic = *Form;
-        if (*Form == SharedAtomicForm::SpinRound && !A.UnknownReason) {
-          A.UnknownReason = "ptxas made it a loop of loads and "
-                            "compare-and-swaps (" +
-                            Is[0]->Opcode +
-                            ") whose rounds the model does not count";
-          A.ReasonCause = UnknownCause::Unmodelled;
-        }
-      }
       if ((AllRed || !AnyRed) && !KindsMixed)
         A.Reduction = AllRed;
       A.Compiled.OneLane =

@@ -813,15 +813,8 @@ std::optional<Value> BodyTranslator::memoryIntrinsic(const CallExpr *CE,
         if (A.Sp != Space::Shared)
           continue;
         A.SharedAtomic = Form;
-        // The loop's rounds depend on the lanes' banks round by round; the
-        // executed run counts them (executor/executed.cpp).
-        if (Form == SharedAtomicForm::SpinRound && !A.UnknownReason) {
-          A.UnknownReason =
-              "ptxas makes this shared " + Name +
-              " a loop of loads and compare-and-swaps (sm_90 has no shared "
-              "atomic for its type) whose rounds the model does not count";
-          A.ReasonCause = UnknownCause::Unmodelled;
-        }
+        if (Form == SharedAtomicForm::SpinRound)
+          markSpinLoop(A);
       }
     }
     return Value{unknown("value returned by " + Name + " at " + where(CE),
