@@ -188,10 +188,12 @@ static Collected simulateEveryWarp(const Kernel &K, const ArchRules &A,
   return All;
 }
 
-// What the class-based path (box_eval.cpp) does not model yet: shuffles,
-// the proven bounds of values loaded from memory (warp_eval's ranges), and
-// the instructions nvcc merged, hoisted or reused. Such kernels run every
-// warp, which stays exact.
+// What the class-based path (box_eval.cpp) does not model yet: shuffles
+// and the proven bounds of values loaded from memory (warp_eval's ranges).
+// They matter only where they reach an address or a condition: a value
+// loaded into an accumulator that only a store writes back (a GEMM's
+// `sum += a[i] * b[i]`) costs the same in every warp, and the box path,
+// which keeps it unknown, gives the same figures.
 static bool exprNeedsEveryWarp(const Expr *E) {
   if (!E)
     return false;
@@ -203,21 +205,58 @@ static bool exprNeedsEveryWarp(const Expr *E) {
   return false;
 }
 
-static bool stmtsNeedEveryWarp(const std::vector<Stmt> &L) {
-  for (const Stmt &S : L)
-    if (exprNeedsEveryWarp(S.Value.get()) || exprNeedsEveryWarp(S.Cond.get()) ||
-        stmtsNeedEveryWarp(S.Then) || stmtsNeedEveryWarp(S.Else) ||
-        stmtsNeedEveryWarp(S.CondPre) || stmtsNeedEveryWarp(S.Body) ||
-        stmtsNeedEveryWarp(S.Step))
-      return true;
-  return false;
+/// Marks the slots E reads; whether one was not marked before.
+static bool markSlotsRead(const Expr *E, std::vector<char> &Read) {
+  if (!E)
+    return false;
+  bool New = false;
+  if (E->Kind == Op::Var && E->Index >= 0 && size_t(E->Index) < Read.size() &&
+      !Read[E->Index]) {
+    Read[E->Index] = 1;
+    New = true;
+  }
+  for (const ExprPtr &X : E->Ops)
+    New |= markSlotsRead(X.get(), Read);
+  return New;
+}
+
+/// Conditions read what they test; the assignments are collected to be
+/// followed back from the addresses and the conditions.
+static void collect(const std::vector<Stmt> &L, std::vector<char> &Read,
+                    std::vector<const Stmt *> &Assigns, bool &Needs) {
+  for (const Stmt &S : L) {
+    if (S.Kind == StmtKind::Assign)
+      Assigns.push_back(&S);
+    if (S.Cond) {
+      markSlotsRead(S.Cond.get(), Read);
+      Needs |= exprNeedsEveryWarp(S.Cond.get());
+    }
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      collect(*Sub, Read, Assigns, Needs);
+  }
 }
 
 static bool needsEveryWarp(const Kernel &K) {
-  for (const Access &A : K.Accesses)
-    if (exprNeedsEveryWarp(A.Address.get()))
-      return true;
-  return stmtsNeedEveryWarp(K.Body);
+  std::vector<char> Read(K.Slots.size(), 0);
+  std::vector<const Stmt *> Assigns;
+  bool Needs = false;
+  for (const Access &A : K.Accesses) {
+    markSlotsRead(A.Address.get(), Read);
+    Needs |= exprNeedsEveryWarp(A.Address.get());
+  }
+  collect(K.Body, Read, Assigns, Needs);
+  // Slots that an address or a condition reads, through any chain of
+  // assignments: a fixed point, each round adding what they are set from.
+  for (bool Grew = true; Grew && !Needs;) {
+    Grew = false;
+    for (const Stmt *S : Assigns) {
+      if (S->Slot < 0 || size_t(S->Slot) >= Read.size() || !Read[S->Slot])
+        continue;
+      Needs |= exprNeedsEveryWarp(S->Value.get());
+      Grew |= markSlotsRead(S->Value.get(), Read);
+    }
+  }
+  return Needs;
 }
 
 LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {

@@ -400,4 +400,43 @@ TEST(FastPath, OneByteBelowTwoToTheSixtyFourIsOutOfBounds) {
   EXPECT_EQ(R.PerAccess[0].OutOfBoundsLanes, 3u * 6 * 6);
 }
 
+// A dot product per thread, as a GEMM computes it: the loaded values go
+// into an accumulator that only the final store writes back. They reach no
+// address and no condition, so the kernel is priced by classes of blocks
+// (once every warp, 100 s for a 1024^3 tiled GEMM); with the loaded value
+// in the store's index instead, every warp runs, as its bounds need.
+Kernel dotProduct(bool LoadedIndex) {
+  Kernel K;
+  K.Name = "dot";
+  K.Params = {pointerParam("a", 4), pointerParam("c", 4), intParam("n")};
+  K.Slots = {{"row", I32}, {"i", I32}, {"acc", I32}};
+  ExprPtr Row = makeVar(0, I32), I = makeVar(1, I32), Acc = makeVar(2, I32);
+  ExprPtr N = makeParam(2, I32);
+  ExprPtr AAt = elem(0, add(mul(Row, N), I), 4);
+  Stmt Load = addAccess(K, Space::Global, AccessKind::Load, 4, AAt, "a[..]");
+  ExprPtr Loaded = makeLoaded("loaded", AAt, I32, false);
+  ExprPtr CAt = elem(1, LoadedIndex ? Acc : Row, 4);
+  Stmt Store = addAccess(K, Space::Global, AccessKind::Store, 4, CAt, "c[..]");
+  K.Body = {assign(0, add(mul(bx(), bdx()), tx())), assign(2, c(0)),
+            assign(1, c(0)),
+            loop(bin(Op::Lt, I, N), {Load, assign(2, add(Acc, Loaded))},
+                 {assign(1, add(I, c(1)))}),
+            Store};
+  return K;
+}
+
+TEST(FastPath, LoadedValuesThatReachNoAddressKeepTheFastPath) {
+  for (bool LoadedIndex : {false, true}) {
+    Kernel K = dotProduct(LoadedIndex);
+    Launch L = launchOf("dot", {64, 1, 1}, {128, 1, 1},
+                        {ptrArg("A"), ptrArg("C"), intArg(16)});
+    LaunchResult F;
+    EXPECT_EQ(compareFastPath(K, L, &F), "") << kernelText(K, L);
+    // 64 blocks of 4 warps: one block's warps run, the rest are derived.
+    EXPECT_EQ(F.WarpsDerived, LoadedIndex ? 0u : 63u * 4) << LoadedIndex;
+    EXPECT_EQ(F.PerAccess[0].Requests, 64u * 4 * 16);
+    EXPECT_EQ(F.PerAccess[1].UnknownRequests, LoadedIndex ? 64u * 4 : 0u);
+  }
+}
+
 } // namespace
