@@ -845,12 +845,14 @@ bool oncePerAddress(Kernel &K, const std::vector<int> &Ids,
 /// at line 21" twice, none at line 22). Where every site's count is known
 /// and the line holds exactly as many instructions as its sites run, each
 /// site takes its own, in the order of the calls, so that no call looks
-/// reused while another holds its instruction.
+/// reused while another holds its instruction. The sites' lines follow
+/// their instructions: the GPU counts each where the line table puts it.
 template <typename KeyT, typename ExpectFn>
-void balanceCallSites(const Kernel &K,
-                      const std::map<KeyT, std::vector<int>> &Accesses,
-                      std::map<KeyT, std::vector<const SassInstr *>> &Instrs,
-                      ExpectFn Expect) {
+void balanceCallSites(
+    const Kernel &K, const std::map<KeyT, std::vector<int>> &Accesses,
+    std::map<KeyT, std::vector<const SassInstr *>> &Instrs,
+    std::map<KeyT, std::set<std::pair<std::string, unsigned>>> &InstrLines,
+    ExpectFn Expect) {
   std::map<KeyT, std::vector<KeyT>> Lines; // By the key without its site.
   for (const auto &[Kx, Ids] : Accesses) {
     KeyT Line = Kx;
@@ -895,6 +897,11 @@ void balanceCallSites(const Kernel &K,
       std::vector<const SassInstr *> &Is = Instrs[Sites[S]];
       Is.assign(All.begin() + Next, All.begin() + Next + Counts[S]);
       Next += Counts[S];
+      auto &Lines = InstrLines[Sites[S]];
+      Lines.clear();
+      for (const SassInstr *I : Is)
+        if (!I->Where.empty())
+          Lines.insert({I->Where[0].File, I->Where[0].Line});
     }
   }
 }
@@ -1088,7 +1095,7 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       }
       return Known;
     };
-    balanceCallSites(K, Accesses, Instrs, Expect);
+    balanceCallSites(K, Accesses, Instrs, InstrLines, Expect);
     for (auto &[Kx, Ids] : Accesses) {
       const std::vector<const SassInstr *> &Is = Instrs[Kx];
       size_t Expected = 0;

@@ -596,6 +596,37 @@ TEST(CompiledLines, ALoadNvccGaveNoLineIsCountedWhereTheSassHasIt) {
       << J["launches"][0]["accesses"].dump();
 }
 
+TEST(CompiledLines, CallSitesBalancedKeepTheLineOfTheirInstruction) {
+  // Two calls of one inlined __ldg helper: nvcc's line table gives both
+  // LDG.128 to the first call, the matcher gives each call its own, and
+  // each stays counted on the header line the GPU reports (HeCBench
+  // reverse2D, the same helper: 2048 instructions on
+  // sm_32_intrinsics.hpp:131 measured on the H200, none on the helper's
+  // line; tests/data/measured/hecbench4). 128 blocks of 8 warps: 1024
+  // requests each, 16 sectors a request (32 lanes x 16 bytes).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/hecbench4_own/swap_ends.cu";
+  json J = analyzed("swap_ends", Src, 0, nullptr, "-O3");
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_exit"], 0);
+  ASSERT_EQ(J["launches"].size(), 1u) << J["warnings"].dump();
+  std::map<std::pair<std::string, int>, int> Loads; // Requests by line.
+  for (const json &A : J["launches"][0]["accesses"]) {
+    if (A["op"] != "load")
+      continue;
+    const json &C = A["compiled"];
+    std::string File = C.value("file", A["file"].get<std::string>());
+    File = File.substr(File.rfind('/') + 1);
+    Loads[{File, C.value("line", A["line"].get<int>())}] +=
+        A["requests"].get<int>();
+    EXPECT_EQ(A["sectors"], 16 * 1024);
+  }
+  EXPECT_EQ(Loads, (std::map<std::pair<std::string, int>, int>{
+                       {{"sm_32_intrinsics.hpp", 131}, 2048}}))
+      << J["launches"][0]["accesses"].dump();
+}
+
 TEST(CompiledLines, StoresNvccForwardedAreMadeWhereTheBinaryHasThem) {
   // An exclusive scan in shared memory, as HeCBench's scan writes it (its
   // 40 int, short and char launches differed per line, 80 in all): nvcc
