@@ -2,6 +2,7 @@
 #include "simulate.h"
 #include "block_classes.h"
 #include "dead_loops.h"
+#include "early_exits.h"
 #include "metrics.h"
 
 #include <algorithm>
@@ -269,7 +270,10 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
     Progress P(K.Name, Warps, O.OnProgress);
     // Loops that change no figure are not evaluated (dead_loops.h).
     const std::optional<Kernel> Pruned = withoutDeadLoops(K);
-    const Kernel &Run = Pruned ? *Pruned : K;
+    // Code after an early exit counts as a branch side (early_exits.h).
+    const std::optional<Kernel> Folded =
+        withEarlyExitsFolded(Pruned ? *Pruned : K, Env.ParamUnknown);
+    const Kernel &Run = Folded ? *Folded : Pruned ? *Pruned : K;
     C = O.Exhaustive || needsEveryWarp(Run)
             ? simulateEveryWarp(Run, A, Env, O, P)
             : simulateByClasses(Run, A, Env, O, P);

@@ -439,4 +439,41 @@ TEST(FastPath, LoadedValuesThatReachNoAddressKeepTheFastPath) {
   }
 }
 
+// HeCBench's winograd: `for (j < 4) { if (x >= n) { ...; continue; }
+// load }`, unrolled, with the load predicated by ptxas. A warp whose lanes
+// all continue still executes the load, with no lane, as the H200 counted
+// (tests/data/measured/hecbench4, hec4_winograd.json: 8 to 128 such
+// executions a launch). Here 4 blocks of one warp, 2 of them past n: 4
+// predicated-off executions each, on both paths. With a loaded value in
+// the condition the code after it is left as written (its unknown lanes
+// run it as before): no predicated-off count.
+TEST(FastPath, CodeAfterAContinueIsTheOtherSideOfItsIf) {
+  for (bool LoadedCond : {false, true}) {
+    Kernel K;
+    K.Name = "tiles";
+    K.Params = {pointerParam("a", 4), intParam("n")};
+    K.Slots = {{"x", I32}, {"j", I32}};
+    ExprPtr X = makeVar(0, I32), J = makeVar(1, I32), N = makeParam(1, I32);
+    ExprPtr At = elem(0, add(mul(X, c(4)), J), 4);
+    Stmt Load = addAccess(K, Space::Global, AccessKind::Load, 4, At, "a[..]");
+    K.Accesses[0].Compiled.Guarded = true;
+    ExprPtr Past = bin(Op::Ge, X, N);
+    if (LoadedCond)
+      Past = bin(Op::LOr, Past,
+                 bin(Op::Eq, makeLoaded("loaded", At, I32, false), c(0)));
+    K.Body = {assign(0, add(mul(bx(), bdx()), tx())), assign(1, c(0)),
+              loop(bin(Op::Lt, J, c(4)),
+                   {ifStmt(Past, {simple(StmtKind::Continue)}), Load},
+                   {assign(1, add(J, c(1)))})};
+    Launch L =
+        launchOf("tiles", {4, 1, 1}, {32, 1, 1}, {ptrArg("A"), intArg(64)});
+    LaunchResult F;
+    EXPECT_EQ(compareFastPath(K, L, &F), "") << kernelText(K, L);
+    EXPECT_EQ(F.PerAccess[0].PredicatedOff, LoadedCond ? 0u : 2u * 4)
+        << LoadedCond;
+    if (!LoadedCond)
+      EXPECT_EQ(F.PerAccess[0].Requests, 2u * 4);
+  }
+}
+
 } // namespace
