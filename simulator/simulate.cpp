@@ -4,6 +4,7 @@
 #include "dead_loops.h"
 #include "early_exits.h"
 #include "metrics.h"
+#include "stmt_walk.h"
 
 #include <algorithm>
 #include <chrono>
@@ -195,69 +196,24 @@ static Collected simulateEveryWarp(const Kernel &K, const ArchRules &A,
 // loaded into an accumulator that only a store writes back (a GEMM's
 // `sum += a[i] * b[i]`) costs the same in every warp, and the box path,
 // which keeps it unknown, gives the same figures.
-static bool exprNeedsEveryWarp(const Expr *E) {
-  if (!E)
-    return false;
-  if (E->Kind == Op::Shfl || E->Kind == Op::Unknown)
-    return true;
-  for (const ExprPtr &X : E->Ops)
-    if (exprNeedsEveryWarp(X.get()))
+static bool condsMayBeUnknown(const std::vector<Stmt> &L,
+                              const MaybeUnknown &T) {
+  for (const Stmt &S : L) {
+    if (T.of(S.Cond.get()))
       return true;
+    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+      if (condsMayBeUnknown(*Sub, T))
+        return true;
+  }
   return false;
 }
 
-/// Marks the slots E reads; whether one was not marked before.
-static bool markSlotsRead(const Expr *E, std::vector<char> &Read) {
-  if (!E)
-    return false;
-  bool New = false;
-  if (E->Kind == Op::Var && E->Index >= 0 && size_t(E->Index) < Read.size() &&
-      !Read[E->Index]) {
-    Read[E->Index] = 1;
-    New = true;
-  }
-  for (const ExprPtr &X : E->Ops)
-    New |= markSlotsRead(X.get(), Read);
-  return New;
-}
-
-/// Conditions read what they test; the assignments are collected to be
-/// followed back from the addresses and the conditions.
-static void collect(const std::vector<Stmt> &L, std::vector<char> &Read,
-                    std::vector<const Stmt *> &Assigns, bool &Needs) {
-  for (const Stmt &S : L) {
-    if (S.Kind == StmtKind::Assign)
-      Assigns.push_back(&S);
-    if (S.Cond) {
-      markSlotsRead(S.Cond.get(), Read);
-      Needs |= exprNeedsEveryWarp(S.Cond.get());
-    }
-    for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
-      collect(*Sub, Read, Assigns, Needs);
-  }
-}
-
 static bool needsEveryWarp(const Kernel &K) {
-  std::vector<char> Read(K.Slots.size(), 0);
-  std::vector<const Stmt *> Assigns;
-  bool Needs = false;
-  for (const Access &A : K.Accesses) {
-    markSlotsRead(A.Address.get(), Read);
-    Needs |= exprNeedsEveryWarp(A.Address.get());
-  }
-  collect(K.Body, Read, Assigns, Needs);
-  // Slots that an address or a condition reads, through any chain of
-  // assignments: a fixed point, each round adding what they are set from.
-  for (bool Grew = true; Grew && !Needs;) {
-    Grew = false;
-    for (const Stmt *S : Assigns) {
-      if (S->Slot < 0 || size_t(S->Slot) >= Read.size() || !Read[S->Slot])
-        continue;
-      Needs |= exprNeedsEveryWarp(S->Value.get());
-      Grew |= markSlotsRead(S->Value.get(), Read);
-    }
-  }
-  return Needs;
+  const MaybeUnknown T(K);
+  for (const Access &A : K.Accesses)
+    if (T.of(A.Address.get()))
+      return true;
+  return condsMayBeUnknown(K.Body, T);
 }
 
 LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace gmem {
@@ -165,6 +166,57 @@ private:
     return Out;
   }
   std::map<const std::vector<Stmt> *, Counts> Known;
+};
+
+/// Which expressions may hold a value that some lane does not know:
+/// loaded data and shuffles (which the class-based path does not carry),
+/// parameters of ParamUnknown when given, and the slots set from them
+/// anywhere in the kernel (flow-insensitive: a fixed point over every
+/// assignment).
+class MaybeUnknown {
+public:
+  MaybeUnknown(const Kernel &K,
+               const std::vector<std::string> *ParamUnknown = nullptr)
+      : ParamUnknown(ParamUnknown), Slots(K.Slots.size(), 0) {
+    while (spread(K.Body)) {
+    }
+  }
+  bool of(const Expr *E) const {
+    if (!E)
+      return false;
+    if (E->Kind == Op::Unknown || E->Kind == Op::Shfl)
+      return true;
+    if (E->Kind == Op::Param && ParamUnknown && E->Index >= 0 &&
+        size_t(E->Index) < ParamUnknown->size() &&
+        !(*ParamUnknown)[size_t(E->Index)].empty())
+      return true;
+    if (E->Kind == Op::Var &&
+        (E->Index < 0 || size_t(E->Index) >= Slots.size() || Slots[E->Index]))
+      return true;
+    for (const ExprPtr &X : E->Ops)
+      if (of(X.get()))
+        return true;
+    return false;
+  }
+
+private:
+  /// Marks the slots L sets from such values; whether one was new.
+  bool spread(const std::vector<Stmt> &L) {
+    bool New = false;
+    for (const Stmt &S : L) {
+      if (S.Kind == StmtKind::Assign && S.Slot >= 0 &&
+          size_t(S.Slot) < Slots.size() && !Slots[S.Slot] &&
+          of(S.Value.get())) {
+        Slots[S.Slot] = 1;
+        New = true;
+      }
+      for (const auto *Sub : {&S.Then, &S.Else, &S.CondPre, &S.Body, &S.Step})
+        New |= spread(*Sub);
+    }
+    return New;
+  }
+  const std::vector<std::string> *ParamUnknown;
+  std::vector<char> Slots;
 };
 
 /// The lanes of warp Warp that a block of Threads threads has.
