@@ -296,17 +296,12 @@ uint64_t bruteAtomic(const uint64_t *Addr, uint32_t Mask) {
 /// of the 32 banks serves; groups add up. A load whose active lanes equal
 /// their active partner (lane ^ 1, or lane ^ 2) is served in groups twice
 /// as large (measured on an H100, examples/shared_wide.cu).
-uint64_t bruteShared(const uint64_t *Addr, uint32_t Mask, unsigned Size,
-                     bool Load) {
-  unsigned Group = Size == 16 ? 8 : Size == 8 ? 16 : 32;
-  bool Pairs[2] = {true, true};
-  for (unsigned L = 0; L < 32; ++L)
-    for (unsigned X = 1; X <= 2; ++X)
-      if ((Mask >> L & 1) && (Mask >> (L ^ X) & 1) && Addr[L] != Addr[L ^ X])
-        Pairs[X - 1] = false;
-  if (Load && Group < 32 && (Pairs[0] || Pairs[1]))
-    Group *= 2;
+/// Wavefronts of a shared request served in groups of Group lanes: per
+/// group, the most distinct words one bank serves; Ways gets the largest.
+uint64_t bruteGroups(const uint64_t *Addr, uint32_t Mask, unsigned Size,
+                     unsigned Group, size_t &Ways) {
   uint64_t Total = 0;
+  Ways = 0;
   for (unsigned G = 0; G < 32; G += Group) {
     std::map<uint64_t, std::set<uint64_t>> Bank;
     for (unsigned L = G; L < G + Group; ++L)
@@ -319,8 +314,29 @@ uint64_t bruteShared(const uint64_t *Addr, uint32_t Mask, unsigned Size,
     for (const auto &[B, Words] : Bank)
       Max = std::max(Max, Words.size());
     Total += Max;
+    Ways = std::max(Ways, Max);
   }
   return Total;
+}
+
+uint64_t bruteShared(const uint64_t *Addr, uint32_t Mask, unsigned Size,
+                     bool Load) {
+  const unsigned Group = Size == 16 ? 8 : Size == 8 ? 16 : 32;
+  bool Pairs[2] = {true, true};
+  for (unsigned L = 0; L < 32; ++L)
+    for (unsigned X = 1; X <= 2; ++X)
+      if ((Mask >> L & 1) && (Mask >> (L ^ X) & 1) && Addr[L] != Addr[L ^ X])
+        Pairs[X - 1] = false;
+  size_t Ways = 0;
+  // Lanes that read their partner's address are served in twice the group,
+  // but only where that group has no bank conflict (measured on an H200:
+  // DESIGN.md's rule as amended in simulator/memory_units.cpp).
+  if (Load && Group < 32 && (Pairs[0] || Pairs[1])) {
+    const uint64_t Doubled = bruteGroups(Addr, Mask, Size, 2 * Group, Ways);
+    if (Ways <= 1)
+      return Doubled;
+  }
+  return bruteGroups(Addr, Mask, Size, Group, Ways);
 }
 
 bool sameStats(const AccessStats &A, const AccessStats &B) {

@@ -25,14 +25,16 @@
 
 namespace gmem {
 
+struct LaunchEnv;
+
 /// K with the statements after every `if (c) { ...; continue; }` (or
 /// break, or return) with no else moved into its else side, where c is
-/// known in every lane (no loaded data, shuffle or parameter of
-/// ParamUnknown in it); nullopt when there is none, so that the caller
-/// keeps K itself.
-std::optional<Kernel>
-withEarlyExitsFolded(const Kernel &K,
-                     const std::vector<std::string> &ParamUnknown);
+/// known in every lane (no loaded data, shuffle, parameter the launch lacks,
+/// slot read before it is set or operation undefined in some lane, such as
+/// `x / y`, in it); nullopt when there is none, so that the caller keeps K
+/// itself.
+std::optional<Kernel> withEarlyExitsFolded(const Kernel &K,
+                                           const LaunchEnv &Env);
 
 } // namespace gmem
 

@@ -228,7 +228,7 @@ LaunchResult simulate(const Kernel &K, const Launch &L, const SimOptions &O) {
     const std::optional<Kernel> Pruned = withoutDeadLoops(K);
     // Code after an early exit counts as a branch side (early_exits.h).
     const std::optional<Kernel> Folded =
-        withEarlyExitsFolded(Pruned ? *Pruned : K, Env.ParamUnknown);
+        withEarlyExitsFolded(Pruned ? *Pruned : K, Env);
     const Kernel &Run = Folded ? *Folded : Pruned ? *Pruned : K;
     C = O.Exhaustive || needsEveryWarp(Run)
             ? simulateEveryWarp(Run, A, Env, O, P)

@@ -168,16 +168,33 @@ private:
   std::map<const std::vector<Stmt> *, Counts> Known;
 };
 
+/// What besides loaded data and shuffles MaybeUnknown counts as unknown.
+struct UnknownSources {
+  /// Parameters whose value the launch did not record (non-empty entry).
+  const std::vector<std::string> *ParamUnknown = nullptr;
+  /// Slots some lane may read before they are set (1), which the evaluator
+  /// holds unknown.
+  const std::vector<char> *Unset = nullptr;
+  /// Operations undefined in some lanes (`x / y`, `x << y` where y is not
+  /// a constant, a block or grid dimension, warpSize or a parameter of
+  /// ParamValues that keeps it defined), which the evaluator makes unknown.
+  bool Faults = false;
+  /// The launch's parameter values (normalised), for Faults.
+  const std::vector<int64_t> *ParamValues = nullptr;
+};
+
 /// Which expressions may hold a value that some lane does not know:
 /// loaded data and shuffles (which the class-based path does not carry),
-/// parameters of ParamUnknown when given, and the slots set from them
-/// anywhere in the kernel (flow-insensitive: a fixed point over every
-/// assignment).
+/// what Sources adds, and the slots set from them anywhere in the kernel
+/// (flow-insensitive: a fixed point over every assignment).
 class MaybeUnknown {
 public:
-  MaybeUnknown(const Kernel &K,
-               const std::vector<std::string> *ParamUnknown = nullptr)
-      : ParamUnknown(ParamUnknown), Slots(K.Slots.size(), 0) {
+  explicit MaybeUnknown(const Kernel &K, UnknownSources Sources = {})
+      : ParamUnknown(Sources.ParamUnknown), Faults(Sources.Faults),
+        ParamValues(Sources.ParamValues), Slots(K.Slots.size(), 0) {
+    if (Sources.Unset)
+      for (size_t I = 0; I < Slots.size() && I < Sources.Unset->size(); ++I)
+        Slots[I] = (*Sources.Unset)[I];
     while (spread(K.Body)) {
     }
   }
@@ -193,6 +210,8 @@ public:
     if (E->Kind == Op::Var &&
         (E->Index < 0 || size_t(E->Index) >= Slots.size() || Slots[E->Index]))
       return true;
+    if (Faults && mayFault(*E))
+      return true;
     for (const ExprPtr &X : E->Ops)
       if (of(X.get()))
         return true;
@@ -200,6 +219,33 @@ public:
   }
 
 private:
+  bool mayFault(const Expr &E) const {
+    if (E.PointerArith)
+      return true;
+    const bool Divide = E.Kind == Op::Div || E.Kind == Op::Rem;
+    if ((!Divide && E.Kind != Op::Shl && E.Kind != Op::Shr) ||
+        E.Ops.size() != 2)
+      return false;
+    const Expr *R = E.Ops[1].get();
+    while (R && R->Kind == Op::Cast && R->Ops.size() == 1)
+      R = R->Ops[0].get();
+    if (Divide && R && R->Kind == Op::Builtin &&
+        R->Index >= int(Builtin::BlockDimX) &&
+        R->Index <= int(Builtin::WarpSize))
+      return false; // At least 1, and at most 2^31 - 1.
+    std::optional<int64_t> V;
+    if (R && R->Kind == Op::Const)
+      V = R->Value;
+    else if (R && R->Kind == Op::Param && ParamValues && ParamUnknown &&
+             R->Index >= 0 && size_t(R->Index) < ParamValues->size() &&
+             size_t(R->Index) < ParamUnknown->size() &&
+             (*ParamUnknown)[size_t(R->Index)].empty())
+      V = normalize(uint64_t((*ParamValues)[size_t(R->Index)]), E.Ops[1]->Type);
+    if (!V)
+      return true;
+    return Divide ? *V == 0 || *V == -1 : *V < 0 || uint64_t(*V) >= E.Type.Bits;
+  }
+
   /// Marks the slots L sets from such values; whether one was new.
   bool spread(const std::vector<Stmt> &L) {
     bool New = false;
@@ -216,6 +262,8 @@ private:
     return New;
   }
   const std::vector<std::string> *ParamUnknown;
+  bool Faults;
+  const std::vector<int64_t> *ParamValues;
   std::vector<char> Slots;
 };
 

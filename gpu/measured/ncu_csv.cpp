@@ -16,6 +16,8 @@
 #include "csv.h"
 #include "importers.h"
 
+#include <climits>
+#include <cmath>
 #include <map>
 
 namespace gmem {
@@ -111,7 +113,10 @@ ImportResult parseNcuCsv(const std::string &Text, const std::string &Name) {
     const std::vector<std::string> &F = *Fields;
     const std::string &Id = F[C.Id];
     std::optional<double> IdValue = csv::parseNumber(Id);
-    if (!IdValue || *IdValue < 0 || *IdValue != double(unsigned(*IdValue)))
+    // Range first: converting a double past UINT_MAX to unsigned is
+    // undefined.
+    if (!IdValue || !(*IdValue >= 0 && *IdValue <= double(UINT_MAX)) ||
+        *IdValue != std::floor(*IdValue))
       return Error(L.Number, "launch ID \"" + Id + "\" is not an integer");
     std::optional<std::array<uint64_t, 3>> Block = csv::parseDim3(F[C.Block]);
     if (!Block)

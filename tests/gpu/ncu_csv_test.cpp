@@ -191,6 +191,16 @@ TEST(NcuCsv, BadValuesAreNamedWithTheirLine) {
       parseNcuCsv(std::string(Header) + Row("x", "(32, 1, 1)", "1"), "i.csv");
   ASSERT_FALSE(BadId);
   EXPECT_EQ(BadId.error(), "i.csv:2: launch ID \"x\" is not an integer");
+  // Found by the measured fuzzer: an ID past UINT_MAX was converted to
+  // unsigned before its range was checked (undefined behaviour).
+  ImportResult HugeId = parseNcuCsv(
+      std::string(Header) + Row("1e300", "(32, 1, 1)", "1"), "h.csv");
+  ASSERT_FALSE(HugeId);
+  EXPECT_EQ(HugeId.error(), "h.csv:2: launch ID \"1e300\" is not an integer");
+  ImportResult HalfId =
+      parseNcuCsv(std::string(Header) + Row("2.5", "(32, 1, 1)", "1"), "f.csv");
+  ASSERT_FALSE(HalfId);
+  EXPECT_EQ(HalfId.error(), "f.csv:2: launch ID \"2.5\" is not an integer");
 
   ImportResult Inconsistent =
       parseNcuCsv(std::string(Header) + Row("0", "(32, 1, 1)", "1") +

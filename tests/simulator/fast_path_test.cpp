@@ -10,7 +10,9 @@
 // failure prints the case as a small kernel and its seed.
 //
 //===----------------------------------------------------------------------===//
+#include "arch.h"
 #include "build_model.h"
+#include "early_exits.h"
 #include "fast_path_compare.h"
 #include "property_cases.h"
 #include "simulate.h"
@@ -473,6 +475,87 @@ TEST(FastPath, CodeAfterAContinueIsTheOtherSideOfItsIf) {
         << LoadedCond;
     if (!LoadedCond)
       EXPECT_EQ(F.PerAccess[0].Requests, 2u * 4);
+  }
+}
+
+/// simulate()'s counts of access 0 against every warp of K as written,
+/// which the fold must not change; and whether K was folded.
+bool foldKeepsCounts(const Kernel &K, const Launch &L, uint64_t &Requests) {
+  const ArchRules &Arch = *findArch("sm_90");
+  LaunchEnv Env = makeLaunchEnv(K, L);
+  std::vector<AccessStats> Ref(K.Accesses.size());
+  WarpEvaluator W(K, Arch, Env, Ref);
+  const unsigned Warps = unsigned((L.Block.count() + 31) / 32);
+  for (uint64_t B = 0; B < L.Grid.X; ++B)
+    for (unsigned Wp = 0; Wp < Warps; ++Wp)
+      W.runWarp({B, 0, 0}, Wp);
+  LaunchResult R = simulate(K, L, SimOptions{});
+  const AccessStats &S = R.PerAccess[0];
+  EXPECT_EQ(S.Requests, Ref[0].Requests);
+  EXPECT_EQ(S.UnknownRequests, Ref[0].UnknownRequests);
+  EXPECT_EQ(S.Units, Ref[0].Units);
+  Requests = S.Requests;
+  return withEarlyExitsFolded(K, Env).has_value();
+}
+
+/// `x = blockIdx.x * blockDim.x + threadIdx.x; [y = 0;] for (j = 0; j < 4;
+/// ++j) { if (Cond) continue; a[x * 4 + j]; y = x; }` over 2 blocks of 64.
+Kernel continueAfter(ExprPtr Cond, bool SetFirst) {
+  Kernel K;
+  K.Name = "tiles";
+  K.Params = {pointerParam("a", 4), intParam("n")};
+  K.Slots = {{"x", I32}, {"j", I32}, {"y", I32}};
+  ExprPtr X = makeVar(0, I32), J = makeVar(1, I32);
+  Stmt Load = addAccess(K, Space::Global, AccessKind::Load, 4,
+                        elem(0, add(mul(X, c(4)), J), 4), "a[..]");
+  K.Body = {assign(0, add(mul(bx(), bdx()), tx())), assign(1, c(0))};
+  if (SetFirst)
+    K.Body.push_back(assign(2, c(0)));
+  K.Body.push_back(
+      loop(bin(Op::Lt, J, c(4)),
+           {ifStmt(Cond, {simple(StmtKind::Continue)}), Load, assign(2, X)},
+           {assign(1, add(J, c(1)))}));
+  return K;
+}
+
+// Found by the simulator fuzzer: the evaluator holds a slot unknown until
+// it is set, so an if whose condition reads one before is unknown in those
+// lanes, and they run the code after it; folded into the else, that code
+// was skipped (60 unknown requests where running every warp of the kernel
+// as written gave 24).
+TEST(FastPath, AnIfThatReadsASlotBeforeItIsSetIsNotFolded) {
+  const Launch L =
+      launchOf("tiles", {2, 1, 1}, {64, 1, 1}, {ptrArg("A"), intArg(64)});
+  for (bool SetFirst : {false, true}) {
+    Kernel K = continueAfter(bin(Op::Gt, makeVar(2, I32), c(0)), SetFirst);
+    uint64_t Requests = 0;
+    EXPECT_EQ(foldKeepsCounts(K, L, Requests), SetFirst);
+    // Set first: every lane but x == 0 continues after the first pass (4
+    // warps, then lane 0's warp three times more).
+    if (SetFirst)
+      EXPECT_EQ(Requests, 4u + 3u);
+  }
+}
+
+// The same for a division by zero in some lanes, which the evaluator makes
+// unknown there (found by the fuzzer too): `x / (x % 4)` is not folded;
+// `x / n` with n = 64 recorded, and `x / blockDim.x`, are.
+TEST(FastPath, AnIfThatMayDivideByZeroIsNotFolded) {
+  const Launch L =
+      launchOf("tiles", {2, 1, 1}, {64, 1, 1}, {ptrArg("A"), intArg(64)});
+  ExprPtr X = makeVar(0, I32), N = makeParam(1, I32);
+  const std::pair<ExprPtr, bool> Cases[] = {
+      {bin(Op::Div, X, bin(Op::Rem, X, c(4))), false},
+      {bin(Op::Div, X, N), true},
+      {bin(Op::Div, X, cast(bdx(), I32)), true}};
+  for (const auto &[Quotient, Folds] : Cases) {
+    Kernel K = continueAfter(bin(Op::Gt, Quotient, c(0)), true);
+    uint64_t Requests = 0;
+    EXPECT_EQ(foldKeepsCounts(K, L, Requests), Folds);
+    // x / 64 > 0 holds in block 1 only: block 0's two warps load in every
+    // pass.
+    if (Folds)
+      EXPECT_EQ(Requests, 2u * 4);
   }
 }
 
