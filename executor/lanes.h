@@ -58,6 +58,20 @@ template <class Fn> inline void forLanes(uint32_t Mask, Fn &&F) {
     F(unsigned(__builtin_ctz(Mask)));
 }
 
+/// The known lanes of a predicate and (Comb 1) or or (Comb 2) of A and B
+/// (xor otherwise): where both are known, and where one known operand
+/// decides the result alone (false for and, true for or), as `valid &&
+/// f(x)` does past the end of a partial tile, whatever x is.
+inline uint32_t combinedKnown(unsigned Comb, uint32_t A, uint32_t KA,
+                              uint32_t B, uint32_t KB) {
+  uint32_t K = KA & KB;
+  if (Comb == 1)
+    K |= (KA & ~A) | (KB & ~B);
+  else if (Comb == 2)
+    K |= (KA & A) | (KB & B);
+  return K;
+}
+
 /// The lanes of I's first three sources (the first stands in for those it
 /// lacks), and the lanes where all of them are known.
 struct Sources {

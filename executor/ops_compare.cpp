@@ -120,14 +120,17 @@ template <class T> void setpH(Ctx &C, const XInstr &I) {
       R |= uint32_t(cmpLane<T>(I.Sub, A[L], B[L], Ftz, 0)) << L;
     }
   });
-  uint32_t K = C.known(I.S[0]) & C.known(I.S[1]);
-  uint32_t Other = 0;
+  const uint32_t KC = C.known(I.S[0]) & C.known(I.S[1]);
+  uint32_t Other = 0, KO = ~0u;
   if (Comb) {
     Other = C.pred(I.S[2]);
     if (I.Flags & 8)
       Other = ~Other;
-    K &= C.predKnown(I.S[2]);
+    KO = C.predKnown(I.S[2]);
   }
+  // Known where both are, or where a known side decides alone.
+  const uint32_t K = combinedKnown(Comb, R, KC, Other, KO),
+                 K2 = combinedKnown(Comb, Packed ? R2 : ~R, KC, Other, KO);
   auto Combine = [&](uint32_t V) {
     switch (Comb) {
     case 1:
@@ -143,12 +146,12 @@ template <class T> void setpH(Ctx &C, const XInstr &I) {
   if (Packed) {
     C.setPred(I.D[0], Combine(R), K);
     if (I.ND > 1)
-      C.setPred(I.D[1], Combine(R2), K);
+      C.setPred(I.D[1], Combine(R2), K2);
     return;
   }
   C.setPred(I.D[0], Combine(R), K);
   if (I.ND > 1) // p|q: q is the negated comparison, combined.
-    C.setPred(I.D[1], Combine(~R), K);
+    C.setPred(I.D[1], Combine(~R), K2);
 }
 
 /// set: the comparison as Off's bits (1.0 of the result's float type, or
@@ -173,7 +176,12 @@ void selpH(Ctx &C, const XInstr &I) {
   uint64_t *D = C.lanes(I.D[0]);
   const uint32_t P = C.pred(I.S[2]);
   const uint32_t KA = C.known(I.S[0]), KB = C.known(I.S[1]);
-  const uint32_t K = C.predKnown(I.S[2]) & ((P & KA) | (~P & KB));
+  uint32_t K = C.predKnown(I.S[2]) & ((P & KA) | (~P & KB));
+  // An unknown choice between two equal known values is known.
+  forLanes(C.Active & KA & KB & ~C.predKnown(I.S[2]), [&](unsigned L) {
+    if (A[L] == B[L])
+      K |= 1u << L;
+  });
   forLanes(C.Active, [&](unsigned L) { D[L] = (P >> L & 1) ? A[L] : B[L]; });
   C.setKnown(I.D[0], K);
 }

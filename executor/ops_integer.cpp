@@ -185,12 +185,24 @@ template <class T> void minH(Ctx &C, const XInstr &I) {
 template <class T> void maxH(Ctx &C, const XInstr &I) {
   lanewise<T, T>(C, I, [](T A, T B, T) { return A > B ? A : B; });
 }
-template <class T> void andH(Ctx &C, const XInstr &I) {
-  lanewise<T, T>(C, I, [](T A, T B, T) { return T(A & B); });
+/// and, or: a lane is also known where one known operand decides the
+/// result alone (0 for and, all ones for or), as with predicates.
+template <class T, bool Or> void andOr(Ctx &C, const XInstr &I) {
+  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]);
+  uint64_t *D = C.lanes(I.D[0]);
+  const uint32_t KA = C.known(I.S[0]), KB = C.known(I.S[1]);
+  const T Decides = Or ? T(~T(0)) : T(0);
+  uint32_t K = KA & KB;
+  forLanes(C.Active, [&](unsigned L) {
+    const T X = get<T>(A[L]), Y = get<T>(B[L]);
+    if (((KA >> L & 1) && X == Decides) || ((KB >> L & 1) && Y == Decides))
+      K |= 1u << L;
+    D[L] = put<T>(Or ? T(X | Y) : T(X & Y));
+  });
+  C.setKnown(I.D[0], K);
 }
-template <class T> void orH(Ctx &C, const XInstr &I) {
-  lanewise<T, T>(C, I, [](T A, T B, T) { return T(A | B); });
-}
+template <class T> void andH(Ctx &C, const XInstr &I) { andOr<T, false>(C, I); }
+template <class T> void orH(Ctx &C, const XInstr &I) { andOr<T, true>(C, I); }
 template <class T> void xorH(Ctx &C, const XInstr &I) {
   lanewise<T, T>(C, I, [](T A, T B, T) { return T(A ^ B); });
 }
@@ -476,7 +488,7 @@ void predLogicH(Ctx &C, const XInstr &I) {
   }
   uint32_t K = C.predKnown(I.S[0]);
   if (I.NS > 1)
-    K &= C.predKnown(I.S[1]);
+    K = combinedKnown(I.Sub + 1u, A, K, B, C.predKnown(I.S[1]));
   C.setPred(I.D[0], R, K);
 }
 

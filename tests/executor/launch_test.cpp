@@ -336,6 +336,41 @@ $L_top:
   st.global.u32 [%rd2], %r1;
   ret;
 }
+.visible .entry decided(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %p<8>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd3, %rd5;
+  ld.global.u32 %r2, [%rd6];
+  add.s64 %rd7, %rd4, %rd5;
+  setp.ge.u32 %p1, %r1, 16;
+  and.b32 %r3, %r2, 3;
+  setp.ne.s32 %p2, %r3, 0;
+  or.pred %p3, %p2, %p1;
+  selp.u32 %r4, 1, 0, %p3;
+  st.global.u32 [%rd7], %r4;
+  not.pred %p4, %p1;
+  and.pred %p5, %p2, %p4;
+  selp.u32 %r5, 1, 0, %p5;
+  st.global.u32 [%rd7+128], %r5;
+  setp.ne.and.s32 %p6, %r2, 0, %p4;
+  selp.u32 %r6, 1, 0, %p6;
+  st.global.u32 [%rd7+256], %r6;
+  selp.b32 %r7, -1, 0, %p4;
+  and.b32 %r8, %r2, %r7;
+  st.global.u32 [%rd7+384], %r8;
+  selp.u32 %r9, 5, 5, %p2;
+  st.global.u32 [%rd7+512], %r9;
+  ret;
+}
+
 .visible .entry lookback(.param .u64 flags)
 {
   .reg .pred %p<3>;
@@ -576,6 +611,30 @@ TEST(Launch, UnknownInputGivesUnknownValuesAndAddresses) {
   EXPECT_EQ(C.Stats[0].Units, 4u);
   EXPECT_EQ(C.Stats[0].UnknownRequests, 0u);
   EXPECT_EQ(C.Stats[2].UnknownRequests, 1u);
+}
+
+// `valid || f(x)`, `!valid && f(x)`, `x & (valid ? ~0 : 0)`: past the end of
+// a partial tile (x unknown, valid known false) the known operand decides
+// the result alone, as CUB's selection flags are decided for the items
+// past the end of DeviceSelect's last tile, and the items the tile selects
+// are then stored; an unknown choice between equal values is known too.
+TEST(Launch, AKnownOperandThatDecidesALogicOperationKeepsItKnown) {
+  Fixture F(/*InputKnown=*/false);
+  ExecutedCounts C = F.run("decided", 32, {InBase, OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 32; ++T) {
+    const bool Past = T >= 16;
+    for (unsigned Row = 0; Row < 4; ++Row)
+      EXPECT_EQ(F.outKnown(32 * Row + T), Past) << Row << " " << T;
+    if (Past) {
+      EXPECT_EQ(F.out(T), 1u) << T;      // or.pred with a true side
+      EXPECT_EQ(F.out(32 + T), 0u) << T; // and.pred with a false side
+      EXPECT_EQ(F.out(64 + T), 0u) << T; // setp.ne.and
+      EXPECT_EQ(F.out(96 + T), 0u) << T; // and.b32 with 0
+    }
+    EXPECT_TRUE(F.outKnown(128 + T)) << T;
+    EXPECT_EQ(F.out(128 + T), 5u) << T;
+  }
 }
 
 TEST(Launch, BudgetStopsAnEndlessLoopNamingTheLine) {
