@@ -194,6 +194,9 @@ static llvm::Error recordLaunches(const Options &O, RecordRequest &R,
   if (!Run)
     return Run.takeError();
   RecordedLaunches L = launchesFromRecording(*Run, M.Kernels);
+  for (Kernel &K : M.Kernels)
+    if (auto It = L.Renamed.find(K.MangledName); It != L.Renamed.end())
+      K.MangledName = It->second;
   M.Launches = std::move(L.Launches);
   for (Kernel &K : L.Library)
     M.Kernels.push_back(std::move(K));

@@ -7,6 +7,7 @@
 #include "stmt_walk.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
 
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -906,15 +907,47 @@ void balanceCallSites(
   }
 }
 
+/// The demangled function name of Mangled, template arguments and scopes
+/// included, parameters left out ("" when it does not demangle).
+std::string functionNameOf(const std::string &Mangled) {
+  llvm::ItaniumPartialDemangler D;
+  if (D.partialDemangle(Mangled.c_str()))
+    return "";
+  char *Name = D.getFunctionName(nullptr, nullptr);
+  std::string Out = Name ? Name : "";
+  std::free(Name);
+  return Out;
+}
+
 } // namespace
+
+const SassFunction *findSassFunction(const Kernel &K,
+                                     const std::vector<SassFunction> &Fns) {
+  if (K.MangledName.empty())
+    return nullptr;
+  for (const SassFunction &X : Fns)
+    if (sameDeviceName(X.Name, K.MangledName))
+      return &X;
+  // Clang and nvcc mangle some dependent template arguments of parameter
+  // types apart (CUB's ScanTileState<T, detail::is_primitive<T>::value>):
+  // the one function of the same name and template arguments is K's.
+  const std::string Name = functionNameOf(K.MangledName);
+  const SassFunction *Same = nullptr;
+  for (const SassFunction &X : Fns)
+    if (!Name.empty() && functionNameOf(X.Name) == Name) {
+      if (Same)
+        return nullptr;
+      Same = &X;
+    }
+  return Same;
+}
 
 std::vector<std::string>
 matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
   std::vector<std::string> Notes;
-  const SassFunction *F = nullptr;
-  for (const SassFunction &X : Functions)
-    if (!K.MangledName.empty() && sameDeviceName(X.Name, K.MangledName))
-      F = &X;
+  const SassFunction *F = findSassFunction(K, Functions);
+  if (F)
+    K.MangledName = F->Name; // The binary's name, where Clang's differs.
   if (!F) {
     Notes.push_back(K.Name + ": not found in the SASS (no function named '" +
                     K.MangledName + "'); its accesses are counted as written");

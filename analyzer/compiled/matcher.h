@@ -29,9 +29,17 @@
 
 namespace gmem {
 
-/// Annotates every access of K from its function in Functions (found by
-/// K.MangledName). Returns notes for the report: kernels not found and
-/// accesses whose mapping is ambiguous.
+/// K's function in Functions: by K.MangledName, or, where Clang mangles a
+/// parameter's dependent template argument apart from nvcc, the only
+/// function of the same demangled name and template arguments; null if
+/// none.
+const SassFunction *findSassFunction(const Kernel &K,
+                                     const std::vector<SassFunction> &Fns);
+
+/// Annotates every access of K from its function in Functions
+/// (findSassFunction; K.MangledName becomes the binary's). Returns notes
+/// for the report: kernels not found and accesses whose mapping is
+/// ambiguous.
 std::vector<std::string>
 matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions);
 

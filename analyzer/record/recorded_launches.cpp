@@ -127,9 +127,34 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
                                        const std::vector<Kernel> &Kernels) {
   RecordedLaunches Out;
   std::map<std::string, const Kernel *> ByMangled;
-  for (const Kernel &K : Kernels)
+  // Clang and nvcc mangle some dependent template arguments apart (CUB's
+  // ScanTileState<T, detail::is_primitive<T>::value>: nvcc's name holds
+  // the inline namespace cub::CUB_300001_SM_900, Clang's does not): a
+  // launch whose mangled name matches no kernel takes the one kernel of
+  // its demangled name, when its arguments (sized by the PTX) are as many
+  // and as large as its parameters.
+  std::map<std::string, const Kernel *> ByName;
+  std::set<std::string> SharedNames;
+  for (const Kernel &K : Kernels) {
     if (!K.MangledName.empty())
       ByMangled[deviceNameKey(K.MangledName)] = &K;
+    const std::string Name = kernelBaseName(K.Name);
+    if (!ByName.emplace(Name, &K).second)
+      SharedNames.insert(Name);
+  }
+  auto ByDemangled = [&](const RecordedLaunch &R) -> const Kernel * {
+    const std::string Name = kernelBaseName(R.Mangled);
+    auto It = ByName.find(Name);
+    if (It == ByName.end() || SharedNames.count(Name) || !R.ArgsKnown ||
+        R.Args.size() != It->second->Params.size())
+      return nullptr;
+    for (size_t P = 0; P < R.Args.size(); ++P) {
+      const unsigned Bytes = It->second->Params[P].Bytes;
+      if (Bytes && R.Args[P] && R.Args[P]->size() != Bytes)
+        return nullptr;
+    }
+    return It->second;
+  };
   // The allocations live at each launch, by base address: a base freed
   // and given out again names the allocation made last before the launch.
   std::map<uint64_t, const RecordedAlloc *> ByBase;
@@ -180,6 +205,11 @@ RecordedLaunches launchesFromRecording(const RecordedRun &Run,
                               W.Api.find("Memset") != std::string::npos});
     }
     auto K = ByMangled.find(deviceNameKey(R.Mangled));
+    if (K == ByMangled.end())
+      if (const Kernel *Same = ByDemangled(R)) {
+        K = ByMangled.emplace(deviceNameKey(R.Mangled), Same).first;
+        Out.Renamed[Same->MangledName] = R.Mangled;
+      }
     if (K == ByMangled.end() && R.Error.empty() && R.Exec && R.Exec->Priced) {
       // Its PTX ran: the execution prices it, with no model.
       Kernel &Lib = Library[R.Mangled];

@@ -35,6 +35,10 @@ struct RecordedLaunches {
   std::map<std::string, unsigned> LibraryCalls;
   /// Launches of analysed kernels the CUDA runtime refused.
   unsigned Refused = 0;
+  /// Kernels whose launches were found by their demangled name: Clang's
+  /// mangled name -> the binary's, which the caller gives the kernel so
+  /// that its SASS is found.
+  std::map<std::string, std::string> Renamed;
 };
 
 RecordedLaunches launchesFromRecording(const RecordedRun &Run,

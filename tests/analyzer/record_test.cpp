@@ -117,6 +117,47 @@ TEST(RecordedLaunches, ArgumentsDecodeByParameterType) {
   EXPECT_TRUE(Out.Warnings.empty());
 }
 
+// CUB's example example_device_decoupled_look_back.cu: Clang mangles
+// decoupled_look_back_kernel<int>(cub::ScanTileState<int>) with the
+// template argument `detail::is_primitive<T>::value` as written, nvcc with
+// the inline namespace it lies in, so the recorded name matches no kernel.
+// Found by its demangled name, the launch decodes its argument; a kernel of
+// another name, or of more parameters, is not taken.
+TEST(RecordedLaunches, AKernelClangManglesApartIsFoundByItsDemangledName) {
+  const std::string Clang =
+      "_Z26decoupled_look_back_kernelIiEvN3cub17CUB_300001"
+      "_SM_90013ScanTileStateIT_Xsr6detail12is_"
+      "primitiveIS3_EE5valueEEE";
+  const std::string Nvcc = "_Z26decoupled_look_back_kernelIiEvN3cub17CUB_"
+                           "300001_SM_90013ScanTileStateIT_Xsr3cub17CUB_"
+                           "300001_SM_9006detail12is_primitiveIS3_EE5valueEEE";
+  Kernel K = kernelWith({param(ParamKind::Other, {32, true}, 8)});
+  K.Name = "decoupled_look_back_kernel<int>";
+  K.MangledName = Clang;
+  for (unsigned Args : {1u, 2u}) {
+    RecordedRun Run;
+    RecordedLaunch L;
+    L.Mangled = Nvcc;
+    L.Grid = {14, 1, 1};
+    L.Block = {256, 1, 1};
+    L.ArgsKnown = true;
+    for (unsigned A = 0; A < Args; ++A)
+      L.Args.push_back(bytesOf(0x1234, 8));
+    Run.Launches.push_back(L);
+    RecordedLaunches Out = launchesFromRecording(Run, {K});
+    if (Args == 1) {
+      ASSERT_EQ(Out.Launches.size(), 1u);
+      EXPECT_EQ(Out.Launches[0].Kernel, K.Name);
+      ASSERT_EQ(Out.Launches[0].Args.size(), 1u);
+      EXPECT_EQ(Out.Launches[0].ArgBytes[0], bytesOf(0x1234, 8));
+      EXPECT_EQ(Out.Renamed.at(Clang), Nvcc);
+    } else {
+      EXPECT_TRUE(Out.Launches.empty());
+      EXPECT_TRUE(Out.Renamed.empty());
+    }
+  }
+}
+
 // Which bytes a launch may read: a kernel's writes make an allocation
 // unknown until the host rewrites all of it; a device-to-device copy is as
 // known as its source; a kernel never trusts what it may write itself.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis.h"
+#include "matcher.h"
 #include "sass.h"
 
 #include <fstream>
@@ -264,6 +265,38 @@ TEST(SassParser, RejectsTextWithoutFunctions) {
   ASSERT_FALSE(R);
   EXPECT_NE(llvm::toString(R.takeError()).find("no function"),
             std::string::npos);
+}
+
+// CUB's decoupled look-back example: Clang mangles the kernel's
+// ScanTileState<T, detail::is_primitive<T>::value> parameter apart from
+// nvcc, which names the inline namespace; the one SASS function of the
+// same name and template arguments is the kernel's, and becomes its name.
+// Two such functions, or other template arguments, match nothing.
+TEST(SassParser, AKernelClangManglesApartIsFoundByItsDemangledName) {
+  const std::string Clang =
+      "_Z26decoupled_look_back_kernelIiEvN3cub17CUB_300001"
+      "_SM_90013ScanTileStateIT_Xsr6detail12is_"
+      "primitiveIS3_EE5valueEEE";
+  const std::string Nvcc = "_Z26decoupled_look_back_kernelIiEvN3cub17CUB_"
+                           "300001_SM_90013ScanTileStateIT_Xsr3cub17CUB_"
+                           "300001_SM_9006detail12is_primitiveIS3_EE5valueEEE";
+  Kernel K;
+  K.Name = "decoupled_look_back_kernel<int>";
+  K.MangledName = Clang;
+  SassFunction Other, Same;
+  Other.Name = "_Z26decoupled_look_back_kernelIlEvN3cub17CUB_300001_SM_"
+               "90013ScanTileStateIT_Xsr3cub17CUB_300001_SM_9006detail12is_"
+               "primitiveIS3_EE5valueEEE"; // <long>
+  Same.Name = Nvcc;
+  const std::vector<SassFunction> Fs = {Other, Same};
+  ASSERT_EQ(findSassFunction(K, Fs), &Fs[1]);
+  const std::vector<SassFunction> Twice = {Same, Same};
+  EXPECT_EQ(findSassFunction(K, Twice), nullptr);
+  const std::vector<SassFunction> None = {Other};
+  EXPECT_EQ(findSassFunction(K, None), nullptr);
+  Kernel Renamed = K;
+  matchCompiled(Renamed, Fs);
+  EXPECT_EQ(Renamed.MangledName, Nvcc);
 }
 
 } // namespace

@@ -86,14 +86,23 @@ const char *launchLine(const void *Fn, dim3 G, dim3 B, void **Args, size_t Smem,
   if (!Site.empty())
     Line += ",\"site\":" + Site;
   auto Sizes = R.ParamSizes.find(deviceNameKey(K->second));
+  // A kernel the analyzer did not size (a library's, or one Clang mangles
+  // apart) is sized by its PTX, where it has one.
+  std::vector<unsigned> PtxSizes;
+  const bool Sized =
+      Sizes != R.ParamSizes.end() || ptxParamSizes(K->second, PtxSizes);
+  const std::vector<unsigned> &ParamSizes =
+      Sizes != R.ParamSizes.end() ? Sizes->second : PtxSizes;
   Pointed.clear();
-  if (Sizes == R.ParamSizes.end()) {
+  if (!Sized) {
     Line += ",\"args\":null";
   } else {
-    Pointed = argumentAllocations(Args, Sizes->second);
+    // Images are for the model's kernels (sized by the analyzer) only.
+    if (Sizes != R.ParamSizes.end())
+      Pointed = argumentAllocations(Args, ParamSizes);
     Line += ",\"args\":[";
-    for (size_t I = 0; I < Sizes->second.size(); ++I) {
-      const unsigned Bytes = Sizes->second[I];
+    for (size_t I = 0; I < ParamSizes.size(); ++I) {
+      const unsigned Bytes = ParamSizes[I];
       Line += I ? "," : "";
       Line += Bytes && Args && Args[I] ? "\"" + hex(Args[I], Bytes) + "\""
                                        : std::string("null");

@@ -198,6 +198,18 @@ std::string quoted(const std::string &S) {
 
 bool functional() { return state().On; }
 
+bool ptxParamSizes(const std::string &Kernel, std::vector<unsigned> &Out) {
+  if (!functional() || !link())
+    return false;
+  const exec::XFunction *K = state().Prog->kernel(Kernel);
+  if (!K)
+    return false;
+  Out.clear();
+  for (const auto &Slot : K->ParamSlots)
+    Out.push_back(Slot.second);
+  return true;
+}
+
 bool layoutParams(const std::string &Kernel, void **Args,
                   std::vector<uint8_t> &Out) {
   if (!functional() || !link())

@@ -48,6 +48,11 @@ struct FunctionalLaunch {
   bool TouchesKnown = false; ///< The recorder knew its parameters' sizes.
 };
 
+/// The sizes of Kernel's parameters as its PTX declares them, when it has
+/// PTX (functional recording): for a kernel the analyzer did not size
+/// (its mangled name is not Clang's).
+bool ptxParamSizes(const std::string &Kernel, std::vector<unsigned> &Out);
+
 /// Lays out the arguments of a launch of Kernel (Args as the runtime gets
 /// them) by its PTX's parameters; false when the PTX has no such kernel.
 bool layoutParams(const std::string &Kernel, void **Args,
