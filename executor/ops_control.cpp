@@ -311,8 +311,12 @@ bool decodeControl(Decoder &D, const ptx::Instr &I, XInstr &X) {
     X.GuardInHandler = true;
     return true;
   }
+  // griddepcontrol (programmatic dependent launch, which CUB's kernels use
+  // on sm_90): launches run here one after another, so the grids a launch
+  // waits for have finished and its dependents start after it anyway.
   if (Op == "brkpt" || Op == "nanosleep" || Op == "pmevent" ||
-      (Op == "bar" && I.has("warp")) || Op == "setmaxnreg") {
+      (Op == "bar" && I.has("warp")) || Op == "setmaxnreg" ||
+      Op == "griddepcontrol") {
     X.Fn = nopHandler;
     return true;
   }

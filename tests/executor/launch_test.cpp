@@ -267,6 +267,21 @@ $L_top:
   ret;
 }
 
+.visible .entry dependent(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<5>;
+  griddepcontrol.wait;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r1;
+  griddepcontrol.launch_dependents;
+  ret;
+}
+
 .visible .entry tiles(.param .u64 out)
 {
   .reg .b32 %r<32>;
@@ -741,6 +756,16 @@ TEST(Launch, ALookBacksPollsAreAtLeastWhatRanInOrder) {
   R = executeLaunch(*F.Prog, *K, F.Kernel_, F.Mem, C, archOrDefault("sm_90"),
                     1);
   EXPECT_EQ(R.Stats[2].UncountedRequests, 0u);
+}
+
+TEST(Launch, ProgrammaticDependentLaunchWaitsForNothingHere) {
+  // CUB's sm_90 kernels (Thrust's merge sort) open with griddepcontrol.wait:
+  // the launches before have finished when a launch runs here.
+  Fixture F;
+  ExecutedCounts C = F.run("dependent", 32, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 32; ++T)
+    EXPECT_EQ(F.out(T), T);
 }
 
 TEST(Launch, AnUnimplementedInstructionStopsTheLaunchNamingIt) {
