@@ -194,4 +194,61 @@ void computeRaced(const ptx::Function &F, XFunction &X) {
       }
 }
 
+void computeAddressBases(const ptx::Function &F, XFunction &X) {
+  // Where each register is written: its one definition, or -1 for none or
+  // several (a loop's induction variable, both sides of an if).
+  std::vector<int> Def(F.Regs.size(), -1), Defs(F.Regs.size(), 0);
+  auto Writes = [&](const ptx::Operand &O, int K) {
+    for (int R : {O.Index, O.Pair})
+      if (R >= 0 && size_t(R) < Def.size()) {
+        Def[size_t(R)] = K;
+        ++Defs[size_t(R)];
+      }
+  };
+  for (size_t K = 0; K < F.Body.size(); ++K) {
+    const ptx::Instr &I = F.Body[K];
+    if (I.Ops.empty())
+      continue;
+    const ptx::Operand &D = I.Ops[0];
+    if (D.Kind == ptx::Operand::Reg)
+      Writes(D, int(K));
+    for (const ptx::Operand &E : D.Elems)
+      if (E.Kind == ptx::Operand::Reg)
+        Writes(E, int(K));
+  }
+  auto Once = [&](int R) {
+    return R >= 0 && size_t(R) < Def.size() && Defs[size_t(R)] == 1;
+  };
+  X.AccessBaseReg.assign(X.Accesses.size(), -1);
+  X.AccessBaseOff.assign(X.Accesses.size(), 0);
+  for (size_t A = 0; A < X.Accesses.size(); ++A)
+    for (const ptx::Operand &O : F.Body[X.Accesses[A]].Ops) {
+      if (O.Kind != ptx::Operand::Address)
+        continue;
+      int R = O.Index;
+      int64_t Off = 0;
+      // An unguarded integer add of a constant to a register written once
+      // (so holding one value wherever it is read): R's value is that
+      // register's plus the constant.
+      for (int Hops = 0; Once(R) && Hops < 8; ++Hops) {
+        const ptx::Instr &I = F.Body[size_t(Def[size_t(R)])];
+        if (I.Op != "add" || I.Guard >= 0 || I.Ops.size() != 3 ||
+            I.has("sat") ||
+            !(I.has("s32") || I.has("u32") || I.has("s64") || I.has("u64")))
+          break;
+        const ptx::Operand *Reg = &I.Ops[1], *Imm = &I.Ops[2];
+        if (Reg->Kind == ptx::Operand::Imm)
+          std::swap(Reg, Imm);
+        if (Reg->Kind != ptx::Operand::Reg || Imm->Kind != ptx::Operand::Imm ||
+            !Once(Reg->Index))
+          break;
+        R = Reg->Index;
+        Off += Imm->Value;
+      }
+      X.AccessBaseReg[A] = R;
+      X.AccessBaseOff[A] = Off;
+      break;
+    }
+}
+
 } // namespace gmem::exec

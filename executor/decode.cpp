@@ -422,6 +422,7 @@ void decode(Program &P, const ptx::Module &M, const ptx::Function &F,
   computeOrigins(F, X);
   computeUniformity(F, X);
   computeRaced(F, X);
+  computeAddressBases(F, X);
   for (size_t K = 0; K < X.Code.size(); ++K) {
     const XInstr &In = X.Code[K];
     const ptx::Instr &I = F.Body[K];

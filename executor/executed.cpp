@@ -129,8 +129,15 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
           A.Array = F->Origins[size_t(F->AccessOrigin[K])];
         Ids[size_t(Instr) * 2 + Part] = A.Id;
         EK.Where.push_back({F, Instr});
+        // A register base is named by the register its address adds up to
+        // (access_facts.cpp), in a file of its own, so that r + 8 computed
+        // twice is one base.
+        const int32_t BaseReg =
+            K < F->AccessBaseReg.size() ? F->AccessBaseReg[K] : -1;
         EK.Sites.push_back(
-            {Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0, X.Addr, X.Off,
+            {Instr < F->BlockOf.size() ? F->BlockOf[Instr] : 0,
+             BaseReg >= 0 ? (15u << SlotBits) | uint32_t(BaseReg) : X.Addr,
+             X.Off + (BaseReg >= 0 ? F->AccessBaseOff[K] : 0),
              K < F->AccessUniform.size() && F->AccessUniform[K], ResultRead});
         if (Shared && X.Space == MemSpace::Shared && A.Sp == Space::Shared &&
             fileOf(X.Addr) == FLaunch &&
@@ -221,12 +228,17 @@ public:
         WarpsPerBlock((uint64_t(C.Block[0]) * C.Block[1] * C.Block[2] + 31) /
                       32),
         Grid{C.Grid[0], C.Grid[1], C.Grid[2]} {
-    for (const Access &A : EK.K.Accesses)
+    for (size_t I = 0; I < EK.K.Accesses.size(); ++I) {
+      const Access &A = EK.K.Accesses[I];
       if (A.Compiled.State == CompiledForm::Merged && A.Compiled.Leader >= 0) {
         Shape &G = Shapes[A.Compiled.Leader];
-        G.Need = A.Compiled.Loop == 0 ? A.Compiled.Width / A.Size : G.Need + 1;
+        const unsigned Parts = EK.Sites[I].Parts;
+        G.Need = A.Compiled.Loop != 0 ? G.Need + 1
+                 : Parts              ? Parts
+                                      : A.Compiled.Width / A.Size;
         G.Width = A.Compiled.Width;
       }
+    }
   }
   ~PricingSink() override { flushAll(); }
 
@@ -630,22 +642,24 @@ private:
       Unknown |= P.Unknown;
       Uncertain |= P.Uncertain;
       Raced |= P.Raced;
-      Whole = Whole && P.Mask == F.Mask && P.Size == F.Size;
+      Whole = Whole && P.Mask == F.Mask;
     }
-    // Each lane's parts must be distinct parts of one aligned window of
-    // the group's width (all of it, or some: ptxas reads the whole window),
-    // in whatever order the instructions came.
+    // Each lane's parts must be distinct, aligned parts of one aligned
+    // window of the group's width (all of it, or some: ptxas reads the
+    // whole window), in whatever order the instructions came.
     uint64_t Low[32];
     for (uint32_t M = F.Mask; Whole && M; M &= M - 1) {
       const unsigned L = ctz(M);
       const uint64_t Window = F.Addr[L] - F.Addr[L] % G.Width;
-      uint32_t Parts = 0;
+      uint64_t Bytes = 0; // Of the window, at most 32.
       for (const One &P : Seen) {
         const uint64_t D = P.Addr[L] - Window;
-        const uint64_t K = D / F.Size;
-        Whole = Whole && P.Addr[L] >= Window && D + F.Size <= G.Width &&
-                D % F.Size == 0 && !(Parts >> K & 1);
-        Parts |= Whole ? 1u << K : 0;
+        Whole = Whole && G.Width <= 32 && P.Addr[L] >= Window &&
+                D + P.Size <= G.Width && D % P.Size == 0;
+        const uint64_t Part =
+            Whole ? ((uint64_t(1) << P.Size) - 1) << D : uint64_t(0);
+        Whole = Whole && !(Bytes & Part);
+        Bytes |= Part;
       }
       Low[L] = Window;
     }

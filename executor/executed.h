@@ -54,6 +54,11 @@ struct ExecutedKernel {
     /// GPU counts it at (0: none).
     unsigned SassLine = 0;
     std::string SassFile;
+    /// Merged by one window of a variable: how many accesses make the
+    /// instruction (fewer than Width / Size where ptxas reads a whole
+    /// window, of several sizes); 0 where its parts come over a loop's
+    /// iterations (Width / Size of them).
+    unsigned Parts = 0;
   };
   std::vector<Site> Sites;
 

@@ -207,6 +207,13 @@ struct XFunction {
   /// Per access: whether its address is computed from an atom's result,
   /// which the order of racing atomics decides (access_facts.cpp).
   std::vector<char> AccessRaced;
+  /// Per access: the register its address adds an offset to, after
+  /// following adds of a constant to registers written once (nvcc computes
+  /// r + 8 afresh for each of two neighbouring stores, which ptxas makes
+  /// one STS.64), or -1 where the address is a symbol's; and that offset,
+  /// beside the instruction's own (access_facts.cpp).
+  std::vector<int32_t> AccessBaseReg;
+  std::vector<int64_t> AccessBaseOff;
   /// Conditional branches on an atom's result (access_facts.cpp), and per
   /// access whether it lies in a loop such a branch repeats or leaves (a
   /// compare-and-swap retry loop, a lock): how often a GPU runs it is
@@ -322,6 +329,9 @@ void computeUniformity(const ptx::Function &F, XFunction &X);
 /// Which memory instructions of X have addresses computed from an atomic's
 /// result (X.AccessRaced), and which branches test one (X.AtomicBranches).
 void computeRaced(const ptx::Function &F, XFunction &X);
+/// The register and offset each memory instruction's address adds up to
+/// (X.AccessBaseReg, X.AccessBaseOff).
+void computeAddressBases(const ptx::Function &F, XFunction &X);
 
 /// Computes each branch's reconvergence point (XInstr::Reconv): the first
 /// instruction of the immediate post-dominator of its block, or the end of

@@ -170,6 +170,7 @@ void markMerged(ExecutedKernel &EK, const std::vector<int> &G, unsigned W) {
     C.State = CompiledForm::Merged;
     C.Width = W;
     C.Leader = G.front();
+    EK.Sites[size_t(Id)].Parts = unsigned(G.size());
     C.Note = "ptxas made " + std::to_string(G.size()) +
              " accesses at neighbouring addresses one " +
              std::to_string(W * 8) + "-bit instruction" +
@@ -294,9 +295,14 @@ bool mergeRuns(ExecutedKernel &EK, const std::vector<int> &Ids, const Widths &P,
 /// known (Site::Placed); where a register holds its address, each place
 /// modulo 16 is tried (Guess: after the merges that need no guess). True
 /// when one gives the SASS's widths; at run time the addresses decide.
+/// AcrossBlocks: the windows follow program order over basic blocks, as
+/// where nvcc guarded the last of a run and ptxas, shared loads being safe
+/// to speculate, read it with the rest (CUB's partial-tile reduction reads
+/// +32 and, under a branch, +36 with one LDS.64).
 bool mergeCovers(ExecutedKernel &EK, const std::vector<int> &Ids,
                  const Widths &Sw, bool Guess,
-                 const std::set<int> *Home = nullptr) {
+                 const std::set<int> *Home = nullptr,
+                 bool AcrossBlocks = false) {
   std::vector<int> Order;
   Widths Apart;
   bool Named = true;
@@ -322,21 +328,31 @@ bool mergeCovers(ExecutedKernel &EK, const std::vector<int> &Ids,
     // accuracy_kernel2 stores its s_label and s_label_pred with one
     // STS.64).
     auto Base = [&](int Id) { return Named ? 0 : EK.Sites[size_t(Id)].Base; };
-    std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
-      return std::make_tuple(EK.Sites[size_t(A)].Block, Base(A), Place(A)) <
-             std::make_tuple(EK.Sites[size_t(B)].Block, Base(B), Place(B));
-    });
+    if (AcrossBlocks)
+      std::sort(Order.begin(), Order.end()); // Program order.
+    else
+      std::stable_sort(Order.begin(), Order.end(), [&](int A, int B) {
+        return std::make_tuple(EK.Sites[size_t(A)].Block, Base(A), Place(A)) <
+               std::make_tuple(EK.Sites[size_t(B)].Block, Base(B), Place(B));
+      });
+    auto SameBlock = [&](int A, int B) {
+      return AcrossBlocks ||
+             EK.Sites[size_t(A)].Block == EK.Sites[size_t(B)].Block;
+    };
     Widths Merged = Apart;
     std::vector<std::pair<std::vector<int>, unsigned>> Groups;
     for (size_t I = 0, J; I < Order.size(); I = J) {
-      const ExecutedKernel::Site &First = EK.Sites[size_t(Order[I])];
       const unsigned Size = EK.K.Accesses[size_t(Order[I])].Size;
       const int64_t Low = Place(Order[I]);
       for (J = I + 1; J < Order.size(); ++J) {
-        const ExecutedKernel::Site &T = EK.Sites[size_t(Order[J])];
-        if (EK.K.Accesses[size_t(Order[J])].Size != Size ||
-            T.Block != First.Block || Base(Order[J]) != Base(Order[I]) ||
-            Place(Order[J]) <= Place(Order[J - 1]) ||
+        // Widths may differ (nvcc read +36 as 4 bytes and +40 as 8, ptxas
+        // all of +32..+47 with one LDS.128), never overlapping.
+        const unsigned Prev = EK.K.Accesses[size_t(Order[J - 1])].Size;
+        const int64_t Next = EK.K.Accesses[size_t(Order[J])].Size == Prev
+                                 ? Place(Order[J - 1]) + 1
+                                 : Place(Order[J - 1]) + Prev;
+        if (!SameBlock(Order[J], Order[I]) ||
+            Base(Order[J]) != Base(Order[I]) || Place(Order[J]) < Next ||
             floorDiv(Place(Order[J]), 16) != floorDiv(Low, 16))
           break;
       }
@@ -344,7 +360,8 @@ bool mergeCovers(ExecutedKernel &EK, const std::vector<int> &Ids,
         ++Merged[Size];
         continue;
       }
-      const int64_t High = Place(Order[J - 1]) + Size - 1;
+      const int64_t High =
+          Place(Order[J - 1]) + EK.K.Accesses[size_t(Order[J - 1])].Size - 1;
       unsigned W = Size;
       while (floorDiv(Low, W) != floorDiv(High, W))
         W *= 2;
@@ -403,6 +420,50 @@ bool splitCopies(ExecutedKernel &EK, const std::vector<int> &Ids,
     C.Width = S.front()->Width;
     C.Parts = Parts;
     C.Instruction = S.front()->Opcode;
+  }
+  return true;
+}
+
+/// Marks as reused the loads of Ids that ptxas did not make (it kept a
+/// value loaded before), the last first, as many as make the PTX's widths P
+/// the SASS's Sw: loads of an address already loaded on the line, and with
+/// Within, loads inside a wider one of the same base and basic block.
+bool dropReloads(ExecutedKernel &EK, const std::vector<int> &Ids,
+                 const Widths &P, const Widths &Sw, bool Within) {
+  std::vector<int> Again;
+  std::set<std::tuple<uint32_t, int64_t, unsigned>> Seen;
+  for (int Id : Ids) {
+    const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
+    const Access &A = EK.K.Accesses[size_t(Id)];
+    // An async copy's value goes to shared memory, not a register.
+    if (A.AsyncPartner >= 0)
+      continue;
+    bool Reload = !Seen.insert({S.Base, S.Offset, A.Size}).second;
+    for (size_t J = 0; Within && !Reload && J < Ids.size(); ++J) {
+      const ExecutedKernel::Site &T = EK.Sites[size_t(Ids[J])];
+      const Access &B = EK.K.Accesses[size_t(Ids[J])];
+      Reload = B.AsyncPartner < 0 && B.Size > A.Size && T.Base == S.Base &&
+               T.Block == S.Block && T.Offset <= S.Offset &&
+               S.Offset + int64_t(A.Size) <= T.Offset + int64_t(B.Size);
+    }
+    if (Reload)
+      Again.push_back(Id);
+  }
+  Widths Kept = P;
+  size_t Dropped = 0;
+  for (size_t J = Again.size(); J-- > 0 && !scaled(Kept, Sw);) {
+    const unsigned Size = EK.K.Accesses[size_t(Again[J])].Size;
+    if (!--Kept[Size])
+      Kept.erase(Size);
+    ++Dropped;
+  }
+  if (!Dropped || !scaled(Kept, Sw))
+    return false;
+  for (size_t J = Again.size() - Dropped; J < Again.size(); ++J) {
+    CompiledForm &C = EK.K.Accesses[size_t(Again[J])].Compiled;
+    C.State = CompiledForm::Reused;
+    C.Note = Within ? "ptxas took the value from a wider load of this line"
+                    : "ptxas kept the value of an earlier load of this address";
   }
   return true;
 }
@@ -761,6 +822,9 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       continue;
     if (mergeCovers(EK, Ids, Sw, /*Guess=*/true))
       continue;
+    if (mergeCovers(EK, Ids, Sw, /*Guess=*/false, nullptr,
+                    /*AcrossBlocks=*/true))
+      continue;
     if (mergeRuns(EK, Ids, P, Sw, nullptr, /*Windows=*/true))
       continue;
     if (mergeRuns(EK, Ids, P, Sw, nullptr, /*Windows=*/false,
@@ -772,36 +836,15 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       continue;
     // Loads of an address loaded before on this line, from the same base,
     // that ptxas did not make again (it kept the value): as many as the
-    // SASS lacks.
-    if (std::get<2>(K) == Cls::SharedLoad ||
-        std::get<2>(K) == Cls::GlobalLoad) {
-      std::vector<int> Again;
-      std::set<std::tuple<uint32_t, int64_t, unsigned>> Seen;
-      for (int Id : Ids) {
-        const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
-        const unsigned Size = EK.K.Accesses[size_t(Id)].Size;
-        // An async copy's value goes to shared memory, not a register.
-        if (EK.K.Accesses[size_t(Id)].AsyncPartner < 0 &&
-            !Seen.insert({S.Base, S.Offset, Size}).second)
-          Again.push_back(Id);
-      }
-      Widths Kept = P;
-      size_t Dropped = 0;
-      for (size_t J = Again.size(); J-- > 0 && !scaled(Kept, Sw);) {
-        const unsigned Size = EK.K.Accesses[size_t(Again[J])].Size;
-        if (!--Kept[Size])
-          Kept.erase(Size);
-        ++Dropped;
-      }
-      if (Dropped && scaled(Kept, Sw)) {
-        for (size_t J = Again.size() - Dropped; J < Again.size(); ++J) {
-          CompiledForm &C = EK.K.Accesses[size_t(Again[J])].Compiled;
-          C.State = CompiledForm::Reused;
-          C.Note = "ptxas kept the value of an earlier load of this address";
-        }
-        continue;
-      }
-    }
+    // SASS lacks. Failing that, also loads whose bytes a wider load of the
+    // line reads, from the same base in the same basic block, before or
+    // after them (CUB's block scan reads a warp total alone and the four
+    // around it with one LDS.128; ptxas reads it once).
+    if ((std::get<2>(K) == Cls::SharedLoad ||
+         std::get<2>(K) == Cls::GlobalLoad) &&
+        (dropReloads(EK, Ids, P, Sw, /*Within=*/false) ||
+         dropReloads(EK, Ids, P, Sw, /*Within=*/true)))
+      continue;
     // A run ptxas merged across lines (s[2t] read on one line, s[2t + 1]
     // on the next: one LDS.64 on the first): with the accesses of this
     // class on lines the SASS has none of.

@@ -468,6 +468,50 @@ TEST(PtxasMerges, WidthsFollowWhereTheVariableLies) {
   EXPECT_EQ(Second["requests"], 1);
 }
 
+TEST(PtxasMerges, CubWarpTotalsReadAsTheBinaryReadsThem) {
+  // The shared loads of CUB's warp totals that ptxas makes fewer and wider
+  // than the PTX's, per kernel of warp_totals.cu (its comment says how),
+  // as the H200 counted them at the CUB line that reads the totals (with
+  // raking_scan's one store there)
+  // (tests/data/measured/cub_own/own_warp_totals.json; CUB's own device
+  // reduction, block reduction and block scan examples measured alike:
+  // docs/PUBLIC_PROGRAMS.md). Before, the PTX's counts: 6, 9 and 544
+  // requests (raking_scan's was right here; in CUB's example, where its
+  // segment word and segment share a line, it was 3 where the GPU has 2).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/cub_own/warp_totals.cu";
+  json J = analyzed("warp_totals", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_output"].get<std::string>().find("PASSED"),
+            0u)
+      << J["compiler"].dump();
+  struct Want {
+    const char *Kernel;
+    int Line, Requests, Wavefronts;
+  };
+  const Want Wants[] = {{"partial_sum", 143, 3, 3},
+                        {"dynamic_sum", 143, 8, 8},
+                        {"warp_scan", 154, 384, 608},
+                        {"raking_scan", 189, 2, 4}};
+  ASSERT_EQ(J["launches"].size(), 4u) << J["warnings"].dump();
+  for (const Want &W : Wants) {
+    const json *L = nullptr;
+    for (const json &X : J["launches"])
+      if (X["kernel"] == W.Kernel)
+        L = &X;
+    ASSERT_NE(L, nullptr) << W.Kernel;
+    int Requests = 0, Wavefronts = 0;
+    for (const json &A : (*L)["accesses"])
+      if (A["space"] == "shared" && A["compiled"]["line"] == W.Line) {
+        Requests += A["requests"].get<int>();
+        Wavefronts += A["wavefronts"].get<int>();
+      }
+    EXPECT_EQ(Requests, W.Requests) << W.Kernel << ": " << L->dump();
+    EXPECT_EQ(Wavefronts, W.Wavefronts) << W.Kernel;
+  }
+}
+
 TEST(PtxasMerges, EachWarpGathersItsOwnPartsOfAWideLoad) {
   // One block of 8 warps, each thread an 8 x 8 register tile: per step of
   // k, 8 consecutive floats of A's tile, which ptxas reads with two
