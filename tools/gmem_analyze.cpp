@@ -149,6 +149,14 @@ int run(const Options &O) {
   Rep.Warnings = HostWarnings;
   for (const std::string &W : unusedArgWarnings(M, *Launches, O.Overrides))
     Rep.Warnings.push_back(W);
+  if (Launches->empty())
+    Rep.Warnings.push_back(
+        "the program ran to its end (exit status " +
+        std::to_string(M.Compiler.ProgramExit) +
+        ") and launched no kernel; its kernels are a library's (" +
+        std::to_string(M.Kernels.size()) +
+        "): nothing to analyze. Pass --kernel NAME --grid X --block X to "
+        "analyze one as if launched");
   if (llvm::Error E = simulateLaunches(M, *Launches, O, *Arch, Rep))
     return FailWithNotes(std::move(E));
   Rep.NotLaunched = kernelsNotLaunched(M, O);

@@ -2,6 +2,7 @@
 #include "launch_plan.h"
 #include "host_launches.h"
 
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
 #include <algorithm>
@@ -114,6 +115,19 @@ llvm::Error chooseLaunches(const Module &M, const Options &O,
   return llvm::Error::success();
 }
 
+bool ranWithoutLaunches(const Module &M) {
+  return M.Compiler.Launches == "recorded" && M.Compiler.HostStopped.empty() &&
+         M.Launches.empty() && !M.Compiler.RefusedLaunches;
+}
+
+bool definesKernel(const Module &M, const std::vector<std::string> &Files) {
+  for (const Kernel &K : M.Kernels)
+    for (const std::string &F : Files)
+      if (llvm::sys::path::filename(K.Loc.File) == llvm::sys::path::filename(F))
+        return true;
+  return false;
+}
+
 llvm::Expected<std::vector<Launch>> planLaunches(const Module &M,
                                                  const Options &O) {
   std::vector<const Kernel *> Selected;
@@ -152,6 +166,13 @@ llvm::Expected<std::vector<Launch>> planLaunches(const Module &M,
         ", each named in a note): a GPU runs none of them either; pass --grid "
         "and --block (and --kernel NAME where there are several) to analyze "
         "a configuration that runs");
+
+  // A program that ran to its end under recording and launched no kernel,
+  // where every kernel is a library's (Thrust's vectors instantiate CUB's
+  // EmptyKernel and never launch it): nothing to analyze, and no error.
+  if (!Only && !O.Overrides.Grid && !O.Overrides.Block &&
+      ranWithoutLaunches(M) && !definesKernel(M, O.Files))
+    return Out;
 
   if (!Only) {
     if (M.Kernels.empty())

@@ -44,7 +44,16 @@ llvm::Error chooseLaunches(const Module &M, const Options &O,
 /// derived from the block is not re-derived).
 void applyOverrides(Module &M, const LaunchOverrides &O);
 
-/// The launches to simulate, or an error saying what to pass.
+/// M's program ran to its end under recording and launched no kernel.
+bool ranWithoutLaunches(const Module &M);
+
+/// One of M's kernels is defined in one of Files (by file name), not in a
+/// library's header.
+bool definesKernel(const Module &M, const std::vector<std::string> &Files);
+
+/// The launches to simulate (none where the program ran to its end without
+/// launching any kernel and defines none of its own), or an error saying
+/// what to pass.
 llvm::Expected<std::vector<Launch>> planLaunches(const Module &M,
                                                  const Options &O);
 

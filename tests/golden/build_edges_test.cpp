@@ -1359,6 +1359,42 @@ int main() {
       << R.Err;
 }
 
+TEST(BuildEdges, AProgramThatLaunchesNoKernelOfItsOwnHasNothingToAnalyze) {
+  // Thrust's basic_vector example only fills and copies vectors, which
+  // instantiates CUB's EmptyKernel from a header and launches nothing: the
+  // run is the answer (no launch, exit 0), not a request for --grid and
+  // --block. A kernel of the file itself, not launched, still asks.
+  writeTemp("lib_kernel.cuh",
+            "__global__ void libKernel(int *p) { *p = 0; }\n");
+  std::string Src = writeTemp("lib_only.cu", R"(#include "lib_kernel.cuh"
+#include <cstdio>
+int main() {
+  int *p;
+  cudaMalloc(&p, sizeof(int));
+  std::printf("allocated\n");
+  return 0;
+}
+)");
+  ToolRun R;
+  json J = analyzed("lib_only", Src, 0, &R);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["launches"].size(), 0u) << R.Err;
+  EXPECT_NE(J["warnings"].dump().find("launched no kernel"), std::string::npos)
+      << J["warnings"].dump();
+  std::string Own = writeTemp("own_unlaunched.cu", R"(
+__global__ void mine(int *p) { *p = 0; }
+int main() { return 0; }
+)");
+  const std::string Cache =
+      ::testing::TempDir() + "/gmem-cache-edges-own-unlaunched";
+  std::filesystem::remove_all(Cache);
+  R = runTool(Own + " --cache-dir " + Cache);
+  EXPECT_EQ(R.Exit, 2) << R.Err;
+  EXPECT_NE(R.Err.find("mine is not launched from main()"), std::string::npos)
+      << R.Err;
+}
+
 TEST(BuildEdges, ClusterGroupsParseAsNvccSeesThem) {
   // CUDA 13 declares cooperative_groups::cluster_group only under
   // __NVCC__ (or _CG_CLUSTER_INTRINSICS_AVAILABLE).
