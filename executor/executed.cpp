@@ -230,6 +230,8 @@ public:
         Grid{C.Grid[0], C.Grid[1], C.Grid[2]} {
     for (size_t I = 0; I < EK.K.Accesses.size(); ++I) {
       const Access &A = EK.K.Accesses[I];
+      if (EK.Sites[I].SunkAnchor >= 0)
+        SunkBy[EK.Sites[I].SunkAnchor].push_back(int(I));
       if (A.Compiled.State == CompiledForm::Merged && A.Compiled.Leader >= 0) {
         Shape &G = Shapes[A.Compiled.Leader];
         const unsigned Parts = EK.Sites[I].Parts;
@@ -325,6 +327,8 @@ public:
     const Access &Acc = EK.K.Accesses[size_t(Id)];
     if (Acc.Compiled.State == CompiledForm::Reused)
       return; // ptxas made no instruction of it.
+    if (!SunkBy.empty())
+      releaseSunk(Id, R);
     if (R.Part == 0 && R.Space == MemSpace::Global &&
         R.Fn->Code[R.Instr].Space == MemSpace::Generic)
       Stats[size_t(Id)].GenericGlobalBytes += distinctBytes(R);
@@ -384,6 +388,8 @@ public:
         }
         return spinRounds(Acc, LoadId, R);
       }
+      if (EK.Sites[size_t(Id)].SunkAnchor >= 0)
+        return holdSunk(Id, R);
       // The common case: one request as it is.
       RequestEvent E;
       E.A = &Acc;
@@ -684,6 +690,40 @@ private:
     Seen.clear();
   }
 
+  /// A sunk load waits for its warp to reach its anchor; a warp that
+  /// leaves first (its lanes exited) never makes it.
+  void holdSunk(int Id, const MemRequest &R) {
+    if (R.Block != HeldBlock)
+      Held.clear();
+    HeldBlock = R.Block;
+    One &O = Held[{Id, R.Block * WarpsPerBlock + R.Warp}];
+    O = One();
+    O.Id = Id;
+    O.Mask = R.Mask;
+    O.Size = R.Size;
+    O.Order = R.Block * WarpsPerBlock + R.Warp;
+    O.Block = R.Block;
+    O.Warp = R.Warp;
+    for (uint32_t M = R.Mask; M; M &= M - 1)
+      O.Addr[ctz(M)] = R.Addr[ctz(M)];
+  }
+
+  /// At an anchor: the loads sunk to it, with the lanes that reached it.
+  void releaseSunk(int Anchor, const MemRequest &R) {
+    auto It = SunkBy.find(Anchor);
+    if (It == SunkBy.end() || R.Block != HeldBlock)
+      return;
+    for (int Id : It->second) {
+      auto H = Held.find({Id, R.Block * WarpsPerBlock + R.Warp});
+      if (H == Held.end())
+        continue;
+      H->second.Mask &= R.Mask;
+      if (H->second.Mask)
+        emit(H->second);
+      Held.erase(H);
+    }
+  }
+
   void flushAll() {
     for (auto &[Key, Seen] : Open)
       flush(Shapes[Key.first], Key.first, Seen);
@@ -706,6 +746,11 @@ private:
   /// accesses of block OpenBlock.
   std::map<std::pair<int, uint64_t>, std::vector<One>> Open;
   uint64_t OpenBlock = 0;
+  /// Sunk loads per anchor, and the loads each warp of block HeldBlock
+  /// made that wait for theirs.
+  std::map<int, std::vector<int>> SunkBy;
+  std::map<std::pair<int, uint64_t>, One> Held;
+  uint64_t HeldBlock = ~uint64_t(0);
 };
 
 } // namespace

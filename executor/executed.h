@@ -59,6 +59,10 @@ struct ExecutedKernel {
     /// window, of several sizes); 0 where its parts come over a loop's
     /// iterations (Width / Size of them).
     unsigned Parts = 0;
+    /// A load ptxas sank into the code that uses it (reconcile.cpp,
+    /// markSunkLoads): made with the lanes that reach that code's first
+    /// memory access, this one; -1 for none.
+    int SunkAnchor = -1;
   };
   std::vector<Site> Sites;
 

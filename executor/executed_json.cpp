@@ -212,9 +212,12 @@ std::string compiledLines(const ExecutedKernel &EK) {
   std::string Out;
   for (const Access &A : EK.K.Accesses) {
     const CompiledForm &C = A.Compiled;
+    const ExecutedKernel::Site *S =
+        size_t(A.Id) < EK.Sites.size() ? &EK.Sites[size_t(A.Id)] : nullptr;
+    const int Sunk = S ? S->SunkAnchor : -1;
     if (C.State != CompiledForm::Merged && C.State != CompiledForm::Reused &&
         C.State != CompiledForm::Split && !C.OneLane && !A.Reduction &&
-        !C.Guarded)
+        !C.Guarded && Sunk < 0)
       continue;
     Out += EK.K.MangledName + " " + std::to_string(A.Id) + " " +
            std::to_string(int(C.State)) + " " + std::to_string(C.Width) +
@@ -224,7 +227,8 @@ std::string compiledLines(const ExecutedKernel &EK) {
            std::to_string(C.Parts.size());
     for (unsigned P : C.Parts)
       Out += " " + std::to_string(P);
-    Out += " " + std::to_string(int(C.Guarded)) + "\n";
+    Out += " " + std::to_string(int(C.Guarded)) + " " +
+           std::to_string(S ? S->Parts : 0) + " " + std::to_string(Sunk) + "\n";
   }
   return Out;
 }
@@ -243,9 +247,15 @@ void applyCompiledLine(ExecutedKernel &EK, const std::string &Line) {
   for (unsigned &P : Parts)
     if (!(In >> P))
       return;
-  int Guarded = 0;
-  In >> Guarded;
+  int Guarded = 0, Sunk = -1;
+  unsigned SiteParts = 0;
+  In >> Guarded >> SiteParts >> Sunk;
   Access &A = EK.K.Accesses[size_t(Id)];
+  if (size_t(Id) < EK.Sites.size()) {
+    EK.Sites[size_t(Id)].Parts = SiteParts <= 64 ? SiteParts : 0;
+    EK.Sites[size_t(Id)].SunkAnchor =
+        Sunk >= 0 && size_t(Sunk) < EK.K.Accesses.size() ? Sunk : -1;
+  }
   A.Compiled.Parts = std::move(Parts);
   A.Compiled.State = CompiledForm::StateT(State);
   A.Compiled.Width = Width;

@@ -30,8 +30,8 @@ std::string countsJson(const ExecutedCounts &C, double Seconds);
 Expected<ExecutedCounts> countsFromJson(const std::string &Event);
 
 /// The lines of GMEM_RECORD_COMPILED for EK: "KERNEL ID STATE WIDTH LEADER
-/// LOOP ONELANE REDUCTION NPARTS PARTS..." for every access that is not as
-/// written.
+/// LOOP ONELANE REDUCTION NPARTS PARTS... GUARDED SITEPARTS SUNKANCHOR"
+/// for every access that is not as written or was sunk.
 std::string compiledLines(const ExecutedKernel &EK);
 /// Applies one such line to EK (a line of another kernel is ignored).
 void applyCompiledLine(ExecutedKernel &EK, const std::string &Line);

@@ -4,6 +4,7 @@
 #include "guarded.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -473,6 +474,151 @@ using LineKey = std::tuple<std::string, unsigned, Cls>;
 using PtxLines = std::map<LineKey, std::vector<int>>;
 using SassLines = std::map<LineKey, std::vector<const SassInstr *>>;
 
+/// Loads ptxas moved past a kernel's last guarded exit. nvcc ends a kernel
+/// with `@p bra END; <uses>; END: ret`, the last item's store guarded by
+/// its bound, and its load made earlier with the others' (CUB's
+/// BlockExchange::ScatterToStriped in a radix sort's single-tile kernel).
+/// ptxas makes the branch `@P EXIT` and sinks into what follows the loads
+/// whose values only that code reads: warps none of whose lanes are in
+/// bounds run neither. Such a load (its register written once and read
+/// only in that last block) is marked to take the lanes of the block's
+/// first memory access (Site::SunkAnchor), where the SASS has as many
+/// instructions of its line and class after the last guarded EXIT, and
+/// one of the anchor's.
+void markSunkLoads(ExecutedKernel &EK, const SassFunction &F,
+                   const PtxLines &Ptx, const SassLines &Sass) {
+  uint64_t Last = 0, End = ~uint64_t(0);
+  bool Guarded = false;
+  for (const auto &[Off, G] : F.Exits)
+    if (G && Off >= Last) {
+      Last = Off;
+      Guarded = true;
+    }
+  if (!Guarded)
+    return;
+  for (const auto &[Off, G] : F.Exits)
+    if (!G && Off > Last)
+      End = std::min(End, Off);
+  auto InTail = [&](const std::vector<const SassInstr *> &Is) {
+    unsigned N = 0;
+    for (const SassInstr *S : Is)
+      N += S->Offset > Last && S->Offset < End && !S->Predicated;
+    return N;
+  };
+  for (const auto &[K, Ids] : Ptx) {
+    const Cls C = std::get<2>(K);
+    if (C != Cls::SharedLoad && C != Cls::GlobalLoad)
+      continue;
+    auto SIt = Sass.find(K);
+    const unsigned Tail = SIt == Sass.end() ? 0 : InTail(SIt->second);
+    if (!Tail)
+      continue;
+    std::vector<std::pair<int, int>> Sunk; // Load, anchor.
+    for (int Id : Ids) {
+      const auto &[Fn, Instr] = EK.Where[size_t(Id)];
+      const Access &A = EK.K.Accesses[size_t(Id)];
+      // In the kernel itself: a called function's ret is no exit.
+      if (!Fn->Src || !Fn->Src->Entry || A.AsyncPartner >= 0 ||
+          A.Compiled.State != CompiledForm::AsWritten ||
+          Fn->BlockOf.size() != Fn->Src->Body.size())
+        continue;
+      const std::vector<ptx::Instr> &Body = Fn->Src->Body;
+      const ptx::Instr &L = Body[Instr];
+      if (L.Guard >= 0 || L.Ops.empty())
+        continue;
+      std::set<int> Dest;
+      if (L.Ops[0].Kind == ptx::Operand::Reg)
+        Dest.insert(L.Ops[0].Index);
+      for (const ptx::Operand &E : L.Ops[0].Elems)
+        if (E.Kind == ptx::Operand::Reg)
+          Dest.insert(E.Index);
+      // Where each destination is read, and that nothing else writes it.
+      std::function<bool(const ptx::Operand &)> Names =
+          [&](const ptx::Operand &O) {
+            if ((O.Kind == ptx::Operand::Reg ||
+                 O.Kind == ptx::Operand::Address) &&
+                (Dest.count(O.Index) || Dest.count(O.Pair)))
+              return true;
+            return std::any_of(O.Elems.begin(), O.Elems.end(), Names);
+          };
+      int64_t UseBlock = -1;
+      bool Ok = !Dest.empty();
+      for (size_t J = 0; Ok && J < Body.size(); ++J) {
+        if (J == Instr ||
+            !std::any_of(Body[J].Ops.begin(), Body[J].Ops.end(), Names))
+          continue;
+        const int64_t B = J < Fn->BlockOf.size() ? Fn->BlockOf[J] : -1;
+        // A write of a destination elsewhere (stores write none).
+        const ptx::Operand &D = Body[J].Ops[0];
+        const bool Writes =
+            Body[J].Op.rfind("st", 0) != 0 &&
+            ((D.Kind == ptx::Operand::Reg && Dest.count(D.Index)) ||
+             (D.Kind == ptx::Operand::Vector &&
+              std::any_of(D.Elems.begin(), D.Elems.end(),
+                          [&](const ptx::Operand &E) {
+                            return Dest.count(E.Index) > 0;
+                          })));
+        Ok = !Writes && B >= 0 && B != int64_t(Fn->BlockOf[Instr]) &&
+             (UseBlock < 0 || UseBlock == B);
+        UseBlock = B;
+      }
+      if (!Ok || UseBlock < 0)
+        continue;
+      // The block: entered by falling through a guarded branch to a ret or
+      // exit that follows it.
+      size_t First = 0;
+      while (First < Body.size() && Fn->BlockOf[First] != UseBlock)
+        ++First;
+      if (!First || First >= Fn->Code.size())
+        continue;
+      const ptx::Instr &Br = Body[First - 1];
+      if (Br.Op != "bra" || Br.Guard < 0)
+        continue;
+      const uint32_t T = Fn->Code[First - 1].Target;
+      if (T >= Body.size() || (Body[T].Op != "ret" && Body[T].Op != "exit"))
+        continue;
+      // Nothing it may not move past: a block barrier, a fence, a store
+      // or atomic that may write its space (CUB's key-value sort reads the
+      // last key before the values' exchange reuses the storage, and only
+      // the value moves; stores of the other space do not stop it).
+      const char *Space = C == Cls::SharedLoad ? "shared" : "global";
+      for (size_t J = Instr + 1; Ok && J < First; ++J) {
+        const ptx::Instr &X = Body[J];
+        const bool Writes = X.Op == "st" || X.Op == "atom" || X.Op == "red";
+        const bool Generic =
+            !X.has("global") && !X.has("shared") && !X.has("local");
+        Ok = !((X.Op == "bar" && !X.has("warp")) || X.Op == "barrier" ||
+               X.Op == "membar" || X.Op == "fence" ||
+               (Writes && (Generic || X.has(Space))));
+      }
+      int Anchor = -1;
+      for (uint32_t J = uint32_t(First); J < T && Ok; ++J) {
+        Ok = Fn->BlockOf[J] == UseBlock;
+        if (Anchor < 0)
+          Anchor = EK.id(Fn, J, 0);
+      }
+      if (!Ok || Anchor < 0)
+        continue;
+      const Access &An = EK.K.Accesses[size_t(Anchor)];
+      const ExecutedKernel::Site &AS = EK.Sites[size_t(Anchor)];
+      auto AIt =
+          Sass.find({AS.SassLine ? AS.SassFile : An.Loc.File,
+                     AS.SassLine ? AS.SassLine : An.Loc.Line, clsOf(An)});
+      if (AIt == Sass.end() || !InTail(AIt->second))
+        continue;
+      Sunk.push_back({Id, Anchor});
+    }
+    if (Sunk.size() != Tail)
+      continue;
+    for (const auto &[Id, Anchor] : Sunk) {
+      EK.Sites[size_t(Id)].SunkAnchor = Anchor;
+      EK.K.Accesses[size_t(Id)].Compiled.Note =
+          "ptxas moved it past the kernel's last guarded exit, to the code "
+          "that uses it: warps with no lane left there do not run it";
+    }
+  }
+}
+
 /// The widths the accesses Ids are made with now: a merge at its width, on
 /// its leader's line; a reused load not at all.
 Widths madeWidths(const ExecutedKernel &EK, const std::vector<int> &Ids) {
@@ -896,6 +1042,7 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
                     "; counted as the PTX has them");
   }
   relineInOrder(EK, F, Ptx);
+  markSunkLoads(EK, F, Ptx, Sass);
   // Atomics of one kind only in a space of the SASS: every atomic access of
   // that space is that kind, wherever the line table put its instruction.
   for (const Cls C : {Cls::GlobalAtomic, Cls::SharedAtomic})

@@ -407,6 +407,8 @@ llvm::Expected<std::vector<SassFunction>> parseSass(llvm::StringRef Text) {
       Cur.Counted.push_back(Offset);
     if (Opcode.starts_with("BAR.") || Opcode.starts_with("MEMBAR"))
       Cur.F.Barriers.push_back(Offset);
+    if (Opcode.rtrim(';') == "EXIT")
+      Cur.F.Exits.push_back({Offset, Pred});
     // sm_50 to sm_61 group dual-issued pairs in braces: `{ A ; B }`.
     llvm::StringRef Operands = S.drop_front(Opcode.size())
                                    .trim()

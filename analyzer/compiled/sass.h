@@ -90,6 +90,10 @@ struct SassFunction {
   /// The offsets of barriers and memory fences (BAR, MEMBAR): the compiler
   /// keeps no memory value in a register across them.
   std::vector<uint64_t> Barriers;
+  /// The offsets of EXITs, and whether each is guarded (`@P0 EXIT`: ptxas
+  /// made a branch around a kernel's last code an exit of the lanes that
+  /// skip it, and may sink loads after it).
+  std::vector<std::pair<uint64_t, bool>> Exits;
   /// How many loops contain the instruction at Offset.
   unsigned loopDepth(uint64_t Offset) const;
 };

@@ -512,6 +512,40 @@ TEST(PtxasMerges, CubWarpTotalsReadAsTheBinaryReadsThem) {
   }
 }
 
+TEST(PtxasMerges, LoadsMovedPastTheLastGuardedExitRunWhereTheirUseRuns) {
+  // striped_tail.cu ends as CUB's single-tile radix sort does: 19 striped
+  // shared loads, then 19 guarded stores. ptxas makes the last store's
+  // bound an exit and moves the last load after it, so warps with no lane
+  // in bounds make 18 loads, not 19. As the H200 counted them at CUB's
+  // line (tests/data/measured/cub_own/own_striped_tail.json): 16 keys, 144
+  // instructions of which 7 by warps whose lanes are all predicated off
+  // (ptxas guards the first item's load), 137 requests and wavefronts;
+  // 4700 keys, whose last row the first 3 warps reach, 147. Before: 145
+  // and 152, the PTX's 19 loads in every warp (Thrust's sort example
+  // differed alike on 3 launches).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/cub_own/striped_tail.cu";
+  json J = analyzed("striped_tail", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_output"].get<std::string>().find("PASSED"),
+            0u)
+      << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 2u) << J["warnings"].dump();
+  const int Want[] = {137, 147};
+  for (size_t K = 0; K < 2; ++K) {
+    int Requests = 0, Wavefronts = 0;
+    for (const json &A : J["launches"][K]["accesses"])
+      if (A["space"] == "shared" && A["op"] == "load" &&
+          A["compiled"]["line"] == 759) {
+        Requests += A["requests"].get<int>();
+        Wavefronts += A["wavefronts"].get<int>();
+      }
+    EXPECT_EQ(Requests, Want[K]) << J["launches"][K].dump();
+    EXPECT_EQ(Wavefronts, Want[K]);
+  }
+}
+
 TEST(PtxasMerges, EachWarpGathersItsOwnPartsOfAWideLoad) {
   // One block of 8 warps, each thread an 8 x 8 register tile: per step of
   // k, 8 consecutive floats of A's tile, which ptxas reads with two
