@@ -425,6 +425,55 @@ bool splitCopies(ExecutedKernel &EK, const std::vector<int> &Ids,
   return true;
 }
 
+/// Shared loads ptxas made alone with their whole aligned window: an
+/// 8-byte load at +8 of the storage read as the 16 bytes at +0 (CUB's scan
+/// by key reads a warp total so on one of its paths). Where the SASS has k
+/// more loads of a width W and k fewer of a narrower width, and exactly k
+/// of the narrower loads have a known place off W's alignment, those read
+/// their window.
+bool widenAlone(ExecutedKernel &EK, const std::vector<int> &Ids,
+                const Widths &P, const Widths &Sw) {
+  std::map<unsigned, int> D;
+  for (const auto &[W, N] : Sw)
+    D[W] += int(N);
+  for (const auto &[W, N] : P)
+    D[W] -= int(N);
+  unsigned Narrow = 0, Wide = 0;
+  int K = 0;
+  for (const auto &[W, N] : D) {
+    if (N < 0 && !Narrow) {
+      Narrow = W;
+      K = -N;
+    } else if (N > 0 && !Wide) {
+      Wide = W;
+      if (N != K)
+        return false;
+    } else if (N) {
+      return false;
+    }
+  }
+  if (!Narrow || !Wide || Narrow >= Wide || Wide > 16 || !K)
+    return false;
+  std::vector<int> Off;
+  for (int Id : Ids) {
+    const Access &A = EK.K.Accesses[size_t(Id)];
+    const int64_t Place = EK.Sites[size_t(Id)].Placed;
+    if (A.Sp == Space::Shared && A.Size == Narrow && A.AsyncPartner < 0 &&
+        A.Compiled.State == CompiledForm::AsWritten && Place >= 0 &&
+        Place % Wide != 0 && Place % Wide + Narrow <= Wide)
+      Off.push_back(Id);
+  }
+  if (Off.size() != size_t(K))
+    return false;
+  for (int Id : Off) {
+    markMerged(EK, {Id}, Wide);
+    EK.K.Accesses[size_t(Id)].Compiled.Note =
+        "ptxas read it with its whole aligned window, one " +
+        std::to_string(Wide * 8) + "-bit instruction";
+  }
+  return true;
+}
+
 /// Marks as reused the loads of Ids that ptxas did not make (it kept a
 /// value loaded before), the last first, as many as make the PTX's widths P
 /// the SASS's Sw: loads of an address already loaded on the line, and with
@@ -990,6 +1039,8 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
          std::get<2>(K) == Cls::GlobalLoad) &&
         (dropReloads(EK, Ids, P, Sw, /*Within=*/false) ||
          dropReloads(EK, Ids, P, Sw, /*Within=*/true)))
+      continue;
+    if (std::get<2>(K) == Cls::SharedLoad && widenAlone(EK, Ids, P, Sw))
       continue;
     // A run ptxas merged across lines (s[2t] read on one line, s[2t + 1]
     // on the next: one LDS.64 on the first): with the accesses of this

@@ -546,6 +546,43 @@ TEST(PtxasMerges, LoadsMovedPastTheLastGuardedExitRunWhereTheirUseRuns) {
   }
 }
 
+TEST(PtxasMerges, ALoadReadWithItsWholeAlignedWindowCountsItsWavefronts) {
+  // Thrust's scan by key (scan_by_key.cu) runs CUB's DeviceScanByKeyKernel,
+  // whose block scan reads the warps' 8-byte (flag, value) totals; on one
+  // path ptxas reads the total at +8 of the storage with the 16 bytes at
+  // +0 (one LDS.128 for the PTX's 8-byte load), which takes more
+  // wavefronts. As the H200 counted them on CUB's line
+  // (tests/data/measured/cub_own/own_scan_by_key.json): one tile, 36
+  // requests and 72 wavefronts, for the inclusive and the exclusive scan;
+  // two tiles, 64 and 118. Before, 63 wavefronts for one tile (Thrust's own
+  // scan_by_key example differed alike, docs/PUBLIC_PROGRAMS.md).
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/cub_own/scan_by_key.cu";
+  json J = analyzed("scan_by_key", Src, 0, nullptr, "-std=c++17");
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_output"].get<std::string>().find("PASSED"),
+            0u)
+      << J["compiler"].dump();
+  std::vector<std::pair<int, int>> Got;
+  for (const json &L : J["launches"]) {
+    if (L["kernel"].get<std::string>().find("DeviceScanByKeyKernel<") ==
+        std::string::npos)
+      continue;
+    int Requests = 0, Wavefronts = 0;
+    for (const json &A : L["accesses"])
+      if (A["space"] == "shared" && A["op"] == "load" &&
+          A["compiled"]["line"] == 154) {
+        Requests += A["requests"].get<int>();
+        Wavefronts += A["wavefronts"].get<int>();
+      }
+    Got.push_back({Requests, Wavefronts});
+  }
+  const std::vector<std::pair<int, int>> Want = {
+      {36, 72}, {36, 72}, {64, 118}, {64, 118}};
+  EXPECT_EQ(Got, Want) << J["warnings"].dump();
+}
+
 TEST(PtxasMerges, EachWarpGathersItsOwnPartsOfAWideLoad) {
   // One block of 8 warps, each thread an 8 x 8 register tile: per step of
   // k, 8 consecutive floats of A's tile, which ptxas reads with two
