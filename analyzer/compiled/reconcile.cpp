@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace gmem {
@@ -470,6 +471,70 @@ bool widenAlone(ExecutedKernel &EK, const std::vector<int> &Ids,
     EK.K.Accesses[size_t(Id)].Compiled.Note =
         "ptxas read it with its whole aligned window, one " +
         std::to_string(Wide * 8) + "-bit instruction";
+  }
+  return true;
+}
+
+/// Marks as reused the shared loads of Ids that the SASS's own loads of the
+/// line, in order, pass over: each SASS load takes the next PTX load of its
+/// width at its place (the offsets of a variable, alike on both sides up to
+/// one shift), and a PTX load passed over must lie inside a wider load of
+/// its base and block (CUB's select sweep keeps a total read alone at +16
+/// and drops the ones at +32 and +40 that its window at +32 reads, on each
+/// of four paths; dropping the last ones first took them from two paths).
+bool dropPassedOver(ExecutedKernel &EK, const std::vector<int> &Ids,
+                    const std::vector<const SassInstr *> &Sass) {
+  std::vector<const SassInstr *> S(Sass.begin(), Sass.end());
+  std::sort(S.begin(), S.end(), [](const SassInstr *A, const SassInstr *B) {
+    return A->Offset < B->Offset;
+  });
+  std::vector<int> Order(Ids.begin(), Ids.end());
+  std::sort(Order.begin(), Order.end()); // Program order.
+  for (int Id : Order)
+    if (EK.Sites[size_t(Id)].Placed < 0 ||
+        EK.K.Accesses[size_t(Id)].Compiled.State != CompiledForm::AsWritten)
+      return false;
+  auto Inside = [&](int Id) {
+    const ExecutedKernel::Site &T = EK.Sites[size_t(Id)];
+    const unsigned Size = EK.K.Accesses[size_t(Id)].Size;
+    return std::any_of(Order.begin(), Order.end(), [&](int W) {
+      const ExecutedKernel::Site &U = EK.Sites[size_t(W)];
+      const unsigned WSize = EK.K.Accesses[size_t(W)].Size;
+      return WSize > Size && U.Block == T.Block && U.Placed <= T.Placed &&
+             T.Placed + int64_t(Size) <= U.Placed + int64_t(WSize);
+    });
+  };
+  std::optional<int64_t> Shift;
+  std::vector<int> Passed;
+  size_t I = 0;
+  for (const SassInstr *X : S) {
+    for (;; ++I) {
+      if (I == Order.size())
+        return false;
+      const int Id = Order[I];
+      const int64_t Place = EK.Sites[size_t(Id)].Placed;
+      if (EK.K.Accesses[size_t(Id)].Size == X->Width &&
+          (!Shift || *Shift == X->AddrOffset - Place)) {
+        Shift = X->AddrOffset - Place;
+        ++I;
+        break;
+      }
+      if (!Inside(Id))
+        return false;
+      Passed.push_back(Id);
+    }
+  }
+  for (; I < Order.size(); ++I) {
+    if (!Inside(Order[I]))
+      return false;
+    Passed.push_back(Order[I]);
+  }
+  if (Passed.empty())
+    return false;
+  for (int Id : Passed) {
+    CompiledForm &C = EK.K.Accesses[size_t(Id)].Compiled;
+    C.State = CompiledForm::Reused;
+    C.Note = "ptxas took the value from a wider load of this line";
   }
   return true;
 }
@@ -1038,6 +1103,8 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
     if ((std::get<2>(K) == Cls::SharedLoad ||
          std::get<2>(K) == Cls::GlobalLoad) &&
         (dropReloads(EK, Ids, P, Sw, /*Within=*/false) ||
+         (std::get<2>(K) == Cls::SharedLoad &&
+          dropPassedOver(EK, Ids, SIt->second)) ||
          dropReloads(EK, Ids, P, Sw, /*Within=*/true)))
       continue;
     if (std::get<2>(K) == Cls::SharedLoad && widenAlone(EK, Ids, P, Sw))

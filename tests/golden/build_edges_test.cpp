@@ -583,6 +583,41 @@ TEST(PtxasMerges, ALoadReadWithItsWholeAlignedWindowCountsItsWavefronts) {
   EXPECT_EQ(Got, Want) << J["warnings"].dump();
 }
 
+TEST(PtxasMerges, TheBinarysLoadsInOrderSayWhichRereadsItDropped) {
+  // select_sweep.cu runs cub::DeviceSelect::If, whose sweep kernel reads
+  // the warps' totals on four paths; on each the PTX reads 4 bytes at +8
+  // and +16, 16 at +16, 4 at +32, 16 at +32 and 4 at +40, and the SASS
+  // 4 at +8 and +16 and 16 at +16 and +32: ptxas dropped the reads at +32
+  // and +40, inside the window at +32, on every path. As the H200 counted
+  // them on CUB's line (tests/data/measured/cub_own/own_select_sweep.json):
+  // 768 requests, 1152 wavefronts. Before, 672 and 1008: the last 8
+  // candidates in program order were dropped, three from each of the last
+  // two paths (the +16 read among them) and none from the first.
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/cub_own/select_sweep.cu";
+  json J = analyzed("select_sweep", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_output"].get<std::string>().find("PASSED"),
+            0u)
+      << J["compiler"].dump();
+  const json *Sweep = nullptr;
+  for (const json &L : J["launches"])
+    if (L["kernel"].get<std::string>().find("DeviceSelectSweepKernel<") !=
+        std::string::npos)
+      Sweep = &L;
+  ASSERT_NE(Sweep, nullptr) << J["warnings"].dump();
+  int Requests = 0, Wavefronts = 0;
+  for (const json &A : (*Sweep)["accesses"])
+    if (A["space"] == "shared" && A["op"] == "load" &&
+        A["compiled"]["line"] == 154) {
+      Requests += A["requests"].get<int>();
+      Wavefronts += A["wavefronts"].get<int>();
+    }
+  EXPECT_EQ(Requests, 768);
+  EXPECT_EQ(Wavefronts, 1152);
+}
+
 TEST(PtxasMerges, EachWarpGathersItsOwnPartsOfAWideLoad) {
   // One block of 8 warps, each thread an 8 x 8 register tile: per step of
   // k, 8 consecutive floats of A's tile, which ptxas reads with two
