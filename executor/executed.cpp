@@ -403,18 +403,8 @@ public:
       Pipe.priced(E);
       return;
     }
-    One E;
-    E.Id = Id;
-    E.Mask = R.Mask;
-    E.Size = R.Size;
-    E.Unknown = R.Unknown != 0;
-    E.Uncertain = R.Uncertain != 0;
+    One E = oneOf(Id, R);
     E.Raced = Raced;
-    E.Order = R.Block * WarpsPerBlock + R.Warp;
-    E.Block = R.Block;
-    E.Warp = R.Warp;
-    for (uint32_t M = R.Mask; M; M &= M - 1)
-      E.Addr[ctz(M)] = R.Addr[ctz(M)];
     const Access &A = EK.K.Accesses[size_t(Id)];
     if (A.Compiled.State == CompiledForm::Merged && A.Compiled.Leader >= 0)
       return join(A.Compiled.Leader, E);
@@ -690,22 +680,29 @@ private:
     Seen.clear();
   }
 
+  /// Request R of access Id, its lanes' addresses copied.
+  One oneOf(int Id, const MemRequest &R) const {
+    One O;
+    O.Id = Id;
+    O.Mask = R.Mask;
+    O.Size = R.Size;
+    O.Unknown = R.Unknown != 0;
+    O.Uncertain = R.Uncertain != 0;
+    O.Order = R.Block * WarpsPerBlock + R.Warp;
+    O.Block = R.Block;
+    O.Warp = R.Warp;
+    for (uint32_t M = R.Mask; M; M &= M - 1)
+      O.Addr[ctz(M)] = R.Addr[ctz(M)];
+    return O;
+  }
+
   /// A sunk load waits for its warp to reach its anchor; a warp that
   /// leaves first (its lanes exited) never makes it.
   void holdSunk(int Id, const MemRequest &R) {
     if (R.Block != HeldBlock)
       Held.clear();
     HeldBlock = R.Block;
-    One &O = Held[{Id, R.Block * WarpsPerBlock + R.Warp}];
-    O = One();
-    O.Id = Id;
-    O.Mask = R.Mask;
-    O.Size = R.Size;
-    O.Order = R.Block * WarpsPerBlock + R.Warp;
-    O.Block = R.Block;
-    O.Warp = R.Warp;
-    for (uint32_t M = R.Mask; M; M &= M - 1)
-      O.Addr[ctz(M)] = R.Addr[ctz(M)];
+    Held[{Id, R.Block * WarpsPerBlock + R.Warp}] = oneOf(Id, R);
   }
 
   /// At an anchor: the loads sunk to it, with the lanes that reached it.

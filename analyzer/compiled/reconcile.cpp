@@ -426,6 +426,21 @@ bool splitCopies(ExecutedKernel &EK, const std::vector<int> &Ids,
   return true;
 }
 
+/// Whether load Id's bytes lie inside a wider load of Ids from the same
+/// base in the same basic block (ptxas may take its value from that one).
+bool insideWiderLoad(const ExecutedKernel &EK, const std::vector<int> &Ids,
+                     int Id) {
+  const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
+  const unsigned Size = EK.K.Accesses[size_t(Id)].Size;
+  return std::any_of(Ids.begin(), Ids.end(), [&](int W) {
+    const ExecutedKernel::Site &T = EK.Sites[size_t(W)];
+    const Access &B = EK.K.Accesses[size_t(W)];
+    return B.AsyncPartner < 0 && B.Size > Size && T.Base == S.Base &&
+           T.Block == S.Block && T.Offset <= S.Offset &&
+           S.Offset + int64_t(Size) <= T.Offset + int64_t(B.Size);
+  });
+}
+
 /// Shared loads ptxas made alone with their whole aligned window: an
 /// 8-byte load at +8 of the storage read as the 16 bytes at +0 (CUB's scan
 /// by key reads a warp total so on one of its paths). Where the SASS has k
@@ -494,16 +509,7 @@ bool dropPassedOver(ExecutedKernel &EK, const std::vector<int> &Ids,
     if (EK.Sites[size_t(Id)].Placed < 0 ||
         EK.K.Accesses[size_t(Id)].Compiled.State != CompiledForm::AsWritten)
       return false;
-  auto Inside = [&](int Id) {
-    const ExecutedKernel::Site &T = EK.Sites[size_t(Id)];
-    const unsigned Size = EK.K.Accesses[size_t(Id)].Size;
-    return std::any_of(Order.begin(), Order.end(), [&](int W) {
-      const ExecutedKernel::Site &U = EK.Sites[size_t(W)];
-      const unsigned WSize = EK.K.Accesses[size_t(W)].Size;
-      return WSize > Size && U.Block == T.Block && U.Placed <= T.Placed &&
-             T.Placed + int64_t(Size) <= U.Placed + int64_t(WSize);
-    });
-  };
+  auto Inside = [&](int Id) { return insideWiderLoad(EK, Order, Id); };
   std::optional<int64_t> Shift;
   std::vector<int> Passed;
   size_t I = 0;
@@ -553,14 +559,8 @@ bool dropReloads(ExecutedKernel &EK, const std::vector<int> &Ids,
     // An async copy's value goes to shared memory, not a register.
     if (A.AsyncPartner >= 0)
       continue;
-    bool Reload = !Seen.insert({S.Base, S.Offset, A.Size}).second;
-    for (size_t J = 0; Within && !Reload && J < Ids.size(); ++J) {
-      const ExecutedKernel::Site &T = EK.Sites[size_t(Ids[J])];
-      const Access &B = EK.K.Accesses[size_t(Ids[J])];
-      Reload = B.AsyncPartner < 0 && B.Size > A.Size && T.Base == S.Base &&
-               T.Block == S.Block && T.Offset <= S.Offset &&
-               S.Offset + int64_t(A.Size) <= T.Offset + int64_t(B.Size);
-    }
+    const bool Reload = !Seen.insert({S.Base, S.Offset, A.Size}).second ||
+                        (Within && insideWiderLoad(EK, Ids, Id));
     if (Reload)
       Again.push_back(Id);
   }

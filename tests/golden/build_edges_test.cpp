@@ -468,6 +468,20 @@ TEST(PtxasMerges, WidthsFollowWhereTheVariableLies) {
   EXPECT_EQ(Second["requests"], 1);
 }
 
+/// Requests and wavefronts of a launch's shared accesses (loads only, or
+/// loads and stores) that the binary's line table puts on Line.
+static std::pair<int, int> sharedOnLine(const json &Launch, int Line,
+                                        bool LoadsOnly = true) {
+  int Requests = 0, Wavefronts = 0;
+  for (const json &A : Launch["accesses"])
+    if (A["space"] == "shared" && (!LoadsOnly || A["op"] == "load") &&
+        A["compiled"]["line"] == Line) {
+      Requests += A["requests"].get<int>();
+      Wavefronts += A["wavefronts"].get<int>();
+    }
+  return {Requests, Wavefronts};
+}
+
 TEST(PtxasMerges, CubWarpTotalsReadAsTheBinaryReadsThem) {
   // The shared loads of CUB's warp totals that ptxas makes fewer and wider
   // than the PTX's, per kernel of warp_totals.cu (its comment says how),
@@ -501,12 +515,8 @@ TEST(PtxasMerges, CubWarpTotalsReadAsTheBinaryReadsThem) {
       if (X["kernel"] == W.Kernel)
         L = &X;
     ASSERT_NE(L, nullptr) << W.Kernel;
-    int Requests = 0, Wavefronts = 0;
-    for (const json &A : (*L)["accesses"])
-      if (A["space"] == "shared" && A["compiled"]["line"] == W.Line) {
-        Requests += A["requests"].get<int>();
-        Wavefronts += A["wavefronts"].get<int>();
-      }
+    const auto [Requests, Wavefronts] =
+        sharedOnLine(*L, W.Line, /*LoadsOnly=*/false);
     EXPECT_EQ(Requests, W.Requests) << W.Kernel << ": " << L->dump();
     EXPECT_EQ(Wavefronts, W.Wavefronts) << W.Kernel;
   }
@@ -534,13 +544,7 @@ TEST(PtxasMerges, LoadsMovedPastTheLastGuardedExitRunWhereTheirUseRuns) {
   ASSERT_EQ(J["launches"].size(), 2u) << J["warnings"].dump();
   const int Want[] = {137, 147};
   for (size_t K = 0; K < 2; ++K) {
-    int Requests = 0, Wavefronts = 0;
-    for (const json &A : J["launches"][K]["accesses"])
-      if (A["space"] == "shared" && A["op"] == "load" &&
-          A["compiled"]["line"] == 759) {
-        Requests += A["requests"].get<int>();
-        Wavefronts += A["wavefronts"].get<int>();
-      }
+    const auto [Requests, Wavefronts] = sharedOnLine(J["launches"][K], 759);
     EXPECT_EQ(Requests, Want[K]) << J["launches"][K].dump();
     EXPECT_EQ(Wavefronts, Want[K]);
   }
@@ -565,19 +569,10 @@ TEST(PtxasMerges, ALoadReadWithItsWholeAlignedWindowCountsItsWavefronts) {
             0u)
       << J["compiler"].dump();
   std::vector<std::pair<int, int>> Got;
-  for (const json &L : J["launches"]) {
-    if (L["kernel"].get<std::string>().find("DeviceScanByKeyKernel<") ==
+  for (const json &L : J["launches"])
+    if (L["kernel"].get<std::string>().find("DeviceScanByKeyKernel<") !=
         std::string::npos)
-      continue;
-    int Requests = 0, Wavefronts = 0;
-    for (const json &A : L["accesses"])
-      if (A["space"] == "shared" && A["op"] == "load" &&
-          A["compiled"]["line"] == 154) {
-        Requests += A["requests"].get<int>();
-        Wavefronts += A["wavefronts"].get<int>();
-      }
-    Got.push_back({Requests, Wavefronts});
-  }
+      Got.push_back(sharedOnLine(L, 154));
   const std::vector<std::pair<int, int>> Want = {
       {36, 72}, {36, 72}, {64, 118}, {64, 118}};
   EXPECT_EQ(Got, Want) << J["warnings"].dump();
@@ -607,13 +602,7 @@ TEST(PtxasMerges, TheBinarysLoadsInOrderSayWhichRereadsItDropped) {
         std::string::npos)
       Sweep = &L;
   ASSERT_NE(Sweep, nullptr) << J["warnings"].dump();
-  int Requests = 0, Wavefronts = 0;
-  for (const json &A : (*Sweep)["accesses"])
-    if (A["space"] == "shared" && A["op"] == "load" &&
-        A["compiled"]["line"] == 154) {
-      Requests += A["requests"].get<int>();
-      Wavefronts += A["wavefronts"].get<int>();
-    }
+  const auto [Requests, Wavefronts] = sharedOnLine(*Sweep, 154);
   EXPECT_EQ(Requests, 768);
   EXPECT_EQ(Wavefronts, 1152);
 }
