@@ -205,8 +205,19 @@ void computeMetrics(LaunchResult &R) {
     // is reached through a pointer in shared memory, measured its shared
     // efficiency at 184 %, its 256 generic requests' 32768 bytes beside
     // 1152 of shared loads and stores over 144 wavefronts).
-    if (A.Kind != AccessKind::Atomic)
+    if (A.Kind != AccessKind::Atomic) {
       SAll.Bytes += S.GenericGlobalBytes;
+      // Where its count is not known (a spin-wait's polls, as timing
+      // decides: CUB's decoupled look-back), neither are those bytes, and
+      // the shared efficiency with them (an H200 measured CUB's flagged
+      // select sweep at 7.07 %, where the executor's polls make 6.08).
+      if (S.GenericGlobalBytes && S.UncountedRequests && SAll.Unknown.empty())
+        SAll.Unknown = A.Loc.File + ":" + std::to_string(A.Loc.Line) + ": " +
+                       A.Text +
+                       ": its generic bytes in global memory count "
+                       "among the shared data bytes, and " +
+                       S.UnknownReason;
+    }
     // So do the shared sides of async copies, in a way not modelled (an
     // H100 measured 76 % and 40 % for kernels whose LDS and LDGSTS each
     // take one and four wavefronts per request, examples/async_copy.cu).

@@ -2,6 +2,7 @@
 //-----===//
 #include "reconcile.h"
 #include "guarded.h"
+#include "place_match.h"
 
 #include <algorithm>
 #include <functional>
@@ -846,6 +847,113 @@ bool mergeAcrossLines(ExecutedKernel &EK, const LineKey &K, const PtxLines &Ptx,
   return false;
 }
 
+/// Lines whose widths agree only together (place_match.h: CUB's select
+/// sweep): K's shared accesses and those of other lines of its file and
+/// class in the same basic blocks and 16-byte windows of one base, with
+/// those lines' SASS, each instruction given the accesses its address
+/// says, where only one way exists. Each access then takes its
+/// instruction's line; accesses made together are merged. Every access
+/// must have a known place and be made as written.
+bool matchLinesByPlace(ExecutedKernel &EK, const LineKey &K,
+                       const PtxLines &Ptx, const SassLines &Sass,
+                       std::set<LineKey> &Done) {
+  if (std::get<2>(K) != Cls::SharedLoad && std::get<2>(K) != Cls::SharedStore)
+    return false;
+  // Whether two accesses may be read by one instruction.
+  auto Near = [&](int A, int B) {
+    const ExecutedKernel::Site &X = EK.Sites[size_t(A)],
+                               &Y = EK.Sites[size_t(B)];
+    return EK.Where[size_t(A)].first == EK.Where[size_t(B)].first &&
+           X.Block == Y.Block && X.Base == Y.Base && X.Placed >= 0 &&
+           Y.Placed >= 0 && X.Placed / 16 == Y.Placed / 16;
+  };
+  std::set<LineKey> Lines = {K};
+  std::vector<int> Ids = Ptx.at(K);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const auto &[L, LIds] : Ptx)
+      if (!Lines.count(L) && std::get<0>(L) == std::get<0>(K) &&
+          std::get<2>(L) == std::get<2>(K) &&
+          std::any_of(LIds.begin(), LIds.end(), [&](int A) {
+            return std::any_of(Ids.begin(), Ids.end(),
+                               [&](int B) { return Near(A, B); });
+          })) {
+        Lines.insert(L);
+        Ids.insert(Ids.end(), LIds.begin(), LIds.end());
+        Grew = true;
+      }
+  }
+  if (Lines.size() < 2)
+    return false;
+  std::map<std::pair<const exec::XFunction *, uint32_t>, uint32_t> BlockNo;
+  std::vector<PlacedPart> Parts;
+  for (int Id : Ids) {
+    const Access &A = EK.K.Accesses[size_t(Id)];
+    const ExecutedKernel::Site &S = EK.Sites[size_t(Id)];
+    if (S.Placed < 0 || A.AsyncPartner >= 0 ||
+        (A.Compiled.State != CompiledForm::AsWritten &&
+         A.Compiled.State != CompiledForm::Unchecked))
+      return false;
+    const auto Key = std::make_pair(EK.Where[size_t(Id)].first, S.Block);
+    const uint32_t B =
+        BlockNo.emplace(Key, uint32_t(BlockNo.size())).first->second;
+    Parts.push_back({B, S.Placed, A.Size});
+  }
+  std::vector<const SassInstr *> S;
+  std::map<std::pair<std::string, unsigned>, unsigned> LineNo;
+  std::vector<PlacedInstr> Instrs;
+  for (const LineKey &L : Lines) {
+    auto It = Sass.find(L);
+    if (It == Sass.end())
+      continue;
+    for (const SassInstr *I : It->second) {
+      if (I->Copies != 1 || I->InSubroutine || I->Where.empty())
+        return false;
+      const auto Where =
+          std::make_pair(I->Where.front().File, I->Where.front().Line);
+      Instrs.push_back(
+          {I->AddrOffset, I->Width,
+           LineNo.emplace(Where, unsigned(LineNo.size())).first->second});
+      S.push_back(I);
+    }
+  }
+  const std::optional<std::vector<std::vector<size_t>>> Made =
+      matchByPlace(Parts, Instrs);
+  if (!Made)
+    return false;
+  for (size_t J = 0; J < S.size(); ++J) {
+    std::vector<int> G;
+    for (size_t P : (*Made)[J])
+      G.push_back(Ids[P]);
+    std::sort(G.begin(), G.end());
+    const std::string &File = S[J]->Where.front().File;
+    const unsigned Line = S[J]->Where.front().Line;
+    // The instruction's request is counted at its leader: one of its line
+    // if any.
+    auto OnLine = [&](int Id) {
+      if (EK.Sites[size_t(Id)].SassLine)
+        return EK.Sites[size_t(Id)].SassFile == File &&
+               EK.Sites[size_t(Id)].SassLine == Line;
+      const std::vector<SourceLoc> Chain =
+          sourceChain(*EK.Where[size_t(Id)].first, EK.Where[size_t(Id)].second);
+      return !Chain.empty() && Chain.front().File == File &&
+             Chain.front().Line == Line;
+    };
+    std::stable_partition(G.begin(), G.end(), OnLine);
+    ExecutedKernel::Site &Lead = EK.Sites[size_t(G.front())];
+    if (!OnLine(G.front())) {
+      Lead.SassFile = File;
+      Lead.SassLine = Line;
+    }
+    if (G.size() > 1 || EK.K.Accesses[size_t(G.front())].Size != S[J]->Width)
+      markMerged(EK, G, S[J]->Width);
+    else
+      EK.K.Accesses[size_t(G.front())].Compiled.State = CompiledForm::AsWritten;
+  }
+  Done.insert(Lines.begin(), Lines.end());
+  return true;
+}
+
 /// Where the binary's line table puts a memory instruction on another line
 /// than the PTX's .loc says (ptxas gave the second load of HeCBench's
 /// scan's next-to-last down-sweep step, line 135, line 134; a GPU counts it
@@ -1004,9 +1112,12 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
   for (auto It = Ptx.begin(); It != Ptx.end();)
     It = It->second.empty() ? Ptx.erase(It) : std::next(It);
   std::set<Key> Joined; // Lines without SASS merged into another's.
+  std::set<Key> ByPlace; // Lines matched with others by place.
   // Lines counted as the PTX has them, with the SASS line they took.
   std::vector<std::pair<Key, Key>> Unmatched;
   for (auto &[K, Ids] : Ptx) {
+    if (ByPlace.count(K))
+      continue;
     auto SIt = Sass.find(K);
     if (SIt == Sass.end()) {
       // The line table may name another file for the line (an included
@@ -1109,6 +1220,8 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       continue;
     if (std::get<2>(K) == Cls::SharedLoad && widenAlone(EK, Ids, P, Sw))
       continue;
+    if (SIt->first == K && matchLinesByPlace(EK, K, Ptx, Sass, ByPlace))
+      continue;
     // A run ptxas merged across lines (s[2t] read on one line, s[2t + 1]
     // on the next: one LDS.64 on the first): with the accesses of this
     // class on lines the SASS has none of.
@@ -1146,6 +1259,8 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
   // line made across lines: its accesses as they are now made, the leaders
   // of merged ones at their width, the others of a merge nothing.
   for (const auto &[K, SassKey] : Unmatched) {
+    if (ByPlace.count(K))
+      continue;
     Widths P;
     for (int Id : Ptx[K])
       ++P[EK.K.Accesses[size_t(Id)].Size];
