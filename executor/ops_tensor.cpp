@@ -79,11 +79,11 @@ struct Fragment {
         Row = G, Col = 2 * T + E;
       return;
     }
-    if (Type == ETF32 && Kind != FragC) { // m16n8k8, m16n8k4
+    if (Type == ETF32 && Kind != FragC) { // m16n8k8, m16n8k4; wmma m16n16k8
       if (Kind == FragA)
         Row = G + 8 * (E & 1), Col = T + 4 * (E >> 1);
-      else
-        Row = T + 4 * E, Col = G;
+      else // wmma's N 8..15 from the third register.
+        Row = T + 4 * (E & 1), Col = G + 8 * (E >> 1);
       return;
     }
     const unsigned R = E / 2, H = E & 1;
@@ -252,10 +252,19 @@ void movmatrixH(Ctx &C, const XInstr &I) {
 struct Lowering {
   unsigned Requests = 0, Size = 0;
   bool Matrix = false;
+  /// tf32 A and B: request Q moves each lane's element Q (one 32-bit load
+  /// each, in shared memory too: no LDSM for 32-bit elements).
+  const Fragment *PerElement = nullptr;
+  bool RowMajor = true;
   /// (line, pos) of lane L in request Q.
   void at(unsigned Q, unsigned L, unsigned &Line, unsigned &Pos) const {
     const unsigned G = L >> 2, T = L & 3;
-    if (Matrix) { // LDSM.x4: 8 rows of 16 bytes per quarter warp.
+    if (PerElement) {
+      unsigned Row, Col;
+      PerElement->at(L, Q, Row, Col);
+      Line = RowMajor ? Row : Col;
+      Pos = RowMajor ? Col : Row;
+    } else if (Matrix) { // LDSM.x4: 8 rows of 16 bytes per quarter warp.
       Line = (L & 7) + 8 * ((L >> 3) & 1);
       Pos = 8 * (L >> 4);
     } else if (Requests == 4) { // Pairs along the line.
@@ -273,7 +282,12 @@ struct Lowering {
 Lowering lowering(const Fragment &F, bool RowMajor, bool Shared) {
   Lowering W;
   const unsigned B = elemBytes(F.Type);
-  if (F.Kind != FragC) {
+  if (F.Kind != FragC && F.Type == ETF32) {
+    W.PerElement = &F;
+    W.RowMajor = RowMajor;
+    W.Requests = F.elements();
+    W.Size = B;
+  } else if (F.Kind != FragC) {
     W.Matrix = Shared;
     W.Requests = Shared ? 1 : 4;
     W.Size = Shared ? 16 : 2 * B;
@@ -288,7 +302,8 @@ Lowering lowering(const Fragment &F, bool RowMajor, bool Shared) {
 }
 
 /// Header of a wmma.load/store's operand list: op, fragment kind, element
-/// type, row-major, stride given; then the registers, then the stride.
+/// type, row-major, stride given, register count, K; then the registers,
+/// then the stride.
 void wmmaMemH(Ctx &C, const XInstr &I) {
   const std::vector<Opnd> &X = C.Fr->Fn->Extras[size_t(I.Extra)];
   const bool Store = X[0] == TStore;
@@ -298,7 +313,8 @@ void wmmaMemH(Ctx &C, const XInstr &I) {
   F.Wmma = true;
   const bool RowMajor = X[3];
   const unsigned NRegs = X[5];
-  const Opnd *R = &X[6];
+  F.K = X[6];
+  const Opnd *R = &X[7];
   // The pointer and stride are the warp's (uniform): its first active
   // lane's.
   if (!C.Active)
@@ -308,8 +324,8 @@ void wmmaMemH(Ctx &C, const XInstr &I) {
   bool Known = C.known(I.Addr) >> L0 & 1;
   uint64_t Stride = 16;
   if (X[4]) {
-    Stride = uint32_t(C.lanes(X[6 + NRegs])[L0]);
-    Known = Known && (C.known(X[6 + NRegs]) >> L0 & 1);
+    Stride = uint32_t(C.lanes(X[7 + NRegs])[L0]);
+    Known = Known && (C.known(X[7 + NRegs]) >> L0 & 1);
   }
   const unsigned EB = elemBytes(F.Type);
   // Lines: rows of a row-major matrix, columns of a column-major one (B's
@@ -506,12 +522,15 @@ bool decodeWmmaMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
   else if (I.has("b"))
     Kind = FragB;
   ElemType T;
-  if (!I.has("m16n16k16") || !elemType(I.Mods.back(), T) ||
-      (Kind != FragC && T != EF16 && T != EBF16) ||
-      (Kind == FragC && T != EF16 && T != EF32)) {
+  // m16n16k16 with f16 or bf16 inputs; m16n16k8 with tf32 inputs.
+  const bool K8 = I.has("m16n16k8");
+  if (!(I.has("m16n16k16") || K8) || !elemType(I.Mods.back(), T) ||
+      (Kind != FragC && !K8 && T != EF16 && T != EBF16) ||
+      (Kind != FragC && K8 && T != ETF32) ||
+      (Kind == FragC && T != EF32 && (K8 || T != EF16))) {
     D.unsupported(X, "wmma." + std::string(Store ? "store" : "load") +
                          " of this shape or type (m16n16k16 with f16 or "
-                         "bf16 inputs runs)");
+                         "bf16 inputs and m16n16k8 with tf32 inputs run)");
     return true;
   }
   const size_t AddrAt = Store ? 0 : 1, RegsAt = Store ? 1 : 0;
@@ -522,7 +541,10 @@ bool decodeWmmaMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
   F.Kind = Kind;
   F.Type = T;
   F.Wmma = true;
-  const unsigned Want = F.elements() / F.perReg() * (Kind == FragC ? 1 : 2);
+  F.K = K8 ? 8 : 16;
+  // f16 and bf16 A and B fragments hold each element twice.
+  const unsigned Want =
+      F.elements() / F.perReg() * (Kind == FragC || K8 ? 1 : 2);
   if (Regs.size() != Want) {
     D.unsupported(X, "a wmma fragment of " + std::to_string(Regs.size()) +
                          " registers (" + std::to_string(Want) + " expected)");
@@ -531,7 +553,7 @@ bool decodeWmmaMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
   const bool Stride = I.Ops.size() > 2;
   std::vector<Opnd> L = {
       Store ? TStore : TLoad, Kind, T, uint32_t(I.has("row")), uint32_t(Stride),
-      uint32_t(Regs.size())};
+      uint32_t(Regs.size()),  F.K};
   for (const ptx::Operand *R : Regs)
     L.push_back(Store ? D.src(*R, Ty::B32) : D.dst(*R));
   if (Stride)
@@ -566,9 +588,12 @@ bool decodeMma(Decoder &D, const ptx::Instr &I, XInstr &X) {
   auto Acc = [&](ElemType T, ElemType In) {
     return T == EF32 || (T == EF16 && In == EF16);
   };
+  const bool Tf32 = Types.size() == 4 && Types[1] == ETF32 &&
+                    Types[2] == ETF32 && Types[0] == EF32 && Types[3] == EF32;
   const bool Shapes =
       Types.size() == 4 &&
-      (((Wmma && M == 16 && N == 16 && K == 16) ||
+      ((Wmma && M == 16 && N == 16 && K == 8 && Tf32) ||
+       ((Wmma && M == 16 && N == 16 && K == 16) ||
         (!Wmma && M == 16 && N == 8 && (K == 16 || K == 8))) &&
            Half(Types[1]) && Types[2] == Types[1] && Acc(Types[0], Types[1]) &&
            Acc(Types[3], Types[1]) ||
@@ -576,8 +601,11 @@ bool decodeMma(Decoder &D, const ptx::Instr &I, XInstr &X) {
         Types[2] == ETF32 && Types[0] == EF32 && Types[3] == EF32) ||
        (!Wmma && M == 8 && N == 8 && K == 4 && Types[0] == EF64 &&
         Types[1] == EF64 && Types[2] == EF64 && Types[3] == EF64));
-  if (!Shapes || I.Ops.size() != 4 || !I.has("row") || !I.has("col") ||
-      I.has("sp") || I.has("satfinite")) {
+  // wmma's fragments hold elements by their place in the matrix, as the
+  // loads put them: its layouts (row.row, col.col...) change nothing here.
+  if (!Shapes || I.Ops.size() != 4 ||
+      (!Wmma && (!I.has("row") || !I.has("col"))) || I.has("sp") ||
+      I.has("satfinite")) {
     D.unsupported(X, I.Op + " of this shape, layout or type (m16n16k16, "
                             "m16n8k16, m16n8k8, m16n8k4 and m8n8k4 with "
                             "f16, bf16, tf32 or f64 run)");
@@ -599,7 +627,7 @@ bool decodeMma(Decoder &D, const ptx::Instr &I, XInstr &X) {
     F.M = M, F.N = N, F.K = K;
     F.Wmma = Wmma;
     const unsigned Need = (F.elements() + F.perReg() - 1) / F.perReg() *
-                          (Wmma && O && O < 3 ? 2 : 1);
+                          (Wmma && O && O < 3 && !Tf32 ? 2 : 1);
     if (Regs[O].size() != Need) {
       D.unsupported(X, I.Op + " with " + std::to_string(Regs[O].size()) +
                            " registers for an operand of " +
@@ -707,7 +735,8 @@ void wgmmaH(Ctx &C, const XInstr &I) {
   const auto Key = std::make_pair(C.W->Id / 4, C.W->Wgmmas++);
   auto [Op, First] = C.B->Wgmmas.try_emplace(Key);
   WgmmaOperands &Ops = Op->second;
-  auto &Lines = C.L->Out.Wgmma[{C.Fr->Fn, uint32_t(&I - C.Fr->Fn->Code.data())}];
+  auto &Lines =
+      C.L->Out.Wgmma[{C.Fr->Fn, uint32_t(&I - C.Fr->Fn->Code.data())}];
   ++Lines.first;
   if (First) // Rows of K x E = 32 bytes: A's 64 in shared memory, B's N.
     Lines.second += ((RegA ? 0 : 64ull * K * E) + uint64_t(N) * K * E) / 128;

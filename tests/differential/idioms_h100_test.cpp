@@ -3,7 +3,8 @@
 // tests/data/programs/idioms: CUB block primitives, WMMA and ldmatrix,
 // grid-wide sync, Thrust, a captured lambda with __constant__ data, and a
 // device function of another file (-rdc=true), each measured with
-// gmem-verify on an H100 (tests/data/measured/idioms, programs.txt there).
+// gmem-verify on an H100, and TF32 WMMA on an H200
+// (tests/data/measured/idioms; programs.txt beside the programs).
 // gmem-analyze, given only the files and nvcc's flags, must agree with
 // every launch: as many launches match as listed, and the others are
 // explained (a spin-wait's polls, which timing decides; executions with
@@ -22,6 +23,7 @@ namespace {
 struct Idiom {
   const char *Name, *Args;
   int Launches, Match;
+  const char *Board = "h100"; ///< Which measurement: NAME.BOARD.json.
 };
 
 void PrintTo(const Idiom &I, std::ostream *OS) { *OS << I.Name; }
@@ -34,7 +36,7 @@ TEST_P(IdiomsOnH100, EveryLaunchAgrees) {
       std::string(GMEM_SOURCE_DIR) + "/tests/data/programs/idioms";
   const std::string Cmd = "cd " + Dir + " && " + GMEM_ANALYZE_EXE +
                           " --compare ../../measured/idioms/" + I.Name +
-                          ".h100.json " + I.Args + " 2>&1";
+                          "." + I.Board + ".json " + I.Args + " 2>&1";
   const std::string Out = gmem::test::commandOutput(Cmd);
   if (Out.find("launches recorded from a run") == std::string::npos)
     GTEST_SKIP() << "no toolkit to build and record with:\n" << Out;
@@ -51,6 +53,8 @@ INSTANTIATE_TEST_SUITE_P(
     Idioms, IdiomsOnH100,
     ::testing::Values(Idiom{"cub_block", "cub_block.cu", 5, 5},
                       Idiom{"wmma_ldmatrix", "wmma_ldmatrix.cu", 4, 4},
+                      // TF32 fragments: four 32-bit loads each, no LDSM.
+                      Idiom{"wmma_tf32", "wmma_tf32.cu", 2, 2, "h200"},
                       Idiom{"lambda_const",
                             "lambda_const.cu -- --extended-lambda", 3, 3},
                       Idiom{"rdc", "rdc_main.cu rdc_lib.cu -- -rdc=true", 1, 1},
