@@ -718,6 +718,15 @@ int main() {
   k<<<1, 64>>>(t, d);
   void *args[] = {&t, &d};
   cudaLaunchKernel((const void *)k, dim3(1), dim3(32), args, 0, 0);
+  cudaArray_t b; // Rows 1..3 of a from texel 2 on, then a's row 0 flat.
+  if (cudaMallocArray(&b, &f, 16, 4) != cudaSuccess ||
+      cudaMemcpy2DArrayToArray(b, 0, 0, a, 8, 1, 56, 3) != cudaSuccess ||
+      cudaMemcpyArrayToArray(b, 0, 3, a, 0, 0, 64) != cudaSuccess ||
+      cudaMemcpy2DArrayToArray(b, 8, 0, a, 0, 0, 64, 1) == cudaSuccess)
+    return 6;
+  cudaMemcpy2DFromArray(back, 64, b, 0, 0, 64, 4, cudaMemcpyDeviceToHost);
+  if (back[0] != 18 || back[13] != 31 || back[32] != 50 || back[53] != 5)
+    return 7;
   cudaDestroyTextureObject(t);
   cudaDestroySurfaceObject(s);
   cudaFreeArray(a);

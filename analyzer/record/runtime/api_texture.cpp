@@ -207,8 +207,32 @@ cudaError_t cudaMemcpy2DFromArray(void *Dst, size_t DPitch, cudaArray_const_t A,
   return cudaSuccess;
 }
 
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t Dst, size_t WDst, size_t HDst,
+                                     cudaArray_const_t Src, size_t WSrc,
+                                     size_t HSrc, size_t Width, size_t Height,
+                                     cudaMemcpyKind) {
+  const Array *D = arrayOf(Dst), *S = arrayOf(Src);
+  if (!D || !S || WDst + Width > D->row() || HDst + Height > D->Height ||
+      WSrc + Width > S->row() || HSrc + Height > S->Height)
+    return fail(cudaErrorInvalidValue);
+  copy3D(D->at(WDst, HDst, 0), D->row(), 0, S->at(WSrc, HSrc, 0), S->row(), 0,
+         Width, Height, 1);
+  return cudaSuccess;
+}
+
 // The deprecated flat copies: Bytes from (WOffset, HOffset) on, row after
 // row.
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t Dst, size_t WDst, size_t HDst,
+                                   cudaArray_const_t Src, size_t WSrc,
+                                   size_t HSrc, size_t Bytes, cudaMemcpyKind) {
+  const Array *D = arrayOf(Dst), *S = arrayOf(Src);
+  const size_t To = D ? HDst * D->row() + WDst : 0,
+               From = S ? HSrc * S->row() + WSrc : 0;
+  if (!D || !S || To + Bytes > D->size() || From + Bytes > S->size())
+    return fail(cudaErrorInvalidValue);
+  copy3D(D->Bytes.get() + To, 0, 0, S->Bytes.get() + From, 0, 0, Bytes, 1, 1);
+  return cudaSuccess;
+}
 cudaError_t cudaMemcpyToArray(cudaArray_t A, size_t WOffset, size_t HOffset,
                               const void *Src, size_t Bytes, cudaMemcpyKind) {
   const Array *Arr = arrayOf(A);
