@@ -606,9 +606,10 @@ bool decodeMma(Decoder &D, const ptx::Instr &I, XInstr &X) {
   if (!Shapes || I.Ops.size() != 4 ||
       (!Wmma && (!I.has("row") || !I.has("col"))) || I.has("sp") ||
       I.has("satfinite")) {
-    D.unsupported(X, I.Op + " of this shape, layout or type (m16n16k16, "
-                            "m16n8k16, m16n8k8, m16n8k4 and m8n8k4 with "
-                            "f16, bf16, tf32 or f64 run)");
+    D.unsupported(X, I.Op +
+                         " of this shape, layout or type (m16n16k16, "
+                         "m16n16k8, m16n8k16, m16n8k8, m16n8k4 and m8n8k4 with "
+                         "f16, bf16, tf32 or f64 run)");
     return true;
   }
   std::vector<Opnd> L = {TMma, M, N, K, uint32_t(Wmma)};
