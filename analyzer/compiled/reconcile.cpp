@@ -869,6 +869,9 @@ bool matchLinesByPlace(ExecutedKernel &EK, const LineKey &K,
   };
   std::set<LineKey> Lines = {K};
   std::vector<int> Ids = Ptx.at(K);
+  std::map<int, const LineKey *> LineOf; // Each access's line, as keyed.
+  for (int Id : Ids)
+    LineOf[Id] = &K;
   for (bool Grew = true; Grew;) {
     Grew = false;
     for (const auto &[L, LIds] : Ptx)
@@ -880,6 +883,8 @@ bool matchLinesByPlace(ExecutedKernel &EK, const LineKey &K,
           })) {
         Lines.insert(L);
         Ids.insert(Ids.end(), LIds.begin(), LIds.end());
+        for (int Id : LIds)
+          LineOf[Id] = &L;
         Grew = true;
       }
   }
@@ -931,13 +936,8 @@ bool matchLinesByPlace(ExecutedKernel &EK, const LineKey &K,
     // The instruction's request is counted at its leader: one of its line
     // if any.
     auto OnLine = [&](int Id) {
-      if (EK.Sites[size_t(Id)].SassLine)
-        return EK.Sites[size_t(Id)].SassFile == File &&
-               EK.Sites[size_t(Id)].SassLine == Line;
-      const std::vector<SourceLoc> Chain =
-          sourceChain(*EK.Where[size_t(Id)].first, EK.Where[size_t(Id)].second);
-      return !Chain.empty() && Chain.front().File == File &&
-             Chain.front().Line == Line;
+      const LineKey &L = *LineOf.at(Id);
+      return std::get<0>(L) == File && std::get<1>(L) == Line;
     };
     std::stable_partition(G.begin(), G.end(), OnLine);
     ExecutedKernel::Site &Lead = EK.Sites[size_t(G.front())];
