@@ -237,6 +237,7 @@ void computeReconvergence(XFunction &X) {
     Last.Reconv = D < 0 || uint32_t(D) == Exit ? N : Start[size_t(D)];
   }
   computeSkips(X);
+  computeForks(X);
 }
 
 void computeSkips(XFunction &X) {
@@ -268,6 +269,76 @@ void computeSkips(XFunction &X) {
       In.SkipTaken = List(I + 1, T - 1);
     if (Else && plainCode(X, T, R, R))
       In.SkipNot = List(T, R);
+  }
+}
+
+namespace {
+
+/// Whether an instruction may run on both sides of a fork: it writes only
+/// its destination registers and memory (which the fork leaves uncertain),
+/// and nothing another warp, another lane or a later call sees.
+bool forkable(const XInstr &I) {
+  if (I.Ctl == XInstr::Leave || I.Ctl == XInstr::MultiBranch)
+    return false;
+  if (I.Ctl == XInstr::Branch)
+    return true;
+  if (!I.Src || I.Extra >= 0 || I.Mem == MemOp::Atomic ||
+      I.Mem == MemOp::Reduction)
+    return false;
+  static const char *const Plain[] = {
+      "mov",   "add",  "sub",      "mul",      "mad",       "mul24",
+      "mad24", "sad",  "div",      "rem",      "abs",       "neg",
+      "min",   "max",  "and",      "or",       "xor",       "not",
+      "cnot",  "popc", "clz",      "brev",     "bfind",     "bfe",
+      "bfi",   "shl",  "shr",      "shf",      "lop3",      "prmt",
+      "setp",  "selp", "set",      "slct",     "cvt",       "cvta",
+      "fma",   "rcp",  "sqrt",     "rsqrt",    "ex2",       "lg2",
+      "sin",   "cos",  "tanh",     "copysign", "testp",     "dp4a",
+      "dp2a",  "bmsk", "szext",    "addc",     "subc",      "madc",
+      "ld",    "st",   "isspacep", "prefetch", "prefetchu", "membar",
+      "fence"};
+  const std::string &Op = I.Src->Op;
+  if (std::none_of(std::begin(Plain), std::end(Plain),
+                   [&](const char *P) { return Op == P; }))
+    return false;
+  // Asynchronous stores and a call's arguments are seen elsewhere.
+  return !(Op == "st" && (I.Src->has("async") || I.Src->has("param")));
+}
+
+} // namespace
+
+void computeForks(XFunction &X) {
+  constexpr uint32_t MaxSides = 256; // Instructions between branch and join.
+  const uint32_t N = uint32_t(X.Code.size());
+  X.ForkRegions.clear();
+  for (uint32_t I = 0; I < N; ++I) {
+    XInstr &In = X.Code[I];
+    In.Fork = -1;
+    if (In.Ctl != XInstr::Branch || In.Guard < 0 || In.Target <= I ||
+        In.Reconv <= I || In.Reconv > N || In.Target > In.Reconv ||
+        In.Reconv - I > MaxSides)
+      continue;
+    // Every path from the branch stays in [I + 1, Reconv] going forward.
+    bool Ok = true;
+    XFunction::ForkRegion G;
+    for (uint32_t J = I + 1; J < In.Reconv && Ok; ++J) {
+      const XInstr &B = X.Code[J];
+      Ok = forkable(B) &&
+           (B.Ctl != XInstr::Branch || (B.Target > J && B.Target <= In.Reconv));
+      for (unsigned K = 0; K < B.ND; ++K) {
+        std::vector<uint32_t> &To = fileOf(B.D[K]) == FPred ? G.Preds : G.Regs;
+        if (fileOf(B.D[K]) == FReg || fileOf(B.D[K]) == FPred)
+          To.push_back(slotOf(B.D[K]));
+      }
+    }
+    if (!Ok)
+      continue;
+    for (std::vector<uint32_t> *V : {&G.Regs, &G.Preds}) {
+      std::sort(V->begin(), V->end());
+      V->erase(std::unique(V->begin(), V->end()), V->end());
+    }
+    In.Fork = int32_t(X.ForkRegions.size());
+    X.ForkRegions.push_back(std::move(G));
   }
 }
 

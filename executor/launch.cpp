@@ -220,6 +220,9 @@ void Launch::initFrame(Warp &W, Frame &Fr, const XFunction &F,
   Fr.CallIndex = -1;
   Fr.Taint = 0;
   Fr.Carry = 0;
+  Fr.RM.assign(F.NumRegs, 0);
+  Fr.Ranged = false;
+  Fr.Forks.clear();
   Fr.Stack.clear();
   Fr.Stack.push_back({0, Mask, uint32_t(F.Code.size()), 0});
 }
@@ -247,6 +250,7 @@ void Launch::bindCtx(Ctx &C, Warp &W) {
   C.KF[FPred] = PredScratchKnown.data();
   C.P = Fr.P.data();
   C.PK = Fr.PK.data();
+  C.RM = Fr.Ranged ? Fr.RM.data() : nullptr;
   C.W = &W;
   C.Fr = &Fr;
   C.B = W.B;
@@ -270,8 +274,8 @@ void Launch::call(Ctx &C, const XInstr &I, const CallInfo &CI) {
       // function's lanes now, the rest at this call again once they are
       // back, and all go on together after it.
       const StackEntry &E = C.Fr->Stack.back(); // Its PC is after the call.
-      const uint32_t After = E.PC, Taint = E.Taint;
-      C.Fr->Stack.push_back({After - 1, Rest, After, Taint});
+      const uint32_t After = E.PC, Taint = E.Taint, Fork = E.Fork;
+      C.Fr->Stack.push_back({After - 1, Rest, After, Taint, Fork});
       C.Active = Same;
     }
     Callee = Prog.functionAt(T[First]);
@@ -356,6 +360,11 @@ void Launch::runWarp(Block &B, Warp &W, uint64_t Slice) {
     }
     StackEntry &E = Fr.Stack.back();
     const XFunction &F = *Fr.Fn;
+    if (E.Join >= 0) {
+      forkStep(W, Fr);
+      Bound = nullptr; // The join may have made the frame's first range.
+      continue;
+    }
     if (!(E.Mask & W.Live) || E.PC == E.Reconv || E.PC >= F.Code.size()) {
       Fr.Stack.pop_back();
       continue;
@@ -363,10 +372,12 @@ void Launch::runWarp(Block &B, Warp &W, uint64_t Slice) {
     const XInstr &I = F.Code[E.PC];
     uint32_t A = E.Mask & W.Live;
     C.Taint = E.Taint;
+    C.RegTaint = E.Taint & ~E.Fork;
     if (I.Guard >= 0 && !I.GuardInHandler) {
       const uint32_t P = C.P[I.Guard];
       // Lanes whose guard is unknown may or may not run it.
       C.Taint |= A & ~C.PK[I.Guard];
+      C.RegTaint |= A & ~C.PK[I.Guard];
       if (!((I.GuardNot ? ~P : P) & A) && I.Access >= 0 && Sink &&
           !(C.Taint & A))
         Sink->predicatedOff(&F, &E.PC, 1);
@@ -465,6 +476,7 @@ bool Launch::releaseBarriers(Block &B) {
                    : W.RedOp == 2 ? (Count == Arrivals)
                                   : (Count != 0);
         F.K[slotOf(W.RedDst)] |= M;
+        F.RM[slotOf(W.RedDst)] &= ~M;
       }
       W.RedOp = 0;
     }

@@ -95,6 +95,10 @@ struct Outcome {
   std::vector<uint64_t> ReadBases, WrittenBases;
 };
 
+/// Forks nested deeper than this run one side, as other branches on
+/// unknown values do (fork_join.cpp).
+constexpr size_t MaxForkDepth = 4;
+
 class Launch {
 public:
   Launch(Program &P, const XFunction &K, GlobalMemory &Mem,
@@ -123,6 +127,10 @@ public:
             DeviceFault F = DeviceFault::None);
   /// Calls F from the current frame of W (lanes Active).
   void call(Ctx &C, const XInstr &I, const CallInfo &CI);
+  /// Branch I's guard is unknown on Lanes (of which Taken took it): runs
+  /// its sides one after the other and then, for those lanes, the other
+  /// sides, and joins their registers where they meet (fork_join.cpp).
+  void fork(Ctx &C, const XInstr &I, uint32_t Lanes, uint32_t Taken);
   /// Notes that the launch read (or wrote) region R.
   void touched(const Region *R, bool Write) {
     std::vector<uint64_t> &V = Write ? Out.WrittenBases : Out.ReadBases;
@@ -155,6 +163,9 @@ private:
   void runBlock(Block &B);
   void runCooperative(uint64_t First, uint64_t Count);
   void returnFromFrame(Warp &W);
+  /// The first sides of a fork have met: runs the second; or the second
+  /// have: joins them (fork_join.cpp).
+  void forkStep(Warp &W, Frame &Fr);
   uint64_t Budget = 0;
   std::vector<uint64_t> PredScratch;
   std::vector<uint32_t> PredScratchKnown;

@@ -41,6 +41,36 @@ struct StackEntry {
   /// Lanes whose path was decided by an unknown value, to restore when the
   /// entry's paths meet again (Ctx::Taint).
   uint32_t Taint = 0;
+  /// Of those, the lanes that run both sides of the branch in turn, whose
+  /// registers are joined where the sides meet (fork_join.cpp): what they
+  /// write to registers stays known until then.
+  uint32_t Fork = 0;
+  /// >= 0: no path but the meeting point of Frame::Forks[Join].
+  int32_t Join = -1;
+};
+
+/// Registers and predicates of a fork region (XFunction::ForkRegion), for
+/// some lanes: values, known lanes, ranges.
+struct RegionState {
+  std::vector<uint64_t> R, Lo;
+  std::vector<uint32_t> K, RM;
+  std::vector<uint8_t> N;
+  std::vector<uint32_t> P, PK;
+  uint32_t Carry = 0;
+};
+
+/// A branch on an unknown guard whose sides both run (fork_join.cpp): the
+/// lanes it forked, which of them took the branch, and the state before the
+/// sides and after the first.
+struct ForkState {
+  uint32_t Branch = 0, Region = 0;
+  uint32_t Lanes = 0, Taken = 0;
+  bool Second = false;
+  RegionState Before, After;
+  /// The launch's and warp's instruction counts when the second sides
+  /// began: the GPU runs only one side, so those of the second are not
+  /// counted.
+  uint64_t Counts[5] = {};
 };
 
 struct Frame {
@@ -59,6 +89,14 @@ struct Frame {
   int32_t CallIndex = -1;   ///< The caller's CallInfo (results to copy).
   uint32_t Taint = 0;
   uint32_t Carry = 0; ///< The carry flag of add.cc and friends, per lane.
+  /// Unknown values known to lie in a short range (ranges.h): per register
+  /// the lanes that have one; per register and lane its lowest value and
+  /// how many values above it (allocated when the first range is made).
+  std::vector<uint32_t> RM;
+  std::vector<uint64_t> RLo;
+  std::vector<uint8_t> RN;
+  bool Ranged = false;
+  std::vector<ForkState> Forks; ///< Innermost last.
 };
 
 enum class WarpState : uint8_t { Ready, AtBarrier, Done };
@@ -136,7 +174,12 @@ struct Ctx {
   uint32_t *KF[6] = {};
   uint32_t *P = nullptr, *PK = nullptr;
   uint32_t Active = 0;
-  uint32_t Taint = 0;
+  /// Lanes whose path an unknown value decided: their memory writes and
+  /// requests are uncertain. RegTaint: those whose register writes are
+  /// unknown too (all but the lanes running both sides of a branch).
+  uint32_t Taint = 0, RegTaint = 0;
+  /// The frame's ranged lanes per register; null while it has no range.
+  uint32_t *RM = nullptr;
   Warp *W = nullptr;
   Frame *Fr = nullptr;
   Block *B = nullptr;
@@ -150,7 +193,9 @@ struct Ctx {
   /// Sets the known lanes of register D among the active ones.
   void setKnown(Opnd D, uint32_t Lanes) {
     uint32_t &K = KF[fileOf(D)][slotOf(D)];
-    K = ((K & ~Active) | (Active & Lanes)) & ~Taint;
+    K = ((K & ~Active) | (Active & Lanes)) & ~RegTaint;
+    if (RM && fileOf(D) == FReg) // A new value, or maybe one: no range.
+      RM[slotOf(D)] &= ~(Active | RegTaint);
   }
   // A value register where a predicate belongs (PTX ptxas would refuse)
   // reads as false and unknown, and is not written.
@@ -165,7 +210,7 @@ struct Ctx {
       return;
     const uint32_t S = slotOf(D);
     P[S] = (P[S] & ~Active) | (Bits & Active);
-    PK[S] = ((PK[S] & ~Active) | (Known & Active)) & ~Taint;
+    PK[S] = ((PK[S] & ~Active) | (Known & Active)) & ~RegTaint;
   }
 };
 

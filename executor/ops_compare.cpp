@@ -3,6 +3,7 @@
 #include "decode.h"
 #include "float_bits.h"
 #include "lanes.h"
+#include "ranges.h"
 
 #include <cmath>
 
@@ -104,6 +105,29 @@ bool cmpLane(uint8_t Op, uint64_t A, uint64_t B, bool Ftz, unsigned Shift) {
     return compare<T>(Op, value<T>(A, Ftz), value<T>(B, Ftz));
 }
 
+/// The lanes of an integer setp whose sources are unknown but ranged (or
+/// known), where every pair of their values compares alike: R gets that
+/// result (ranges.h).
+template <class T>
+uint32_t decideByRanges(Ctx &C, const XInstr &I, uint32_t Undecided,
+                        uint32_t &R) {
+  constexpr unsigned MaxPairs = 4096;
+  uint32_t Decided = 0;
+  forLanes(Undecided & ~C.RegTaint, [&](unsigned L) {
+    const Span A = spanOf(C, I.S[0], L), B = spanOf(C, I.S[1], L);
+    if (!A.Bounded || !B.Bounded || (A.N + 1) * (B.N + 1) > MaxPairs)
+      return;
+    const bool First = cmpLane<T>(I.Sub, A.Lo, B.Lo, false, 0);
+    for (unsigned J = 0; J <= A.N; ++J)
+      for (unsigned K = 0; K <= B.N; ++K)
+        if (cmpLane<T>(I.Sub, A.Lo + J, B.Lo + K, false, 0) != First)
+          return;
+    Decided |= 1u << L;
+    R = (R & ~(1u << L)) | (uint32_t(First) << L);
+  });
+  return Decided;
+}
+
 /// setp: Sub the comparison; Flags bit 0 ftz, bits 1-2 the combining
 /// operation (0 none, 1 and, 2 or, 3 xor), bit 3 c negated, bit 4 packed
 /// (two results: the high halves' in D[0], the low halves' in D[1]).
@@ -120,7 +144,10 @@ template <class T> void setpH(Ctx &C, const XInstr &I) {
       R |= uint32_t(cmpLane<T>(I.Sub, A[L], B[L], Ftz, 0)) << L;
     }
   });
-  const uint32_t KC = C.known(I.S[0]) & C.known(I.S[1]);
+  uint32_t KC = C.known(I.S[0]) & C.known(I.S[1]);
+  if constexpr (std::is_integral_v<T>)
+    if (C.RM && !Packed)
+      KC |= decideByRanges<T>(C, I, C.Active & ~KC, R);
   uint32_t Other = 0, KO = ~0u;
   if (Comb) {
     Other = C.pred(I.S[2]);

@@ -21,7 +21,8 @@ uint32_t guardLanes(const Ctx &C, const XInstr &I, uint32_t Mask) {
 
 /// A branch: the active lanes split by the guard; both paths run, the
 /// taken one first, and meet at the reconvergence point. A guard that is
-/// unknown for some lane makes everything up to that point uncertain.
+/// unknown for some lane makes everything up to that point uncertain; where
+/// the sides allow, such lanes run both (fork_join.cpp).
 void braH(Ctx &C, const XInstr &I) {
   StackEntry &E = C.Fr->Stack.back();
   const uint32_t Mask = C.Active;
@@ -41,13 +42,18 @@ void braH(Ctx &C, const XInstr &I) {
     if (!Taken)
       return;
   }
-  const uint32_t Fall = E.PC, Taint = Unknown ? E.Taint | Mask : E.Taint;
+  if (Unknown && I.Fork >= 0 && !(E.Taint & Mask) &&
+      C.Fr->Forks.size() < MaxForkDepth)
+    return C.L->fork(C, I, Mask & ~C.PK[I.Guard], Taken);
+  // Lanes whose path an unknown value decided write unknown values.
+  const uint32_t Fall = E.PC, Taint = Unknown ? E.Taint | Mask : E.Taint,
+                 Fork = Unknown ? E.Fork & ~Mask : E.Fork;
   E.PC = I.Reconv;
   std::vector<StackEntry> &S = C.Fr->Stack;
   if (Not)
-    S.push_back({Fall, Not, I.Reconv, Taint});
+    S.push_back({Fall, Not, I.Reconv, Taint, Fork});
   if (Taken)
-    S.push_back({I.Target, Taken, I.Reconv, Taint});
+    S.push_back({I.Target, Taken, I.Reconv, Taint, Fork});
 }
 
 void retH(Ctx &C, const XInstr &I) {

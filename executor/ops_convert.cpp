@@ -2,6 +2,7 @@
 #include "decode.h"
 #include "float_bits.h"
 #include "lanes.h"
+#include "ranges.h"
 
 #include <cmath>
 #include <limits>
@@ -15,6 +16,15 @@ void movH(Ctx &C, const XInstr &I) {
   const uint64_t *A = C.lanes(I.S[0]);
   const uint64_t Mask = I.Width >= 8 ? ~uint64_t(0)
                                      : (uint64_t(1) << (8 * I.Width)) - 1;
+  if (C.RM) { // A range moves with its value.
+    const RangedSources In(C, I);
+    forLanes(C.Active, [&](unsigned L) { D[L] = A[L] & Mask; });
+    C.setKnown(I.D[0], C.known(I.S[0]));
+    forLanes(In.Lanes, [&](unsigned L) {
+      setRange(C, slotOf(I.D[0]), L, In.A[L].Lo, In.A[L].N);
+    });
+    return;
+  }
   forLanes(C.Active, [&](unsigned L) { D[L] = A[L] & Mask; });
   C.setKnown(I.D[0], C.known(I.S[0]));
 }

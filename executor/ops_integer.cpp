@@ -10,6 +10,7 @@
 #include "decode.h"
 #include "lanes.h"
 #include "launch.h"
+#include "ranges.h"
 
 #include <algorithm>
 #include <climits>
@@ -79,11 +80,23 @@ template <class T> T intRem(T A, T B) {
 template <class T> void addH(Ctx &C, const XInstr &I) {
   if (I.Flags & FlagSat)
     return lanewise<T, T>(C, I, [](T A, T B, T) { return satAdd(A, B); });
+  if constexpr (std::is_integral_v<T>)
+    if (C.RM) { // A cursor advanced on one side of a fork.
+      const RangedSources In(C, I);
+      lanewise<T, T>(C, I, [](T A, T B, T) { return wrapAdd(A, B); });
+      return rangeSum<T>(C, I, In, false);
+    }
   lanewise<T, T>(C, I, [](T A, T B, T) { return wrapAdd(A, B); });
 }
 template <class T> void subH(Ctx &C, const XInstr &I) {
   if (I.Flags & FlagSat)
     return lanewise<T, T>(C, I, [](T A, T B, T) { return satSub(A, B); });
+  if constexpr (std::is_integral_v<T>)
+    if (C.RM) {
+      const RangedSources In(C, I);
+      lanewise<T, T>(C, I, [](T A, T B, T) { return wrapSub(A, B); });
+      return rangeSum<T>(C, I, In, true);
+    }
   lanewise<T, T>(C, I, [](T A, T B, T) { return wrapSub(A, B); });
 }
 

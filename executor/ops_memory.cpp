@@ -134,7 +134,9 @@ void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L, uint64_t A) {
 bool reach(Ctx &C, const XInstr &I, MemSpace S, uint64_t A, unsigned N,
            unsigned L, bool AddrKnown, bool Reads, bool Writes, Place &P) {
   P = resolve(C, S, A, N, L);
-  if (P.Fault && AddrKnown) {
+  // A lane on a path an unknown value chose (the other side of a fork) may
+  // not run this on a GPU: its bad address is unknown, not a fault.
+  if (P.Fault && AddrKnown && !(C.Taint >> L & 1)) {
     faultAt(C, I, P, L, A);
     return false;
   }
@@ -234,7 +236,7 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
           std::memcpy(&Val, Sh.data() + A, W);
           if (AddrKnown && C.B->SharedKnown.all(A, W))
             Known |= 1u << L;
-        } else if (AddrKnown) {
+        } else if (AddrKnown && !(C.Taint >> L & 1)) {
           Place P;
           P.Fault = "a shared address beyond the block's shared memory";
           return faultAt(C, I, P, L, A);

@@ -148,6 +148,9 @@ struct XInstr {
   enum CtlT : uint8_t { None, Branch, MultiBranch, Leave } Ctl = None;
   int32_t Extra = -1; ///< Index into XFunction::Extras (long operand lists).
   int32_t Access = -1; ///< Memory instructions: index in the kernel's list.
+  /// Branches whose sides may both run for a lane with an unknown guard:
+  /// index in XFunction::ForkRegions, or -1 (cfg.cpp, fork_join.cpp).
+  int32_t Fork = -1;
   const ptx::Instr *Src = nullptr;
 };
 
@@ -194,6 +197,13 @@ struct XFunction {
   std::vector<char> InLoop;
   /// Lists of memory instructions a branch skips (XInstr::SkipTaken).
   std::vector<std::vector<uint32_t>> Skipped;
+  /// The registers and predicates (slots) the sides of a forward branch
+  /// write, for branches whose sides are short, acyclic code without
+  /// barriers, calls, atomics or warp-wide exchanges (XInstr::Fork).
+  struct ForkRegion {
+    std::vector<uint32_t> Regs, Preds;
+  };
+  std::vector<ForkRegion> ForkRegions;
   /// The arrays memory instructions index (provenance.cpp): "param:N" (the
   /// kernel's N-th parameter), "shared:NAME", "global:NAME"; and each
   /// access's (parallel to Accesses), or -1 when not known.
@@ -341,6 +351,8 @@ void computeReconvergence(XFunction &X);
 /// (XInstr::SkipTaken, SkipNot): what ptxas predicates instead, so that a
 /// warp none of whose lanes runs them still executes them.
 void computeSkips(XFunction &X);
+/// Marks the branches whose two sides can both be run (XInstr::Fork).
+void computeForks(XFunction &X);
 
 } // namespace gmem::exec
 

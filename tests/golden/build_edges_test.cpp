@@ -624,6 +624,36 @@ TEST(PtxasMerges, TheBinarysLoadsInOrderSayWhichRereadsItDropped) {
       << (*Sweep)["unknown_metrics"].dump();
 }
 
+TEST(ForkJoin, ThrustSetOperationsGiveTheGpusResultsUnderRecording) {
+  // set_ops.cu checks Thrust's set intersection, difference, symmetric
+  // difference and union against the host's. Their serial merge reads the
+  // key past a used-up list, which no thread wrote, and advances a cursor
+  // on the comparison (set_operations.h); the executor runs both sides and
+  // keeps the cursor's two values (executor/fork_join.cpp), so every
+  // output is known and the program passes its checks as on the H200
+  // (tests/data/measured/cub_own/own_set_ops.out). Before, the cursors
+  // were unknown from there on, the outputs with them, and Thrust's own
+  // example printed zeros for the sets. The 3000-key difference's merge,
+  // as the H200 counted it (own_set_ops.json): line 956, 288 shared
+  // loads of 559 wavefronts; 926, 16 of 34.
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/cub_own/set_ops.cu";
+  json J = analyzed("set_ops", Src, 0, nullptr, "-std=c++17");
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_output"].get<std::string>().find("PASSED"),
+            0u)
+      << J["compiler"].dump();
+  const json *Difference = nullptr;
+  for (const json &L : J["launches"])
+    if (L["kernel"].get<std::string>().find("serial_set_difference") !=
+        std::string::npos)
+      Difference = &L; // The last: 3000 keys.
+  ASSERT_NE(Difference, nullptr) << J["warnings"].dump();
+  EXPECT_EQ(sharedOnLine(*Difference, 956), std::make_pair(288, 559));
+  EXPECT_EQ(sharedOnLine(*Difference, 926), std::make_pair(16, 34));
+}
+
 TEST(PtxasMerges, EachWarpGathersItsOwnPartsOfAWideLoad) {
   // One block of 8 warps, each thread an 8 x 8 register tile: per step of
   // k, 8 consecutive floats of A's tile, which ptxas reads with two
