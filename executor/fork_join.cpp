@@ -122,6 +122,59 @@ void join(Frame &Fr, const XFunction::ForkRegion &G, uint32_t Lanes,
 
 } // namespace
 
+void runGuardUnknown(Ctx &C, const XInstr &I, uint32_t Lanes, uint32_t Ran,
+                     uint32_t Outer) {
+  const Opnd D = I.D[0];
+  const FileId F = fileOf(D);
+  // Memory operations and instructions of several results: what they write
+  // on those lanes is unknown (Ctx::RegTaint), memory uncertain.
+  if (I.ND != 1 || I.Mem != MemOp::None || I.Extra >= 0 ||
+      (F != FReg && F != FPred))
+    return I.Fn(C, I);
+  const uint32_t Join = Lanes & ~Outer;
+  if (F == FPred) {
+    const uint32_t S = slotOf(D), OldP = C.P[S], OldK = C.PK[S];
+    C.RegTaint = Outer;
+    I.Fn(C, I);
+    C.RegTaint = Outer | Lanes;
+    const uint32_t NewP = C.P[S], NewK = C.PK[S];
+    const uint32_t Same = OldK & NewK & ~(OldP ^ NewP);
+    // A lane keeps the value its executed guard chose.
+    const uint32_t Keep = Join & ~Ran;
+    C.P[S] = (NewP & ~Keep) | (OldP & Keep);
+    C.PK[S] = (NewK & ~Join) | (Same & Join);
+    return;
+  }
+  const uint32_t S = slotOf(D);
+  uint64_t *V = C.lanes(D);
+  const uint32_t OldK = C.known(D);
+  uint64_t Old[32];
+  Span OldSpan[32];
+  forLanes(Join, [&](unsigned L) {
+    Old[L] = V[L];
+    OldSpan[L] = spanOf(C, D, L);
+  });
+  C.RegTaint = Outer;
+  I.Fn(C, I);
+  C.RegTaint = Outer | Lanes;
+  uint32_t &K = C.KF[F][S];
+  const uint32_t NewK = K;
+  forLanes(Join, [&](unsigned L) {
+    const Span New = spanOf(C, D, L);
+    const bool Same = (NewK >> L & 1) && (OldK >> L & 1) && Old[L] == V[L];
+    if (!(Ran >> L & 1))
+      V[L] = Old[L];
+    if (Same)
+      return;
+    K &= ~(1u << L);
+    if (C.RM)
+      C.RM[S] &= ~(1u << L);
+    const Span H = hull(OldSpan[L], New);
+    if (H.Bounded)
+      setRange(C, S, L, H.Lo, H.N);
+  });
+}
+
 void Launch::fork(Ctx &C, const XInstr &I, uint32_t Lanes, uint32_t Taken) {
   Frame &Fr = *C.Fr;
   StackEntry &E = Fr.Stack.back();

@@ -373,15 +373,20 @@ void Launch::runWarp(Block &B, Warp &W, uint64_t Slice) {
     uint32_t A = E.Mask & W.Live;
     C.Taint = E.Taint;
     C.RegTaint = E.Taint & ~E.Fork;
+    const uint32_t OuterRegTaint = C.RegTaint;
+    uint32_t Unsure = 0, Ran = 0;
     if (I.Guard >= 0 && !I.GuardInHandler) {
       const uint32_t P = C.P[I.Guard];
-      // Lanes whose guard is unknown may or may not run it.
-      C.Taint |= A & ~C.PK[I.Guard];
-      C.RegTaint |= A & ~C.PK[I.Guard];
+      // Lanes whose guard is unknown may or may not run it: they run it,
+      // and what they write is uncertain (runGuardUnknown).
+      Unsure = A & ~C.PK[I.Guard];
+      C.Taint |= Unsure;
+      C.RegTaint |= Unsure;
       if (!((I.GuardNot ? ~P : P) & A) && I.Access >= 0 && Sink &&
           !(C.Taint & A))
         Sink->predicatedOff(&F, &E.PC, 1);
-      A &= I.GuardNot ? ~P : P;
+      Ran = A & (I.GuardNot ? ~P : P);
+      A = Ran | Unsure;
     }
     C.Active = A;
     // Issued: every instruction reached (Out.Issued adds those not run to
@@ -400,6 +405,8 @@ void Launch::runWarp(Block &B, Warp &W, uint64_t Slice) {
           Out.Issued += I.IfConverted;
           Out.IssuedInLoops += I.InLoop * uint64_t(I.IfConverted);
         }
+      } else if (Unsure) {
+        runGuardUnknown(C, I, Unsure, Ran, OuterRegTaint);
       } else {
         I.Fn(C, I);
       }

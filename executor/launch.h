@@ -99,6 +99,15 @@ struct Outcome {
 /// unknown values do (fork_join.cpp).
 constexpr size_t MaxForkDepth = 4;
 
+/// Runs I, whose guard is unknown on Lanes, on them as well as on Ran (the
+/// lanes its executed guard lets through), its writes uncertain: a
+/// register or predicate it sets is known on those lanes only where it
+/// already held the same known value, else within the range of both
+/// (fork_join.cpp). Outer: the lanes whose register writes are unknown
+/// anyway.
+void runGuardUnknown(Ctx &C, const XInstr &I, uint32_t Lanes, uint32_t Ran,
+                     uint32_t Outer);
+
 class Launch {
 public:
   Launch(Program &P, const XFunction &K, GlobalMemory &Mem,

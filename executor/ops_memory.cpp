@@ -140,7 +140,7 @@ bool reach(Ctx &C, const XInstr &I, MemSpace S, uint64_t A, unsigned N,
     faultAt(C, I, P, L, A);
     return false;
   }
-  if (P.Stray && AddrKnown)
+  if (P.Stray && AddrKnown && !(C.Taint >> L & 1))
     C.L->stray(I, *C.W, L, A, Writes);
   if (Reads)
     C.L->touched(P.R, false);

@@ -421,6 +421,33 @@ $L_skip:
   ret;
 }
 
+.visible .entry guarded(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<7>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd3, %rd5;
+  ld.global.u32 %r2, [%rd6];
+  add.s64 %rd7, %rd4, %rd5;
+  and.b32 %r3, %r1, 1;
+  add.s32 %r4, %r3, 3;
+  mov.u32 %r5, 9;
+  setp.lt.s32 %p1, %r2, 0;
+  @%p1 mov.u32 %r5, 0;
+  @%p1 add.s32 %r4, %r4, 1;
+  setp.lt.s32 %p2, %r4, 4;
+  selp.u32 %r6, 1, 0, %p2;
+  st.global.u32 [%rd7], %r5;
+  st.global.u32 [%rd7+128], %r6;
+  ret;
+}
+
 .visible .entry lookback(.param .u64 flags)
 {
   .reg .pred %p<3>;
@@ -720,6 +747,23 @@ TEST(Launch, BothSidesOfABranchOnAnUnknownValueRunAndMeet) {
     EXPECT_EQ(C.Stats[A].Requests, 1u) << A;
     EXPECT_EQ(C.Stats[A].UnknownRequests, 0u) << A;
     EXPECT_EQ(C.Stats[A].Units, 4u) << A;
+  }
+}
+
+// A predicated instruction whose guard is unknown: a GPU may have run it
+// on any lane, even where the executed input skips it on every lane (here
+// in[t] = 1000 + t is not below 0). r5 is 9 or 0: unknown (it was kept
+// known as 9 when no lane ran the instruction). The cursor, 3 or 4 before,
+// may have advanced by one: `i < 4` is decided for the odd lanes only.
+TEST(Launch, APredicatedInstructionOnAnUnknownGuardMayHaveRun) {
+  Fixture F(/*InputKnown=*/false);
+  ExecutedCounts C = F.run("guarded", 32, {InBase, OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 32; ++T) {
+    EXPECT_FALSE(F.outKnown(T)) << T;
+    EXPECT_EQ(F.outKnown(32 + T), T % 2 == 1) << T;
+    if (T % 2)
+      EXPECT_EQ(F.out(32 + T), 0u) << T;
   }
 }
 
