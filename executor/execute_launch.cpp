@@ -559,6 +559,13 @@ ExecutedProgram::result(const ExecutedKernel &EK, const ExecutedCounts &Counts,
         " lane accesses fall outside every allocation the program made (a GPU "
         "may fault, or read or overwrite whatever lies there): the first " +
         Counts.Out.FirstStray);
+  if (Counts.Out.SharedRaces)
+    R.Diagnostics.push_back(
+        std::to_string(Counts.Out.SharedRaces) +
+        " shared stores wrote bytes that another warp of the block had read "
+        "before, unknown, with no barrier between (a race: on a GPU, timing "
+        "decides whether the reader gets the stored value): the first: " +
+        Counts.Out.FirstSharedRace);
   if (!Counts.Out.Finished)
     R.Incomplete = "the execution of its PTX stopped: " + Counts.Out.Error;
   computeMetrics(R);

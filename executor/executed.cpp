@@ -883,6 +883,9 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
     if (!Out.Out.StrayLanes)
       Out.Out.FirstStray = O.Out.FirstStray;
     Out.Out.StrayLanes += O.Out.StrayLanes;
+    if (!Out.Out.SharedRaces)
+      Out.Out.FirstSharedRace = O.Out.FirstSharedRace;
+    Out.Out.SharedRaces += O.Out.SharedRaces;
     for (uint64_t B : O.Out.ReadBases)
       if (std::find(Out.Out.ReadBases.begin(), Out.Out.ReadBases.end(), B) ==
           Out.Out.ReadBases.end())

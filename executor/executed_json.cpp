@@ -131,6 +131,8 @@ std::string countsJson(const ExecutedCounts &C, double Seconds) {
             {"uncertain_writes", C.Out.UncertainWrites},
             {"stray_lanes", C.Out.StrayLanes},
             {"first_stray", C.Out.FirstStray},
+            {"shared_races", C.Out.SharedRaces},
+            {"first_shared_race", C.Out.FirstSharedRace},
             {"stats", Stats},
             {"misaligned", Mis}};
   if (C.Out.Fault != exec::DeviceFault::None)
@@ -175,6 +177,8 @@ Expected<ExecutedCounts> countsFromJson(const std::string &Event) {
     C.Priced = J.value("priced", true);
     C.Out.StrayLanes = J.value("stray_lanes", uint64_t(0));
     C.Out.FirstStray = J.value("first_stray", std::string());
+    C.Out.SharedRaces = J.value("shared_races", uint64_t(0));
+    C.Out.FirstSharedRace = J.value("first_shared_race", std::string());
     const int Fault = J.value("fault", 0);
     if (Fault < 0 || Fault > int(exec::DeviceFault::IllegalInstruction))
       return Failure{"an exec event with an unknown fault"};

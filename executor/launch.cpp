@@ -82,6 +82,19 @@ void Launch::stray(const XInstr &I, const Warp &W, unsigned L, uint64_t A,
                    std::to_string(W.Id * 32 + L) + ")";
 }
 
+void Launch::sharedRace(const XInstr &I, const Warp &W,
+                        const Block::UnknownRead &R) {
+  if (Out.SharedRaces++)
+    return;
+  Out.FirstSharedRace =
+      "warp " + std::to_string(R.Warp) + " of block " +
+      std::to_string(W.B->Linear) + " read " + std::to_string(R.Bytes) +
+      " bytes at shared offset " + std::to_string(R.Offset) + " (line " +
+      std::to_string(R.PtxLine) + " of the PTX) that warp " +
+      std::to_string(W.Id) + " wrote later (" + where(I, *W.Frames.back().Fn) +
+      ") with no barrier between";
+}
+
 void Launch::exitLanes(Warp &W, uint32_t Lanes) {
   Lanes &= W.Live;
   if (!Lanes)
@@ -120,6 +133,7 @@ void Launch::initBlock(Block &B, uint64_t Linear) {
   // Shared memory starts unknown (its bytes are whatever they were).
   B.Shared.resize(SharedBytes);
   B.SharedKnown.reset(SharedBytes, false);
+  B.UnknownReads.clear();
   for (BarrierState &S : B.Barriers)
     S = {};
   B.MBarriers.clear();
@@ -489,6 +503,7 @@ bool Launch::releaseBarriers(Block &B) {
     }
     S = {};
     Released = true;
+    B.UnknownReads.clear();
   }
   return Released;
 }

@@ -85,6 +85,11 @@ struct Outcome {
   /// first of them, in words.
   uint64_t StrayLanes = 0;
   std::string FirstStray;
+  /// Shared stores to bytes another warp of the block had read, unknown,
+  /// since the last barrier (a race: on a GPU timing decides what the
+  /// reader got), and the first of them, in words.
+  uint64_t SharedRaces = 0;
+  std::string FirstSharedRace;
   /// Per wgmma instruction (its function and index): the warps that
   /// issued it, and its warpgroups' operand wavefronts (LineShared).
   std::map<std::pair<const XFunction *, uint32_t>,
@@ -159,6 +164,9 @@ public:
   /// longer certain).
   void stray(const XInstr &I, const Warp &W, unsigned L, uint64_t A,
              bool Store);
+  /// W's store at I wrote shared bytes that warp R.Warp had read unknown
+  /// with no barrier between.
+  void sharedRace(const XInstr &I, const Warp &W, const Block::UnknownRead &R);
 
 private:
   void initBlock(Block &B, uint64_t Linear);

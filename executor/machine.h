@@ -158,6 +158,13 @@ struct Block {
   std::vector<Warp> Warps;
   std::vector<uint8_t> Shared;
   KnownBits SharedKnown;
+  /// Shared bytes a warp read while no thread had written them with known
+  /// values, since the block's last barrier: another warp's store to them
+  /// before the next barrier is a race (ops_memory.cpp).
+  struct UnknownRead {
+    uint32_t Offset, Bytes, Warp, PtxLine;
+  };
+  std::vector<UnknownRead> UnknownReads;
   BarrierState Barriers[16];
   unsigned LiveThreads = 0;
   /// mbarrier objects, by shared-memory offset.

@@ -41,6 +41,13 @@ bool placeKnown(const Place &P, unsigned N);
 void setPlaceKnown(const Place &P, unsigned N, bool Known);
 /// V of Width bytes, sign-extended when Signed.
 uint64_t extend(uint64_t V, unsigned Width, bool Signed);
+/// A shared load read N bytes at offset A that hold no known value: kept
+/// until the block's next barrier (Block::UnknownReads).
+void readUnknownShared(Ctx &C, const XInstr &I, uint64_t A, unsigned N);
+/// A shared store wrote N bytes at A: a race where another warp read them
+/// unknown since the last barrier.
+void wroteShared(Ctx &C, const XInstr &I, uint64_t A, unsigned N);
+
 /// Stops the launch: lane L's address A is a fault (P.Fault says why).
 void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L, uint64_t A);
 /// Lane L's N bytes at A of space S for instruction I, checked as every

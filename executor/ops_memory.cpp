@@ -19,6 +19,14 @@
 
 namespace gmem::exec {
 
+/// Global addresses below this fault on every GPU: no allocation, of the
+/// device's or the host's (whose kernel keeps them unmapped:
+/// mmap_min_addr), lies there. A null pointer's accesses land there.
+constexpr uint64_t NullPages = 65536;
+const char *const NullPageFault =
+    "an address in the first 64 KiB, where no allocation lies (a null "
+    "pointer's): the GPU stops the launch with an illegal address";
+
 Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
   Place P;
   if (S == MemSpace::Generic) {
@@ -43,7 +51,10 @@ Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
       P.Bits = R->Known;
       P.BitOff = A - R->Base;
     } else if (!C.L->Mem.Lenient) {
-      P.Stray = true;
+      if (A < NullPages)
+        P.Fault = NullPageFault;
+      else
+        P.Stray = true;
     }
     break;
   case MemSpace::Shared:
@@ -149,6 +160,22 @@ bool reach(Ctx &C, const XInstr &I, MemSpace S, uint64_t A, unsigned N,
   return true;
 }
 
+void readUnknownShared(Ctx &C, const XInstr &I, uint64_t A, unsigned N) {
+  // A volatile or acquire load is how warps wait for each other's flags.
+  std::vector<Block::UnknownRead> &V = C.B->UnknownReads;
+  if (!I.Ordered && V.size() < 4096)
+    V.push_back({uint32_t(A), N, C.W->Id, I.Src ? I.Src->PtxLine : 0});
+}
+
+void wroteShared(Ctx &C, const XInstr &I, uint64_t A, unsigned N) {
+  for (const Block::UnknownRead &R : C.B->UnknownReads)
+    if (R.Warp != C.W->Id && A < uint64_t(R.Offset) + R.Bytes &&
+        R.Offset < A + N) {
+      C.L->sharedRace(I, *C.W, R);
+      return;
+    }
+}
+
 namespace {
 
 /// Emits the request of a scalar global or shared access.
@@ -222,6 +249,9 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
       forLanes(Active, [&](unsigned L) {
         Known |= uint32_t(Bits->all(Addr[L] - From, W)) << L;
       });
+    if (Shared)
+      forLanes(Active & ~Known & ~C.Taint,
+               [&](unsigned L) { readUnknownShared(C, I, Addr[L], W); });
   } else {
     // Lanes in several regions, outside every one, or of unknown address.
     Region *R = nullptr;
@@ -236,6 +266,8 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
           std::memcpy(&Val, Sh.data() + A, W);
           if (AddrKnown && C.B->SharedKnown.all(A, W))
             Known |= 1u << L;
+          else if (AddrKnown && !(C.Taint >> L & 1))
+            readUnknownShared(C, I, A, W);
         } else if (AddrKnown && !(C.Taint >> L & 1)) {
           Place P;
           P.Fault = "a shared address beyond the block's shared memory";
@@ -250,7 +282,12 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
           std::memcpy(&Val, R->Data + (A - R->Base), W);
           if (AddrKnown && (R->AllKnown || R->Known->all(A - R->Base, W)))
             Known |= 1u << L;
-        } else if (AddrKnown && !C.L->Mem.Lenient) {
+        } else if (AddrKnown && !C.L->Mem.Lenient && !(C.Taint >> L & 1)) {
+          if (A < NullPages) {
+            Place P;
+            P.Fault = NullPageFault;
+            return faultAt(C, I, P, L, A);
+          }
           C.L->stray(I, *C.W, L, A, false);
         }
       }
@@ -279,6 +316,9 @@ void loadH(Ctx &C, const XInstr &I) {
     if (!reach(C, I, I.Space, A, N, L, AddrKnown, true, false, P))
       return;
     Req.add(P, L, AddrKnown);
+    if (P.Space == MemSpace::Shared && P.Data && AddrKnown &&
+        !(C.Taint >> L & 1) && !placeKnown(P, N))
+      readUnknownShared(C, I, P.EventAddr, N);
     for (unsigned V = 0; V < I.Vec; ++V) {
       uint64_t Val = 0;
       if (P.Data) {
@@ -416,6 +456,9 @@ void storeH(Ctx &C, const XInstr &I) {
     }
     if (!P.Data)
       continue;
+    if (P.Space == MemSpace::Shared && !C.B->UnknownReads.empty() &&
+        !(C.Taint >> L & 1))
+      wroteShared(C, I, P.EventAddr, N);
     for (unsigned V = 0; V < I.Vec; ++V) {
       std::memcpy(P.Data + V * W, &S[V][L], W);
       Place Part = P;
@@ -470,6 +513,8 @@ template <bool Shared, unsigned W> void storeScalar(Ctx &C, const XInstr &I) {
   const uint32_t Known = C.known(I.S[0]) & Active;
   forLanes(Active,
            [&](unsigned L) { std::memcpy(Data + (Addr[L] - From), &S[L], W); });
+  if (Shared && !C.B->UnknownReads.empty())
+    forLanes(Active, [&](unsigned L) { wroteShared(C, I, Addr[L], W); });
   if (Known == Active) {
     // Known bytes over known bytes need no marking (the marks are atomic).
     if (!(R && R->AllKnown))

@@ -448,6 +448,45 @@ $L_skip:
   ret;
 }
 
+.visible .entry swap(.param .u64 out, .param .u32 sync)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<5>;
+  .shared .align 4 .b8 buf[256];
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r6, [sync];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, buf;
+  add.s32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  setp.eq.s32 %p1, %r6, 0;
+  @%p1 bra $L_read;
+  bar.sync 0;
+$L_read:
+  xor.b32 %r5, %r2, 128;
+  add.s32 %r5, %r3, %r5;
+  ld.shared.u32 %r7, [%r5];
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r7;
+  ret;
+}
+
+.visible .entry nullstore(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  ret;
+}
+
 .visible .entry lookback(.param .u64 flags)
 {
   .reg .pred %p<3>;
@@ -767,6 +806,33 @@ TEST(Launch, APredicatedInstructionOnAnUnknownGuardMayHaveRun) {
   }
 }
 
+// Two warps swap their words through shared memory. Without the barrier
+// between the store and the load, warp 0 reads warp 1's words before warp
+// 1 has written them: a race, reported naming both warps (moderngpu's
+// bulk_remove fills shared memory and searches it without one). With it,
+// each reads the other's words.
+TEST(Launch, AWarpReadingWhatAnotherWritesWithoutABarrierIsARace) {
+  for (uint32_t Sync : {0u, 1u}) {
+    Fixture F;
+    ExecutedCounts C = F.run("swap", 64, {OutBase, uint64_t(Sync)});
+    ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+    if (Sync) {
+      EXPECT_EQ(C.Out.SharedRaces, 0u) << C.Out.FirstSharedRace;
+      for (unsigned T = 0; T < 64; ++T)
+        EXPECT_EQ(F.out(T), T ^ 32) << T;
+      continue;
+    }
+    EXPECT_EQ(C.Out.SharedRaces, 32u);
+    EXPECT_NE(C.Out.FirstSharedRace.find("warp 0 of block 0 read 4 bytes"),
+              std::string::npos)
+        << C.Out.FirstSharedRace;
+    EXPECT_NE(C.Out.FirstSharedRace.find("that warp 1 wrote later"),
+              std::string::npos)
+        << C.Out.FirstSharedRace;
+    EXPECT_FALSE(F.outKnown(0));
+  }
+}
+
 TEST(Launch, BudgetStopsAnEndlessLoopNamingTheLine) {
   Fixture F;
   ExecutedCounts C = F.run("spin", 32, {}, /*Budget=*/1000);
@@ -775,6 +841,20 @@ TEST(Launch, BudgetStopsAnEndlessLoopNamingTheLine) {
       << C.Out.Error;
   EXPECT_NE(C.Out.Error.find("of the PTX of spin"), std::string::npos)
       << C.Out.Error;
+}
+
+// A null pointer's accesses fault on every GPU (moderngpu's intervalmove
+// test passes null arrays: the H200 stopped it with an illegal address);
+// elsewhere outside every allocation a GPU may read or write whatever is
+// mapped there (below).
+TEST(Launch, ANullPointersAccessFaults) {
+  Fixture F;
+  ExecutedCounts C = F.run("nullstore", 32, {0});
+  EXPECT_FALSE(C.Out.Finished);
+  EXPECT_EQ(C.Out.Fault, DeviceFault::IllegalAddress);
+  EXPECT_NE(C.Out.Error.find("in the first 64 KiB"), std::string::npos)
+      << C.Out.Error;
+  EXPECT_EQ(C.Out.StrayLanes, 0u);
 }
 
 TEST(Launch, StoresOutsideEveryAllocationAreReportedNotMade) {
