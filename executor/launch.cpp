@@ -82,17 +82,16 @@ void Launch::stray(const XInstr &I, const Warp &W, unsigned L, uint64_t A,
                    std::to_string(W.Id * 32 + L) + ")";
 }
 
-void Launch::sharedRace(const XInstr &I, const Warp &W,
-                        const Block::UnknownRead &R) {
+void Launch::sharedRace(const XInstr &I, const Warp &W, unsigned Reader,
+                        uint64_t Offset, uint32_t Line) {
   if (Out.SharedRaces++)
     return;
   Out.FirstSharedRace =
-      "warp " + std::to_string(R.Warp) + " of block " +
-      std::to_string(W.B->Linear) + " read " + std::to_string(R.Bytes) +
-      " bytes at shared offset " + std::to_string(R.Offset) + " (line " +
-      std::to_string(R.PtxLine) + " of the PTX) that warp " +
-      std::to_string(W.Id) + " wrote later (" + where(I, *W.Frames.back().Fn) +
-      ") with no barrier between";
+      "warp " + std::to_string(Reader) + " of block " +
+      std::to_string(W.B->Linear) + " read the shared word at offset " +
+      std::to_string(Offset) + " (line " + std::to_string(Line) +
+      " of the PTX) that warp " + std::to_string(W.Id) + " wrote later (" +
+      where(I, *W.Frames.back().Fn) + ") with no barrier between";
 }
 
 void Launch::exitLanes(Warp &W, uint32_t Lanes) {
@@ -133,7 +132,9 @@ void Launch::initBlock(Block &B, uint64_t Linear) {
   // Shared memory starts unknown (its bytes are whatever they were).
   B.Shared.resize(SharedBytes);
   B.SharedKnown.reset(SharedBytes, false);
-  B.UnknownReads.clear();
+  B.UnknownReader.assign((SharedBytes + 3) / 4, 0);
+  B.UnknownReadLine.resize(B.UnknownReader.size());
+  B.UnknownReadWords.clear();
   for (BarrierState &S : B.Barriers)
     S = {};
   B.MBarriers.clear();
@@ -503,7 +504,9 @@ bool Launch::releaseBarriers(Block &B) {
     }
     S = {};
     Released = true;
-    B.UnknownReads.clear();
+    for (uint32_t Word : B.UnknownReadWords)
+      B.UnknownReader[Word] = 0;
+    B.UnknownReadWords.clear();
   }
   return Released;
 }

@@ -164,9 +164,10 @@ public:
   /// longer certain).
   void stray(const XInstr &I, const Warp &W, unsigned L, uint64_t A,
              bool Store);
-  /// W's store at I wrote shared bytes that warp R.Warp had read unknown
-  /// with no barrier between.
-  void sharedRace(const XInstr &I, const Warp &W, const Block::UnknownRead &R);
+  /// W's store at I wrote the shared word at Offset, which warp Reader had
+  /// read unknown (at PTX line Line) with no barrier between.
+  void sharedRace(const XInstr &I, const Warp &W, unsigned Reader,
+                  uint64_t Offset, uint32_t Line);
 
 private:
   void initBlock(Block &B, uint64_t Linear);

@@ -158,13 +158,13 @@ struct Block {
   std::vector<Warp> Warps;
   std::vector<uint8_t> Shared;
   KnownBits SharedKnown;
-  /// Shared bytes a warp read while no thread had written them with known
-  /// values, since the block's last barrier: another warp's store to them
-  /// before the next barrier is a race (ops_memory.cpp).
-  struct UnknownRead {
-    uint32_t Offset, Bytes, Warp, PtxLine;
-  };
-  std::vector<UnknownRead> UnknownReads;
+  /// Per 4-byte word of shared memory, since the block's last barrier: 1 +
+  /// the first warp that read it while it held no known value (0: none),
+  /// and the PTX line of that read; another warp's store to it before the
+  /// next barrier is a race (ops_memory.cpp). The words read, to clear.
+  std::vector<uint16_t> UnknownReader;
+  std::vector<uint32_t> UnknownReadLine;
+  std::vector<uint32_t> UnknownReadWords;
   BarrierState Barriers[16];
   unsigned LiveThreads = 0;
   /// mbarrier objects, by shared-memory offset.

@@ -42,7 +42,7 @@ void setPlaceKnown(const Place &P, unsigned N, bool Known);
 /// V of Width bytes, sign-extended when Signed.
 uint64_t extend(uint64_t V, unsigned Width, bool Signed);
 /// A shared load read N bytes at offset A that hold no known value: kept
-/// until the block's next barrier (Block::UnknownReads).
+/// until the block's next barrier (Block::UnknownReader).
 void readUnknownShared(Ctx &C, const XInstr &I, uint64_t A, unsigned N);
 /// A shared store wrote N bytes at A: a race where another warp read them
 /// unknown since the last barrier.

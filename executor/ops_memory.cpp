@@ -162,18 +162,30 @@ bool reach(Ctx &C, const XInstr &I, MemSpace S, uint64_t A, unsigned N,
 
 void readUnknownShared(Ctx &C, const XInstr &I, uint64_t A, unsigned N) {
   // A volatile or acquire load is how warps wait for each other's flags.
-  std::vector<Block::UnknownRead> &V = C.B->UnknownReads;
-  if (!I.Ordered && V.size() < 4096)
-    V.push_back({uint32_t(A), N, C.W->Id, I.Src ? I.Src->PtxLine : 0});
+  if (I.Ordered)
+    return;
+  Block &B = *C.B;
+  const uint64_t End =
+      std::min<uint64_t>((A + N + 3) / 4, B.UnknownReader.size());
+  for (uint64_t Word = A / 4; Word < End; ++Word)
+    if (!B.UnknownReader[Word]) {
+      B.UnknownReader[Word] = uint16_t(C.W->Id + 1);
+      B.UnknownReadLine[Word] = I.Src ? I.Src->PtxLine : 0;
+      B.UnknownReadWords.push_back(uint32_t(Word));
+    }
 }
 
 void wroteShared(Ctx &C, const XInstr &I, uint64_t A, unsigned N) {
-  for (const Block::UnknownRead &R : C.B->UnknownReads)
-    if (R.Warp != C.W->Id && A < uint64_t(R.Offset) + R.Bytes &&
-        R.Offset < A + N) {
-      C.L->sharedRace(I, *C.W, R);
+  Block &B = *C.B;
+  const uint64_t End =
+      std::min<uint64_t>((A + N + 3) / 4, B.UnknownReader.size());
+  for (uint64_t Word = A / 4; Word < End; ++Word) {
+    const unsigned Reader = B.UnknownReader[Word];
+    if (Reader && Reader != C.W->Id + 1) {
+      C.L->sharedRace(I, *C.W, Reader - 1, 4 * Word, B.UnknownReadLine[Word]);
       return;
     }
+  }
 }
 
 namespace {
@@ -456,7 +468,7 @@ void storeH(Ctx &C, const XInstr &I) {
     }
     if (!P.Data)
       continue;
-    if (P.Space == MemSpace::Shared && !C.B->UnknownReads.empty() &&
+    if (P.Space == MemSpace::Shared && !C.B->UnknownReadWords.empty() &&
         !(C.Taint >> L & 1))
       wroteShared(C, I, P.EventAddr, N);
     for (unsigned V = 0; V < I.Vec; ++V) {
@@ -513,7 +525,7 @@ template <bool Shared, unsigned W> void storeScalar(Ctx &C, const XInstr &I) {
   const uint32_t Known = C.known(I.S[0]) & Active;
   forLanes(Active,
            [&](unsigned L) { std::memcpy(Data + (Addr[L] - From), &S[L], W); });
-  if (Shared && !C.B->UnknownReads.empty())
+  if (Shared && !C.B->UnknownReadWords.empty())
     forLanes(Active, [&](unsigned L) { wroteShared(C, I, Addr[L], W); });
   if (Known == Active) {
     // Known bytes over known bytes need no marking (the marks are atomic).

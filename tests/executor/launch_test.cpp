@@ -823,7 +823,8 @@ TEST(Launch, AWarpReadingWhatAnotherWritesWithoutABarrierIsARace) {
       continue;
     }
     EXPECT_EQ(C.Out.SharedRaces, 32u);
-    EXPECT_NE(C.Out.FirstSharedRace.find("warp 0 of block 0 read 4 bytes"),
+    EXPECT_NE(C.Out.FirstSharedRace.find("warp 0 of block 0 read the shared "
+                                         "word at offset 128"),
               std::string::npos)
         << C.Out.FirstSharedRace;
     EXPECT_NE(C.Out.FirstSharedRace.find("that warp 1 wrote later"),
