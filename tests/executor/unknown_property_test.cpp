@@ -12,6 +12,7 @@
 // knowledge but never invent it.
 //
 //===----------------------------------------------------------------------===//
+#include "../simulator/property_cases.h"
 #include "executed.h"
 #include "ptx_parser.h"
 
@@ -184,7 +185,8 @@ TEST(UnknownProperty, WhatAnUnknownInputLeavesKnownIsTheSameForEveryInput) {
       [&](unsigned) { return uint32_t(Rng() % 9) - 2; },
       [&](unsigned I) { return I % 2 ? uint32_t(Rng()) : 3u; }};
   unsigned KnownUnderUnknown = 0, Total = 0;
-  for (unsigned Case = 0; Case < 1000; ++Case) {
+  const uint64_t Cases = gmem::test::propertyCases(1000);
+  for (unsigned Case = 0; Case < Cases; ++Case) {
     const std::string Text = randomKernel(Rng);
     std::vector<std::vector<uint32_t>> Inputs;
     for (const auto &F : Fills) {
