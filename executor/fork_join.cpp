@@ -90,20 +90,19 @@ void join(Frame &Fr, const XFunction::ForkRegion &G, uint32_t Lanes,
       };
       const bool K1 = First.K[I] >> L & 1, K2 = Fr.K[Slot] >> L & 1;
       const uint64_t V1 = First.R[I * 32 + L], V2 = Fr.R[At + L];
-      if (K1 && K2 && V1 == V2) {
+      const bool HasLo = !Fr.RLo.empty();
+      const Span A =
+          SpanIn(V1, K1, First.RM[I] >> L & 1, HasLo ? First.Lo[I * 32 + L] : 0,
+                 HasLo ? First.N[I * 32 + L] : 0);
+      const Span B =
+          SpanIn(V2, K2, Fr.RM[Slot] >> L & 1, HasLo ? Fr.RLo[At + L] : 0,
+                 HasLo ? Fr.RN[At + L] : 0);
+      bool Same;
+      const Span H = meet(V1, K1, A, V2, K2, B, Same);
+      if (Same)
         Known |= 1u << L;
-      } else {
-        const bool HasLo = !Fr.RLo.empty();
-        const Span A = SpanIn(V1, K1, First.RM[I] >> L & 1,
-                              HasLo ? First.Lo[I * 32 + L] : 0,
-                              HasLo ? First.N[I * 32 + L] : 0);
-        const Span B =
-            SpanIn(V2, K2, Fr.RM[Slot] >> L & 1, HasLo ? Fr.RLo[At + L] : 0,
-                   HasLo ? Fr.RN[At + L] : 0);
-        const Span H = hull(A, B);
-        if (H.Bounded)
-          Ranges.push_back({L, H});
-      }
+      else if (H.Bounded)
+        Ranges.push_back({L, H});
       Fr.R[At + L] = V1;
     });
     Fr.K[Slot] = (Fr.K[Slot] & ~Lanes) | Known;
@@ -113,8 +112,9 @@ void join(Frame &Fr, const XFunction::ForkRegion &G, uint32_t Lanes,
   }
   for (size_t I = 0; I < G.Preds.size(); ++I) {
     const uint32_t Slot = G.Preds[I];
-    const uint32_t Same = ~(First.P[I] ^ Fr.P[Slot]);
-    Fr.PK[Slot] = (Fr.PK[Slot] & ~Lanes) | (First.PK[I] & Fr.PK[Slot] & Same);
+    Fr.PK[Slot] =
+        (Fr.PK[Slot] & ~Lanes) |
+        (alike(First.P[I], First.PK[I], Fr.P[Slot], Fr.PK[Slot]) & Lanes);
     Fr.P[Slot] = (Fr.P[Slot] & ~Lanes) | First.P[I];
   }
   Fr.Carry = (Fr.Carry & ~Lanes) | First.Carry;
@@ -138,11 +138,10 @@ void runGuardUnknown(Ctx &C, const XInstr &I, uint32_t Lanes, uint32_t Ran,
     I.Fn(C, I);
     C.RegTaint = Outer | Lanes;
     const uint32_t NewP = C.P[S], NewK = C.PK[S];
-    const uint32_t Same = OldK & NewK & ~(OldP ^ NewP);
     // A lane keeps the value its executed guard chose.
     const uint32_t Keep = Join & ~Ran;
     C.P[S] = (NewP & ~Keep) | (OldP & Keep);
-    C.PK[S] = (NewK & ~Join) | (Same & Join);
+    C.PK[S] = (NewK & ~Join) | (alike(OldP, OldK, NewP, NewK) & Join);
     return;
   }
   const uint32_t S = slotOf(D);
@@ -160,8 +159,9 @@ void runGuardUnknown(Ctx &C, const XInstr &I, uint32_t Lanes, uint32_t Ran,
   uint32_t &K = C.KF[F][S];
   const uint32_t NewK = K;
   forLanes(Join, [&](unsigned L) {
-    const Span New = spanOf(C, D, L);
-    const bool Same = (NewK >> L & 1) && (OldK >> L & 1) && Old[L] == V[L];
+    bool Same;
+    const Span H = meet(Old[L], OldK >> L & 1, OldSpan[L], V[L], NewK >> L & 1,
+                        spanOf(C, D, L), Same);
     if (!(Ran >> L & 1))
       V[L] = Old[L];
     if (Same)
@@ -169,7 +169,6 @@ void runGuardUnknown(Ctx &C, const XInstr &I, uint32_t Lanes, uint32_t Ran,
     K &= ~(1u << L);
     if (C.RM)
       C.RM[S] &= ~(1u << L);
-    const Span H = hull(OldSpan[L], New);
     if (H.Bounded)
       setRange(C, S, L, H.Lo, H.N);
   });

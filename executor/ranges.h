@@ -67,6 +67,20 @@ inline Span hull(const Span &A, const Span &B) {
   return {Lo, unsigned(Hi - Lo), true};
 }
 
+/// A lane's value where two paths meet, one that left V1 (known: K1; its
+/// values S1) and one that left V2 (K2, S2): Same where both left the same
+/// known value; else the hull of both (unbounded when either is).
+inline Span meet(uint64_t V1, bool K1, const Span &S1, uint64_t V2, bool K2,
+                 const Span &S2, bool &Same) {
+  Same = K1 && K2 && V1 == V2;
+  return Same ? S1 : hull(S1, S2);
+}
+
+/// The lanes of a predicate known after both of two paths, and alike.
+inline uint32_t alike(uint32_t P1, uint32_t K1, uint32_t P2, uint32_t K2) {
+  return K1 & K2 & ~(P1 ^ P2);
+}
+
 /// Sources of an add, sub or mov, taken before the handler writes the
 /// destination (which may be a source): the lanes with a range among them.
 struct RangedSources {
