@@ -902,6 +902,7 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
     }
     if (Out.Out.Fault == exec::DeviceFault::None)
       Out.Out.Fault = O.Out.Fault;
+    Out.Out.Runaway |= O.Out.Runaway;
     Out.Out.AssertLines += O.Out.AssertLines;
     Out.Out.AssertThreads += O.Out.AssertThreads;
   }

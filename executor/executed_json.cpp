@@ -133,6 +133,7 @@ std::string countsJson(const ExecutedCounts &C, double Seconds) {
             {"first_stray", C.Out.FirstStray},
             {"shared_races", C.Out.SharedRaces},
             {"first_shared_race", C.Out.FirstSharedRace},
+            {"runaway", C.Out.Runaway},
             {"stats", Stats},
             {"misaligned", Mis}};
   if (C.Out.Fault != exec::DeviceFault::None)
@@ -179,6 +180,7 @@ Expected<ExecutedCounts> countsFromJson(const std::string &Event) {
     C.Out.FirstStray = J.value("first_stray", std::string());
     C.Out.SharedRaces = J.value("shared_races", uint64_t(0));
     C.Out.FirstSharedRace = J.value("first_shared_race", std::string());
+    C.Out.Runaway = J.value("runaway", false);
     const int Fault = J.value("fault", 0);
     if (Fault < 0 || Fault > int(exec::DeviceFault::IllegalInstruction))
       return Failure{"an exec event with an unknown fault"};

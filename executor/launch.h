@@ -90,6 +90,10 @@ struct Outcome {
   /// reader got), and the first of them, in words.
   uint64_t SharedRaces = 0;
   std::string FirstSharedRace;
+  /// The fault was an address far from every allocation: lanes that ran
+  /// away (a loop bound that wrapped), in a launch that may have no end
+  /// but the fault.
+  bool Runaway = false;
   /// Per wgmma instruction (its function and index): the warps that
   /// issued it, and its warpgroups' operand wavefronts (LineShared).
   std::map<std::pair<const XFunction *, uint32_t>,

@@ -92,4 +92,20 @@ Region *GlobalMemory::find(uint64_t Addr, unsigned N) {
   return R;
 }
 
+uint64_t GlobalMemory::distance(uint64_t Addr) const {
+  auto It =
+      std::upper_bound(Sorted.begin(), Sorted.end(), Addr,
+                       [](uint64_t A, const Region *R) { return A < R->Base; });
+  uint64_t D = ~uint64_t(0);
+  if (It != Sorted.end())
+    D = (*It)->Base - Addr;
+  if (It != Sorted.begin()) {
+    const Region *R = *std::prev(It);
+    if (Addr - R->Base < R->Size)
+      return 0;
+    D = std::min(D, Addr - (R->Base + R->Size) + 1);
+  }
+  return D;
+}
+
 } // namespace gmem::exec

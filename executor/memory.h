@@ -119,6 +119,9 @@ public:
   /// The region holding [Addr, Addr + N), or null. Safe from several
   /// threads while no region is added or removed.
   Region *find(uint64_t Addr, unsigned N);
+  /// How far Addr lies from the nearest region (0 inside one; all of the
+  /// address space when there is none).
+  uint64_t distance(uint64_t Addr) const;
   /// Outside every region, loads are unknown and stores dropped instead of
   /// faulting: gmem-analyze without the program's memory.
   bool Lenient = false;

@@ -27,6 +27,25 @@ const char *const NullPageFault =
     "an address in the first 64 KiB, where no allocation lies (a null "
     "pointer's): the GPU stops the launch with an illegal address";
 
+/// A GPU maps its allocations (rounded to pages of at most 2 MiB) and the
+/// driver's own memory; an address this far from every allocation is a
+/// runaway index (globalCopy's wrapped loop bound walks on without end):
+/// the H200 faulted at 16 MiB steps already (tests/data/measured/faults).
+/// Nearer ones may land on something mapped and are only reported.
+constexpr uint64_t FarAway = uint64_t(1) << 30;
+const char *const FarFault =
+    "an address more than 1 GiB from every allocation the program made, "
+    "where none of its memory is mapped: the GPU stops the launch with an "
+    "illegal address (unless memory of the driver's own lies there)";
+
+/// Why a global access outside every allocation faults, or null where a
+/// GPU may survive it (a stray access).
+const char *outsideFault(const GlobalMemory &M, uint64_t A) {
+  if (A < NullPages)
+    return NullPageFault;
+  return M.distance(A) > FarAway ? FarFault : nullptr;
+}
+
 Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
   Place P;
   if (S == MemSpace::Generic) {
@@ -51,10 +70,8 @@ Place resolve(Ctx &C, MemSpace S, uint64_t A, unsigned N, unsigned L) {
       P.Bits = R->Known;
       P.BitOff = A - R->Base;
     } else if (!C.L->Mem.Lenient) {
-      if (A < NullPages)
-        P.Fault = NullPageFault;
-      else
-        P.Stray = true;
+      P.Fault = outsideFault(C.L->Mem, A);
+      P.Stray = !P.Fault;
     }
     break;
   case MemSpace::Shared:
@@ -132,6 +149,8 @@ uint64_t extend(uint64_t V, unsigned Width, bool Signed) {
 }
 
 void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L, uint64_t A) {
+  if (P.Fault == FarFault && !C.L->Stop)
+    C.L->Out.Runaway = true;
   char Hex[32];
   std::snprintf(Hex, sizeof Hex, "0x%llx", (unsigned long long)A);
   C.L->fail(I,
@@ -295,9 +314,9 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
           if (AddrKnown && (R->AllKnown || R->Known->all(A - R->Base, W)))
             Known |= 1u << L;
         } else if (AddrKnown && !C.L->Mem.Lenient && !(C.Taint >> L & 1)) {
-          if (A < NullPages) {
+          if (const char *Why = outsideFault(C.L->Mem, A)) {
             Place P;
-            P.Fault = NullPageFault;
+            P.Fault = Why;
             return faultAt(C, I, P, L, A);
           }
           C.L->stray(I, *C.W, L, A, false);

@@ -777,10 +777,16 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
   SO.MaxWarps = O.MaxWarps;
   SO.BudgetSeconds = O.SimSeconds;
   SO.OnProgress = terminalProgressBar();
-  LaunchResult R = O.Path == "executed" ? LaunchResult() : simulate(K, L, SO);
+  // Lanes that ran away until an address far from every allocation faulted
+  // (a loop bound that wrapped): the launch has no end but the fault, and
+  // the model's whole launch none at all. What ran before the fault is
+  // reported, as incomplete.
+  const bool Runaway = L.Executed && L.Executed->Out.Runaway;
+  LaunchResult R =
+      O.Path == "executed" || Runaway ? LaunchResult() : simulate(K, L, SO);
   // A kernel with no model has only its execution to price it, whatever
   // --path says.
-  const bool NoModel = K.NoModel;
+  const bool NoModel = K.NoModel || Runaway;
   Options Executed = O;
   if (NoModel)
     Executed.Path = "executed";
@@ -791,6 +797,10 @@ LaunchResult Predictor::predict(const Kernel &K, const Launch &L,
     else if (NoModel)
       R.Incomplete = "it has no model, and its execution gave no figures (" +
                      R.PathWhy + ")";
+    if (Runaway)
+      R.PathWhy = "its recorded run faulted where lanes had run far from "
+                  "every allocation: the model, which follows a launch to "
+                  "its end, is not evaluated";
   }
   if (R.Path == "model" && Noted.insert(K.Name).second && !O.Quiet)
     for (const auto &[Kernel, Text] : M.ModelNotes)

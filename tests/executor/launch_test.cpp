@@ -858,6 +858,32 @@ TEST(Launch, ANullPointersAccessFaults) {
   EXPECT_EQ(C.Out.StrayLanes, 0u);
 }
 
+// More than 1 GiB from every allocation a lane faults: nothing of the
+// program's is mapped there (faults.cu's runaway loop and its 16 MiB
+// strides faulted on the H200). Nearer, it is a stray a GPU may survive.
+// Here lane t stores 2^30 - 64 + 4t bytes past the output's end (distance
+// 2^30 - 63 + 4t): lanes 0 to 15 stray, lane 16 faults.
+TEST(Launch, AnAddressOver1GiBFromEveryAllocationFaults) {
+  Fixture F;
+  const uint64_t PastEnd = OutBase + 8192 + (uint64_t(1) << 30) - 64;
+  ExecutedCounts C = F.run("stray", 32, {PastEnd - (uint64_t(1) << 20)});
+  EXPECT_FALSE(C.Out.Finished);
+  EXPECT_EQ(C.Out.Fault, DeviceFault::IllegalAddress);
+  EXPECT_TRUE(C.Out.Runaway);
+  EXPECT_NE(C.Out.Error.find("lane 16 of warp 0 of block 0"), std::string::npos)
+      << C.Out.Error;
+  EXPECT_NE(C.Out.Error.find("more than 1 GiB from every allocation"),
+            std::string::npos)
+      << C.Out.Error;
+  EXPECT_EQ(C.Out.StrayLanes, 16u);
+  // The distance: 0 inside a region, 1 for the byte just outside either
+  // end.
+  EXPECT_EQ(F.Mem.distance(OutBase + 8191), 0u);
+  EXPECT_EQ(F.Mem.distance(OutBase + 8192), 1u);
+  EXPECT_EQ(F.Mem.distance(OutBase - 1), 1u);
+  EXPECT_EQ(F.Mem.distance(InBase + 4096 + 9), 10u);
+}
+
 TEST(Launch, StoresOutsideEveryAllocationAreReportedNotMade) {
   Fixture F;
   ExecutedCounts C = F.run("stray", 32, {OutBase});
