@@ -864,7 +864,9 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
       X.Fn = loadParam;
     if (X.Vec != 1 || X.Width > 8) // b128 and vectors: the general path.
       return true;
-    if (X.Space == MemSpace::Global)
+    // A constant bank is a global region here (resolve): ld.const in an
+    // inner loop (a __constant__ template) takes the same fast path.
+    if (X.Space == MemSpace::Global || (Load && X.Space == MemSpace::Const))
       X.Fn = scalarAccess<false>(Load, X.Width);
     else if (X.Space == MemSpace::Shared)
       X.Fn = scalarAccess<true>(Load, X.Width);

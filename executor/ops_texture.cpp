@@ -320,13 +320,26 @@ void texH(Ctx &C, const XInstr &I) {
   for (unsigned K = 0; K < 4; ++K)
     D[K] = C.lanes(I.D[K]);
   uint32_t Done = 0;
+  const uint64_t *CoLanes[4] = {};
+  const size_t NCo = std::min<size_t>(Co.size(), 4);
+  for (size_t K = 0; K < NCo; ++K)
+    CoLanes[K] = C.lanes(Co[K]);
+  // A warp's lanes nearly always sample one object: look it up once.
+  Lookup Lk;
+  uint64_t LkHandle = 0;
+  bool LkValid = false;
   forLanes(C.Active, [&](unsigned L) {
-    const Lookup Lk = lookup(C, H[L], Known >> L & 1);
+    if (!LkValid || H[L] != LkHandle || !(Known >> L & 1)) {
+      Lk = lookup(C, H[L], Known >> L & 1);
+      LkHandle = H[L];
+      LkValid = Known >> L & 1;
+      if (Lk.T)
+        C.L->touched(Lk.R, false);
+    }
     uint32_t Coords[4] = {0, 0, 0, 0}, Out[4] = {0, 0, 0, 0};
-    for (size_t K = 0; K < Co.size() && K < 4; ++K)
-      Coords[K] = uint32_t(C.lanes(Co[K])[L]);
+    for (size_t K = 0; K < NCo; ++K)
+      Coords[K] = uint32_t(CoLanes[K][L]);
     if (Lk.T) {
-      C.L->touched(Lk.R, false);
       if (fetch(Lk, I.Sub, Coords, I.Flags & 1, I.Width, int(I.Vec) - 1, Out))
         Done |= 1u << L;
     }
