@@ -16,6 +16,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/StringSaver.h"
+#include <algorithm>
 #include <cstdlib>
 
 namespace cl = llvm::cl;
@@ -266,7 +267,9 @@ struct Flags {
                            cl::cat(AnalysisCat)};
   cl::opt<std::string> TimeLimit{"time-limit", cl::value_desc("SECONDS"),
                                  cl::desc("when recording: stop the program "
-                                          "after this long (default 120)"),
+                                          "after this long (default 120,\nor "
+                                          "60 more than --exec-budget if "
+                                          "that is more)"),
                                  cl::cat(AnalysisCat)};
   cl::opt<std::string> NvccFlags{
       "nvcc-flags", cl::value_desc("FLAGS"),
@@ -536,6 +539,12 @@ input or I/O.
       return E;
     if (llvm::Error E = Seconds(SimBudget, "sim-budget", O.SimSeconds))
       return E;
+    // The recorded run's limit counts its kernels' execution: a larger
+    // budget must not be cut short by the default limit (HSOpticalFlow
+    // with --exec-budget 1200 was, at 120 s, after its last launch).
+    if (!TimeLimit.getNumOccurrences())
+      O.TimeLimit = unsigned(
+          std::min(86400.0, std::max(double(O.TimeLimit), O.ExecSeconds + 60)));
     O.CudaPath = CudaPath;
     O.Compiler = Compiler;
     O.Nvcc = Nvcc;
