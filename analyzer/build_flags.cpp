@@ -186,6 +186,13 @@ BuildFlags splitBuildFlags(const std::vector<std::string> &Args) {
       F.NvccOnly.insert(F.NvccOnly.end(), {"-Xcompiler", A});
       F.Notes.push_back(A + ": given to nvcc as -Xcompiler " + A +
                         ", not to Clang");
+    } else if (!S.starts_with("-") &&
+               (S.ends_with(".o") || S.ends_with(".a") || S.ends_with(".so") ||
+                S.contains(".so.") || S.ends_with(".obj") ||
+                S.ends_with(".lib"))) {
+      F.LinkInputs.push_back(A);
+      F.Notes.push_back(A + ": a linker input, given to nvcc after the "
+                            "sources");
     } else if (S.starts_with("-") && !clangKnows(S)) {
       F.NvccOnly.push_back(A);
       F.Notes.push_back(A + ": not a Clang option, given to nvcc only");

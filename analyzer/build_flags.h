@@ -20,6 +20,10 @@ struct BuildFlags {
   /// For nvcc alone; nvcc also gets what nvccFlagsFromClangArgs takes
   /// from Clang's (-I, -D, -U, -include, -isystem, -std=).
   std::vector<std::string> NvccOnly;
+  /// Objects, archives and shared libraries named as inputs (libfoo.a):
+  /// the link's, given to nvcc after the sources (an archive resolves only
+  /// what the objects before it need).
+  std::vector<std::string> LinkInputs;
   /// One per flag Clang does not get: what it is and where it goes.
   std::vector<std::string> Notes;
   /// An architecture-specific target the build names (sm_90a: wgmma and

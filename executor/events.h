@@ -54,6 +54,11 @@ struct MemRequest {
   /// (cp.async), whose first is the global side, or the lanes of a generic
   /// instruction that reached shared memory.
   uint8_t Part = 0;
+  /// An async copy's other side's addresses: the shared side's wavefronts,
+  /// and a copy bypassing L1 (cp.async.cg) its global side's sectors,
+  /// follow both (simulator/async_copy_units.h).
+  const uint64_t *Partner = nullptr;
+  bool Bypass = false;
 };
 
 class RequestSink {

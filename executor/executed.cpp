@@ -1,6 +1,7 @@
 //===- executed.cpp - An executed launch, priced as a modelled one is
 //-------===//
 #include "executed.h"
+#include "async_copy_units.h"
 #include "l2_traffic.h"
 #include "memory_units.h"
 
@@ -181,6 +182,27 @@ const Why &wideSpinLoop() {
                      "compare-and-swaps (ATOMS.CAST.SPIN.64) whose rounds "
                      "gmem does not model: how many requests and wavefronts "
                      "it makes is not known"};
+  return W;
+}
+
+const Why &bypassLayout() {
+  static const Why W{UnknownCause::Unmodelled,
+                     "an async copy that bypasses L1 (cp.async.cg) with a "
+                     "quarter warp reading or writing more than one 128-byte "
+                     "line, or two lanes on one chunk: its wavefronts follow a "
+                     "rule not found (measured on an H200: between the most "
+                     "lines either side touches and one a lane), so they are "
+                     "bounded"};
+  return W;
+}
+
+const Why &bypassSectors() {
+  static const Why W{UnknownCause::Unmodelled,
+                     "an async copy that bypasses L1 (cp.async.cg) whose "
+                     "quarter warps read other sectors than the 32-byte "
+                     "chunks they write: L1 counts its global sectors by a "
+                     "rule not found (measured on an H200: between the two "
+                     "counts), so they are bounded"};
   return W;
 }
 
@@ -400,6 +422,10 @@ public:
       E.Block = {R.Block % Grid.X, R.Block / Grid.X % Grid.Y,
                  R.Block / (Grid.X * Grid.Y)};
       E.Warp = R.Warp;
+      if (R.Partner && Acc.Sp == Space::Shared && Acc.AsyncPartner >= 0)
+        return asyncShared(Id, E, R);
+      if (R.Partner && R.Bypass && Acc.AsyncPartner >= 0)
+        return asyncGlobal(Id, E, R);
       Pipe.priced(E);
       return;
     }
@@ -508,6 +534,47 @@ private:
       Pipe.bounded({Id, Min, Max});
     }
     return true;
+  }
+
+  /// The shared side of an async copy, priced from both sides' addresses;
+  /// bounded where its rule is not known.
+  void asyncShared(int Id, const RequestEvent &E, const MemRequest &R) {
+    const AsyncCopyCost AC =
+        asyncCopyRequest(Arch, R.Partner, R.Addr, E.Mask, R.Size, R.Bypass);
+    if (AC.Known) {
+      RequestCost C = AC.Cost;
+      C.AsyncRule = true;
+      Pipe.priced(E, C);
+      return;
+    }
+    UnknownEvent U;
+    U.AccessId = Id;
+    U.Mask = E.Mask;
+    U.Reason = &bypassLayout();
+    U.Order = E.Order;
+    Pipe.unknown(U);
+    Pipe.bounded({Id, AC.Min, AC.Max});
+  }
+
+  /// The global side of an async copy that bypasses L1: its sectors as L1
+  /// counts them, or bounds.
+  void asyncGlobal(int Id, const RequestEvent &E, const MemRequest &R) {
+    const AsyncCopyCost AC =
+        asyncCopyRequest(Arch, R.Addr, R.Partner, E.Mask, R.Size, true);
+    if (AC.GlobalKnown) {
+      RequestCost C = priceRequest(Arch, *E.A, E.Addr, E.Mask, E.Size);
+      C.Units = C.SassUnits = AC.GlobalSectors;
+      C.AsyncRule = true;
+      Pipe.priced(E, C);
+      return;
+    }
+    UnknownEvent U;
+    U.AccessId = Id;
+    U.Mask = E.Mask;
+    U.Reason = &bypassSectors();
+    U.Order = E.Order;
+    Pipe.unknown(U);
+    Pipe.bounded({Id, AC.GlobalMin, AC.GlobalMax});
   }
 
   /// One narrower request per part of the object ptxas kept.

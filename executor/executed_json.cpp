@@ -51,7 +51,8 @@ json statsJson(const AccessStats &S) {
               S.BoundedRequests,
               S.MinUnits,
               S.MaxUnits,
-              S.GenericGlobalBytes};
+              S.GenericGlobalBytes,
+              S.AsyncRuled};
 }
 
 AccessStats statsFrom(const json &J) {
@@ -105,6 +106,8 @@ AccessStats statsFrom(const json &J) {
   }
   if (I < J.size())
     S.GenericGlobalBytes = U();
+  if (I < J.size())
+    S.AsyncRuled = U();
   return S;
 }
 

@@ -65,6 +65,8 @@ struct Requests {
   uint32_t Unknown[2] = {0, 0};
   uint32_t Elsewhere = 0; ///< Lanes in local or parameter memory.
   bool Spin = false, Poll = false, Lookback = false;
+  const uint64_t *Partner = nullptr; ///< MemRequest::Partner.
+  bool Bypass = false;
 
   void add(const Place &P, unsigned L, bool AddrKnown) {
     const int K = P.Space == MemSpace::Global   ? 0
@@ -95,6 +97,8 @@ struct Requests {
     R.Spin = Spin;
     R.Poll = Poll;
     R.Lookback = Lookback;
+    R.Partner = Partner;
+    R.Bypass = Bypass;
     for (int K = 0; K < 2; ++K) {
       if (!Mask[K])
         continue;

@@ -741,7 +741,19 @@ void cpAsyncH(Ctx &C, const XInstr &I) {
       S.Bits->set(S.BitOff, Copy, false);
     }
   }
+  // Bypassing L1, the global side's sectors follow both sides' addresses
+  // too (simulator/async_copy_units.h).
+  if (I.Sub == 1) {
+    Load.Unknown[0] |= Store.Unknown[1];
+    Load.Partner = Store.Addr[1];
+    Load.Bypass = true;
+  }
   Load.emit(C, I, N, 0);
+  // The shared side's wavefronts follow both sides' addresses: a lane whose
+  // global address is unknown leaves them unknown.
+  Store.Unknown[1] |= Load.Unknown[0];
+  Store.Partner = Load.Addr[0];
+  Store.Bypass = I.Sub == 1;
   Store.emit(C, I, N, 1);
 }
 
@@ -807,6 +819,7 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
     if (I.Ops.size() > 3 && I.Ops[3].Kind != ptx::Operand::Symbol)
       X.S[X.NS++] = D.src(I.Ops[3], Ty::U32);
     X.Width = uint8_t(I.Ops[2].Value);
+    X.Sub = I.has("cg"); // Bypassing L1 (LDGSTS.BYPASS).
     X.Mem = MemOp::Load;
     X.Space = MemSpace::Shared;
     X.Fn = cpAsyncH;

@@ -45,8 +45,15 @@ std::string explainAccess(const Access &A, const AccessStats &S) {
         "instead of branching around it, so they execute it with no request");
   if (A.AsyncPartner < 0)
     return Cost;
-  if (asyncWavefrontsUnknown(A))
+  if (asyncWavefrontsUnknown(A, S))
     return AsyncSharedSide;
+  if (A.Sp == Space::Shared) {
+    Add("the shared side of an async copy (cp.async, LDGSTS): its "
+        "wavefronts follow where each lane reads as well as where it writes "
+        "(one global line per pass, shared banks as a store's); in the "
+        "GPU's shared efficiency, not in its shared load or store figures");
+    return Cost;
+  }
   Add("the global side of an async copy to shared memory (cp.async, "
       "LDGSTS): in L1's global load requests and sectors, not in the "
       "global load instruction and byte counts");
@@ -85,6 +92,17 @@ std::string explainCost(const Access &A, const AccessStats &S) {
              " bytes apart for " + std::to_string(A.Size) + "-byte elements";
     return Cost;
   }
+  // An async copy's writes wait for its reads: lanes at one offset of
+  // different 128-byte global lines are read, and written, in turns.
+  if (A.AsyncPartner >= 0)
+    return Per + " wavefronts per request where " + Ideal +
+           " would do: the copy writes its lanes as they are read, lanes at "
+           "the same offset of different 128-byte global lines in different "
+           "passes" +
+           (S.MaxWays > 1 ? ", and lanes on one shared bank in different "
+                            "cycles (up to " +
+                                std::to_string(S.MaxWays) + "-way)"
+                          : std::string());
   std::string Cost = Per + " wavefronts per request where " + Ideal +
                      " would do (up to " + std::to_string(S.MaxWays) +
                      "-way bank conflict)";

@@ -91,6 +91,10 @@ struct AccessStats {
   /// bytes of the distinct addresses, summed: a GPU counts them among its
   /// shared data bytes too (simulator/metrics.cpp).
   uint64_t GenericGlobalBytes = 0;
+  /// The shared side of an async copy: requests priced from both sides'
+  /// addresses (simulator/async_copy_units.h); the others, priced as plain
+  /// stores by a source that saw one side only, are not the GPU's.
+  uint64_t AsyncRuled = 0;
   /// Unknown requests whose cost is bounded (address from loaded data in a
   /// proven range), and the sums of their fewest and most units.
   uint64_t BoundedRequests = 0;
@@ -132,16 +136,19 @@ struct AccessStats {
   void add(const AccessStats &O);
 };
 
-/// The shared side of an async copy: the GPU counts wavefronts for it that
-/// follow how the global data arrives, which gmem does not predict.
-inline bool asyncWavefrontsUnknown(const Access &A) {
-  return A.AsyncPartner >= 0 && A.Sp == Space::Shared;
+/// The shared side of an async copy whose wavefronts were not all priced
+/// from both sides' addresses: a source that saw only the shared side
+/// (the kernel model's warps) priced them as plain stores, which they are
+/// not.
+inline bool asyncWavefrontsUnknown(const Access &A, const AccessStats &S) {
+  return A.AsyncPartner >= 0 && A.Sp == Space::Shared &&
+         S.Requests > S.AsyncRuled;
 }
 inline const char *const AsyncSharedSide =
     "the shared side of an async copy (cp.async, LDGSTS): in no shared load "
-    "or store figure; its wavefronts follow how the global data arrives (an "
-    "H100 counted 1 per request for 4 sectors, 4 for 16) and are not "
-    "predicted";
+    "or store figure; its wavefronts depend on where each lane reads as "
+    "well as where it writes, which only the executed PTX pairs (run the "
+    "launch: --path executed)";
 
 /// A kernel-level figure: known, or unknown with the reason.
 struct Metric {

@@ -1021,7 +1021,7 @@ void BoxEvaluator::issue(const Access &A, const Val &V, uint32_t Mask,
     E.Weight = Moves ? R.Count : Blocks;
     E.Block = Box.block(R.U);
     E.Order = orderOf(E.Block);
-    Requests.priced(E);
+    Requests.pricedOneSide(E);
   }
 }
 

@@ -26,6 +26,9 @@ struct RequestCost {
   /// Shared: the most distinct words one bank serves within one group of
   /// lanes: the bank-conflict degree (1 = conflict-free).
   uint64_t Ways = 0;
+  /// The shared side of an async copy priced by its rule
+  /// (async_copy_units.h), from both sides' addresses.
+  bool AsyncRule = false;
 };
 
 /// Global: the distinct UnitBytes-sized segments the active lanes' bytes

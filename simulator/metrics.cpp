@@ -179,8 +179,11 @@ void computeMetrics(LaunchResult &R) {
     }
     // Shared atomics move bytes through the banks too (their wavefronts are
     // in the GPU's shared efficiency); they are not modelled, so the
-    // efficiency of a kernel with any is unknown.
-    if (A.Sp == Space::Shared && !Async)
+    // efficiency of a kernel with any is unknown. So do async copies'
+    // shared sides, where priced from both sides' addresses (an H200
+    // measured LDS and LDGSTS bytes over both's wavefronts: 40 % for a
+    // 4-byte gather of 16 sectors, tests/data/measured/async_copy.json).
+    if (A.Sp == Space::Shared && (!Async || !asyncWavefrontsUnknown(A, S)))
       addTo(SAll, A, S);
     // A generic load's bytes in shared memory count among the global load
     // bytes too, and its lanes in local memory, which present one generic
@@ -218,15 +221,15 @@ void computeMetrics(LaunchResult &R) {
                        "among the shared data bytes, and " +
                        S.UnknownReason;
     }
-    // So do the shared sides of async copies, in a way not modelled (an
-    // H100 measured 76 % and 40 % for kernels whose LDS and LDGSTS each
-    // take one and four wavefronts per request, examples/async_copy.cu).
-    if (A.Sp == Space::Shared && Async && S.Requests)
+    // Priced as plain stores (the kernel model's warps see one side), they
+    // are not the GPU's.
+    if (asyncWavefrontsUnknown(A, S))
       addUnmodelled(SAll, A.Loc.File + ":" + std::to_string(A.Loc.Line) + ": " +
                               A.Text +
-                              ": the shared side of an async copy enters "
-                              "the GPU's shared efficiency, which is not "
-                              "modelled for it");
+                              ": the shared side of an async copy, whose "
+                              "wavefronts follow where each lane reads as "
+                              "well as where it writes: the model's warps "
+                              "see one side (the executed PTX pairs them)");
   }
   // SASS instructions no access stands for: their figures are unknown.
   for (const SassAccount::UnclaimedInstr &U : R.K->Sass.Unclaimed) {

@@ -18,6 +18,7 @@
 #define GMEM_SIMULATOR_REQUEST_EVENTS_H
 
 #include "arch.h"
+#include "async_copy_units.h"
 #include "memory_units.h"
 #include "model.h"
 #include <functional>
@@ -128,6 +129,29 @@ public:
 
   void priced(const RequestEvent &E) const {
     const RequestCost C = priceRequest(Arch, *E.A, E.Addr, E.Mask, E.Size);
+    for (RequestListener *L : Listeners)
+      L->priced(E, C);
+  }
+  /// An event of a source that sees one side of an async copy at a time
+  /// (the kernel model's warps): the global side of a copy that bypasses
+  /// L1 has sectors that follow both sides, which it cannot price.
+  void pricedOneSide(const RequestEvent &E) const {
+    if (E.A->AsyncPartner >= 0 && E.A->Sp == Space::Global &&
+        bypassGlobalSideUnknown(E.Size, E.A->Compiled.Instruction)) {
+      UnknownEvent U;
+      U.AccessId = E.A->Id;
+      U.Mask = E.Mask;
+      U.Reason = &bypassOneSided();
+      U.Weight = E.Weight;
+      U.Order = E.Order;
+      unknown(U);
+      return;
+    }
+    priced(E);
+  }
+  /// An event priced by its source (the shared side of an async copy,
+  /// which needs the addresses of both sides).
+  void priced(const RequestEvent &E, const RequestCost &C) const {
     for (RequestListener *L : Listeners)
       L->priced(E, C);
   }

@@ -28,6 +28,7 @@ void AccessStats::add(const AccessStats &O) {
   GenericElsewhere += O.GenericElsewhere;
   GenericLocalBytes += O.GenericLocalBytes;
   GenericGlobalBytes += O.GenericGlobalBytes;
+  AsyncRuled += O.AsyncRuled;
   if (!O.UnknownReason.empty() &&
       (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
     UnknownReason = O.UnknownReason;
@@ -104,6 +105,7 @@ void AccessTotals::priced(const RequestEvent &E, const RequestCost &C) {
   St.DistinctBytes += C.DistinctBytes * W;
   St.MaxUnitsPerRequest = std::max(St.MaxUnitsPerRequest, C.Units);
   St.MaxWays = std::max(St.MaxWays, C.Ways);
+  St.AsyncRuled += C.AsyncRule ? W : 0;
   // The sample: the costliest request, the first of equals in launch order.
   if (St.Costliest &&
       (C.Units < St.Costliest->Units ||

@@ -1392,7 +1392,7 @@ void WarpEvaluator::issue(const Access &A, const uint64_t *Addr, uint32_t Mask,
       if (!(Addr[L] >= B->Lo && Addr[L] < B->Hi && B->Hi - Addr[L] >= Size))
         E.Outside |= 1u << L;
     }
-  Requests.priced(E);
+  Requests.pricedOneSide(E);
 }
 
 } // namespace gmem

@@ -1,6 +1,7 @@
 //===- analyze_file.cpp - One translation unit, source to results ---------===//
 #include "analyze_file.h"
 
+#include "async_copy_units.h"
 #include "compiled.h"
 #include "dram_traffic.h"
 #include "l2_residency.h"
@@ -418,6 +419,8 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
         Request->KeyInputs.insert(Request->KeyInputs.end(), In.begin(),
                                   In.end());
       Request->Files = Files;
+      Request->Files.insert(Request->Files.end(), BF.LinkInputs.begin(),
+                            BF.LinkInputs.end());
       auto B = buildProgram(*Request);
       if (B)
         Built = std::move(*B);
@@ -619,6 +622,44 @@ static std::string firstDifference(const LaunchResult &A,
   return "";
 }
 
+/// Where the model is complete but for async copies' shared sides, whose
+/// wavefronts need both sides' addresses (and the global sides of those
+/// that bypass L1, whose sectors do), takes those from the run Run
+/// into Model (whose lines follow the binary's line table) and says
+/// whether Model is now complete.
+static bool pairAsyncSides(LaunchResult &Model, const LaunchResult &Run) {
+  if (!Model.K)
+    return false;
+  std::map<int, AccessStats> Side;
+  for (size_t I = 0; I < Run.PerAccess.size(); ++I) {
+    const int M = I < Run.ModelAccess.size() ? Run.ModelAccess[I] : -1;
+    if (M < 0 || size_t(M) >= Model.PerAccess.size())
+      continue;
+    const Access &A = Model.K->Accesses[size_t(M)];
+    if (asyncWavefrontsUnknown(A, Model.PerAccess[size_t(M)]) ||
+        (A.AsyncPartner >= 0 && A.Sp == Space::Global &&
+         bypassGlobalSideUnknown(A.Size, A.Compiled.Instruction)))
+      Side[M].add(Run.PerAccess[I]);
+  }
+  if (Side.empty())
+    return false;
+  LaunchResult Try = Model;
+  for (const auto &[M, S] : Side) {
+    const AccessStats &Was = Model.PerAccess[size_t(M)];
+    if (S.Requests + S.UnknownRequests != Was.Requests + Was.UnknownRequests)
+      return false;
+    Try.PerAccess[size_t(M)] = S;
+  }
+  computeMetrics(Try);
+  if (!complete(Try))
+    return false;
+  Model = std::move(Try);
+  Model.PathWhy = "the model's figures, but for its async copies' sides "
+                  "that need where each lane reads as well as where it "
+                  "writes, priced on the executed PTX";
+  return true;
+}
+
 /// The executed path for launch L of K (--path executed, or auto when the
 /// model's result Model is not complete): the launch run on the PTX of the
 /// program's build. None when the model's result stays (with why in
@@ -704,6 +745,8 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
                  Differs + "): the executed ones are kept";
     return std::move(*R);
   }
+  if (O.Path == "auto" && R->Incomplete.empty() && pairAsyncSides(Model, *R))
+    return std::nullopt;
   if (O.Path == "auto" && Model.K && R->Incomplete.empty()) {
     // Where the run left an access unknown (its address depends on bytes
     // nobody wrote), the model's figure or bounds for it stand.

@@ -201,7 +201,7 @@ void printAccesses(const Report &Rep, size_t Launch, std::ostream &OS) {
        << pad(opName(A), 5) << pad(Shared ? "shared" : "global", 7)
        << pad(std::to_string(A.Size), 4, true) << " "
        << pad(S.requestsText(), 10, true);
-    if (asyncWavefrontsUnknown(A) && !S.UnknownRequests) {
+    if (asyncWavefrontsUnknown(A, S) && !S.UnknownRequests) {
       OS << pad("-", 19, true) << "\n      -> " << explainAccess(A, S) << "\n";
       continue;
     }

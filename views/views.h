@@ -59,7 +59,7 @@ nlohmann::json launchJson(const LaunchResult &R);
 /// Whether the access's units are predicted: every request priced, and not
 /// the shared side of an async copy.
 inline bool costKnown(const Access &A, const AccessStats &S) {
-  return !S.UnknownRequests && !asyncWavefrontsUnknown(A);
+  return !S.UnknownRequests && !asyncWavefrontsUnknown(A, S);
 }
 
 /// The one remedy every view offers for access A of launch Launch: the

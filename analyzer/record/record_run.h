@@ -29,7 +29,8 @@ struct RecordRequest {
   std::string Nvcc;               ///< The toolkit's nvcc.
   std::string Nvdisasm;           ///< Empty: the build keeps no disassembly.
   std::string NvccVersion;        ///< Keys the cache.
-  std::vector<std::string> Files; ///< .cu, .cpp and .c files.
+  /// .cu, .cpp and .c files, then the build's linker inputs (libfoo.a).
+  std::vector<std::string> Files;
   std::vector<std::string> Flags; ///< nvcc flags (includes, macros...).
   std::vector<std::string> KeyInputs; ///< Files whose content keys the cache.
   std::string Arch = "sm_90";

@@ -8,7 +8,9 @@
 // left (docs/ROBUSTNESS.md) are per-line counts, the launch's totals
 // agreeing. Seed 1's k1, whose shared-store wavefronts the GPU counts at
 // 1695 where each of its 960 requests is one, is explained: every line's
-// wavefronts are as predicted, the rest belongs to no instruction.
+// wavefronts are as predicted, the rest belongs to no instruction. The
+// async copies' shared efficiency, unknown before session 43 (25 launches
+// explained), is predicted and matches.
 //
 //===----------------------------------------------------------------------===//
 #include "differential.h"
@@ -47,9 +49,9 @@ TEST_P(RandomOnH200, VerdictsHold) {
 
 // The counts are those of gmem-analyze --compare against the H200 run.
 INSTANTIATE_TEST_SUITE_P(Seeds, RandomOnH200,
-                         ::testing::Values(Program{1, 26, 12, 2},
-                                           Program{2, 31, 7, 2},
-                                           Program{132, 32, 7, 1}),
+                         ::testing::Values(Program{1, 37, 1, 2},
+                                           Program{2, 38, 0, 2},
+                                           Program{132, 39, 0, 1}),
                          [](const auto &Info) {
                            return "seed" + std::to_string(Info.param.Seed);
                          });

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -240,6 +241,47 @@ extern "C" void run_kernel(int n) {
   EXPECT_EQ(J["launches"][0]["grid"], json({8, 1, 1}));
   EXPECT_EQ(J["warnings"].dump().find("could not parse"), std::string::npos)
       << J["warnings"].dump();
+}
+
+TEST(BuildEdges, AnArchiveAmongTheFlagsIsLinkedAfterTheSources) {
+  // As a Makefile links a helper library: `nvcc main.cu libscale.a`. The
+  // archive is no source for Clang; nvcc links it after the sources, whose
+  // calls it resolves (before them, ld would have taken nothing from it).
+  const std::string Dir = ::testing::TempDir() + "/gmem-archive";
+  std::filesystem::create_directories(Dir);
+  std::ofstream(Dir + "/scale.cpp") << "int scaleOf(int n) { return 2 * n; }\n";
+  const std::string Ar = Dir + "/libscale.a";
+  std::filesystem::remove(Ar);
+  ASSERT_EQ(std::system(("g++ -c -o " + Dir + "/scale.o " + Dir +
+                         "/scale.cpp && ar rcs " + Ar + " " + Dir + "/scale.o")
+                            .c_str()),
+            0);
+  std::string Main = writeTemp("archive_main.cu", R"(#include <cstdio>
+int scaleOf(int n);
+__global__ void fill(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = 1;
+}
+int main() {
+  const int n = scaleOf(1024);
+  float *a;
+  cudaMalloc(&a, n * sizeof(float));
+  fill<<<n / 256, 256>>>(a, n);
+  cudaDeviceSynchronize();
+  printf("%d\n", n);
+  return 0;
+}
+)");
+  json J = analyzed("archive", Main, 0, nullptr, Ar);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded")
+      << J["compiler"].value("launches_why", "");
+  ASSERT_EQ(J["launches"].size(), 1u);
+  // scaleOf(1024) from the archive: 2048 threads, 8 blocks of 256.
+  EXPECT_EQ(J["launches"][0]["grid"], json({8, 1, 1}));
+  EXPECT_NE(notes(J).find("libscale.a: a linker input"), std::string::npos)
+      << notes(J);
 }
 
 TEST(BuildEdges, AFileClangRejectsDoesNotStopAProgramNvccBuilds) {

@@ -362,7 +362,7 @@ std::vector<LineComparison> compareLines(const LaunchResult &R,
       if (C.UnknownReason.empty())
         C.UnknownReason = A.Text + ": " + S.UnknownReason;
     }
-    if (asyncWavefrontsUnknown(A) && S.Requests) {
+    if (asyncWavefrontsUnknown(A, S)) {
       UnknownHere = true;
       if (C.UnknownReason.empty())
         C.UnknownReason = A.Text + ": " + AsyncSharedSide;
