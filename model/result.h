@@ -92,7 +92,7 @@ struct AccessStats {
   /// shared data bytes too (simulator/metrics.cpp).
   uint64_t GenericGlobalBytes = 0;
   /// The shared side of an async copy: requests priced from both sides'
-  /// addresses (simulator/async_copy_units.h); the others, priced as plain
+  /// addresses (simulator/async_copy_units.h); the others priced, as plain
   /// stores by a source that saw one side only, are not the GPU's.
   uint64_t AsyncRuled = 0;
   /// Unknown requests whose cost is bounded (address from loaded data in a
@@ -142,7 +142,7 @@ struct AccessStats {
 /// not.
 inline bool asyncWavefrontsUnknown(const Access &A, const AccessStats &S) {
   return A.AsyncPartner >= 0 && A.Sp == Space::Shared &&
-         S.Requests > S.AsyncRuled;
+         S.Requests > S.AsyncRuled + S.UnknownRequests;
 }
 inline const char *const AsyncSharedSide =
     "the shared side of an async copy (cp.async, LDGSTS): in no shared load "

@@ -622,11 +622,19 @@ static std::string firstDifference(const LaunchResult &A,
   return "";
 }
 
+/// Whether the model's figure for A, an async copy's side, is one-sided:
+/// its shared side, or the global side of one that bypasses L1.
+static bool oneSided(const Access &A) {
+  return A.AsyncPartner >= 0 &&
+         (A.Sp == Space::Shared ||
+          bypassGlobalSideUnknown(A.Size, A.Compiled.Instruction));
+}
+
 /// Where the model is complete but for async copies' shared sides, whose
 /// wavefronts need both sides' addresses (and the global sides of those
 /// that bypass L1, whose sectors do), takes those from the run Run
-/// into Model (whose lines follow the binary's line table) and says
-/// whether Model is now complete.
+/// into Model (whose lines follow the binary's line table), priced or
+/// bounded, and says whether Model is now complete.
 static bool pairAsyncSides(LaunchResult &Model, const LaunchResult &Run) {
   if (!Model.K)
     return false;
@@ -635,10 +643,7 @@ static bool pairAsyncSides(LaunchResult &Model, const LaunchResult &Run) {
     const int M = I < Run.ModelAccess.size() ? Run.ModelAccess[I] : -1;
     if (M < 0 || size_t(M) >= Model.PerAccess.size())
       continue;
-    const Access &A = Model.K->Accesses[size_t(M)];
-    if (asyncWavefrontsUnknown(A, Model.PerAccess[size_t(M)]) ||
-        (A.AsyncPartner >= 0 && A.Sp == Space::Global &&
-         bypassGlobalSideUnknown(A.Size, A.Compiled.Instruction)))
+    if (oneSided(Model.K->Accesses[size_t(M)]))
       Side[M].add(Run.PerAccess[I]);
   }
   if (Side.empty())
@@ -646,14 +651,15 @@ static bool pairAsyncSides(LaunchResult &Model, const LaunchResult &Run) {
   LaunchResult Try = Model;
   for (const auto &[M, S] : Side) {
     const AccessStats &Was = Model.PerAccess[size_t(M)];
-    if (S.Requests + S.UnknownRequests != Was.Requests + Was.UnknownRequests)
+    if (S.Requests != Was.Requests)
       return false;
     Try.PerAccess[size_t(M)] = S;
   }
+  // Bounded where the run could only bound them: still more than one side.
   computeMetrics(Try);
-  if (!complete(Try))
-    return false;
   Model = std::move(Try);
+  if (!complete(Model))
+    return false;
   Model.PathWhy = "the model's figures, but for its async copies' sides "
                   "that need where each lane reads as well as where it "
                   "writes, priced on the executed PTX";
@@ -757,6 +763,9 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
           !R->PerAccess[I].UnknownRequests)
         continue;
       const AccessStats &S = Model.PerAccess[size_t(M)];
+      // An async copy's sides that need both addresses: the model saw one.
+      if (oneSided(Model.K->Accesses[size_t(M)]))
+        continue;
       // A retry loop's count is timing's: the model's figure assumes none.
       if (R->PerAccess[I].atLeast())
         continue;

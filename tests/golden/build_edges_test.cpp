@@ -284,6 +284,59 @@ int main() {
       << notes(J);
 }
 
+TEST(AsyncCopies, ABypassingCopyIntoAPaddedTileIsBoundedBothSides) {
+  // A warp copies 8 rows of 64 bytes, 512 bytes apart, into shared rows of
+  // 80 (16 of padding), 16 bytes a lane bypassing L1 (cp.async.cg), as the
+  // padded tiles of cuda_hgemm's WMMA kernels. Each quarter warp reads two
+  // rows (2 lines, 4 sectors) and writes two rows that span 2 lines and 5
+  // chunks of 32 bytes: its wavefronts lie in [2, 8] (the most lines
+  // either side, one a lane), its sectors as L1 counts them in [4, 5] (an
+  // H200 counted 5 for that layout: tests/data/measured/hgemm). Only the
+  // executed PTX pairs the sides; the model's figure would be one-sided.
+  std::string Src = writeTemp("padded_tile.cu", R"(#include <cstdio>
+#include <cuda_pipeline.h>
+__global__ void paddedTile(const float4 *in, float *out) {
+  __shared__ float4 tile[8][5];
+  const int row = threadIdx.x / 4, col = threadIdx.x % 4;
+  __pipeline_memcpy_async(&tile[row][col], &in[row * 32 + col],
+                          sizeof(float4));
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  out[threadIdx.x] = tile[row][col].x;
+}
+int main() {
+  float4 *in;
+  float *out, h[32];
+  cudaMalloc(&in, 256 * sizeof(float4));
+  cudaMalloc(&out, 32 * sizeof(float));
+  cudaMemset(in, 0, 256 * sizeof(float4));
+  paddedTile<<<1, 32>>>(in, out);
+  cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%f\n", h[0]);
+  return 0;
+}
+)");
+  json J = analyzed("padded_tile", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 1u);
+  const json &L = J["launches"][0];
+  const json *Global = nullptr, *Shared = nullptr;
+  for (const json &A : L["accesses"])
+    if (A.contains("async_partner"))
+      (A["space"] == "shared" ? Shared : Global) = &A;
+  ASSERT_TRUE(Global && Shared) << L["accesses"].dump();
+  EXPECT_EQ((*Shared)["wavefronts"], json({{"min", 8}, {"max", 32}}))
+      << Shared->dump();
+  EXPECT_EQ((*Global)["sectors"], json({{"min", 16}, {"max", 20}}))
+      << Global->dump();
+  EXPECT_NE((*Shared)["unknown_reason"].get<std::string>().find("bypasses L1"),
+            std::string::npos);
+  EXPECT_NE((*Global)["unknown_reason"].get<std::string>().find("bypasses L1"),
+            std::string::npos);
+}
+
 TEST(BuildEdges, AFileClangRejectsDoesNotStopAProgramNvccBuilds) {
   // GCC accepts the two-argument malloc attribute (as glibc's and GCC's own
   // headers use it); Clang 19 rejects it at file scope, where no function
