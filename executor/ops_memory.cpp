@@ -819,6 +819,9 @@ bool decodeMemory(Decoder &D, const ptx::Instr &I, XInstr &X) {
     if (I.Ops.size() > 3 && I.Ops[3].Kind != ptx::Operand::Symbol)
       X.S[X.NS++] = D.src(I.Ops[3], Ty::U32);
     X.Width = uint8_t(I.Ops[2].Value);
+    if (I.Ops[2].Value != 4 && I.Ops[2].Value != 8 && I.Ops[2].Value != 16)
+      return D.unsupported(X, "a cp.async of other than 4, 8 or 16 bytes"),
+             true;
     X.Sub = I.has("cg"); // Bypassing L1 (LDGSTS.BYPASS).
     X.Mem = MemOp::Load;
     X.Space = MemSpace::Shared;

@@ -120,6 +120,8 @@ AsyncCopyCost asyncCopyRequest(const ArchRules &A, const uint64_t *Global,
                                const uint64_t *Shared, uint32_t Mask,
                                unsigned Size, bool Bypass) {
   AsyncCopyCost R;
+  if (!Size) // Nothing moves (the executor decodes 4, 8 and 16 only).
+    return R;
   // The bytes and the fewest wavefronts are a shared store's.
   R.Cost = sharedRequest(A, Shared, Mask, Size, false);
   R.Cost.Units = 0;
