@@ -553,7 +553,7 @@ private:
     U.Reason = &bypassLayout();
     U.Order = E.Order;
     Pipe.unknown(U);
-    Pipe.bounded({Id, AC.Min, AC.Max});
+    Pipe.bounded({Id, AC.Min, AC.Max, AC.Cost.DistinctBytes});
   }
 
   /// The global side of an async copy that bypasses L1: its sectors as L1

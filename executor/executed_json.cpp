@@ -52,7 +52,9 @@ json statsJson(const AccessStats &S) {
               S.MinUnits,
               S.MaxUnits,
               S.GenericGlobalBytes,
-              S.AsyncRuled};
+              S.AsyncRuled,
+              S.BoundedWithBytes,
+              S.BoundedBytes};
 }
 
 AccessStats statsFrom(const json &J) {
@@ -108,6 +110,10 @@ AccessStats statsFrom(const json &J) {
     S.GenericGlobalBytes = U();
   if (I < J.size())
     S.AsyncRuled = U();
+  if (I + 1 < J.size()) {
+    S.BoundedWithBytes = U();
+    S.BoundedBytes = U();
+  }
   return S;
 }
 

@@ -95,6 +95,10 @@ struct AccessStats {
   /// addresses (simulator/async_copy_units.h); the others priced, as plain
   /// stores by a source that saw one side only, are not the GPU's.
   uint64_t AsyncRuled = 0;
+  /// Of the bounded requests, those whose bytes are known (their addresses
+  /// are; the rule is not), and their distinct bytes, summed: an
+  /// efficiency over them has bounds too.
+  uint64_t BoundedWithBytes = 0, BoundedBytes = 0;
   /// Unknown requests whose cost is bounded (address from loaded data in a
   /// proven range), and the sums of their fewest and most units.
   uint64_t BoundedRequests = 0;

@@ -39,6 +39,9 @@ struct Totals {
   std::string BytesUnknown;
   /// The device runtime's code adds requests of its own, not counted.
   bool Runtime = false;
+  /// The bytes of the bounded requests, where every one's are known.
+  uint64_t BoundedBytes = 0;
+  bool BoundedBytesKnown = true;
 };
 
 /// Generic stores or atomics whose lanes reached shared or local memory:
@@ -62,6 +65,9 @@ void addTo(Totals &T, const Access &A, const AccessStats &S) {
   T.MinUnits += S.MinUnits;
   T.MaxUnits += S.MaxUnits;
   T.Bounded = T.Bounded && S.bounded();
+  T.BoundedBytes += S.BoundedBytes;
+  T.BoundedBytesKnown =
+      T.BoundedBytesKnown && S.BoundedWithBytes == S.BoundedRequests;
   T.CountUnknown = T.CountUnknown || S.UncountedRequests;
   if (S.UnknownRequests && T.Unknown.empty())
     T.Unknown = A.Loc.File + ":" + std::to_string(A.Loc.Line) + ": " + A.Text +
@@ -140,6 +146,8 @@ void addTotals(Totals &T, const Totals &O) {
   T.MinUnits += O.MinUnits;
   T.MaxUnits += O.MaxUnits;
   T.Bounded = T.Bounded && O.Bounded;
+  T.BoundedBytes += O.BoundedBytes;
+  T.BoundedBytesKnown = T.BoundedBytesKnown && O.BoundedBytesKnown;
   T.CountUnknown = T.CountUnknown || O.CountUnknown;
   T.Runtime = T.Runtime || O.Runtime;
   if (T.BytesUnknown.empty())
@@ -293,6 +301,15 @@ void computeMetrics(LaunchResult &R) {
       V = T.Unknown.empty() && !T.BytesUnknown.empty()
               ? Metric{std::nullopt, T.BytesUnknown}
               : ratio(T, T.Bytes, Unit * T.Units, 100);
+      // Bounded requests whose bytes are known (an async copy's shared
+      // side): the efficiency lies between their most and fewest units'.
+      if (!V.Value && T.Bounded && T.BoundedBytesKnown && T.UnknownRequests &&
+          !T.CountUnknown && T.BytesUnknown.empty()) {
+        const double Bytes = 100.0 * double(T.Bytes + T.BoundedBytes);
+        V.Min = Bytes / (Unit * double(T.Units + T.MaxUnits));
+        if (T.Units + T.MinUnits)
+          V.Max = Bytes / (Unit * double(T.Units + T.MinUnits));
+      }
       break;
     }
     case MetricQuantity::Other:

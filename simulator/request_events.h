@@ -71,6 +71,9 @@ struct UnknownEvent {
 struct BoundedEvent {
   int AccessId = 0;
   uint64_t MinUnits = 0, MaxUnits = 0;
+  /// Where the addresses are known and only the rule is not (an async
+  /// copy's shared side): the distinct bytes the request moves.
+  std::optional<uint64_t> Bytes;
 };
 
 /// Accesses the compiler merged into one wide instruction (AccessId its

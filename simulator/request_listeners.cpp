@@ -29,6 +29,8 @@ void AccessStats::add(const AccessStats &O) {
   GenericLocalBytes += O.GenericLocalBytes;
   GenericGlobalBytes += O.GenericGlobalBytes;
   AsyncRuled += O.AsyncRuled;
+  BoundedWithBytes += O.BoundedWithBytes;
+  BoundedBytes += O.BoundedBytes;
   if (!O.UnknownReason.empty() &&
       (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
     UnknownReason = O.UnknownReason;
@@ -147,6 +149,10 @@ void AccessTotals::bounded(const BoundedEvent &E) {
   St.BoundedRequests += 1;
   St.MinUnits += E.MinUnits;
   St.MaxUnits += E.MaxUnits;
+  if (E.Bytes) {
+    St.BoundedWithBytes += 1;
+    St.BoundedBytes += *E.Bytes;
+  }
 }
 
 void AccessTotals::unmerged(const UnmergedEvent &E) {

@@ -335,6 +335,12 @@ int main() {
             std::string::npos);
   EXPECT_NE((*Global)["unknown_reason"].get<std::string>().find("bypasses L1"),
             std::string::npos);
+  // The shared efficiency: the copy's 512 bytes and the read-back's 128
+  // (.x of rows 80 bytes apart: 8 banks, 4 words each, 4 wavefronts) over
+  // 4 + [8, 32] wavefronts of 128 bytes: [13.89, 41.67] %.
+  const json &B = L["metric_bounds"]["shared_efficiency"];
+  EXPECT_NEAR(B.value("min", 0.0), 100.0 * 640 / (128 * 36), 1e-9) << B;
+  EXPECT_NEAR(B.value("max", 0.0), 100.0 * 640 / (128 * 12), 1e-9) << B;
 }
 
 TEST(BuildEdges, AFileClangRejectsDoesNotStopAProgramNvccBuilds) {
