@@ -422,10 +422,9 @@ public:
       E.Block = {R.Block % Grid.X, R.Block / Grid.X % Grid.Y,
                  R.Block / (Grid.X * Grid.Y)};
       E.Warp = R.Warp;
-      if (R.Partner && Acc.Sp == Space::Shared && Acc.AsyncPartner >= 0)
-        return asyncShared(Id, E, R);
-      if (R.Partner && R.Bypass && Acc.AsyncPartner >= 0)
-        return asyncGlobal(Id, E, R);
+      if (R.Partner && Acc.AsyncPartner >= 0 &&
+          (Acc.Sp == Space::Shared || R.Bypass))
+        return asyncSide(Id, E, R);
       Pipe.priced(E);
       return;
     }
@@ -536,13 +535,20 @@ private:
     return true;
   }
 
-  /// The shared side of an async copy, priced from both sides' addresses;
-  /// bounded where its rule is not known.
-  void asyncShared(int Id, const RequestEvent &E, const MemRequest &R) {
-    const AsyncCopyCost AC =
-        asyncCopyRequest(Arch, R.Partner, R.Addr, E.Mask, R.Size, R.Bypass);
-    if (AC.Known) {
-      RequestCost C = AC.Cost;
+  /// A side of an async copy priced from both sides' addresses: the shared
+  /// side's wavefronts, or the sectors L1 counts for the global side of a
+  /// copy that bypasses L1; bounded where the rule is not known.
+  void asyncSide(int Id, const RequestEvent &E, const MemRequest &R) {
+    const bool Shared = E.A->Sp == Space::Shared;
+    const AsyncCopyCost AC = Shared ? asyncCopyRequest(Arch, R.Partner, R.Addr,
+                                                       E.Mask, R.Size, R.Bypass)
+                                    : asyncCopyRequest(Arch, R.Addr, R.Partner,
+                                                       E.Mask, R.Size, true);
+    if (Shared ? AC.Known : AC.GlobalKnown) {
+      RequestCost C =
+          Shared ? AC.Cost : priceRequest(Arch, *E.A, E.Addr, E.Mask, E.Size);
+      if (!Shared)
+        C.Units = C.SassUnits = AC.GlobalSectors;
       C.AsyncRule = true;
       Pipe.priced(E, C);
       return;
@@ -550,31 +556,13 @@ private:
     UnknownEvent U;
     U.AccessId = Id;
     U.Mask = E.Mask;
-    U.Reason = &bypassLayout();
+    U.Reason = Shared ? &bypassLayout() : &bypassSectors();
     U.Order = E.Order;
     Pipe.unknown(U);
-    Pipe.bounded({Id, AC.Min, AC.Max, AC.Cost.DistinctBytes});
-  }
-
-  /// The global side of an async copy that bypasses L1: its sectors as L1
-  /// counts them, or bounds.
-  void asyncGlobal(int Id, const RequestEvent &E, const MemRequest &R) {
-    const AsyncCopyCost AC =
-        asyncCopyRequest(Arch, R.Addr, R.Partner, E.Mask, R.Size, true);
-    if (AC.GlobalKnown) {
-      RequestCost C = priceRequest(Arch, *E.A, E.Addr, E.Mask, E.Size);
-      C.Units = C.SassUnits = AC.GlobalSectors;
-      C.AsyncRule = true;
-      Pipe.priced(E, C);
-      return;
-    }
-    UnknownEvent U;
-    U.AccessId = Id;
-    U.Mask = E.Mask;
-    U.Reason = &bypassSectors();
-    U.Order = E.Order;
-    Pipe.unknown(U);
-    Pipe.bounded({Id, AC.GlobalMin, AC.GlobalMax});
+    if (Shared)
+      Pipe.bounded({Id, AC.Min, AC.Max, AC.Cost.DistinctBytes});
+    else
+      Pipe.bounded({Id, AC.GlobalMin, AC.GlobalMax});
   }
 
   /// One narrower request per part of the object ptxas kept.

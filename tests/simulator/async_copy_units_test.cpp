@@ -1,8 +1,10 @@
 // The shared side of async copies (simulator/async_copy_units.h) against
-// what an H200 measured for 88 lane layouts (bench/ldgsts_layouts.cu;
+// what an H200 measured for 23 lane layouts, 88 launches
+// (bench/ldgsts_layouts.cu, its layouts from bench/ldgsts_layouts.h;
 // tests/data/measured/ldgsts/README.md): each launch's LDGSTS wavefronts,
 // its shared bytes over the shared efficiency (no other shared access
 // runs), per request.
+#include "../../bench/ldgsts_layouts.h"
 #include "arch.h"
 #include "async_copy_units.h"
 
@@ -19,106 +21,6 @@ using namespace gmem;
 namespace {
 
 const ArchRules &sm90() { return *findArch("sm_90"); }
-
-// bench/ldgsts_layouts.cu's layouts, as that file defines them.
-bool layoutOf(int P, unsigned Size, unsigned L, uint64_t &G, uint64_t &S) {
-  const unsigned Row = L / 4, Col = L % 4;
-  switch (P) {
-  case 0:
-    G = L * Size;
-    S = L * Size;
-    return true;
-  case 1:
-    G = L * Size;
-    S = (L ^ 1) * Size;
-    return true;
-  case 2:
-    G = L * Size;
-    S = (L ^ 8) * Size;
-    return true;
-  case 3:
-    G = L * Size;
-    S = (31 - L) * Size;
-    return true;
-  case 4:
-    G = Row * 512 + Col * 16;
-    S = Row * 64 + ((Col + (Row % 8) / 2) % 4) * 16;
-    return Size == 16;
-  case 5:
-    G = Row * 512 + Col * 16;
-    S = Row * 64 + Col * 16;
-    return Size == 16;
-  case 6:
-    G = 16 + L * Size;
-    S = L * Size;
-    return true;
-  case 7:
-    G = L * 2 * Size;
-    S = ((L / 2) + (L % 2) * 32) * Size;
-    return true;
-  case 8:
-    G = L * Size;
-    S = (L / 2) * 4 * Size + (L % 2) * Size;
-    return true;
-  case 9:
-    G = L * Size;
-    S = L * Size + (L * Size / 128) * 16;
-    return true;
-  case 10:
-    G = (31 - L) * Size;
-    S = L * Size;
-    return true;
-  case 11:
-    G = L * Size;
-    S = (L ^ 4) * Size;
-    return true;
-  case 12:
-    G = L * Size;
-    S = (L ^ 2) * Size;
-    return true;
-  case 13:
-    G = L * Size;
-    S = L * Size + 2048 * (L % 2);
-    return true;
-  case 14:
-    G = L * 2 * Size;
-    S = L * 2 * Size;
-    return true;
-  case 15:
-    G = L * Size;
-    S = L * 128;
-    return true;
-  case 16:
-    G = L * 128;
-    S = L * Size;
-    return true;
-  case 17:
-    G = (L % 16) * Size;
-    S = L * Size;
-    return true;
-  case 18:
-    G = L * Size;
-    S = (L * Size) ^ 64;
-    return true;
-  case 19:
-    G = L * Size;
-    S = L * Size + (Size == 16 ? 16 : 0);
-    return true;
-  case 20:
-    G = L * 2 * Size;
-    S = L * Size;
-    return true;
-  case 21:
-    G = L * 4 * Size;
-    S = L * Size;
-    return true;
-  case 22:
-    G = L * Size;
-    S = L * 2 * Size;
-    return true;
-  }
-  return false;
-}
 
 struct MeasuredLaunch {
   int Layout = 0;
@@ -146,9 +48,9 @@ std::vector<std::string> csvFields(const std::string &Line) {
 // The measured launches, in the program's launch order.
 std::vector<MeasuredLaunch> measured() {
   std::vector<MeasuredLaunch> Out;
-  for (int P = 0; P < 23; ++P)
+  for (int P = 0; P < Layouts; ++P)
     for (unsigned Size : {4u, 8u, 16u}) {
-      uint64_t G, S;
+      unsigned G, S;
       if (!layoutOf(P, Size, 0, G, S))
         continue;
       Out.push_back({P, Size, false, {}});
@@ -196,8 +98,11 @@ TEST(AsyncCopyUnits, EveryMeasuredLayoutIsPredictedOrBounded) {
     // The efficiency has two decimals: a few wavefronts in 10^4.
     const double Measured = Bytes / (Pct / 100 * 128) / Requests;
     uint64_t G[32], S[32];
-    for (unsigned L = 0; L < 32; ++L)
-      layoutOf(M.Layout, M.Size, L, G[L], S[L]);
+    for (unsigned L = 0; L < 32; ++L) {
+      unsigned GL = 0, SL = 0;
+      layoutOf(M.Layout, M.Size, L, GL, SL);
+      G[L] = GL, S[L] = SL;
+    }
     // Warp w's regions: 8192 bytes apart in global memory, 4096 in shared.
     for (unsigned L = 0; L < 32; ++L)
       G[L] += 3 * 8192, S[L] += 3 * 4096;
