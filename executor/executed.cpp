@@ -547,8 +547,11 @@ private:
     if (Shared ? AC.Known : AC.GlobalKnown) {
       RequestCost C =
           Shared ? AC.Cost : priceRequest(Arch, *E.A, E.Addr, E.Mask, E.Size);
-      if (!Shared)
-        C.Units = C.SassUnits = AC.GlobalSectors;
+      if (!Shared) {
+        C.Units = AC.GlobalSectors;
+        C.SassUnits = AC.LineSectors;
+        C.SassSlack = AC.LineSlack;
+      }
       C.AsyncRule = true;
       Pipe.priced(E, C);
       return;
@@ -562,7 +565,8 @@ private:
     if (Shared)
       Pipe.bounded({Id, AC.Min, AC.Max, AC.Cost.DistinctBytes});
     else
-      Pipe.bounded({Id, AC.GlobalMin, AC.GlobalMax});
+      Pipe.bounded({Id, AC.GlobalMin, AC.GlobalMax, std::nullopt,
+                    AC.GlobalSectors, AC.LineSectors, AC.LineSlack});
   }
 
   /// One narrower request per part of the object ptxas kept.

@@ -54,7 +54,12 @@ json statsJson(const AccessStats &S) {
               S.GenericGlobalBytes,
               S.AsyncRuled,
               S.BoundedWithBytes,
-              S.BoundedBytes};
+              S.BoundedBytes,
+              S.BoundedWithTraffic,
+              S.BoundedTraffic,
+              S.SassSlack,
+              S.BoundedWithSass,
+              S.BoundedSass};
 }
 
 AccessStats statsFrom(const json &J) {
@@ -113,6 +118,15 @@ AccessStats statsFrom(const json &J) {
   if (I + 1 < J.size()) {
     S.BoundedWithBytes = U();
     S.BoundedBytes = U();
+  }
+  if (I + 1 < J.size()) {
+    S.BoundedWithTraffic = U();
+    S.BoundedTraffic = U();
+  }
+  if (I + 2 < J.size()) {
+    S.SassSlack = U();
+    S.BoundedWithSass = U();
+    S.BoundedSass = U();
   }
   return S;
 }

@@ -49,6 +49,9 @@ struct AccessStats {
   /// Units as the SASS per-instruction counters count them (distinct
   /// sectors of each atomic request; Units otherwise).
   uint64_t SassUnits = 0;
+  /// How many more than SassUnits (and BoundedSass) the SASS counters may
+  /// count: copies bypassing L1 whose shared wavefronts are bounded.
+  uint64_t SassSlack = 0;
   uint64_t IdealUnits = 0;         ///< The fewest the same bytes could take.
   uint64_t DistinctBytes = 0;      ///< Per request, bytes counted once, summed.
   uint64_t MaxUnitsPerRequest = 0; ///< The costliest request.
@@ -99,6 +102,12 @@ struct AccessStats {
   /// are; the rule is not), and their distinct bytes, summed: an
   /// efficiency over them has bounds too.
   uint64_t BoundedWithBytes = 0, BoundedBytes = 0;
+  /// Of the bounded requests, those whose sectors read are known where
+  /// L1's count is not (BoundedEvent::Traffic), and those sectors, summed.
+  uint64_t BoundedWithTraffic = 0, BoundedTraffic = 0;
+  /// Of the bounded requests, those whose SASS counts are known where L1's
+  /// is not (BoundedEvent::Sass), and those counts' fewest, summed.
+  uint64_t BoundedWithSass = 0, BoundedSass = 0;
   /// Unknown requests whose cost is bounded (address from loaded data in a
   /// proven range), and the sums of their fewest and most units.
   uint64_t BoundedRequests = 0;
@@ -118,6 +127,13 @@ struct AccessStats {
 
   /// Every unknown request is bounded: Units + [MinUnits, MaxUnits] holds.
   bool bounded() const { return UnknownRequests == BoundedRequests; }
+  /// The units that reach L2 and DRAM: Units, with those of bounded
+  /// requests whose sectors read are known; none where others are unknown.
+  std::optional<uint64_t> trafficUnits() const {
+    if (UncountedRequests || UnknownRequests != BoundedWithTraffic)
+      return std::nullopt;
+    return Units + BoundedTraffic;
+  }
   /// Timing decides how often it runs: Requests (and Units) are the fewest
   /// a GPU makes, not its count.
   bool atLeast() const {

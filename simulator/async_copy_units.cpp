@@ -23,7 +23,12 @@
 // 32-byte chunks of shared memory it writes, and otherwise lie between
 // the two (13 and 10 of the 23 bypassing launches measured: the larger
 // where the reads or writes are misaligned, the chunks where each lane
-// reads a sector of its own).
+// reads a sector of its own). The per-line (SASS) counters count the
+// distinct sectors of each wavefront, summed: a quarter warp's distinct
+// sectors where it costs one wavefront, one set a lane where it costs one
+// a lane, and between the two otherwise (all 69 bypassing launches of
+// bench/ldgsts_lines.cu, whatever the L2 prefetch hint; through L1 they
+// count what L1 counts).
 //
 //===----------------------------------------------------------------------===//
 #include "async_copy_units.h"
@@ -152,10 +157,16 @@ AsyncCopyCost asyncCopyRequest(const ArchRules &A, const uint64_t *Global,
         distinctBlocks(Global, Group, Size, Size) == Lanes &&
         distinctBlocks(Shared, Group, Size, Size) == Lanes) {
       R.Cost.Units += 1;
+      R.LineSectors += Sectors;
       continue;
     }
     // Otherwise between the most lines either side touches and one a lane.
     const uint64_t Fewest = std::max(GLines, SLines);
+    uint64_t OneALane = 0;
+    for (uint32_t M = Group; M; M &= M - 1)
+      OneALane += distinctBlocks(Global, M & -M, Size, 32);
+    R.LineSectors += Fewest >= Lanes ? OneALane : Sectors;
+    R.LineSlack += Fewest >= Lanes ? 0 : OneALane - Sectors;
     R.Known = false;
     UnknownMin += Fewest;
     UnknownMax += std::max(Lanes, Fewest);

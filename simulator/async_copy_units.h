@@ -27,6 +27,11 @@ struct AsyncCopyCost {
   /// chunks it writes, else between the two counts (GlobalKnown false).
   bool GlobalKnown = true;
   uint64_t GlobalSectors = 0, GlobalMin = 0, GlobalMax = 0;
+  /// Bypassing L1, the global sectors the per-line (SASS) counters count:
+  /// each shared wavefront's distinct sectors, summed. At least
+  /// LineSectors, at most LineSectors + LineSlack (0 where the wavefronts
+  /// are known).
+  uint64_t LineSectors = 0, LineSlack = 0;
 };
 
 /// Bypassing L1, whether the global side's sectors are the plain rule's

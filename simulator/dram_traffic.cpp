@@ -64,7 +64,10 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M,
     const AccessStats &S = R.PerAccess[size_t(A.Id)];
     if (!S.Requests)
       continue;
-    if (S.UnknownRequests && !Unbounded) {
+    // A copy bypassing L1 whose L1 count is only bounded: the sectors its
+    // lanes read are known, and those are what L2 fetches.
+    const std::optional<uint64_t> Units = S.trafficUnits();
+    if (!Units && !Unbounded) {
       T.Why = "the sectors of " + A.Text + " at " + locText(A.Loc) +
               " are not known";
       Unbounded = true;
@@ -91,7 +94,7 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M,
     Buffer &B = Buffers[Name];
     if (Size)
       B.Size = std::max(B.Size.value_or(0), *Size);
-    const uint64_t Bytes = S.Units * Rules.unitBytes(A);
+    const uint64_t Bytes = Units.value_or(S.Units) * Rules.unitBytes(A);
     if (A.Kind != AccessKind::Store) {
       B.Loaded += Bytes; // An atomic reads and writes its sectors.
       if (!(S.HasStride && S.Stride < 64 && S.Stride > -64))

@@ -21,6 +21,9 @@ struct RequestCost {
   /// see a request: Units, except for atomics (whose L1 count repeats a
   /// sector for each lane on its busiest address).
   uint64_t SassUnits = 0;
+  /// How many more than SassUnits the SASS counters may count: a copy
+  /// bypassing L1 whose shared wavefronts are bounded (async_copy_units.h).
+  uint64_t SassSlack = 0;
   uint64_t IdealUnits = 0; ///< The fewest the same distinct bytes need.
   uint64_t DistinctBytes = 0;
   /// Shared: the most distinct words one bank serves within one group of

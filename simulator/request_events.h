@@ -74,6 +74,13 @@ struct BoundedEvent {
   /// Where the addresses are known and only the rule is not (an async
   /// copy's shared side): the distinct bytes the request moves.
   std::optional<uint64_t> Bytes;
+  /// Where only L1's count is bounded (a copy bypassing L1): the sectors
+  /// the lanes read, which L2 fetches from DRAM whatever L1 counts.
+  std::optional<uint64_t> Traffic;
+  /// Where the per-line (SASS) counters count other sectors than L1 (a
+  /// copy bypassing L1): their fewest, and how many more they may count.
+  std::optional<uint64_t> Sass;
+  uint64_t SassSlack = 0;
 };
 
 /// Accesses the compiler merged into one wide instruction (AccessId its

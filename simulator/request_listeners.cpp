@@ -10,6 +10,7 @@ void AccessStats::add(const AccessStats &O) {
   ActiveLanes += O.ActiveLanes;
   Units += O.Units;
   SassUnits += O.SassUnits;
+  SassSlack += O.SassSlack;
   IdealUnits += O.IdealUnits;
   DistinctBytes += O.DistinctBytes;
   MaxUnitsPerRequest = std::max(MaxUnitsPerRequest, O.MaxUnitsPerRequest);
@@ -31,6 +32,10 @@ void AccessStats::add(const AccessStats &O) {
   AsyncRuled += O.AsyncRuled;
   BoundedWithBytes += O.BoundedWithBytes;
   BoundedBytes += O.BoundedBytes;
+  BoundedWithTraffic += O.BoundedWithTraffic;
+  BoundedTraffic += O.BoundedTraffic;
+  BoundedWithSass += O.BoundedWithSass;
+  BoundedSass += O.BoundedSass;
   if (!O.UnknownReason.empty() &&
       (UnknownReason.empty() || O.ReasonOrder < ReasonOrder)) {
     UnknownReason = O.UnknownReason;
@@ -103,6 +108,7 @@ void AccessTotals::priced(const RequestEvent &E, const RequestCost &C) {
   }
   St.Units += C.Units * W;
   St.SassUnits += C.SassUnits * W;
+  St.SassSlack += C.SassSlack * W;
   St.IdealUnits += C.IdealUnits * W;
   St.DistinctBytes += C.DistinctBytes * W;
   St.MaxUnitsPerRequest = std::max(St.MaxUnitsPerRequest, C.Units);
@@ -153,6 +159,15 @@ void AccessTotals::bounded(const BoundedEvent &E) {
     St.BoundedWithBytes += 1;
     St.BoundedBytes += *E.Bytes;
   }
+  if (E.Traffic) {
+    St.BoundedWithTraffic += 1;
+    St.BoundedTraffic += *E.Traffic;
+  }
+  if (E.Sass) {
+    St.BoundedWithSass += 1;
+    St.BoundedSass += *E.Sass;
+  }
+  St.SassSlack += E.SassSlack;
 }
 
 void AccessTotals::unmerged(const UnmergedEvent &E) {

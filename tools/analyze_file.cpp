@@ -15,6 +15,7 @@
 
 #include "build_flags.h"
 #include "execute_launch.h"
+#include "executed_json.h"
 #include "frontend.h"
 #include "host_launches.h"
 #include "install_paths.h"
@@ -971,6 +972,11 @@ llvm::Error simulateLaunches(const Module &M,
       if (A.Kind == ArgValue::Pointer && I != L.Memory.end())
         Key["memory"][A.Allocation] = uintptr_t(I->second.Data.get());
     }
+    // A functional recording ran each launch on the memory it had, tables
+    // the host rewrote between launches included (__constant__ offsets of
+    // bench/ldgsts_lines.cu): launches whose runs counted otherwise differ.
+    if (L.Executed && L.Executed->Priced)
+      Key["executed"] = countsJson(*L.Executed, 0);
     auto [At, NewHere] = Here.emplace(Key.dump(), Rep.Launches.size());
     if (!NewHere) {
       ++Rep.Launches[At->second].Count;

@@ -44,4 +44,20 @@ TEST(MemoryPcs, PredicatedLoadsKeepTheirOffsets) {
   EXPECT_EQ(Pcs.at("_Z7treeSumPKfPf"), (std::set<uint32_t>{0x110, 0x140}));
 }
 
+TEST(MemoryPcs, NeverRunPaddingIsNotAMemoryInstruction) {
+  // As nvdisasm -c printed examples/async_copy.cu's cudaCopyVec4 (CUDA
+  // 13.0), and a predicated load after it: ptxas pads before the copy with
+  // shared loads that `@!PT` keeps from ever running; other predicates stay.
+  const std::string Text =
+      ".text._Z12cudaCopyVec4P6float4PKS_:\n"
+      "        /*00f0*/              @!PT LDS RZ, [RZ] ;\n"
+      "        /*0100*/              @!PT LDS RZ, [RZ] ;\n"
+      "        /*0110*/              @!PT LDS RZ, [RZ] ;\n"
+      "        /*0120*/                   LDGSTS.E.BYPASS.128 [R9], "
+      "desc[UR6][R2.64] ;\n"
+      "        /*0130*/              @!P0 LDS R4, [R9] ;\n";
+  EXPECT_EQ(parseMemoryPcs(Text).at("_Z12cudaCopyVec4P6float4PKS_"),
+            (std::set<uint32_t>{0x120, 0x130}));
+}
+
 } // namespace

@@ -661,6 +661,79 @@ TEST(Compare, UnknownPredictionIsExplained) {
   EXPECT_EQ(comparisonExitCode(C, true), 1);
 }
 
+/// copy's load made unknown but bounded, as a load whose address comes
+/// from data in a proven range is: its 8 requests take 32 to 64 sectors.
+Comparison buildBounded(const Module &M, const Measurement &Ms) {
+  ComparisonOptions O;
+  O.Threads = 1;
+  O.Predict = [](const Kernel &K, const Launch &L, const ArchRules &A) {
+    SimOptions SO;
+    SO.Arch = &A;
+    SO.Threads = 1;
+    LaunchResult R = simulate(K, L, SO);
+    AccessStats &S = R.PerAccess[0];
+    S.UnknownRequests = S.BoundedRequests = S.Requests;
+    S.Units = S.SassUnits = 0;
+    S.MinUnits = 32;
+    S.MaxUnits = 64;
+    S.UnknownReason = "in[i] reads data loaded by idx[i], in [0, 512)";
+    computeMetrics(R);
+    return R;
+  };
+  Expected<Comparison> C = buildComparison(M, Ms, "measured.json", O);
+  EXPECT_TRUE(C) << C.error();
+  return C ? *C : Comparison();
+}
+
+TEST(Compare, BoundedPredictionIsJudgedAgainstItsBounds) {
+  Module M = copyModule();
+  Measurement Ms = copyMeasurement();
+  // 48 sectors lie in [32, 64]: explained by the bound's reason.
+  Ms.Launches[0].Metrics[LdSec] = 48;
+  Ms.Launches[0].Lines[0].Sectors = 48;
+  Comparison C = build(M, Ms); // Plain model: 32 predicted, 48 differs.
+  EXPECT_EQ(metric(C, LdSec)->V, Verdict::Mismatch);
+  C = buildBounded(M, Ms);
+  const MetricComparison *Sectors = metric(C, LdSec);
+  ASSERT_TRUE(Sectors->Bounds.has_value());
+  EXPECT_FALSE(Sectors->Predicted.has_value());
+  EXPECT_EQ(Sectors->Bounds->first, 32);
+  EXPECT_EQ(Sectors->Bounds->second, 64);
+  EXPECT_EQ(Sectors->V, Verdict::Explained);
+  EXPECT_TRUE(contains(Sectors->Reason,
+                       "(c) predicted between 32 and 64, measured 48: "))
+      << Sectors->Reason;
+  // The requests are known; the efficiency has no bounds (the bytes of
+  // the unknown requests are not known).
+  EXPECT_EQ(metric(C, LdReq)->V, Verdict::Match);
+  EXPECT_FALSE(metric(C, LdPct)->Bounds.has_value());
+  EXPECT_EQ(metric(C, LdPct)->V, Verdict::Explained);
+  // The line: 8 instructions and 32 to 64 sectors predicted, 48 measured.
+  EXPECT_EQ(lineOf(C, 10)->Kind, "bounded");
+  EXPECT_EQ(comparisonExitCode(C, false), 0);
+  EXPECT_TRUE(contains(text(C), "32-64")) << text(C);
+  for (const nlohmann::json &R : comparisonJson(C)["launches"][0]["metrics"])
+    if (R["name"] == LdSec) {
+      EXPECT_EQ(R["predicted"], nullptr);
+      EXPECT_EQ(R["predicted_bounds"],
+                nlohmann::json({{"min", 32.0}, {"max", 64.0}}));
+    }
+
+  // 65 sectors lie outside: a difference no reason explains, the launch
+  // fails; so does a count below the lower bound.
+  for (double Outside : {65.0, 31.0}) {
+    Ms.Launches[0].Metrics[LdSec] = Outside;
+    Ms.Launches[0].Lines[0].Sectors = uint64_t(Outside);
+    C = buildBounded(M, Ms);
+    Sectors = metric(C, LdSec);
+    EXPECT_EQ(Sectors->V, Verdict::Mismatch) << Outside;
+    EXPECT_TRUE(contains(Sectors->Reason, "outside the bounds"))
+        << Sectors->Reason;
+    EXPECT_EQ(lineOf(C, 10)->V, Verdict::Mismatch) << Outside;
+    EXPECT_EQ(comparisonExitCode(C, false), 1) << Outside;
+  }
+}
+
 /// nvprof logs one row per kernel and no configuration (the importer sets
 /// grid and block to {0, 0, 0}); per-request ratios under both names.
 Measurement nvprofMeasurement() {

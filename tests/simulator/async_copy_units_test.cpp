@@ -12,6 +12,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -137,6 +138,74 @@ TEST(AsyncCopyUnits, EveryMeasuredLayoutIsPredictedOrBounded) {
   // The global side's sectors, bypassing L1: known where each quarter
   // warp reads as many sectors as it writes 32-byte chunks (13 of 23).
   EXPECT_EQ(SectorsExact, 13u);
+}
+
+// The per-line (SASS) counters' view of the same copies, measured with
+// gmem-verify on an H200 (bench/ldgsts_lines.cu, tests/data/measured/
+// ldgsts/lines.json): through L1 a line's sectors are L1's, bypassing it
+// they are each shared wavefront's distinct sectors, summed, whatever the
+// L2 prefetch hint.
+TEST(AsyncCopyUnits, PerLineSectorsFollowTheWavefronts) {
+  std::ifstream In(std::string(GMEM_SOURCE_DIR) +
+                   "/tests/data/measured/ldgsts/lines.json");
+  const nlohmann::json Doc = nlohmann::json::parse(In);
+  const nlohmann::json &Launches = Doc.at("launches");
+  // The program's launch order: each layout defined for 4 bytes through
+  // L1 (no hint, .L2::128B), then for 16 bytes through L1 (the same two)
+  // and bypassing it (no hint, .L2::128B, .L2::256B).
+  size_t Next = 0;
+  unsigned Exact = 0, Bounded = 0, Differs = 0;
+  for (int P = 0; P < Layouts; ++P)
+    for (unsigned Size : {4u, 16u}) {
+      uint64_t G[32], S[32];
+      bool Defined = true;
+      for (unsigned L = 0; L < 32; ++L) {
+        unsigned GL = 0, SL = 0;
+        Defined = layoutOf(P, Size, L, GL, SL) && Defined;
+        G[L] = GL + 8192, S[L] = SL + 4096;
+      }
+      if (!Defined)
+        continue;
+      for (int Mode = 0; Mode < (Size == 16 ? 5 : 2); ++Mode) {
+        const bool Bypass = Mode >= 2;
+        SCOPED_TRACE("layout " + std::to_string(P) + ", " +
+                     std::to_string(Size) + " bytes, launch " +
+                     std::to_string(Next));
+        ASSERT_LT(Next, Launches.size());
+        const nlohmann::json &Launch = Launches[Next++];
+        ASSERT_EQ(Launch.at("lines").size(), 1u);
+        const nlohmann::json &Line = Launch.at("lines")[0];
+        const uint64_t Requests = Line.at("inst_executed").get<uint64_t>();
+        const uint64_t Sectors = Line.at("sectors").get<uint64_t>();
+        ASSERT_EQ(Requests, 64u * 8 * 4);
+        const AsyncCopyCost C =
+            asyncCopyRequest(sm90(), G, S, ~0u, Size, Bypass);
+        if (!Bypass) {
+          // L1's count: the warp's distinct sectors.
+          const uint64_t L1 =
+              Launch.at("metrics")
+                  .at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")
+                  .get<uint64_t>();
+          EXPECT_EQ(Sectors, L1);
+          continue;
+        }
+        const uint64_t Lo = C.LineSectors * Requests,
+                       Hi = (C.LineSectors + C.LineSlack) * Requests;
+        EXPECT_LE(Lo, Sectors);
+        EXPECT_GE(Hi, Sectors);
+        Exact += !C.LineSlack;
+        Bounded += C.LineSlack > 0;
+        Differs += Sectors != C.GlobalSectors * Requests;
+      }
+    }
+  EXPECT_EQ(Next, Launches.size());
+  // Exact (3 launches a layout) where each quarter warp costs one
+  // wavefront (9 layouts) or one a lane (2), or reads a sector a lane (4);
+  // bounded for the other 8. In 7 layouts the line counts more than each
+  // quarter warp's distinct sectors.
+  EXPECT_EQ(Exact, 45u);
+  EXPECT_EQ(Bounded, 24u);
+  EXPECT_EQ(Differs, 21u);
 }
 
 // Worked from the rule, one case each (the measured values are the test

@@ -316,29 +316,7 @@ private:
     use(S);
     C.Measured = *M;
     bool Shared = isShared(S.G);
-    // The catalog's tolerance class (tolerances.h has the numbers).
-    switch (S.Tol) {
-    case MetricTolerance::Exact:
-      break;
-    case MetricTolerance::SharedTotal:
-      if (C.Predicted)
-        C.Tolerance = tolerance::sharedTotal(
-            *C.Predicted, predicted(S.G, Quantity::Requests).value_or(0));
-      break;
-    case MetricTolerance::Printed:
-    case MetricTolerance::SharedPerRequest:
-      C.Tolerance = S.Tol == MetricTolerance::SharedPerRequest && C.Predicted
-                        ? tolerance::sharedPerRequest(*C.Predicted)
-                        : tolerance::Printed;
-      C.Rounding = Derived ? 0 : tolerance::Printed; // Derived: per request.
-      break;
-    case MetricTolerance::SharedEfficiency:
-      C.Tolerance = C.Rounding = tolerance::Printed;
-      if (C.Predicted)
-        C.Tolerance =
-            std::max(C.Tolerance, sharedEfficiencyTolerance(*C.Predicted));
-      break;
-    }
+    setTolerance(S, C, C.Predicted, Derived);
     if (R.K->DeviceHeap && ML.KernelReplay) {
       W.Within = C.Predicted && std::fabs(C.Measured - *C.Predicted) <= 1e-9;
       C.V = Verdict::Explained;
@@ -348,8 +326,13 @@ private:
     }
     if (!C.Predicted) {
       W.Within = false;
-      C.V = Verdict::Explained;
-      C.Reason = "(c) prediction unknown: " + C.UnknownReason;
+      if (P->second.Min && P->second.Max && Definition.empty() &&
+          !nvprofConverted(S))
+        judgeBounds(W, S, *P->second.Min, *P->second.Max, Derived);
+      else {
+        C.V = Verdict::Explained;
+        C.Reason = "(c) prediction unknown: " + C.UnknownReason;
+      }
       Rows.push_back(std::move(W));
       return;
     }
@@ -361,6 +344,79 @@ private:
     C.V = W.Within ? Verdict::Match : Verdict::Mismatch;
     C.Reason = W.Within ? Definition : "no reason established";
     Rows.push_back(std::move(W));
+  }
+
+  /// The catalog's tolerance class (tolerances.h has the numbers) around
+  /// the value Pred: C.Tolerance and C.Rounding.
+  void setTolerance(const RowSpec &S, MetricComparison &C,
+                    std::optional<double> Pred, bool Derived) const {
+    C.Tolerance = C.Rounding = 0;
+    switch (S.Tol) {
+    case MetricTolerance::Exact:
+      break;
+    case MetricTolerance::SharedTotal:
+      if (Pred)
+        C.Tolerance = tolerance::sharedTotal(
+            *Pred, predicted(S.G, Quantity::Requests).value_or(0));
+      break;
+    case MetricTolerance::Printed:
+    case MetricTolerance::SharedPerRequest:
+      C.Tolerance = S.Tol == MetricTolerance::SharedPerRequest && Pred
+                        ? tolerance::sharedPerRequest(*Pred)
+                        : tolerance::Printed;
+      C.Rounding = Derived ? 0 : tolerance::Printed; // Derived: per request.
+      break;
+    case MetricTolerance::SharedEfficiency:
+      C.Tolerance = C.Rounding = tolerance::Printed;
+      if (Pred)
+        C.Tolerance = std::max(C.Tolerance, sharedEfficiencyTolerance(*Pred));
+      break;
+    }
+  }
+
+  /// Rows whose prediction nvprof's units convert (toNvprof): bounds are
+  /// in the simulated architecture's units, so they are not compared.
+  bool nvprofConverted(const RowSpec &S) const {
+    return Names == RowNames::Nvprof &&
+           (S.G == Group::GlobalLd || S.G == Group::GlobalLdAll ||
+            S.G == Group::GlobalSt) &&
+           (S.Q == Quantity::Units || S.Q == Quantity::PerRequest);
+  }
+
+  /// A bounded prediction: the measurement inside [Lo, Hi], each end with
+  /// its tolerance, is explained by the bounds' reason; outside, it is a
+  /// difference no reason explains. Shared wavefronts above the upper
+  /// bound by no more than contention adds are explained as contention.
+  void judgeBounds(Row &W, const RowSpec &S, double Lo, double Hi,
+                   bool Derived) {
+    MetricComparison &C = W.C;
+    C.Bounds = {Lo, Hi};
+    MetricComparison AtLo = C, AtHi = C;
+    setTolerance(S, AtLo, Lo, Derived);
+    setTolerance(S, AtHi, Hi, Derived);
+    C.Tolerance = std::max(AtLo.Tolerance, AtHi.Tolerance);
+    const bool IsCount =
+        S.Q == Quantity::Requests || (S.Q == Quantity::Units && !isShared(S.G));
+    const double Eps = 1e-9 * std::max(1.0, Hi);
+    const double Below = IsCount ? 0.5 : AtLo.Tolerance + Eps;
+    const double Above = IsCount ? 0.5 : AtHi.Tolerance + Eps;
+    const double M = C.Measured;
+    const std::string Range = "predicted between " + number(Lo) + " and " +
+                              number(Hi) + ", measured " + number(M);
+    if (M > Lo - Below && M < Hi + Above) {
+      C.V = Verdict::Explained;
+      C.Reason = "(c) " + Range + ": " + C.UnknownReason;
+      return;
+    }
+    const bool Wavefronts = isShared(S.G) && S.Q != Quantity::Efficiency;
+    if (Wavefronts && M > Hi && multiBlock() &&
+        tolerance::withinContention(Hi, M)) {
+      C.V = Verdict::Explained;
+      C.Reason = contentionText(Hi, M) + " (above the upper bound)";
+      return;
+    }
+    C.V = Verdict::Mismatch;
+    C.Reason = "no reason established: " + Range + ", outside the bounds";
   }
 
   /// nvprof's transactions as nvprof counted them on the simulated

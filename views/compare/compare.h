@@ -154,6 +154,10 @@ struct MetricComparison {
   std::string MeasuredFrom;
   std::optional<double> Predicted;
   std::string UnknownReason; ///< Why Predicted is empty.
+  /// Where Predicted is empty but every unknown request is bounded: the
+  /// metric lies in [first, second] (Metric::Min, Max), which the
+  /// measurement is judged against.
+  std::optional<std::pair<double, double>> Bounds;
   double Measured = 0;
   double Tolerance = 0; ///< Largest |difference| that is a Match.
   double Rounding = 0;  ///< Largest |difference| that is equality (--strict).
@@ -188,10 +192,13 @@ struct LineComparison {
   /// Every unknown access of the line runs as often as timing decides
   /// (AccessStats::atLeast): its requests are the fewest a GPU makes.
   bool AtLeast = false;
-  /// Where every unknown access of the line is global and bounded (device
+  /// Where every unknown global access of the line is bounded (device
   /// heap placements, values proven to lie in a range): its sectors lie in
   /// [first, second].
   std::optional<std::pair<uint64_t, uint64_t>> SectorBounds;
+  /// Likewise for shared wavefronts (an async copy's shared side whose
+  /// rule is bounded).
+  std::optional<std::pair<uint64_t, uint64_t>> WavefrontBounds;
   bool Measured = false;     ///< The measurement has this line.
   bool InstRecorded = false; ///< Its instruction count is known.
   uint64_t MeasuredInst = 0, MeasuredSectors = 0, MeasuredWavefronts = 0;

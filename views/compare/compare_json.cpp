@@ -58,6 +58,9 @@ json metricJson(const MetricComparison &M) {
     J["measured_from"] = M.MeasuredFrom;
   if (!M.Predicted)
     J["unknown_reason"] = M.UnknownReason;
+  if (M.Bounds)
+    J["predicted_bounds"] = {{"min", M.Bounds->first},
+                             {"max", M.Bounds->second}};
   return J;
 }
 
@@ -70,16 +73,23 @@ json lineJson(const LineComparison &L) {
         {"wavefronts", L.MeasuredWavefronts},
         {"sectors_ideal", L.MeasuredSectorsIdeal},
         {"wavefronts_ideal", L.MeasuredWavefrontsIdeal}};
-  return {{"file", L.File},
-          {"line", L.Line},
-          {"predicted",
-           {{"requests", L.PredictedRequests},
-            {"sectors", opt(L.PredictedSectors)},
-            {"wavefronts", opt(L.PredictedWavefronts)}}},
-          {"measured", Measured},
-          {"kind", L.Kind},
-          {"verdict", verdictName(L.V)},
-          {"reason", L.Reason}};
+  json J = {{"file", L.File},
+            {"line", L.Line},
+            {"predicted",
+             {{"requests", L.PredictedRequests},
+              {"sectors", opt(L.PredictedSectors)},
+              {"wavefronts", opt(L.PredictedWavefronts)}}},
+            {"measured", Measured},
+            {"kind", L.Kind},
+            {"verdict", verdictName(L.V)},
+            {"reason", L.Reason}};
+  auto Bounds = [&](const char *Name, const auto &B) {
+    if (B)
+      J["predicted"][Name] = {{"min", B->first}, {"max", B->second}};
+  };
+  Bounds("sectors", L.SectorBounds);
+  Bounds("wavefronts", L.WavefrontBounds);
+  return J;
 }
 
 } // namespace

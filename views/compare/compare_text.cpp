@@ -78,8 +78,12 @@ void printMetrics(const LaunchComparison &LC, std::ostream &OS) {
     std::string Name = M.Name + (M.MeasuredFrom.empty() ? "" : "*");
     std::optional<double> D = M.difference();
     OS << "  " << pad(Name, NameW + 1)
-       << pad(M.Predicted ? value(*M.Predicted) : "unknown", 12, true) << " "
-       << pad(value(M.Measured), 12, true) << " "
+       << pad(M.Predicted ? value(*M.Predicted)
+              : M.Bounds
+                  ? value(M.Bounds->first) + "-" + value(M.Bounds->second)
+                  : "unknown",
+              12, true)
+       << " " << pad(value(M.Measured), 12, true) << " "
        << pad(D ? value(*D, true) : "-", 12, true) << "  "
        << pad(verdictName(M.V), 10);
     if (!M.Reason.empty())
@@ -97,8 +101,12 @@ void printLines(const LaunchComparison &LC, std::ostream &OS) {
   size_t LocW = 4;
   for (const LineComparison &L : LC.Lines)
     LocW = std::max(LocW, L.File.size() + 1 + std::to_string(L.Line).size());
-  auto Opt = [](const std::optional<uint64_t> &V) {
-    return V ? std::to_string(*V) : std::string("unknown");
+  auto Opt = [](const std::optional<uint64_t> &V,
+                const std::optional<std::pair<uint64_t, uint64_t>> &Bounds) {
+    return V        ? std::to_string(*V)
+           : Bounds ? std::to_string(Bounds->first) + "-" +
+                          std::to_string(Bounds->second)
+                    : std::string("unknown");
   };
   OS << "  " << pad("Line", LocW + 1) << pad("Requests", 10, true)
      << pad("Instructions", 14, true) << "  " << pad("Sectors (pred/meas)", 22)
@@ -109,10 +117,10 @@ void printLines(const LaunchComparison &LC, std::ostream &OS) {
                        : L.InstRecorded ? std::to_string(L.MeasuredInst)
                                         : "?";
     std::string Sectors =
-        Opt(L.PredictedSectors) + " / " +
+        Opt(L.PredictedSectors, L.SectorBounds) + " / " +
         (L.Measured ? std::to_string(L.MeasuredSectors) : std::string("-"));
     std::string Waves =
-        Opt(L.PredictedWavefronts) + " / " +
+        Opt(L.PredictedWavefronts, L.WavefrontBounds) + " / " +
         (L.Measured ? std::to_string(L.MeasuredWavefronts) : std::string("-"));
     OS << "  " << pad(L.File + ":" + std::to_string(L.Line), LocW + 1)
        << pad(std::to_string(L.PredictedRequests), 10, true)

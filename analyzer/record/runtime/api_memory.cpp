@@ -241,8 +241,11 @@ cudaError_t cudaMemcpyToSymbol(const void *Symbol, const void *Src,
   settle();
   if (cudaError_t E = faulted(true))
     return E;
-  std::memmove(static_cast<char *>(const_cast<void *>(Symbol)) + Offset, Src,
-               Bytes);
+  // The symbol is the executor's memory too: a launch repeated after the
+  // host rewrote a table it reads must run again.
+  char *Dst = static_cast<char *>(const_cast<void *>(Symbol)) + Offset;
+  written(Dst, Src, Bytes);
+  std::memmove(Dst, Src, Bytes);
   return cudaSuccess;
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void *Symbol, const void *Src,
