@@ -464,6 +464,75 @@ int main() {
   EXPECT_EQ(Run.Forgets[0].second, 2u);
 }
 
+// HGEMM tutorials check their tensor-core kernels against cublasGemmEx on
+// half matrices summed in half precision (CUBLAS_COMPUTE_16F, as
+// Bruce-Lee-LY/cuda_hgemm and cuda_back2back_hgemm call it), and others
+// sum in float into bfloat16: the recording computes both, each element
+// rounded once to C's type from its exact sum, so the bits are those of
+// the correctly rounded result (cuBLAS's are within its own rounding).
+TEST_F(FunctionalRecord, HalfAndBfloat16GemmsAreComputed) {
+  const std::string P = write(R"(
+#include <cstdio>
+#include <cstring>
+#include <cublas_v2.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+static __half a[24 * 40], b[40 * 16], c[24 * 16];
+static __nv_bfloat16 d[24 * 16];
+static double exact[24 * 16];
+int main() {
+  const int m = 24, n = 16, k = 40;
+  // Sums whose last bits need rounding, and one past half's range.
+  for (int i = 0; i < m * k; ++i) a[i] = __double2half((i % 17) * 0.3 - 2);
+  for (int i = 0; i < k * n; ++i) b[i] = __double2half((i % 11) * 0.7 - 3);
+  a[0] = __double2half(60000.0);
+  b[0] = __double2half(30.0);
+  __half *A, *B, *C;
+  __nv_bfloat16 *D;
+  cudaMalloc(&A, sizeof a); cudaMalloc(&B, sizeof b);
+  cudaMalloc(&C, sizeof c); cudaMalloc(&D, sizeof d);
+  cudaMemcpy(A, a, sizeof a, cudaMemcpyHostToDevice);
+  cudaMemcpy(B, b, sizeof b, cudaMemcpyHostToDevice);
+  cublasHandle_t h;
+  cublasCreate(&h);
+  // Column-major C (m x n) = A (m x k) B (k x n).
+  __half one = __double2half(1.0), zero = __double2half(0.0);
+  cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, CUDA_R_16F, m,
+               B, CUDA_R_16F, k, &zero, C, CUDA_R_16F, m, CUBLAS_COMPUTE_16F,
+               CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+  float alpha = 0.5f, beta = 0;
+  cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, A, CUDA_R_16F, m,
+               B, CUDA_R_16F, k, &beta, D, CUDA_R_16BF, m, CUBLAS_COMPUTE_32F,
+               CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+  cudaMemcpy(c, C, sizeof c, cudaMemcpyDeviceToHost);
+  cudaMemcpy(d, D, sizeof d, cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double s = 0;
+      for (int l = 0; l < k; ++l)
+        s += double(__half2float(a[i + l * m])) * __half2float(b[l + j * k]);
+      exact[i + j * m] = s;
+      __half hc = __double2half(s);
+      __nv_bfloat16 hd = __double2bfloat16(0.5 * s);
+      wrong += std::memcmp(&hc, &c[i + j * m], 2) != 0;
+      wrong += std::memcmp(&hd, &d[i + j * m], 2) != 0;
+    }
+  printf("%d wrong, c[0] %g, d[0] %g\n", wrong, __half2float(c[0]),
+         __bfloat162float(d[0]));
+  return wrong != 0;
+}
+)");
+  Flags = {"-lcublas"};
+  RecordedRun Run = run(P);
+  EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
+  // c[0] overflows half (1.8e6): infinity, as a GPU rounds it.
+  EXPECT_EQ(Run.OutputTail, "0 wrong, c[0] inf, d[0] 901120\n");
+  EXPECT_EQ(Run.LibraryComputed,
+            (std::map<std::string, unsigned>{{"cublasGemmEx", 2}}));
+  EXPECT_TRUE(Run.Forgets.empty());
+}
+
 // GEMV tutorials check their kernels against cublasSgemv (a row-major
 // matrix as the transpose of a column-major one): both operations, strided
 // vectors and double precision are computed, so the checks pass.

@@ -7,13 +7,15 @@
 // GEMV as the GEMM of one row): each element's products summed in double
 // and rounded once to C's type. That is the exact result to within C's
 // rounding, which cuBLAS is too to within its own (it sums in the compute
-// type, in its kernel's order): the values agree to cuBLAS's error, not
+// type, in its kernel's order: half precision for CUBLAS_COMPUTE_16F, as
+// the HGEMM tutorials call it): the values agree to cuBLAS's error, not
 // always to the bit. C's bytes are known where A and B (and C, when beta is
 // not zero) were.
 //
-// What is not computed here (reduced-precision compute types, half or
-// bfloat16 outputs, a pointer outside device memory, the execution budget
-// spent) is a library call as before: logged, every device byte unknown.
+// What is not computed here (the compute types that round their inputs,
+// TF32 and the other _FAST ones, a pointer outside device memory, the
+// execution budget spent) is a library call as before: logged, every
+// device byte unknown.
 //
 //===----------------------------------------------------------------------===//
 #include "library_call.h"
@@ -75,6 +77,37 @@ double valueAt(const void *P, cudaDataType T, int64_t I) {
     return F;
   }
   }
+}
+
+/// V rounded to the nearest (ties to even) number of a binary format of
+/// Mant significand bits (the leading one included) and ExpBits exponent
+/// bits, in 16 bits: half (11, 5) and bfloat16 (8, 8).
+uint16_t narrow(double V, int Mant, int ExpBits) {
+  const int Bias = (1 << (ExpBits - 1)) - 1, MaxExp = (1 << ExpBits) - 1;
+  const uint16_t Sign = std::signbit(V) ? 0x8000 : 0;
+  const uint16_t Inf = uint16_t(MaxExp << (Mant - 1));
+  if (std::isnan(V))
+    return Inf | uint16_t(1u << (Mant - 2));
+  const double A = std::fabs(V);
+  if (std::isinf(A))
+    return Sign | Inf;
+  // Below the smallest normal: multiples of the smallest subnormal (a
+  // carry into the exponent field is the smallest normal's bits).
+  const int MinExp = 1 - Bias;
+  if (A < std::ldexp(1.0, MinExp))
+    return Sign | uint16_t(std::nearbyint(std::ldexp(A, Mant - 1 - MinExp)));
+  int E;
+  const double F = std::frexp(A, &E); // A = F 2^E, F in [0.5, 1).
+  double M = std::nearbyint(std::ldexp(F, Mant));
+  if (M == std::ldexp(1.0, Mant)) {
+    M /= 2;
+    ++E;
+  }
+  const int Biased = E - 1 + Bias;
+  if (Biased >= MaxExp)
+    return Sign | Inf;
+  return Sign | uint16_t(Biased << (Mant - 1)) |
+         uint16_t(M - std::ldexp(1.0, Mant - 1));
 }
 
 /// A column-major matrix as stored: Rows x Cols, Ld elements apart.
@@ -143,10 +176,19 @@ void multiply(const Gemm &G, const std::vector<double> &A,
           // cuBLAS reads no C when beta is zero (it may hold NaNs).
           if (G.Beta != 0)
             V += G.Beta * valueAt(C, G.C.T, E);
-          if (G.C.T == CUDA_R_64F)
+          switch (G.C.T) {
+          case CUDA_R_64F:
             reinterpret_cast<double *>(C)[E] = V;
-          else
+            break;
+          case CUDA_R_32F:
             reinterpret_cast<float *>(C)[E] = float(V);
+            break;
+          case CUDA_R_16F:
+            reinterpret_cast<uint16_t *>(C)[E] = narrow(V, 11, 5);
+            break;
+          default: // CUDA_R_16BF
+            reinterpret_cast<uint16_t *>(C)[E] = narrow(V, 8, 8);
+          }
         }
     }
   }
@@ -184,8 +226,7 @@ cublasStatus_t run(const char *Api, cublasHandle_t H, Gemm G, const void *Alpha,
                       G.A.Ld >= std::max<int64_t>(1, G.A.Rows) &&
                       G.B.Ld >= std::max<int64_t>(1, G.B.Rows) &&
                       G.C.Ld >= std::max<int64_t>(1, G.M);
-  const bool Types = (G.C.T == CUDA_R_32F || G.C.T == CUDA_R_64F) &&
-                     sizeOf(G.A.T) && sizeOf(G.B.T);
+  const bool Types = sizeOf(G.C.T) && sizeOf(G.A.T) && sizeOf(G.B.T);
   if (!H || !Shapes || !Types || !gmemRecordLibraryMayCompute())
     return cublasStatus_t(gmemRecordLibraryCall(Api));
   const auto Start = std::chrono::steady_clock::now();
@@ -236,15 +277,19 @@ Gemm gemm(cublasOperation_t OpA, cublasOperation_t OpB, int64_t M, int64_t N,
           0};
 }
 
-/// The scalars' type for a compute type computed here, or none (the
-/// reduced-precision ones round their inputs in ways cuBLAS chooses).
+/// The scalars' type for a compute type computed here, or none (the _FAST
+/// ones round their inputs in ways cuBLAS chooses).
 bool scalarType(cublasComputeType_t Compute, cudaDataType CT,
                 cudaDataType &Scalar) {
   switch (Compute) {
+  case CUBLAS_COMPUTE_16F:
+  case CUBLAS_COMPUTE_16F_PEDANTIC:
+    Scalar = CUDA_R_16F;
+    return CT == CUDA_R_16F;
   case CUBLAS_COMPUTE_32F:
   case CUBLAS_COMPUTE_32F_PEDANTIC:
     Scalar = CUDA_R_32F;
-    return CT == CUDA_R_32F;
+    return CT == CUDA_R_32F || CT == CUDA_R_16F || CT == CUDA_R_16BF;
   case CUBLAS_COMPUTE_64F:
   case CUBLAS_COMPUTE_64F_PEDANTIC:
     Scalar = CUDA_R_64F;
