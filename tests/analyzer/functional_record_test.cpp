@@ -466,10 +466,11 @@ int main() {
 
 // HGEMM tutorials check their tensor-core kernels against cublasGemmEx on
 // half matrices summed in half precision (CUBLAS_COMPUTE_16F, as
-// Bruce-Lee-LY/cuda_hgemm and cuda_back2back_hgemm call it), and others
-// sum in float into bfloat16: the recording computes both, each element
-// rounded once to C's type from its exact sum, so the bits are those of
-// the correctly rounded result (cuBLAS's are within its own rounding).
+// Bruce-Lee-LY/cuda_hgemm and cuda_back2back_hgemm call it) or against
+// cublasHgemm, and others sum in float into bfloat16: the recording
+// computes them, each element rounded once to C's type from its exact sum,
+// so the bits are those of the correctly rounded result (cuBLAS's are
+// within its own rounding).
 TEST_F(FunctionalRecord, HalfAndBfloat16GemmsAreComputed) {
   const std::string P = write(R"(
 #include <cstdio>
@@ -504,6 +505,13 @@ int main() {
   cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, A, CUDA_R_16F, m,
                B, CUDA_R_16F, k, &beta, D, CUDA_R_16BF, m, CUBLAS_COMPUTE_32F,
                CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+  // cublasHgemm is the first GemmEx: the same bits.
+  static __half e[24 * 16];
+  __half *E;
+  cudaMalloc(&E, sizeof e);
+  cublasHgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, A, m, B, k, &zero, E,
+              m);
+  cudaMemcpy(e, E, sizeof e, cudaMemcpyDeviceToHost);
   cudaMemcpy(c, C, sizeof c, cudaMemcpyDeviceToHost);
   cudaMemcpy(d, D, sizeof d, cudaMemcpyDeviceToHost);
   int wrong = 0;
@@ -518,6 +526,7 @@ int main() {
       wrong += std::memcmp(&hc, &c[i + j * m], 2) != 0;
       wrong += std::memcmp(&hd, &d[i + j * m], 2) != 0;
     }
+  wrong += std::memcmp(c, e, sizeof c) != 0;
   printf("%d wrong, c[0] %g, d[0] %g\n", wrong, __half2float(c[0]),
          __bfloat162float(d[0]));
   return wrong != 0;
@@ -528,8 +537,8 @@ int main() {
   EXPECT_EQ(Run.Stopped, "") << Run.OutputTail;
   // c[0] overflows half (1.8e6): infinity, as a GPU rounds it.
   EXPECT_EQ(Run.OutputTail, "0 wrong, c[0] inf, d[0] 901120\n");
-  EXPECT_EQ(Run.LibraryComputed,
-            (std::map<std::string, unsigned>{{"cublasGemmEx", 2}}));
+  EXPECT_EQ(Run.LibraryComputed, (std::map<std::string, unsigned>{
+                                     {"cublasGemmEx", 2}, {"cublasHgemm", 1}}));
   EXPECT_TRUE(Run.Forgets.empty());
 }
 

@@ -299,15 +299,24 @@ bool scalarType(cublasComputeType_t Compute, cudaDataType CT,
   }
 }
 
-/// cublas{S,D}gemm and their strided batches: every operand a T.
+/// The cudaDataType of a typed API's element.
+template <typename T> constexpr cudaDataType typeOf() {
+  if constexpr (std::is_same_v<T, double>)
+    return CUDA_R_64F;
+  else if constexpr (std::is_same_v<T, __half>)
+    return CUDA_R_16F;
+  else
+    return CUDA_R_32F;
+}
+
+/// cublas{H,S,D}gemm and their strided batches: every operand a T.
 template <typename T>
 cublasStatus_t typed(const char *Api, cublasHandle_t H, cublasOperation_t OpA,
                      cublasOperation_t OpB, int M, int N, int K, const T *Alpha,
                      const T *A, int Lda, long long StrideA, const T *B,
                      int Ldb, long long StrideB, const T *Beta, T *C, int Ldc,
                      long long StrideC, int Batch) {
-  constexpr cudaDataType Ty =
-      std::is_same_v<T, double> ? CUDA_R_64F : CUDA_R_32F;
+  constexpr cudaDataType Ty = typeOf<T>();
   return run(Api, H,
              gemm(OpA, OpB, M, N, K, A, Ty, Lda, B, Ty, Ldb, C, Ty, Ldc), Alpha,
              Beta, Ty, Batch, StrideA, StrideB, StrideC);
@@ -360,6 +369,15 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t H, cublasOperation_t OpA,
                0, Beta, C, Ldc, 0, 1);
 }
 
+cublasStatus_t cublasHgemm(cublasHandle_t H, cublasOperation_t OpA,
+                           cublasOperation_t OpB, int M, int N, int K,
+                           const __half *Alpha, const __half *A, int Lda,
+                           const __half *B, int Ldb, const __half *Beta,
+                           __half *C, int Ldc) {
+  return typed("cublasHgemm", H, OpA, OpB, M, N, K, Alpha, A, Lda, 0, B, Ldb, 0,
+               Beta, C, Ldc, 0, 1);
+}
+
 cublasStatus_t cublasDgemm_v2(cublasHandle_t H, cublasOperation_t OpA,
                               cublasOperation_t OpB, int M, int N, int K,
                               const double *Alpha, const double *A, int Lda,
@@ -397,6 +415,15 @@ cublasStatus_t cublasGemmEx(cublasHandle_t H, cublasOperation_t OpA,
   return run("cublasGemmEx", H,
              gemm(OpA, OpB, M, N, K, A, AT, Lda, B, BT, Ldb, C, CT, Ldc), Alpha,
              Beta, Scalar);
+}
+
+cublasStatus_t cublasHgemmStridedBatched(
+    cublasHandle_t H, cublasOperation_t OpA, cublasOperation_t OpB, int M,
+    int N, int K, const __half *Alpha, const __half *A, int Lda,
+    long long StrideA, const __half *B, int Ldb, long long StrideB,
+    const __half *Beta, __half *C, int Ldc, long long StrideC, int Batch) {
+  return typed("cublasHgemmStridedBatched", H, OpA, OpB, M, N, K, Alpha, A, Lda,
+               StrideA, B, Ldb, StrideB, Beta, C, Ldc, StrideC, Batch);
 }
 
 cublasStatus_t cublasSgemmStridedBatched(
