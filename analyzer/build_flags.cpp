@@ -193,6 +193,14 @@ BuildFlags splitBuildFlags(const std::vector<std::string> &Args) {
       F.LinkInputs.push_back(A);
       F.Notes.push_back(A + ": a linker input, given to nvcc after the "
                             "sources");
+    } else if (!S.starts_with("-") &&
+               (S.ends_with(".cu") || S.ends_with(".cpp") ||
+                S.ends_with(".cc") || S.ends_with(".cxx") ||
+                S.ends_with(".c"))) {
+      // Clang would take it for a second input of the parse.
+      F.Sources.push_back(A);
+      F.Notes.push_back(A + ": a source file, read and built with the "
+                            "others");
     } else if (S.starts_with("-") && !clangKnows(S)) {
       F.NvccOnly.push_back(A);
       F.Notes.push_back(A + ": not a Clang option, given to nvcc only");

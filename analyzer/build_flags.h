@@ -24,6 +24,9 @@ struct BuildFlags {
   /// the link's, given to nvcc after the sources (an archive resolves only
   /// what the objects before it need).
   std::vector<std::string> LinkInputs;
+  /// Source files named among the flags (`-- main.cpp`, as nvcc takes
+  /// them): read and built with the files given before "--".
+  std::vector<std::string> Sources;
   /// One per flag Clang does not get: what it is and where it goes.
   std::vector<std::string> Notes;
   /// An architecture-specific target the build names (sm_90a: wgmma and

@@ -31,12 +31,13 @@
 #include "translate.h"
 
 #include "llvm/Support/Path.h"
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <unistd.h>
 #include <map>
 #include <optional>
 #include <set>
+#include <unistd.h>
 
 namespace gmem {
 
@@ -350,11 +351,16 @@ llvm::Error loadModule(const Options &O, const std::string &File,
   return loadModule(O, std::vector<std::string>{File}, Arch, M, Warnings);
 }
 
-llvm::Error loadModule(const Options &O, const std::vector<std::string> &Files,
+llvm::Error loadModule(const Options &O, const std::vector<std::string> &Given,
                        const ArchRules &Arch, Module &M,
                        std::vector<std::string> &Warnings) {
-  // The build's flags: nvcc gets them as given, Clang what it understands.
+  // The build's flags: nvcc gets them as given, Clang what it understands,
+  // and the sources among them join the files.
   const BuildFlags BF = splitBuildFlags(O.ClangArgs);
+  std::vector<std::string> Files = Given;
+  for (const std::string &S : BF.Sources)
+    if (std::find(Files.begin(), Files.end(), S) == Files.end())
+      Files.push_back(S);
   FrontendOptions FO;
   FO.CudaPath = O.CudaPath;
   FO.Arch = Arch.Name;
@@ -960,6 +966,9 @@ llvm::Error simulateLaunches(const Module &M,
   // same result: simulate it once. Repeated at the same place (a timing
   // loop), it is reported once with its count.
   std::map<std::string, size_t> Done, Here;
+  // Per kind of launch (its key but where it was made), the counts of the
+  // recording's runs seen.
+  std::map<std::string, std::vector<std::string>> Counted;
   // Each launch's result, in the program's order (for a warm L2).
   std::vector<size_t> Order;
   for (const Launch &L : Launches) {
@@ -974,9 +983,28 @@ llvm::Error simulateLaunches(const Module &M,
     }
     // A functional recording ran each launch on the memory it had, tables
     // the host rewrote between launches included (__constant__ offsets of
-    // bench/ldgsts_lines.cu): launches whose runs counted otherwise differ.
-    if (L.Executed && L.Executed->Priced)
-      Key["executed"] = countsJson(*L.Executed, 0);
+    // bench/ldgsts_lines.cu): launches whose runs counted other requests
+    // differ. One it did not run to its end goes with the first of its
+    // kind.
+    const ExecutedCounts *Ran = L.Executed.get();
+    if (Ran && Ran->Priced &&
+        (Ran->Out.Finished || Ran->Out.Fault != exec::DeviceFault::None)) {
+      ExecutedCounts Requests; // What the figures come from, alone.
+      Requests.Stats = Ran->Stats;
+      Requests.Misaligned = Ran->Misaligned;
+      Requests.L1MissSectors = Ran->L1MissSectors;
+      Requests.LineOnly = Ran->LineOnly;
+      nlohmann::json Kind = Key;
+      Kind.erase("loc");
+      std::vector<std::string> &Seen = Counted[Kind.dump()];
+      const std::string Counts = countsJson(Requests, 0);
+      const size_t Variant =
+          size_t(std::find(Seen.begin(), Seen.end(), Counts) - Seen.begin());
+      if (Variant == Seen.size())
+        Seen.push_back(Counts);
+      if (Variant)
+        Key["counted"] = Variant;
+    }
     auto [At, NewHere] = Here.emplace(Key.dump(), Rep.Launches.size());
     if (!NewHere) {
       ++Rep.Launches[At->second].Count;

@@ -284,6 +284,43 @@ int main() {
       << notes(J);
 }
 
+TEST(BuildEdges, ASourceAmongTheFlagsIsReadAndBuilt) {
+  // As nvcc takes a program of two files, `nvcc kernel.cu main.cpp`, with
+  // main.cpp given after "--" (Kobzol/hardware-effects-gpu's demos: main()
+  // in init.cpp calls run() in the .cu). Clang took it for a second input
+  // of the parse: "no __global__ kernel", nothing recorded.
+  std::string Main = writeTemp("flags_main.cpp", R"(#include <cstdio>
+void run(int n);
+int main() {
+  run(3);
+  printf("ok\n");
+  return 0;
+}
+)");
+  std::string Kernel = writeTemp("flags_kernel.cu", R"(
+__global__ void scale(float *a, int s) { a[threadIdx.x * s] *= 2; }
+void run(int s) {
+  float *a;
+  cudaMalloc(&a, 32 * 3 * sizeof(float));
+  scale<<<1, 32>>>(a, s);
+  cudaDeviceSynchronize();
+}
+)");
+  json J = analyzed("flags_source", Kernel, 0, nullptr, Main);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded")
+      << J["compiler"].value("launches_why", "");
+  EXPECT_EQ(J["compiler"].value("program_output", ""), "ok\n");
+  ASSERT_EQ(J["launches"].size(), 1u);
+  // Lanes 3 words apart: 12 bytes x 32 lanes over 12 sectors, 2 accesses.
+  EXPECT_EQ(J["launches"][0]["accesses"].size(), 2u);
+  EXPECT_NE(notes(J).find("flags_main.cpp: a source file, read and built "
+                          "with the others"),
+            std::string::npos)
+      << notes(J);
+}
+
 TEST(AsyncCopies, ABypassingCopyIntoAPaddedTileIsBoundedBothSides) {
   // A warp copies 8 rows of 64 bytes, 512 bytes apart, into shared rows of
   // 80 (16 of padding), 16 bytes a lane bypassing L1 (cp.async.cg), as the

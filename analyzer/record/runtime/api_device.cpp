@@ -55,6 +55,18 @@ cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *C) {
   return cudaSuccess;
 }
 cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
+// Deprecated, still declared: every GPU CUDA 13 runs has 4-byte banks,
+// which the setting leaves as they are (Kobzol/hardware-effects-gpu's
+// bank-conflict demo asks, and prints what it gets).
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) {
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetSharedMemConfig(cudaSharedMemConfig *C) {
+  if (!C)
+    return fail(cudaErrorInvalidValue);
+  *C = cudaSharedMemBankSizeFourByte;
+  return cudaSuccess;
+}
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp *P, int Device) {
   if (Device != 0)

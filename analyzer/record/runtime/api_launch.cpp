@@ -273,6 +273,9 @@ cudaError_t cudaFuncSetAttribute(const void *Fn, cudaFuncAttribute A,
 cudaError_t cudaFuncSetCacheConfig(const void *, cudaFuncCache) {
   return cudaSuccess;
 }
+cudaError_t cudaFuncSetSharedMemConfig(const void *, cudaSharedMemConfig) {
+  return cudaSuccess; // Banks stay 4 bytes (api_device.cpp).
+}
 
 // Registers, static shared memory, stack and launch bounds come from the
 // build's cubins (GMEM_RECORD_ATTRS); a kernel without them (a build whose
