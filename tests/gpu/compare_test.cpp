@@ -712,7 +712,8 @@ TEST(Compare, BoundedPredictionIsJudgedAgainstItsBounds) {
   EXPECT_EQ(lineOf(C, 10)->Kind, "bounded");
   EXPECT_EQ(comparisonExitCode(C, false), 0);
   EXPECT_TRUE(contains(text(C), "32-64")) << text(C);
-  for (const nlohmann::json &R : comparisonJson(C)["launches"][0]["metrics"])
+  const nlohmann::json J = comparisonJson(C);
+  for (const nlohmann::json &R : J["launches"][0]["metrics"])
     if (R["name"] == LdSec) {
       EXPECT_EQ(R["predicted"], nullptr);
       EXPECT_EQ(R["predicted_bounds"],
