@@ -1,7 +1,8 @@
 //===- ldgsts_layouts.h - The lane layouts of ldgsts_layouts.cu -----------===//
 //
-// Shared by the measuring program and by the test that checks the rule
-// against its measurements (tests/simulator/async_copy_units_test.cpp).
+// Shared by the measuring programs (ldgsts_layouts.cu, ldgsts_lines.cu)
+// and by the test that checks the rule against their measurements
+// (tests/simulator/async_copy_units_test.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_BENCH_LDGSTS_LAYOUTS_H
@@ -109,6 +110,15 @@ inline bool layoutOf(int P, unsigned Size, unsigned L, unsigned &G,
     return true;
   }
   return false;
+}
+
+// Every lane's offsets, as layoutOf gives them; false where the layout is
+// not defined for that size.
+inline bool layoutLanes(int P, unsigned Size, unsigned G[32], unsigned S[32]) {
+  bool Defined = true;
+  for (unsigned L = 0; L < 32; ++L)
+    Defined = layoutOf(P, Size, L, G[L], S[L]) && Defined;
+  return Defined;
 }
 
 #endif // GMEM_BENCH_LDGSTS_LAYOUTS_H

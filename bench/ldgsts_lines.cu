@@ -76,10 +76,7 @@ int main() {
   for (int P = 0; P < Layouts; ++P)
     for (unsigned Size : {4u, 16u}) {
       unsigned G[32], S[32];
-      bool Defined = true;
-      for (unsigned L = 0; L < 32; ++L)
-        Defined = layoutOf(P, Size, L, G[L], S[L]) && Defined;
-      if (!Defined)
+      if (!layoutLanes(P, Size, G, S))
         continue;
       CHECK(cudaMemcpyToSymbol(GlobalOffset, G, sizeof G));
       CHECK(cudaMemcpyToSymbol(SharedOffset, S, sizeof S));

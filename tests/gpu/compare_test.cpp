@@ -661,16 +661,23 @@ TEST(Compare, UnknownPredictionIsExplained) {
   EXPECT_EQ(comparisonExitCode(C, true), 1);
 }
 
-/// copy's load made unknown but bounded, as a load whose address comes
-/// from data in a proven range is: its 8 requests take 32 to 64 sectors.
+/// K's launch L simulated on one thread, as a predictor hook gives it.
+LaunchResult simulatedAlone(const Kernel &K, const Launch &L,
+                            const ArchRules &A) {
+  SimOptions SO;
+  SO.Arch = &A;
+  SO.Threads = 1;
+  return simulate(K, L, SO);
+}
+
+/// As build, with copy's load made unknown but bounded, as a load whose
+/// address comes from data in a proven range is: its 8 requests take 32 to
+/// 64 sectors.
 Comparison buildBounded(const Module &M, const Measurement &Ms) {
   ComparisonOptions O;
   O.Threads = 1;
   O.Predict = [](const Kernel &K, const Launch &L, const ArchRules &A) {
-    SimOptions SO;
-    SO.Arch = &A;
-    SO.Threads = 1;
-    LaunchResult R = simulate(K, L, SO);
+    LaunchResult R = simulatedAlone(K, L, A);
     AccessStats &S = R.PerAccess[0];
     S.UnknownRequests = S.BoundedRequests = S.Requests;
     S.Units = S.SassUnits = 0;
@@ -1118,10 +1125,7 @@ Comparison buildOnH200(const Module &M, const Measurement &Ms) {
   ComparisonOptions O;
   O.Threads = 1;
   O.Predict = [](const Kernel &K, const Launch &L, const ArchRules &A) {
-    SimOptions SO;
-    SO.Arch = &A;
-    SO.Threads = 1;
-    LaunchResult R = simulate(K, L, SO);
+    LaunchResult R = simulatedAlone(K, L, A);
     R.Dram = predictDram(R, h200(), R.K->Sass);
     R.L2 = predictL2(K, L, A, R, /*SplitL2=*/true);
     R.Time = predictTime(R, h200());

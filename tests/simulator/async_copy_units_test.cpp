@@ -157,15 +157,12 @@ TEST(AsyncCopyUnits, PerLineSectorsFollowTheWavefronts) {
   unsigned Exact = 0, Bounded = 0, Differs = 0;
   for (int P = 0; P < Layouts; ++P)
     for (unsigned Size : {4u, 16u}) {
-      uint64_t G[32], S[32];
-      bool Defined = true;
-      for (unsigned L = 0; L < 32; ++L) {
-        unsigned GL = 0, SL = 0;
-        Defined = layoutOf(P, Size, L, GL, SL) && Defined;
-        G[L] = GL + 8192, S[L] = SL + 4096;
-      }
-      if (!Defined)
+      unsigned GL[32], SL[32];
+      if (!layoutLanes(P, Size, GL, SL))
         continue;
+      uint64_t G[32], S[32];
+      for (unsigned L = 0; L < 32; ++L)
+        G[L] = GL[L] + 8192, S[L] = SL[L] + 4096;
       for (int Mode = 0; Mode < (Size == 16 ? 5 : 2); ++Mode) {
         const bool Bypass = Mode >= 2;
         SCOPED_TRACE("layout " + std::to_string(P) + ", " +

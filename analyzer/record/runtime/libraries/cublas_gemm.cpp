@@ -18,6 +18,7 @@
 // device byte unknown.
 //
 //===----------------------------------------------------------------------===//
+#include "float_bits.h"
 #include "library_call.h"
 
 #include <cublas_v2.h>
@@ -53,15 +54,6 @@ size_t sizeOf(cudaDataType T) {
   }
 }
 
-double halfValue(uint16_t H) {
-  const int E = H >> 10 & 31, M = H & 1023;
-  const double S = H >> 15 ? -1 : 1;
-  if (E == 31)
-    return M ? NAN : S * INFINITY;
-  return E ? S * std::ldexp(double(M | 1024), E - 25)
-           : S * std::ldexp(double(M), -24);
-}
-
 double valueAt(const void *P, cudaDataType T, int64_t I) {
   switch (T) {
   case CUDA_R_64F:
@@ -69,45 +61,10 @@ double valueAt(const void *P, cudaDataType T, int64_t I) {
   case CUDA_R_32F:
     return static_cast<const float *>(P)[I];
   case CUDA_R_16F:
-    return halfValue(static_cast<const uint16_t *>(P)[I]);
-  default: { // CUDA_R_16BF: the high half of a float.
-    const uint32_t Bits = uint32_t(static_cast<const uint16_t *>(P)[I]) << 16;
-    float F;
-    std::memcpy(&F, &Bits, 4);
-    return F;
+    return gmem::exec::halfToDouble(static_cast<const uint16_t *>(P)[I]);
+  default: // CUDA_R_16BF
+    return gmem::exec::bf16ToDouble(static_cast<const uint16_t *>(P)[I]);
   }
-  }
-}
-
-/// V rounded to the nearest (ties to even) number of a binary format of
-/// Mant significand bits (the leading one included) and ExpBits exponent
-/// bits, in 16 bits: half (11, 5) and bfloat16 (8, 8).
-uint16_t narrow(double V, int Mant, int ExpBits) {
-  const int Bias = (1 << (ExpBits - 1)) - 1, MaxExp = (1 << ExpBits) - 1;
-  const uint16_t Sign = std::signbit(V) ? 0x8000 : 0;
-  const uint16_t Inf = uint16_t(MaxExp << (Mant - 1));
-  if (std::isnan(V))
-    return Inf | uint16_t(1u << (Mant - 2));
-  const double A = std::fabs(V);
-  if (std::isinf(A))
-    return Sign | Inf;
-  // Below the smallest normal: multiples of the smallest subnormal (a
-  // carry into the exponent field is the smallest normal's bits).
-  const int MinExp = 1 - Bias;
-  if (A < std::ldexp(1.0, MinExp))
-    return Sign | uint16_t(std::nearbyint(std::ldexp(A, Mant - 1 - MinExp)));
-  int E;
-  const double F = std::frexp(A, &E); // A = F 2^E, F in [0.5, 1).
-  double M = std::nearbyint(std::ldexp(F, Mant));
-  if (M == std::ldexp(1.0, Mant)) {
-    M /= 2;
-    ++E;
-  }
-  const int Biased = E - 1 + Bias;
-  if (Biased >= MaxExp)
-    return Sign | Inf;
-  return Sign | uint16_t(Biased << (Mant - 1)) |
-         uint16_t(M - std::ldexp(1.0, Mant - 1));
 }
 
 /// A column-major matrix as stored: Rows x Cols, Ld elements apart.
@@ -184,10 +141,12 @@ void multiply(const Gemm &G, const std::vector<double> &A,
             reinterpret_cast<float *>(C)[E] = float(V);
             break;
           case CUDA_R_16F:
-            reinterpret_cast<uint16_t *>(C)[E] = narrow(V, 11, 5);
+            reinterpret_cast<uint16_t *>(C)[E] =
+                uint16_t(gmem::exec::doubleToHalf(V));
             break;
           default: // CUDA_R_16BF
-            reinterpret_cast<uint16_t *>(C)[E] = narrow(V, 8, 8);
+            reinterpret_cast<uint16_t *>(C)[E] =
+                uint16_t(gmem::exec::doubleToBf16(V));
           }
         }
     }
