@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 #include "program.h"
 
+#include <functional>
+
 namespace gmem::exec {
 
 namespace {
@@ -143,20 +145,27 @@ void computeUniformity(const ptx::Function &F, XFunction &X) {
   }
 }
 
-void computeRaced(const ptx::Function &F, XFunction &X) {
-  // Registers that carry an atom's result, and every register computed
-  // from one (flow-insensitive, to a fixed point): a racing warp's atomic
-  // returns what the warps before it left, in the order the GPU ran them.
-  std::vector<char> From(F.Regs.size(), 0);
-  auto Tainted = [&](const ptx::Operand &O, auto &Self) -> bool {
-    if ((O.Kind == ptx::Operand::Reg || O.Kind == ptx::Operand::Address) &&
-        O.Index >= 0 && size_t(O.Index) < From.size() && From[size_t(O.Index)])
+namespace {
+
+/// Whether O reads a register of From.
+bool taintedBy(const ptx::Operand &O, const std::vector<char> &From) {
+  if ((O.Kind == ptx::Operand::Reg || O.Kind == ptx::Operand::Address) &&
+      O.Index >= 0 && size_t(O.Index) < From.size() && From[size_t(O.Index)])
+    return true;
+  for (const ptx::Operand &E : O.Elems)
+    if (taintedBy(E, From))
       return true;
-    for (const ptx::Operand &E : O.Elems)
-      if (Self(E, Self))
-        return true;
-    return false;
-  };
+  return false;
+}
+
+/// The branches whose guard is computed from a value Source says an
+/// instruction makes (flow-insensitive, to a fixed point), and the
+/// registers so computed (From).
+std::vector<uint32_t>
+branchesOn(const ptx::Function &F, const XFunction &X,
+           const std::function<bool(const ptx::Instr &)> &Source,
+           std::vector<char> &From) {
+  From.assign(F.Regs.size(), 0);
   auto Mark = [&](const ptx::Operand &O, bool &Changed, auto &Self) -> void {
     if (O.Kind == ptx::Operand::Reg && O.Index >= 0 &&
         size_t(O.Index) < From.size() && !From[size_t(O.Index)]) {
@@ -171,27 +180,59 @@ void computeRaced(const ptx::Function &F, XFunction &X) {
     for (const ptx::Instr &I : F.Body) {
       if (I.Ops.empty() || I.Op == "st" || I.Op == "red")
         continue;
-      bool Taints = I.Op == "atom";
+      bool Taints = Source(I);
       for (size_t K = 1; K < I.Ops.size() && !Taints; ++K)
-        Taints = Tainted(I.Ops[K], Tainted);
+        Taints = taintedBy(I.Ops[K], From);
       if (Taints)
         Mark(I.Ops[0], Changed, Mark);
     }
   }
-  X.AtomicBranches.clear();
+  std::vector<uint32_t> Branches;
   for (uint32_t K = 0; K < X.Code.size(); ++K) {
     const int G = F.Body[K].Guard; // A register of F, as From's.
     if (X.Code[K].Ctl == XInstr::Branch && G >= 0 && size_t(G) < From.size() &&
         From[size_t(G)])
-      X.AtomicBranches.push_back(K);
+      Branches.push_back(K);
   }
+  return Branches;
+}
+
+} // namespace
+
+void computeRaced(const ptx::Function &F, XFunction &X) {
+  // Registers that carry an atom's result, and every register computed
+  // from one: a racing warp's atomic returns what the warps before it left,
+  // in the order the GPU ran them.
+  std::vector<char> From;
+  X.AtomicBranches = branchesOn(
+      F, X, [](const ptx::Instr &I) { return I.Op == "atom"; }, From);
   X.AccessRaced.assign(X.Accesses.size(), 0);
   for (size_t A = 0; A < X.Accesses.size(); ++A)
     for (const ptx::Operand &O : F.Body[X.Accesses[A]].Ops)
       if (O.Kind == ptx::Operand::Address) {
-        X.AccessRaced[A] = Tainted(O, Tainted);
+        X.AccessRaced[A] = taintedBy(O, From);
         break;
       }
+  // A read of the clock, a volatile or ordered load (a poll of what another
+  // thread writes) or an mbarrier's test: a wait that ends when time has
+  // passed or the other threads have written or arrived (cuda::barrier's
+  // backoff).
+  std::vector<char> Waits;
+  X.WaitBranches = branchesOn(
+      F, X,
+      [](const ptx::Instr &I) {
+        if ((I.Op == "ld" &&
+             (I.has("volatile") || I.has("acquire") || I.has("relaxed"))) ||
+            (I.Op == "mbarrier" && (I.has("try_wait") || I.has("test_wait"))))
+          return true;
+        for (const ptx::Operand &O : I.Ops)
+          if (O.Kind == ptx::Operand::Special &&
+              (O.Name.rfind("%clock", 0) == 0 ||
+               O.Name.rfind("%globaltimer", 0) == 0))
+            return true;
+        return false;
+      },
+      Waits);
 }
 
 void computeAddressBases(const ptx::Function &F, XFunction &X) {

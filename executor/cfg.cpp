@@ -83,21 +83,27 @@ void computeReconvergence(XFunction &X) {
       std::fill(X.InLoop.begin() + In.Target, X.InLoop.begin() + I + 1, 1);
   }
   // A loop whose back edge or exit tests an atom's result runs as often as
-  // the warps' atomics race: every access in it is marked.
-  X.AccessRetried.assign(X.Accesses.size(), 0);
-  for (uint32_t J = 0; J < N; ++J) {
-    const XInstr &Back = X.Code[J];
-    if (Back.Ctl != XInstr::Branch || Back.Target > J)
-      continue;
-    const uint32_t T = Back.Target;
-    const bool Decided = std::any_of(
-        X.AtomicBranches.begin(), X.AtomicBranches.end(), [&](uint32_t B) {
-          return B == J || (B >= T && B < J &&
-                            (X.Code[B].Target < T || X.Code[B].Target > J));
-        });
-    for (size_t A = 0; Decided && A < X.Accesses.size(); ++A)
-      X.AccessRetried[A] |= X.Accesses[A] >= T && X.Accesses[A] <= J;
-  }
+  // the warps' atomics race, one that tests the clock or a poll as long as
+  // the other warps take: every access in it is marked.
+  auto MarkLoops = [&](const std::vector<uint32_t> &Branches,
+                       std::vector<char> &Marked) {
+    Marked.assign(X.Accesses.size(), 0);
+    for (uint32_t J = 0; J < N; ++J) {
+      const XInstr &Back = X.Code[J];
+      if (Back.Ctl != XInstr::Branch || Back.Target > J)
+        continue;
+      const uint32_t T = Back.Target;
+      const bool Decided =
+          std::any_of(Branches.begin(), Branches.end(), [&](uint32_t B) {
+            return B == J || (B >= T && B < J &&
+                              (X.Code[B].Target < T || X.Code[B].Target > J));
+          });
+      for (size_t A = 0; Decided && A < X.Accesses.size(); ++A)
+        Marked[A] |= X.Accesses[A] >= T && X.Accesses[A] <= J;
+    }
+  };
+  MarkLoops(X.AtomicBranches, X.AccessRetried);
+  MarkLoops(X.WaitBranches, X.AccessWaiting);
   for (uint32_t I = 0; I < N; ++I) {
     X.Code[I].InLoop = uint8_t(X.InLoop[I] != 0);
     X.HasPolls |= X.Code[I].InLoop && X.Code[I].Ordered &&

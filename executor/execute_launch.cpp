@@ -244,6 +244,7 @@ Presented present(const ExecutedKernel &EK, const ExecutedCounts &C,
   Out.K.Shared = Model.Shared;
   Out.K.UnmodelledGlobal = EK.K.UnmodelledGlobal;
   Out.K.DeviceHeap = EK.K.DeviceHeap;
+  Out.K.LaunchesKernels = EK.K.LaunchesKernels;
   std::map<int, int> RowOfModel;
   for (const Access &M : Model.Accesses)
     if (Claimed.count(M.Id)) {

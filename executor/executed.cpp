@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <thread>
 
 namespace gmem {
@@ -65,8 +66,9 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
   ExecutedKernel EK;
   EK.K.Name = K.Name;
   EK.K.MangledName = K.Name;
-  // The kernel, then the functions it may call, breadth first.
-  const std::vector<const XFunction *> Reach = callees(K);
+  // The kernel, then the functions it may call, breadth first, and the
+  // kernels it may launch.
+  const std::vector<const XFunction *> Reach = withLaunches(K);
   // Device runtime calls that move global memory of their own, with
   // instructions gmem never sees (the driver's), as the model says of them.
   for (const XFunction *F : Reach)
@@ -74,6 +76,7 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
       if (EK.K.UnmodelledGlobal.empty() && !C.Callee)
         EK.K.UnmodelledGlobal = runtimeCallGlobal(C.Name, "in " + F->Name);
       EK.K.DeviceHeap |= !C.Callee && deviceHeapCall(C.Name);
+      EK.K.LaunchesKernels |= !C.Callee && C.Name == "__cudaCDP2LaunchDeviceV2";
     }
   for (const XFunction *F : Reach) {
     std::vector<int> &Ids = EK.Ids[F];
@@ -176,6 +179,28 @@ const Why &atomicRetry() {
   return W;
 }
 
+const Why &waitLoop() {
+  static const Why W{UnknownCause::Unmodelled,
+                     "in a loop that repeats until a poll or the clock says "
+                     "so (a wait for other warps, a backoff, as "
+                     "cuda::barrier's): how often a GPU runs it is decided "
+                     "by timing; these requests are the executor's, which "
+                     "runs the warps one by one"};
+  return W;
+}
+
+/// Why a child's requests are one order's among several.
+const Why &orderedChildren() {
+  static const Why W{UnknownCause::Unmodelled,
+                     "it runs in a kernel launched after a launch placed "
+                     "data where racing atomics said (an address computed "
+                     "from an atomic's result): what it reads, and so the "
+                     "requests it makes, depend on the order a GPU runs "
+                     "those atomics in, a timing effect; these requests "
+                     "are those of one order"};
+  return W;
+}
+
 const Why &wideSpinLoop() {
   static const Why W{UnknownCause::Unmodelled,
                      "ptxas makes a shared 64-bit add a loop of loads and "
@@ -265,6 +290,12 @@ public:
     }
   }
   ~PricingSink() override { flushAll(); }
+
+  /// Set: every request is priced and marked unknown for this reason (a
+  /// child whose data racing atomics placed).
+  const Why *Ordered = nullptr;
+  /// Set true when an access whose address racing atomics decide runs.
+  bool *SawRaced = nullptr;
 
   /// R's lanes may poll access Id more often on a GPU, as timing decides.
   void pollUnknown(int Id, const MemRequest &R, const Why &Reason) {
@@ -362,8 +393,14 @@ public:
     const bool Retried = Racing && At >= 0 &&
                          size_t(At) < R.Fn->AccessRetried.size() &&
                          R.Fn->AccessRetried[size_t(At)];
-    if ((R.Poll || (Retried && !Raced)) && !R.Spin && !R.Unknown &&
-        !R.Uncertain) {
+    // Not the poll itself, which says so on its own.
+    const bool Waiting = Racing && !R.Poll && At >= 0 &&
+                         size_t(At) < R.Fn->AccessWaiting.size() &&
+                         R.Fn->AccessWaiting[size_t(At)];
+    if (Raced && SawRaced)
+      *SawRaced = true;
+    if ((R.Poll || (Retried && !Raced) || Waiting || Ordered) && !R.Spin &&
+        !R.Unknown && !R.Uncertain) {
       // Made, and maybe made again on a GPU: priced, and its count marked
       // as a least.
       RequestEvent E;
@@ -383,6 +420,10 @@ public:
       return pollUnknown(Id, R, spinPoll());
     if (Retried)
       return pollUnknown(Id, R, atomicRetry());
+    if (Waiting)
+      return pollUnknown(Id, R, waitLoop());
+    if (Ordered)
+      return pollUnknown(Id, R, *Ordered);
     if (Mem.Heap && R.Space == MemSpace::Global && !R.Unknown && !R.Uncertain &&
         !Raced && heap(Id, Acc, R))
       return;
@@ -840,6 +881,70 @@ private:
   SectorSet Sectors;
 };
 
+/// A device-side cudaMemcpyAsync or cudaMemsetAsync within global memory,
+/// the known bytes going with the bytes; false outside every allocation.
+bool copyOrSet(GlobalMemory &Mem, const exec::DeviceWork &W) {
+  for (uint64_t Done = 0; Done < W.Bytes;) {
+    Region *D = Mem.find(W.Dst + Done, 1);
+    Region *S = W.Value < 0 ? Mem.find(W.Src + Done, 1) : nullptr;
+    if (!D || (W.Value < 0 && !S))
+      return false;
+    uint64_t N = std::min(W.Bytes - Done, D->Base + D->Size - (W.Dst + Done));
+    if (S)
+      N = std::min(N, S->Base + S->Size - (W.Src + Done));
+    const uint64_t DOff = W.Dst + Done - D->Base;
+    for (uint64_t B = 0; B < N; ++B) {
+      const uint64_t SOff = S ? W.Src + Done + B - S->Base : 0;
+      D->Data[DOff + B] = S ? S->Data[SOff] : uint8_t(W.Value);
+      const bool Known = !S || S->AllKnown || (S->Known && S->Known->get(SOff));
+      if (D->Known && (!D->AllKnown || !Known)) {
+        D->Known->set(DOff + B, 1, Known);
+        D->AllKnown &= Known;
+      }
+    }
+    Done += N;
+  }
+  return true;
+}
+
+/// Adds what launch part From did to To (the blocks of one launch run on
+/// several threads, or a launch's children).
+void absorb(exec::Outcome &To, const exec::Outcome &From) {
+  To.Finished = To.Finished && From.Finished;
+  if (To.Error.empty())
+    To.Error = From.Error;
+  To.WarpInstructions += From.WarpInstructions;
+  To.Issued += From.Issued;
+  To.IssuedInLoops += From.IssuedInLoops;
+  To.ThreadInstructions += From.ThreadInstructions;
+  To.UncertainWrites |= From.UncertainWrites;
+  if (!To.StrayLanes)
+    To.FirstStray = From.FirstStray;
+  To.StrayLanes += From.StrayLanes;
+  if (!To.SharedRaces)
+    To.FirstSharedRace = From.FirstSharedRace;
+  To.SharedRaces += From.SharedRaces;
+  for (uint64_t B : From.ReadBases)
+    if (std::find(To.ReadBases.begin(), To.ReadBases.end(), B) ==
+        To.ReadBases.end())
+      To.ReadBases.push_back(B);
+  for (uint64_t B : From.WrittenBases)
+    if (std::find(To.WrittenBases.begin(), To.WrittenBases.end(), B) ==
+        To.WrittenBases.end())
+      To.WrittenBases.push_back(B);
+  To.Printed += From.Printed;
+  for (const auto &[Where, N] : From.Wgmma) {
+    auto &W = To.Wgmma[Where];
+    W.first += N.first;
+    W.second += N.second;
+  }
+  if (To.Fault == exec::DeviceFault::None)
+    To.Fault = From.Fault;
+  To.Runaway |= From.Runaway;
+  To.AssertLines += From.AssertLines;
+  To.AssertThreads += From.AssertThreads;
+}
+
 /// One thread's share of a launch: its blocks, its pricing.
 struct Part {
   ExecutedCounts Counts;
@@ -858,15 +963,75 @@ struct Part {
   }
   void run(Program &P, const XFunction &K, const ExecutedKernel &EK,
            GlobalMemory &Mem, const LaunchConfig &C, bool Price) {
+    std::deque<exec::DeviceWork> Queue;
     {
       PricingSink Sink(Pipe, EK, C, Counts.Stats, Arch, Mem);
+      Sink.SawRaced = &Raced;
       exec::Launch L(P, K, Mem, C, Price ? &Sink : nullptr);
       Counts.Out = L.run();
+      Queue.assign(L.DeviceQueue.begin(), L.DeviceQueue.end());
     } // The sink flushes its open groups.
+    runDeviceWork(P, EK, Mem, C, Price, Queue);
     Counts.Misaligned = Faults.Misaligned;
     Touches.flush();
     Counts.L1MissSectors = Touches.Misses;
   }
+
+  /// The launches, copies and sets the launch's threads asked the device
+  /// runtime for, and theirs, in order: a device launch's counters count
+  /// them all. Each child is priced as a launch of its own shape.
+  void runDeviceWork(Program &P, const ExecutedKernel &EK, GlobalMemory &Mem,
+                     const LaunchConfig &Parent, bool Price,
+                     std::deque<exec::DeviceWork> &Queue) {
+    uint64_t Launched = 0;
+    for (; !Queue.empty() && Counts.Out.Error.empty(); Queue.pop_front()) {
+      exec::DeviceWork &W = Queue.front();
+      auto Stop = [&](std::string Why) {
+        Counts.Out.Finished = false;
+        Counts.Out.Error = std::move(Why);
+      };
+      if (!W.K) {
+        if (!copyOrSet(Mem, W))
+          Stop("a device-side copy or set outside every allocation");
+        continue;
+      }
+      if (++Launched > MaxDeviceLaunches) {
+        Stop("the kernels it launched launched more than " +
+             std::to_string(MaxDeviceLaunches) +
+             " kernels (a recursion without end?)");
+        break;
+      }
+      LaunchConfig &CC = W.Config;
+      CC.SmCount = Parent.SmCount;
+      CC.GridId = Parent.GridId + Launched;
+      CC.Deadline = Parent.Deadline;
+      if (Parent.MaxWarpInstructions) {
+        if (Counts.Out.WarpInstructions >= Parent.MaxWarpInstructions) {
+          Stop("the execution budget was spent in the kernels it launched");
+          break;
+        }
+        CC.MaxWarpInstructions =
+            Parent.MaxWarpInstructions - Counts.Out.WarpInstructions;
+      }
+      Touches.flush(); // Another launch: its blocks are new ones.
+      PricingSink Sink(Pipe, EK, CC, Counts.Stats, Arch, Mem);
+      Sink.SawRaced = &Raced;
+      if (Raced)
+        Sink.Ordered = &orderedChildren();
+      exec::Launch L(P, *W.K, Mem, CC, Price ? &Sink : nullptr);
+      L.Depth = W.Depth;
+      const exec::Outcome O = L.run();
+      absorb(Counts.Out, O);
+      Queue.insert(Queue.end(), L.DeviceQueue.begin(), L.DeviceQueue.end());
+    }
+  }
+
+  /// An access whose address racing atomics decide ran: the data of the
+  /// launches made after it may be placed otherwise on a GPU.
+  bool Raced = false;
+  /// Beyond this many device launches from one host launch the executor
+  /// stops (a recursion that does not end).
+  static constexpr uint64_t MaxDeviceLaunches = 1 << 20;
 };
 
 bool communicates(const XFunction &K) {
@@ -878,7 +1043,7 @@ bool communicates(const XFunction &K) {
 } // namespace
 
 std::vector<const XFunction *> reachable(const XFunction &K) {
-  return callees(K);
+  return withLaunches(K);
 }
 
 ExecutedCounts executeLaunch(Program &P, const XFunction &K,
@@ -931,39 +1096,7 @@ ExecutedCounts executeLaunch(Program &P, const XFunction &K,
     }
     if (O.L1MissSectors)
       Out.L1MissSectors = Out.L1MissSectors.value_or(0) + *O.L1MissSectors;
-    Out.Out.Finished = Out.Out.Finished && O.Out.Finished;
-    if (Out.Out.Error.empty())
-      Out.Out.Error = O.Out.Error;
-    Out.Out.WarpInstructions += O.Out.WarpInstructions;
-    Out.Out.Issued += O.Out.Issued;
-    Out.Out.IssuedInLoops += O.Out.IssuedInLoops;
-    Out.Out.ThreadInstructions += O.Out.ThreadInstructions;
-    Out.Out.UncertainWrites |= O.Out.UncertainWrites;
-    if (!Out.Out.StrayLanes)
-      Out.Out.FirstStray = O.Out.FirstStray;
-    Out.Out.StrayLanes += O.Out.StrayLanes;
-    if (!Out.Out.SharedRaces)
-      Out.Out.FirstSharedRace = O.Out.FirstSharedRace;
-    Out.Out.SharedRaces += O.Out.SharedRaces;
-    for (uint64_t B : O.Out.ReadBases)
-      if (std::find(Out.Out.ReadBases.begin(), Out.Out.ReadBases.end(), B) ==
-          Out.Out.ReadBases.end())
-        Out.Out.ReadBases.push_back(B);
-    for (uint64_t B : O.Out.WrittenBases)
-      if (std::find(Out.Out.WrittenBases.begin(), Out.Out.WrittenBases.end(),
-                    B) == Out.Out.WrittenBases.end())
-        Out.Out.WrittenBases.push_back(B);
-    Out.Out.Printed += O.Out.Printed;
-    for (const auto &[Where, N] : O.Out.Wgmma) {
-      auto &To = Out.Out.Wgmma[Where];
-      To.first += N.first;
-      To.second += N.second;
-    }
-    if (Out.Out.Fault == exec::DeviceFault::None)
-      Out.Out.Fault = O.Out.Fault;
-    Out.Out.Runaway |= O.Out.Runaway;
-    Out.Out.AssertLines += O.Out.AssertLines;
-    Out.Out.AssertThreads += O.Out.AssertThreads;
+    absorb(Out.Out, O.Out);
   }
   std::map<std::pair<std::string, unsigned>, LineShared> ByLine;
   for (const auto &[Where, N] : Out.Out.Wgmma) {

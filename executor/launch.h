@@ -43,6 +43,19 @@ struct LaunchConfig {
   uint64_t FirstBlock = 0, BlockCount = ~uint64_t(0);
 };
 
+/// What a kernel's threads ask the device runtime for (dynamic
+/// parallelism): a launch, or a copy or set of global memory. It runs, in
+/// the order asked, once the launch that asked has finished (executed.cpp):
+/// a kernel cannot wait for its children (CUDA 12 removed that), so a
+/// program whose result does not depend on timing gets the same result.
+struct DeviceWork {
+  const XFunction *K = nullptr; ///< Null: a copy or a set.
+  LaunchConfig Config;
+  unsigned Depth = 0; ///< Its nesting depth (the host's launch is 0).
+  uint64_t Dst = 0, Src = 0, Bytes = 0;
+  int Value = -1; ///< A set's byte; -1: a copy from Src.
+};
+
 /// An error of the kernel's own that ends its launch on a GPU (not a limit
 /// of the executor's): the program's next call that waits for the device
 /// returns it, and every call after that.
@@ -117,6 +130,10 @@ constexpr size_t MaxForkDepth = 4;
 void runGuardUnknown(Ctx &C, const XInstr &I, uint32_t Lanes, uint32_t Ran,
                      uint32_t Outer);
 
+/// Runs call CI when it is one of the device runtime's for dynamic
+/// parallelism (ops_device_runtime.cpp); false for any other.
+bool deviceRuntimeCall(Ctx &C, const XInstr &I, const CallInfo &CI);
+
 class Launch {
 public:
   Launch(Program &P, const XFunction &K, GlobalMemory &Mem,
@@ -136,6 +153,12 @@ public:
   KnownBits KernelParamsKnown;
   std::vector<uint8_t> GridWorkspace; ///< %envreg1/2 of a cooperative launch.
   uint64_t GridBarrier = 0;            ///< Its address.
+  /// Dynamic parallelism: the parameter buffers handed out, by address,
+  /// with the launch each was asked for; the work the threads asked for,
+  /// in order; this launch's nesting depth.
+  std::map<uint64_t, DeviceWork> ParamBuffers;
+  std::vector<DeviceWork> DeviceQueue;
+  unsigned Depth = 0;
   Outcome Out;
   bool Stop = false; ///< An error ended the launch.
 

@@ -204,13 +204,17 @@ struct Ctx {
     if (RM && fileOf(D) == FReg) // A new value, or maybe one: no range.
       RM[slotOf(D)] &= ~(Active | RegTaint);
   }
-  // A value register where a predicate belongs (PTX ptxas would refuse)
-  // reads as false and unknown, and is not written.
+  // An immediate where a predicate belongs (nvcc writes `xor.pred p, q,
+  // -1` for !q) is true on every lane when not 0. A value register there
+  // (PTX ptxas would refuse) reads as false and unknown, and is not
+  // written.
   uint32_t pred(Opnd O) const {
-    return fileOf(O) == FPred ? P[slotOf(O)] : 0;
+    return fileOf(O) == FPred    ? P[slotOf(O)]
+           : fileOf(O) == FConst ? (lanes(O)[0] ? ~0u : 0u)
+                                 : 0;
   }
   uint32_t predKnown(Opnd O) const {
-    return fileOf(O) == FPred ? PK[slotOf(O)] : 0;
+    return fileOf(O) == FPred ? PK[slotOf(O)] : fileOf(O) == FConst ? ~0u : 0;
   }
   void setPred(Opnd D, uint32_t Bits, uint32_t Known) {
     if (fileOf(D) != FPred)

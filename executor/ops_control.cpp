@@ -248,6 +248,8 @@ void builtinCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
     C.L->exitLanes(*C.W, C.Active);
     return;
   }
+  if (deviceRuntimeCall(C, I, CI))
+    return;
   C.L->fail(I, "a call of " + CI.Name +
                    ", which no module of the program defines");
 }

@@ -248,6 +248,25 @@ std::vector<const XFunction *> callees(const XFunction &K) {
   return Reach;
 }
 
+std::vector<const XFunction *> withLaunches(const XFunction &K) {
+  std::vector<const XFunction *> Reach = callees(K);
+  const bool Launches =
+      K.Owner && std::any_of(Reach.begin(), Reach.end(), [](auto *F) {
+        return std::any_of(F->Calls.begin(), F->Calls.end(), [](auto &C) {
+          return !C.Callee && C.Name == "__cudaCDP2LaunchDeviceV2";
+        });
+      });
+  if (!Launches)
+    return Reach;
+  // Every kernel whose address is taken (those it launches, and theirs).
+  for (const XFunction *F : K.Owner->addressTaken())
+    if (F->Src && F->Src->Entry)
+      for (const XFunction *G : callees(*F))
+        if (std::find(Reach.begin(), Reach.end(), G) == Reach.end())
+          Reach.push_back(G);
+  return Reach;
+}
+
 std::vector<const XFunction *> Program::addressTaken() {
   std::vector<const XFunction *> Out;
   // Decoding may take more addresses: the table grows as it is read.

@@ -230,6 +230,12 @@ struct XFunction {
   /// decided by how the warps' atomics race (cfg.cpp).
   std::vector<uint32_t> AtomicBranches;
   std::vector<char> AccessRetried;
+  /// Likewise for branches on a read of the clock (%clock, %globaltimer)
+  /// or a poll (a volatile or ordered load), and accesses in a loop one
+  /// repeats or leaves (a wait, a backoff): how often it runs where warps
+  /// wait for each other is decided by timing.
+  std::vector<uint32_t> WaitBranches;
+  std::vector<char> AccessWaiting;
   /// Static shared variables it refers to (indices in Program::Shared).
   std::vector<uint32_t> SharedVars;
   /// Whether its blocks may talk to each other through global memory
@@ -325,6 +331,12 @@ private:
 /// where one calls through an address, every function whose address was
 /// taken (decoded on the way).
 std::vector<const XFunction *> callees(const XFunction &K);
+
+/// callees(K) and, where one of them launches kernels itself (dynamic
+/// parallelism), every kernel whose address the program takes and their
+/// callees: all the code a launch of K may run before it completes. A
+/// device launch's counters count its children's requests too.
+std::vector<const XFunction *> withLaunches(const XFunction &K);
 
 /// Decodes F (ptx) of module M into X. Unknown opcodes are decoded into a
 /// handler that stops the launch naming them.

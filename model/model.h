@@ -363,10 +363,10 @@ inline bool deviceHeapCall(const std::string &Call) {
          Call == "__cuda_syscall_aligned_malloc"; // What the former calls.
 }
 
-/// Why a kernel that calls the device runtime's Call (printf, malloc, free)
-/// moves global memory that no access stands for (Kernel::UnmodelledGlobal),
-/// Where placing the call ("at f.cu:3:5"); empty for any other call. The
-/// model and the executed path say it alike.
+/// Why a kernel that calls the device runtime's Call (printf, malloc, free,
+/// a device launch's) moves global memory that no access stands for
+/// (Kernel::UnmodelledGlobal), Where placing the call ("at f.cu:3:5");
+/// empty for any other call. The model and the executed path say it alike.
 inline std::string runtimeCallGlobal(const std::string &Call,
                                      const std::string &Where) {
   if (Call == "printf" || Call == "vprintf")
@@ -376,7 +376,18 @@ inline std::string runtimeCallGlobal(const std::string &Call,
   if (deviceHeapCall(Call))
     return Call + " " + Where +
            " works on the device heap in global memory (not modelled)";
+  if (Call.rfind("__cudaCDP2", 0) == 0)
+    return "the device runtime's " + Call.substr(10) + " " + Where +
+           " (dynamic parallelism) works in global memory of its own (not "
+           "modelled)";
   return "";
+}
+
+/// Why a kernel that launches kernels (Kernel::LaunchesKernels) has no DRAM,
+/// L2 or time estimate.
+inline std::string launchesKernelsWhy() {
+  return "it launches kernels itself (dynamic parallelism): the device "
+         "runtime's own traffic and its children's launches are not modelled";
 }
 
 /// Whether ptxas made A an instruction of its own where it is written (not
@@ -518,6 +529,10 @@ struct Kernel {
   /// (how gmem-verify's counters are taken) does not restore between
   /// passes.
   bool DeviceHeap = false;
+  /// It launches kernels itself (dynamic parallelism): its launch counts
+  /// its children's requests, and the device runtime's traffic and launch
+  /// latency, which no access stands for, are in its DRAM, L2 and time.
+  bool LaunchesKernels = false;
   /// No analysed file defines it (a library's own kernel, one in a file
   /// Clang could not parse): a recording added it for launches it ran, and
   /// only their execution prices them.

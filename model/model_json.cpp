@@ -558,6 +558,7 @@ private:
       K.Uncounted = strings(J, Path, "uncounted");
     K.UnmodelledGlobal = J.value("unmodelled_global", "");
     K.DeviceHeap = J.value("device_heap", false);
+    K.LaunchesKernels = J.value("launches_kernels", false);
     if (const json *S = find(J, "sass"))
       K.Sass = sassAccount(*S, child(Path, "sass"));
     return K;
@@ -700,6 +701,8 @@ json toJson(const Kernel &K) {
     J["unmodelled_global"] = K.UnmodelledGlobal;
   if (K.DeviceHeap)
     J["device_heap"] = true;
+  if (K.LaunchesKernels)
+    J["launches_kernels"] = true;
   if (K.Sass.Read)
     J["sass"] = toJson(K.Sass);
   return J;

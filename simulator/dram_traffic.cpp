@@ -47,6 +47,10 @@ DramTraffic predictDram(const LaunchResult &R, const MemorySystem &M,
     T.Why = "the launch's accesses are not all known";
     return T;
   }
+  if (R.K->LaunchesKernels) {
+    T.Why = launchesKernelsWhy();
+    return T;
+  }
   // Set with a reason that leaves no bound either.
   bool Unbounded = false;
   // Texture fetches, surface accesses and bulk copies move global memory

@@ -37,6 +37,10 @@ L2Traffic predictL2(const Kernel &K, const Launch &L, const ArchRules &A,
     T.Why = "the launch's accesses are not all known";
     return T;
   }
+  if (R.K->LaunchesKernels) {
+    T.Why = launchesKernelsWhy();
+    return T;
+  }
   // The executed path ran every block: its first touches are counted, not
   // sampled, over its own accesses (the PTX's).
   const bool Executed = R.Path != "model";

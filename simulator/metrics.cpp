@@ -277,9 +277,11 @@ void computeMetrics(LaunchResult &R) {
   for (const MetricSpec &S : metricCatalog()) {
     if (S.Fills == Predicted::No || S.Group == MetricGroup::Other)
       continue;
-    const Totals &T = S.Quantity == MetricQuantity::Efficiency
-                          ? Seen[int(S.Group)]
-                          : *Of[int(S.Group)];
+    // LDGSTS executed is a SASS counter too: the runtime's code has none.
+    const bool Sass = S.Quantity == MetricQuantity::Efficiency ||
+                      (S.Group == MetricGroup::AsyncLd &&
+                       S.Quantity == MetricQuantity::Requests);
+    const Totals &T = Sass ? Seen[int(S.Group)] : *Of[int(S.Group)];
     Metric V;
     switch (S.Quantity) {
     case MetricQuantity::Requests:

@@ -24,6 +24,23 @@ const char *const Kernels = R"PTX(
 .target sm_90
 .address_size 64
 
+.visible .entry notpred(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 5;
+  xor.pred %p2, %p1, -1;
+  vote.sync.ballot.b32 %r2, %p2, -1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r2;
+  ret;
+}
+
 .visible .entry branchy(.param .u64 out)
 {
   .reg .pred %p<2>;
@@ -761,6 +778,18 @@ TEST(Launch, AKnownOperandThatDecidesALogicOperationKeepsItKnown) {
 // or 4); a register both sides set alike stays known. The side a lane's
 // executed value did not choose reads past the block's shared memory: not
 // a fault, as a GPU may never run it, and its instructions are not counted.
+TEST(Launch, AnImmediatePredicateOperandIsKnown) {
+  // nvcc writes !p as `xor.pred q, p, -1` (cuda-samples' cdpAdvancedQuicksort
+  // ballots it): the immediate is true on every lane, and known.
+  Fixture F;
+  ExecutedCounts C = F.run("notpred", 32, {OutBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 32; ++T) {
+    EXPECT_EQ(F.out(T), 0xffffffe0u) << T;
+    EXPECT_TRUE(F.outKnown(T)) << T;
+  }
+}
+
 TEST(Launch, BothSidesOfABranchOnAnUnknownValueRunAndMeet) {
   Fixture F(/*InputKnown=*/false);
   ExecutedCounts C = F.run("cursor", 32, {InBase, OutBase});
