@@ -15,10 +15,13 @@
 // would pass; ptxas would not prove it, so the result only decides between
 // atomics the line table leaves alike.
 //
+// Raced and waiting: the registers computed from an atomic's result, or
+// from the clock, a poll or an mbarrier's test, and the branches on them.
+// What such a branch decides (how often a retry loop or a wait runs) is
+// the hardware's timing, which the executor reports as such.
+//
 //===----------------------------------------------------------------------===//
 #include "program.h"
-
-#include <functional>
 
 namespace gmem::exec {
 
@@ -161,10 +164,9 @@ bool taintedBy(const ptx::Operand &O, const std::vector<char> &From) {
 /// The branches whose guard is computed from a value Source says an
 /// instruction makes (flow-insensitive, to a fixed point), and the
 /// registers so computed (From).
-std::vector<uint32_t>
-branchesOn(const ptx::Function &F, const XFunction &X,
-           const std::function<bool(const ptx::Instr &)> &Source,
-           std::vector<char> &From) {
+template <class SourceFn>
+std::vector<uint32_t> branchesOn(const ptx::Function &F, const XFunction &X,
+                                 SourceFn Source, std::vector<char> &From) {
   From.assign(F.Regs.size(), 0);
   auto Mark = [&](const ptx::Operand &O, bool &Changed, auto &Self) -> void {
     if (O.Kind == ptx::Operand::Reg && O.Index >= 0 &&

@@ -76,7 +76,7 @@ ExecutedKernel executedKernel(const XFunction &K, const SharedLayout *Shared) {
       if (EK.K.UnmodelledGlobal.empty() && !C.Callee)
         EK.K.UnmodelledGlobal = runtimeCallGlobal(C.Name, "in " + F->Name);
       EK.K.DeviceHeap |= !C.Callee && deviceHeapCall(C.Name);
-      EK.K.LaunchesKernels |= !C.Callee && C.Name == "__cudaCDP2LaunchDeviceV2";
+      EK.K.LaunchesKernels |= C.launchesKernel();
     }
   for (const XFunction *F : Reach) {
     std::vector<int> &Ids = EK.Ids[F];
@@ -882,13 +882,18 @@ private:
 };
 
 /// A device-side cudaMemcpyAsync or cudaMemsetAsync within global memory,
-/// the known bytes going with the bytes; false outside every allocation.
-bool copyOrSet(GlobalMemory &Mem, const exec::DeviceWork &W) {
+/// the known bytes going with the bytes, the allocations it read and wrote
+/// noted in Out; false outside every allocation.
+bool copyOrSet(GlobalMemory &Mem, const exec::DeviceWork &W,
+               exec::Outcome &Out) {
   for (uint64_t Done = 0; Done < W.Bytes;) {
     Region *D = Mem.find(W.Dst + Done, 1);
     Region *S = W.Value < 0 ? Mem.find(W.Src + Done, 1) : nullptr;
     if (!D || (W.Value < 0 && !S))
       return false;
+    exec::addBase(Out.WrittenBases, D->Base);
+    if (S)
+      exec::addBase(Out.ReadBases, S->Base);
     uint64_t N = std::min(W.Bytes - Done, D->Base + D->Size - (W.Dst + Done));
     if (S)
       N = std::min(N, S->Base + S->Size - (W.Src + Done));
@@ -925,13 +930,9 @@ void absorb(exec::Outcome &To, const exec::Outcome &From) {
     To.FirstSharedRace = From.FirstSharedRace;
   To.SharedRaces += From.SharedRaces;
   for (uint64_t B : From.ReadBases)
-    if (std::find(To.ReadBases.begin(), To.ReadBases.end(), B) ==
-        To.ReadBases.end())
-      To.ReadBases.push_back(B);
+    exec::addBase(To.ReadBases, B);
   for (uint64_t B : From.WrittenBases)
-    if (std::find(To.WrittenBases.begin(), To.WrittenBases.end(), B) ==
-        To.WrittenBases.end())
-      To.WrittenBases.push_back(B);
+    exec::addBase(To.WrittenBases, B);
   To.Printed += From.Printed;
   for (const auto &[Where, N] : From.Wgmma) {
     auto &W = To.Wgmma[Where];
@@ -964,13 +965,7 @@ struct Part {
   void run(Program &P, const XFunction &K, const ExecutedKernel &EK,
            GlobalMemory &Mem, const LaunchConfig &C, bool Price) {
     std::deque<exec::DeviceWork> Queue;
-    {
-      PricingSink Sink(Pipe, EK, C, Counts.Stats, Arch, Mem);
-      Sink.SawRaced = &Raced;
-      exec::Launch L(P, K, Mem, C, Price ? &Sink : nullptr);
-      Counts.Out = L.run();
-      Queue.assign(L.DeviceQueue.begin(), L.DeviceQueue.end());
-    } // The sink flushes its open groups.
+    Counts.Out = runOne(P, K, EK, Mem, C, Price, 0, Queue);
     runDeviceWork(P, EK, Mem, C, Price, Queue);
     Counts.Misaligned = Faults.Misaligned;
     Touches.flush();
@@ -991,19 +986,20 @@ struct Part {
         Counts.Out.Error = std::move(Why);
       };
       if (!W.K) {
-        if (!copyOrSet(Mem, W))
+        if (!copyOrSet(Mem, W, Counts.Out))
           Stop("a device-side copy or set outside every allocation");
         continue;
       }
-      if (++Launched > MaxDeviceLaunches) {
+      if (++Launched > exec::MaxDeviceLaunches) {
         Stop("the kernels it launched launched more than " +
-             std::to_string(MaxDeviceLaunches) +
+             std::to_string(exec::MaxDeviceLaunches) +
              " kernels (a recursion without end?)");
         break;
       }
       LaunchConfig &CC = W.Config;
       CC.SmCount = Parent.SmCount;
-      CC.GridId = Parent.GridId + Launched;
+      // Apart from every host launch's (their count) and from each other.
+      CC.GridId = (Parent.GridId << 21) + Launched;
       CC.Deadline = Parent.Deadline;
       if (Parent.MaxWarpInstructions) {
         if (Counts.Out.WarpInstructions >= Parent.MaxWarpInstructions) {
@@ -1014,24 +1010,32 @@ struct Part {
             Parent.MaxWarpInstructions - Counts.Out.WarpInstructions;
       }
       Touches.flush(); // Another launch: its blocks are new ones.
-      PricingSink Sink(Pipe, EK, CC, Counts.Stats, Arch, Mem);
-      Sink.SawRaced = &Raced;
-      if (Raced)
-        Sink.Ordered = &orderedChildren();
-      exec::Launch L(P, *W.K, Mem, CC, Price ? &Sink : nullptr);
-      L.Depth = W.Depth;
-      const exec::Outcome O = L.run();
-      absorb(Counts.Out, O);
-      Queue.insert(Queue.end(), L.DeviceQueue.begin(), L.DeviceQueue.end());
+      absorb(Counts.Out, runOne(P, *W.K, EK, Mem, CC, Price, W.Depth, Queue));
     }
   }
+
+  /// Runs launch C of K at nesting depth Depth, priced into this part
+  /// (once an access racing atomics decide has run, its requests are
+  /// ordered by them); what it asked the device runtime for is added at
+  /// Queue's end, where a deque keeps the caller's references valid.
+  exec::Outcome runOne(Program &P, const XFunction &K, const ExecutedKernel &EK,
+                       GlobalMemory &Mem, const LaunchConfig &C, bool Price,
+                       unsigned Depth, std::deque<exec::DeviceWork> &Queue) {
+    PricingSink Sink(Pipe, EK, C, Counts.Stats, Arch, Mem);
+    Sink.SawRaced = &Raced;
+    if (Raced)
+      Sink.Ordered = &orderedChildren();
+    exec::Launch L(P, K, Mem, C, Price ? &Sink : nullptr);
+    L.Depth = Depth;
+    exec::Outcome O = L.run();
+    Queue.insert(Queue.end(), std::make_move_iterator(L.DeviceQueue.begin()),
+                 std::make_move_iterator(L.DeviceQueue.end()));
+    return O;
+  } // The sink flushes its open groups before the next launch.
 
   /// An access whose address racing atomics decide ran: the data of the
   /// launches made after it may be placed otherwise on a GPU.
   bool Raced = false;
-  /// Beyond this many device launches from one host launch the executor
-  /// stops (a recursion that does not end).
-  static constexpr uint64_t MaxDeviceLaunches = 1 << 20;
 };
 
 bool communicates(const XFunction &K) {

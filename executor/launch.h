@@ -48,6 +48,11 @@ struct LaunchConfig {
 /// the order asked, once the launch that asked has finished (executed.cpp):
 /// a kernel cannot wait for its children (CUDA 12 removed that), so a
 /// program whose result does not depend on timing gets the same result.
+/// Beyond this many device launches from one host launch (pending at once
+/// from one launch, or run in all) the executor stops: a recursion that
+/// does not end.
+constexpr uint64_t MaxDeviceLaunches = 1 << 20;
+
 struct DeviceWork {
   const XFunction *K = nullptr; ///< Null: a copy or a set.
   LaunchConfig Config;
@@ -70,6 +75,13 @@ enum class DeviceFault : uint8_t {
 
 /// The CUDA runtime's name for F ("cudaErrorAssert").
 const char *faultName(DeviceFault F);
+
+/// Adds an allocation's base to a launch's list of those it read or wrote.
+inline void addBase(std::vector<uint64_t> &V, uint64_t Base) {
+  if ((V.empty() || V.back() != Base) &&
+      std::find(V.begin(), V.end(), Base) == V.end())
+    V.push_back(Base);
+}
 
 struct Outcome {
   bool Finished = false; ///< Every block ran to its end.
@@ -174,10 +186,8 @@ public:
   void fork(Ctx &C, const XInstr &I, uint32_t Lanes, uint32_t Taken);
   /// Notes that the launch read (or wrote) region R.
   void touched(const Region *R, bool Write) {
-    std::vector<uint64_t> &V = Write ? Out.WrittenBases : Out.ReadBases;
-    if (R && (V.empty() || V.back() != R->Base) &&
-        std::find(V.begin(), V.end(), R->Base) == V.end())
-      V.push_back(R->Base);
+    if (R)
+      addBase(Write ? Out.WrittenBases : Out.ReadBases, R->Base);
   }
   /// The lanes leave the warp (exit).
   void exitLanes(Warp &W, uint32_t Lanes);

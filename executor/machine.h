@@ -209,12 +209,16 @@ struct Ctx {
   // (PTX ptxas would refuse) reads as false and unknown, and is not
   // written.
   uint32_t pred(Opnd O) const {
-    return fileOf(O) == FPred    ? P[slotOf(O)]
-           : fileOf(O) == FConst ? (lanes(O)[0] ? ~0u : 0u)
-                                 : 0;
+    if (fileOf(O) == FPred)
+      return P[slotOf(O)];
+    if (fileOf(O) == FConst)
+      return lanes(O)[0] ? ~0u : 0u;
+    return 0;
   }
   uint32_t predKnown(Opnd O) const {
-    return fileOf(O) == FPred ? PK[slotOf(O)] : fileOf(O) == FConst ? ~0u : 0;
+    if (fileOf(O) == FPred)
+      return PK[slotOf(O)];
+    return fileOf(O) == FConst ? ~0u : 0u;
   }
   void setPred(Opnd D, uint32_t Bits, uint32_t Known) {
     if (fileOf(D) != FPred)

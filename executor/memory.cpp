@@ -52,6 +52,14 @@ Region &GlobalMemory::addOwned(uint64_t Base, uint64_t Size, std::string Name,
   return *Regions.back();
 }
 
+Region &GlobalMemory::allocate(uint64_t Bytes, uint64_t Align,
+                               std::string Name) {
+  const uint64_t Step = std::max<uint64_t>(Align, 256);
+  const uint64_t Base = (NextFree + Step - 1) / Step * Step;
+  NextFree = Base + (Bytes + 255) / 256 * 256;
+  return addOwned(Base, Bytes, std::move(Name), false);
+}
+
 Region &GlobalMemory::addExternal(uint64_t Base, uint64_t Size, uint8_t *Data,
                                   KnownBits *Known, std::string Name) {
   auto R = std::make_unique<Region>();

@@ -111,6 +111,10 @@ public:
   /// Adds a region that owns zeroed bytes (all unknown unless Known).
   Region &addOwned(uint64_t Base, uint64_t Size, std::string Name,
                    bool Known);
+  /// Adds an owned region of Bytes (all unknown) at the next free address
+  /// a multiple of Align, 256 at least, as the device's allocators place
+  /// their blocks.
+  Region &allocate(uint64_t Bytes, uint64_t Align, std::string Name);
   /// Adds the program's own buffer at its address.
   Region &addExternal(uint64_t Base, uint64_t Size, uint8_t *Data,
                       KnownBits *Known, std::string Name);

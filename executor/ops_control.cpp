@@ -1,4 +1,5 @@
 //===- ops_control.cpp - Branches, calls, returns, barriers -----------------===//
+#include "call_args.h"
 #include "decode.h"
 #include "float_bits.h"
 #include "lanes.h"
@@ -17,6 +18,15 @@ uint32_t guardLanes(const Ctx &C, const XInstr &I, uint32_t Mask) {
     return Mask;
   const uint32_t P = C.P[I.Guard];
   return Mask & (I.GuardNot ? ~P : P);
+}
+
+/// Whether instruction At of F is an unguarded ret or exit.
+bool returnsAt(const XFunction &F, uint32_t At) {
+  if (At >= F.Code.size())
+    return true;
+  const XInstr &I = F.Code[At];
+  return I.Ctl == XInstr::Leave && I.Guard < 0 && I.Src &&
+         (I.Src->Op == "ret" || I.Src->Op == "exit");
 }
 
 /// A branch: the active lanes split by the guard; both paths run, the
@@ -48,6 +58,17 @@ void braH(Ctx &C, const XInstr &I) {
   // Lanes whose path an unknown value decided write unknown values.
   const uint32_t Fall = E.PC, Taint = Unknown ? E.Taint | Mask : E.Taint,
                  Fork = Unknown ? E.Fork & ~Mask : E.Fork;
+  // A side that only returns is no way to the meeting point (cfg.cpp): the
+  // lanes that go on past it may have returned on a GPU. Their requests
+  // and stores are uncertain from here; their registers hold what they
+  // would if they run.
+  const uint32_t Gone = Fall == I.Reconv ? I.Target : Fall;
+  if (Unknown && (I.Reconv == Fall || I.Reconv == I.Target) &&
+      returnsAt(*C.Fr->Fn, Gone)) {
+    const uint32_t Maybe = Mask & ~C.PK[I.Guard] & ~E.Taint;
+    E.Taint |= Maybe;
+    E.Fork |= Maybe;
+  }
   E.PC = I.Reconv;
   std::vector<StackEntry> &S = C.Fr->Stack;
   if (Not)
@@ -160,29 +181,12 @@ std::string formatPrintf(const std::string &Fmt, const uint8_t *Args,
 
 /// The functions a PTX module may call without defining them.
 void builtinCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
-  Frame &Fr = *C.Fr;
-  const unsigned PB = Fr.Fn->ParamBytes;
-  auto Arg = [&](unsigned L, size_t K) -> uint64_t {
-    if (K >= CI.Args.size())
-      return 0;
-    uint64_t V = 0;
-    std::memcpy(&V, &Fr.Params[size_t(L) * PB + CI.Args[K].first],
-                std::min(8u, CI.Args[K].second));
-    return V;
-  };
-  auto Ret = [&](unsigned L, uint64_t V) {
-    if (CI.Rets.empty())
-      return;
-    std::memcpy(&Fr.Params[size_t(L) * PB + CI.Rets[0].first], &V,
-                std::min(8u, CI.Rets[0].second));
-    std::memset(&Fr.ParamKnown[size_t(L) * PB + CI.Rets[0].first], 1,
-                std::min(8u, CI.Rets[0].second));
-  };
+  const CallArgs A(C, CI);
   if (CI.Name == "vprintf") {
     for (uint32_t M = C.Active; M; M &= M - 1) {
       const unsigned L = unsigned(ctz(M));
-      const std::string Fmt = cString(C, Arg(L, 0));
-      uint64_t Buf = Arg(L, 1);
+      const std::string Fmt = cString(C, A.value(L, 0));
+      uint64_t Buf = A.value(L, 1);
       // The arguments are a local buffer of this thread.
       std::vector<uint8_t> Args;
       if (Buf - LocalWindow < WindowSize)
@@ -191,7 +195,7 @@ void builtinCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
         Args.assign(C.W->Local.begin() + long(L * C.W->LocalStride + Buf),
                     C.W->Local.begin() + long((L + 1) * C.W->LocalStride));
       C.L->Out.Printed += formatPrintf(Fmt, Args.data(), Args.size());
-      Ret(L, 0);
+      A.ret(L, 0);
     }
     return;
   }
@@ -203,21 +207,18 @@ void builtinCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
     // tries every placement the alignment allows (executed.cpp).
     for (uint32_t M = C.Active; M; M &= M - 1) {
       const unsigned L = unsigned(ctz(M));
-      const uint64_t Bytes = std::max<uint64_t>(Arg(L, 0), 1);
+      const uint64_t Bytes = std::max<uint64_t>(A.value(L, 0), 1);
       // __nv_aligned_device_malloc(size, align) calls the aligned one.
       const uint64_t Align =
-          CI.Name == "malloc" ? 16 : std::max<uint64_t>(Arg(L, 1), 16);
+          CI.Name == "malloc" ? 16 : std::max<uint64_t>(A.value(L, 1), 16);
       if (Align & (Align - 1)) { // Not a power of two: the GPU returns null.
-        Ret(L, 0);
+        A.ret(L, 0);
         continue;
       }
-      const uint64_t Step = std::max<uint64_t>(Align, 256);
-      const uint64_t A = (C.L->Mem.NextFree + Step - 1) / Step * Step;
-      C.L->Mem.NextFree = A + (Bytes + 255) / 256 * 256;
-      C.L->Mem.addOwned(A, Bytes, "device malloc", false).HeapAlign =
-          uint32_t(std::min<uint64_t>(Align, uint64_t(1) << 31));
+      Region &R = C.L->Mem.allocate(Bytes, Align, "device malloc");
+      R.HeapAlign = uint32_t(std::min<uint64_t>(Align, uint64_t(1) << 31));
       C.L->Mem.Heap = true;
-      Ret(L, A);
+      A.ret(L, R.Base);
     }
     return;
   }
@@ -228,14 +229,14 @@ void builtinCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
     Outcome &Out = C.L->Out;
     const uint32_t *Dim = C.L->Config.Block;
     const unsigned First = unsigned(ctz(C.Active));
-    const std::string Where = cString(C, Arg(First, 1)) + ":" +
-                              std::to_string(uint32_t(Arg(First, 2))) + ": " +
-                              cString(C, Arg(First, 3)) + ": block: [" +
-                              std::to_string(C.B->Idx[0]) + "," +
+    const std::string Where = cString(C, A.value(First, 1)) + ":" +
+                              std::to_string(uint32_t(A.value(First, 2))) +
+                              ": " + cString(C, A.value(First, 3)) +
+                              ": block: [" + std::to_string(C.B->Idx[0]) + "," +
                               std::to_string(C.B->Idx[1]) + "," +
                               std::to_string(C.B->Idx[2]) + "], thread: [";
     const std::string What =
-        "] Assertion `" + cString(C, Arg(First, 0)) + "` failed.\n";
+        "] Assertion `" + cString(C, A.value(First, 0)) + "` failed.\n";
     forLanes(C.Active, [&](unsigned L) {
       const uint64_t T = uint64_t(C.W->Id) * 32 + L;
       Out.AssertLines += Where + std::to_string(T % Dim[0]) + "," +

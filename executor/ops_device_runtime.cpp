@@ -6,9 +6,13 @@
 // runtime's streams, copies and error queries beside them. A launch is
 // queued on the Launch (DeviceWork) and runs once its parent has finished.
 // The runtime's own loads and stores are the driver's code, as printf's
-// are: they enter no access (Kernel::UnmodelledGlobal says so).
+// are: they enter no access (Kernel::UnmodelledGlobal says so). These
+// calls add and remove memory regions, which is safe because a kernel that
+// calls a function no module defines runs its blocks on one thread
+// (XFunction::Communicates).
 //
 //===----------------------------------------------------------------------===//
+#include "call_args.h"
 #include "decode.h"
 #include "launch.h"
 #include "memory_ops.h"
@@ -24,39 +28,6 @@ namespace {
 constexpr unsigned MaxDepth = 24;
 /// cudaErrorLaunchMaxDepthExceeded, cudaErrorInvalidValue.
 constexpr uint32_t ErrDepth = 65, ErrValue = 1;
-
-struct Args {
-  Ctx &C;
-  const CallInfo &CI;
-  unsigned PB;
-  /// Argument K's bytes of lane L into Out (up to N); whether all known.
-  bool bytes(unsigned L, size_t K, void *Out, unsigned N) const {
-    std::memset(Out, 0, N);
-    if (K >= CI.Args.size())
-      return false;
-    const auto [Off, Size] = CI.Args[K];
-    const size_t At = size_t(L) * PB + Off;
-    const unsigned M = std::min(N, Size);
-    std::memcpy(Out, &C.Fr->Params[At], M);
-    for (unsigned B = 0; B < M; ++B)
-      if (!C.Fr->ParamKnown[At + B])
-        return false;
-    return true;
-  }
-  uint64_t value(unsigned L, size_t K, bool &Known) const {
-    uint64_t V = 0;
-    Known &= bytes(L, K, &V, 8);
-    return V;
-  }
-  void ret(unsigned L, uint64_t V) const {
-    if (CI.Rets.empty())
-      return;
-    const auto [Off, Size] = CI.Rets[0];
-    const size_t At = size_t(L) * PB + Off;
-    std::memcpy(&C.Fr->Params[At], &V, std::min(8u, Size));
-    std::memset(&C.Fr->ParamKnown[At], 1, std::min(8u, Size));
-  }
-};
 
 /// Writes N known bytes at generic address A for lane L (a stream handle
 /// into the caller's variable); false where A is not memory.
@@ -89,12 +60,11 @@ uint64_t parameterBuffer(Ctx &C, const XInstr &I, uint64_t F,
               "program's modules");
     return 0;
   }
-  const uint64_t Bytes = std::max<uint64_t>(paramBytes(*K), 1);
   // Each buffer a region of its own, so that a store past one is seen.
-  const uint64_t A = (L.Mem.NextFree + 255) / 256 * 256;
-  L.Mem.NextFree = A + (Bytes + 255) / 256 * 256;
-  L.Mem.addOwned(A, Bytes, "a device launch's parameter buffer", false)
-      .UnknownWhy = "the kernel did not store this argument";
+  Region &R = L.Mem.allocate(std::max<uint64_t>(paramBytes(*K), 1), 256,
+                             "a device launch's parameter buffer");
+  R.UnknownWhy = "the kernel did not store this argument";
+  const uint64_t A = R.Base;
   DeviceWork &W = L.ParamBuffers[A];
   W.K = K;
   std::copy_n(Grid, 3, W.Config.Grid);
@@ -104,13 +74,13 @@ uint64_t parameterBuffer(Ctx &C, const XInstr &I, uint64_t F,
 }
 
 /// Queues the launch whose parameter buffer is at Buf; a CUDA error code.
-uint32_t launchFrom(Ctx &C, uint64_t Buf) {
+/// The buffer is the runtime's again either way (recursions launch
+/// thousands).
+uint32_t launchFrom(Ctx &C, const XInstr &I, uint64_t Buf) {
   Launch &L = *C.L;
   auto It = L.ParamBuffers.find(Buf);
   if (It == L.ParamBuffers.end())
     return ErrValue;
-  if (L.Depth + 1 >= MaxDepth)
-    return ErrDepth;
   DeviceWork W = std::move(It->second);
   L.ParamBuffers.erase(It);
   const Region *R = L.Mem.find(Buf, 1);
@@ -123,14 +93,21 @@ uint32_t launchFrom(Ctx &C, uint64_t Buf) {
       W.Config.ParamsKnown[B] =
           R->AllKnown || (R->Known && R->Known->get(Buf - R->Base + B));
   }
+  if (R && R->Base == Buf)
+    L.Mem.remove(Buf);
+  if (L.Depth + 1 >= MaxDepth)
+    return ErrDepth;
   for (const uint32_t D :
        {W.Config.Grid[0], W.Config.Grid[1], W.Config.Grid[2], W.Config.Block[0],
         W.Config.Block[1], W.Config.Block[2]})
     if (!D)
       return ErrValue;
-  // The buffer is the runtime's again (recursions launch thousands).
-  if (R && R->Base == Buf)
-    L.Mem.remove(Buf);
+  if (L.DeviceQueue.size() >= MaxDeviceLaunches) {
+    L.fail(I, "more than " + std::to_string(MaxDeviceLaunches) +
+                  " device launches pending from one launch (the "
+                  "executor's limit)");
+    return ErrValue;
+  }
   W.Depth = L.Depth + 1;
   L.DeviceQueue.push_back(std::move(W));
   return 0;
@@ -142,15 +119,33 @@ bool deviceRuntimeCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
   const std::string &N = CI.Name;
   if (N.rfind("__cudaCDP2", 0) != 0)
     return false;
-  const Args A{C, CI, C.Fr->Fn->ParamBytes};
-  auto Each = [&](auto F) {
-    for (uint32_t M = C.Active; M; M &= M - 1)
-      F(unsigned(__builtin_ctz(M)));
-  };
-  // What cannot be done with unknown operands stops the launch, named.
+  const CallArgs A(C, CI);
+  // What cannot be done with unknown operands stops the launch, named; so
+  // does a launch, copy or stream on a path an unknown value decided
+  // (whether it happens at all is not known).
   auto Unknown = [&](const char *What) {
     C.L->fail(I, std::string("a device launch whose ") + What +
                      " is not known (" + N + ")");
+  };
+  auto Each = [&](auto F) {
+    for (uint32_t M = C.Active; M && !C.L->Stop; M &= M - 1)
+      F(ctz(M));
+  };
+  const bool Queries =
+      N == "__cudaCDP2StreamDestroy" || N == "__cudaCDP2GetLastError" ||
+      N == "__cudaCDP2PeekAtLastError" || N == "__cudaCDP2GetErrorString" ||
+      N == "__cudaCDP2GetErrorName" || N == "__cudaCDP2GetDevice";
+  if (C.Taint & C.Active && !Queries) {
+    Unknown("path");
+    return true;
+  }
+  // A value the runtime writes to the caller's variable (argument 0).
+  auto WriteOut = [&](const void *V, unsigned Bytes) {
+    Each([&](unsigned L) {
+      bool Known = true;
+      const uint64_t To = A.value(L, 0, Known);
+      A.ret(L, Known && writeGeneric(C, To, V, Bytes, L) ? 0 : ErrValue);
+    });
   };
   if (N == "__cudaCDP2GetParameterBufferV2") {
     Each([&](unsigned L) {
@@ -163,30 +158,20 @@ bool deviceRuntimeCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
         return Unknown("kernel or shape");
       A.ret(L, parameterBuffer(C, I, F, Grid, Block, Smem));
     });
-    return true;
-  }
-  if (N == "__cudaCDP2LaunchDeviceV2") {
+  } else if (N == "__cudaCDP2LaunchDeviceV2") {
     Each([&](unsigned L) {
       bool Known = true;
       const uint64_t Buf = A.value(L, 0, Known);
       if (!Known)
         return Unknown("parameter buffer");
-      A.ret(L, launchFrom(C, Buf));
+      A.ret(L, launchFrom(C, I, Buf));
     });
-    return true;
-  }
-  if (N == "__cudaCDP2StreamCreateWithFlags") {
+  } else if (N == "__cudaCDP2StreamCreateWithFlags") {
     // Launches run in the order made whatever their stream, which every
     // stream's order allows: a handle only needs to be no null stream.
-    Each([&](unsigned L) {
-      bool Known = true;
-      const uint64_t To = A.value(L, 0, Known);
-      const uint64_t Handle = 1;
-      A.ret(L, Known && writeGeneric(C, To, &Handle, 8, L) ? 0 : ErrValue);
-    });
-    return true;
-  }
-  if (N == "__cudaCDP2MemcpyAsync" || N == "__cudaCDP2MemsetAsync") {
+    const uint64_t Handle = 1;
+    WriteOut(&Handle, 8);
+  } else if (N == "__cudaCDP2MemcpyAsync" || N == "__cudaCDP2MemsetAsync") {
     const bool Copy = N == "__cudaCDP2MemcpyAsync";
     Each([&](unsigned L) {
       bool Known = true;
@@ -204,26 +189,17 @@ bool deviceRuntimeCall(Ctx &C, const XInstr &I, const CallInfo &CI) {
       C.L->DeviceQueue.push_back(std::move(W));
       A.ret(L, 0);
     });
-    return true;
-  }
-  if (N == "__cudaCDP2GetDevice") {
-    Each([&](unsigned L) {
-      bool Known = true;
-      const uint64_t To = A.value(L, 0, Known);
-      const int32_t Zero = 0;
-      A.ret(L, Known && writeGeneric(C, To, &Zero, 4, L) ? 0 : ErrValue);
-    });
-    return true;
-  }
-  if (N == "__cudaCDP2StreamDestroy" || N == "__cudaCDP2GetLastError" ||
-      N == "__cudaCDP2PeekAtLastError" || N == "__cudaCDP2GetErrorString" ||
-      N == "__cudaCDP2GetErrorName") {
+  } else if (N == "__cudaCDP2GetDevice") {
+    const int32_t Zero = 0;
+    WriteOut(&Zero, 4);
+  } else if (Queries) {
     // Errors of launches are returned by the launch call itself here; a
     // string's address is null (printf's %s shows "(string)").
     Each([&](unsigned L) { A.ret(L, 0); });
-    return true;
+  } else {
+    return false;
   }
-  return false;
+  return true;
 }
 
 } // namespace gmem::exec

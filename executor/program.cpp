@@ -251,10 +251,11 @@ std::vector<const XFunction *> callees(const XFunction &K) {
 std::vector<const XFunction *> withLaunches(const XFunction &K) {
   std::vector<const XFunction *> Reach = callees(K);
   const bool Launches =
-      K.Owner && std::any_of(Reach.begin(), Reach.end(), [](auto *F) {
-        return std::any_of(F->Calls.begin(), F->Calls.end(), [](auto &C) {
-          return !C.Callee && C.Name == "__cudaCDP2LaunchDeviceV2";
-        });
+      K.Owner &&
+      std::any_of(Reach.begin(), Reach.end(), [](const XFunction *F) {
+        return std::any_of(
+            F->Calls.begin(), F->Calls.end(),
+            [](const CallInfo &C) { return C.launchesKernel(); });
       });
   if (!Launches)
     return Reach;

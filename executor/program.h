@@ -164,6 +164,10 @@ struct CallInfo {
   Opnd Target = 0;                   ///< Indirect: the function's address.
   std::vector<std::pair<uint32_t, unsigned>> Args; ///< Param offset, bytes.
   std::vector<std::pair<uint32_t, unsigned>> Rets;
+  /// A kernel launch through the device runtime (dynamic parallelism).
+  bool launchesKernel() const {
+    return !Callee && Name == "__cudaCDP2LaunchDeviceV2";
+  }
 };
 
 struct XFunction {
@@ -230,10 +234,11 @@ struct XFunction {
   /// decided by how the warps' atomics race (cfg.cpp).
   std::vector<uint32_t> AtomicBranches;
   std::vector<char> AccessRetried;
-  /// Likewise for branches on a read of the clock (%clock, %globaltimer)
-  /// or a poll (a volatile or ordered load), and accesses in a loop one
-  /// repeats or leaves (a wait, a backoff): how often it runs where warps
-  /// wait for each other is decided by timing.
+  /// Likewise for branches on a read of the clock (%clock, %globaltimer),
+  /// a poll (a volatile or ordered load) or an mbarrier's try_wait or
+  /// test_wait, and accesses in a loop one repeats or leaves (a wait, a
+  /// backoff): how often it runs where warps wait for each other is
+  /// decided by timing.
   std::vector<uint32_t> WaitBranches;
   std::vector<char> AccessWaiting;
   /// Static shared variables it refers to (indices in Program::Shared).
@@ -349,7 +354,8 @@ void computeOrigins(const ptx::Function &F, XFunction &X);
 /// atomics' results are read (X.AccessUniform, X.AccessResultRead).
 void computeUniformity(const ptx::Function &F, XFunction &X);
 /// Which memory instructions of X have addresses computed from an atomic's
-/// result (X.AccessRaced), and which branches test one (X.AtomicBranches).
+/// result (X.AccessRaced), which branches test one (X.AtomicBranches), and
+/// which test the clock, a poll or an mbarrier wait (X.WaitBranches).
 void computeRaced(const ptx::Function &F, XFunction &X);
 /// The register and offset each memory instruction's address adds up to
 /// (X.AccessBaseReg, X.AccessBaseOff).

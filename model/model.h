@@ -530,8 +530,9 @@ struct Kernel {
   /// passes.
   bool DeviceHeap = false;
   /// It launches kernels itself (dynamic parallelism): its launch counts
-  /// its children's requests, and the device runtime's traffic and launch
-  /// latency, which no access stands for, are in its DRAM, L2 and time.
+  /// its children's requests, and a GPU's DRAM, L2 and time for it include
+  /// the device runtime's traffic and launch latency, which no access
+  /// stands for (it has no estimate of them: launchesKernelsWhy).
   bool LaunchesKernels = false;
   /// No analysed file defines it (a library's own kernel, one in a file
   /// Clang could not parse): a recording added it for launches it ran, and

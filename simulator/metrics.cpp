@@ -277,7 +277,8 @@ void computeMetrics(LaunchResult &R) {
   for (const MetricSpec &S : metricCatalog()) {
     if (S.Fills == Predicted::No || S.Group == MetricGroup::Other)
       continue;
-    // LDGSTS executed is a SASS counter too: the runtime's code has none.
+    // Efficiencies and the executed LDGSTS count only the kernel's own SASS
+    // instructions: the runtime's unmodelled requests do not reach them.
     const bool Sass = S.Quantity == MetricQuantity::Efficiency ||
                       (S.Group == MetricGroup::AsyncLd &&
                        S.Quantity == MetricQuantity::Requests);

@@ -1178,12 +1178,10 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       continue;
     for (int Id : Ids)
       EK.K.Accesses[size_t(Id)].Compiled.State = CompiledForm::AsWritten;
-    if (scaled(P, Sw))
-      continue;
-    // Every width as often or more: ptxas unrolled the line's loop further
-    // and kept its loads (simpleMultiCopy's reloads through a pointer that
-    // may alias the store's: 5 PTX loads, 29 LDGs, 5 executed a warp on an
-    // H200).
+    // Every width as often or more (a whole multiple among them): ptxas
+    // unrolled the line's loop, or unrolled it further and kept its loads
+    // (simpleMultiCopy's reloads through a pointer that may alias the
+    // store's: 5 PTX loads, 29 LDGs, 5 executed a warp on an H200).
     if (unrolled(P, Sw))
       continue;
     if (mergeCovers(EK, Ids, Sw, /*Guess=*/false))

@@ -770,14 +770,6 @@ TEST(Launch, AKnownOperandThatDecidesALogicOperationKeepsItKnown) {
   }
 }
 
-// Thrust's set operations compare keys past their tile's end (bytes no
-// thread wrote) and advance a cursor on the result: `if (!(k < x)) ++i`.
-// Each lane runs both sides of such a branch; where they meet, i is one of
-// two values, so `i < end` is decided for a cursor already at its end
-// (odd lanes: 4 or 5 against 4) and not for one before it (even lanes: 3
-// or 4); a register both sides set alike stays known. The side a lane's
-// executed value did not choose reads past the block's shared memory: not
-// a fault, as a GPU may never run it, and its instructions are not counted.
 TEST(Launch, AnImmediatePredicateOperandIsKnown) {
   // nvcc writes !p as `xor.pred q, p, -1` (cuda-samples' cdpAdvancedQuicksort
   // ballots it): the immediate is true on every lane, and known.
@@ -790,6 +782,14 @@ TEST(Launch, AnImmediatePredicateOperandIsKnown) {
   }
 }
 
+// Thrust's set operations compare keys past their tile's end (bytes no
+// thread wrote) and advance a cursor on the result: `if (!(k < x)) ++i`.
+// Each lane runs both sides of such a branch; where they meet, i is one of
+// two values, so `i < end` is decided for a cursor already at its end
+// (odd lanes: 4 or 5 against 4) and not for one before it (even lanes: 3
+// or 4); a register both sides set alike stays known. The side a lane's
+// executed value did not choose reads past the block's shared memory: not
+// a fault, as a GPU may never run it, and its instructions are not counted.
 TEST(Launch, BothSidesOfABranchOnAnUnknownValueRunAndMeet) {
   Fixture F(/*InputKnown=*/false);
   ExecutedCounts C = F.run("cursor", 32, {InBase, OutBase});
