@@ -359,6 +359,15 @@ void printTableView(const Report &Rep, std::ostream &OS) {
     std::string Sass = explainSass(R.K->Sass);
     if (!Sass.empty())
       OS << "  " << Sass << "\n";
+    // A recorded launch whose figures stay the model's though it leaves
+    // some unknown: why the run on its PTX did not stand in (the budget
+    // was spent, the run stopped), as the JSON's path_why says.
+    const bool Recorded = !R.L.ArgBytes.empty() || R.L.Executed;
+    const bool Gaps =
+        std::any_of(R.PerAccess.begin(), R.PerAccess.end(),
+                    [](const AccessStats &S) { return S.UnknownRequests; });
+    if (R.Path == "model" && Recorded && Gaps && !R.PathWhy.empty())
+      OS << "  note: the kernel model's figures: " << R.PathWhy << "\n";
     printMetricBlock(R, OS);
     OS << "\n";
     printAccesses(Rep, I, OS);
