@@ -493,6 +493,39 @@ TEST(Compare, LineNotExecutedExplainsTheMissingRequests) {
   EXPECT_EQ(comparisonExitCode(C, false), 0);
 }
 
+// L1 counts some lane orders of a global atomic up to 3 sectors more than
+// the busiest-address rule (tests/data/measured/atomic_mixtures): where
+// every line's distinct sectors are as predicted, the extra up to 3 a
+// request is that; more is not.
+TEST(Compare, AtomicSectorsAboveTheRuleByLaneOrderAreExplained) {
+  const char *RedReq = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
+  const char *RedSec = "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum";
+  Module M = copyModule();
+  Access &Out = M.Kernels[0].Accesses[1]; // out[i], line 11: a reduction.
+  Out.Kind = AccessKind::Atomic;
+  Out.Reduction = true;
+  for (uint64_t Extra : {24u, 25u}) {
+    Measurement Ms = copyMeasurement();
+    MeasuredLaunch &L = Ms.Launches[0];
+    L.Metrics.erase(StReq);
+    L.Metrics.erase(StSec);
+    L.Metrics.erase(StPct);
+    // 8 warps of 32 consecutive words: 4 sectors a request by the rule.
+    L.Metrics[RedReq] = 8;
+    L.Metrics[RedSec] = double(32 + Extra);
+    Comparison C = build(M, Ms);
+    const MetricComparison *Sec = metric(C, RedSec);
+    ASSERT_NE(Sec, nullptr);
+    EXPECT_EQ(*Sec->Predicted, 32);
+    if (Extra <= 3 * 8) {
+      EXPECT_EQ(Sec->V, Verdict::Explained);
+      EXPECT_TRUE(contains(Sec->Reason, "(e)")) << Sec->Reason;
+    } else {
+      EXPECT_EQ(Sec->V, Verdict::Mismatch) << Sec->Reason;
+    }
+  }
+}
+
 TEST(Compare, PredicatedOffWarpsExecuteWithoutRequests) {
   // n = 200: warp 7 has no active lane and makes no request (7 predicted),
   // but a predicated load is still executed by it: 8 instructions per line.
