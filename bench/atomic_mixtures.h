@@ -4,7 +4,8 @@
 // one or two sectors, in lane orders that tell rules apart; random layouts
 // like a byte histogram's (rand() % 256, % 64, % 16); lines without a
 // repeated word; the random ones sorted; three of them with one lane left
-// out in turn. New layouts go at the end (the measured data is by index).
+// out in turn, and cut to their first or last lanes. New layouts go at the
+// end (the measured data is by index).
 // Read by the bench and by tests/simulator/atomic_mixtures_test.cpp.
 #ifndef GMEM_BENCH_ATOMIC_MIXTURES_H
 #define GMEM_BENCH_ATOMIC_MIXTURES_H
@@ -128,6 +129,19 @@ inline std::vector<Layout> layouts() {
       L.Word[Lane] = Inactive;
       Out.push_back(L);
     }
+  // The same three cut to their first K lanes and to their last 32 - K:
+  // where in lane order the extra sectors begin.
+  for (size_t K : {FirstRandom, FirstRandom + 2, FirstRandom + 13})
+    for (unsigned Cut = 1; Cut < 32; ++Cut)
+      for (bool Head : {true, false}) {
+        Layout L = Out[K];
+        L.Name += (Head ? " lanes 0 to " + std::to_string(Cut - 1)
+                        : " lanes " + std::to_string(Cut) + " to 31");
+        for (unsigned Lane = 0; Lane < 32; ++Lane)
+          if ((Lane < Cut) != Head)
+            L.Word[Lane] = Inactive;
+        Out.push_back(L);
+      }
   return Out;
 }
 

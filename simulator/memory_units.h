@@ -43,7 +43,7 @@ RequestCost globalRequest(unsigned UnitBytes, const uint64_t *Addr,
 /// after another, so each sector a request touches counts once per lane on
 /// its busiest address (31 lanes on one word: 31 sectors). Measured on an
 /// H100 for ATOMG and REDG, examples/atomics.cu; on an H200 exact for 187
-/// of 193 layouts and a lower bound for all 289: some random lane orders
+/// of 193 layouts and a lower bound for all 475: some random lane orders
 /// over many lines cost 1 to 3 more (tests/data/measured/atomic_mixtures).
 RequestCost atomicRequest(const ArchRules &A, const uint64_t *Addr,
                           uint32_t Mask, unsigned Size);
