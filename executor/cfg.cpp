@@ -241,6 +241,10 @@ void computeReconvergence(XFunction &X) {
       continue;
     const int D = IDom[B];
     Last.Reconv = D < 0 || uint32_t(D) == Exit ? N : Start[size_t(D)];
+    if (Last.Ctl == XInstr::Branch && Last.Target <= N)
+      Last.SideReturns =
+          (Last.Reconv == End && Returns(BlockOf[Last.Target])) ||
+          (Last.Reconv == Last.Target && Returns(BlockOf[End]));
   }
   computeSkips(X);
   computeForks(X);

@@ -20,15 +20,6 @@ uint32_t guardLanes(const Ctx &C, const XInstr &I, uint32_t Mask) {
   return Mask & (I.GuardNot ? ~P : P);
 }
 
-/// Whether instruction At of F is an unguarded ret or exit.
-bool returnsAt(const XFunction &F, uint32_t At) {
-  if (At >= F.Code.size())
-    return true;
-  const XInstr &I = F.Code[At];
-  return I.Ctl == XInstr::Leave && I.Guard < 0 && I.Src &&
-         (I.Src->Op == "ret" || I.Src->Op == "exit");
-}
-
 /// A branch: the active lanes split by the guard; both paths run, the
 /// taken one first, and meet at the reconvergence point. A guard that is
 /// unknown for some lane makes everything up to that point uncertain; where
@@ -62,9 +53,7 @@ void braH(Ctx &C, const XInstr &I) {
   // lanes that go on past it may have returned on a GPU. Their requests
   // and stores are uncertain from here; their registers hold what they
   // would if they run.
-  const uint32_t Gone = Fall == I.Reconv ? I.Target : Fall;
-  if (Unknown && (I.Reconv == Fall || I.Reconv == I.Target) &&
-      returnsAt(*C.Fr->Fn, Gone)) {
+  if (Unknown && I.SideReturns) {
     const uint32_t Maybe = Mask & ~C.PK[I.Guard] & ~E.Taint;
     E.Taint |= Maybe;
     E.Fork |= Maybe;

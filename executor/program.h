@@ -138,6 +138,10 @@ struct XInstr {
   /// a GPU issues them even when the whole warp branches over them
   /// (cfg.cpp).
   uint8_t IfConverted = 0;
+  /// Branches one of whose sides only returns: cfg.cpp leaves that side out
+  /// of where the sides meet, so the lanes that go on past the meeting
+  /// point may have returned where the guard is unknown (ops_control.cpp).
+  bool SideReturns = false;
   /// Forward guarded branches over plain code: the XFunction::Skipped list
   /// of the memory instructions the whole warp skips when it takes the
   /// branch, and when it does not (the else side of an if/else); -1: none.

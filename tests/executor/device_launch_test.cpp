@@ -14,14 +14,6 @@
 //       cudaStreamDestroy(s);
 //     }
 //   }
-//
-// A GPU runs both children before the parent's launch completes, and
-// counts their requests in the parent's counters (cuda-samples'
-// cdpSimplePrint on an H200: its 10 blocks' shared stores, the children's
-// included, in one launch; tests/data/measured/cs3).
-//
-// RuntimeModule is nvcc's PTX, the same way, of
-//
 //   __global__ void copier(const unsigned *a, unsigned *b) {
 //     if (threadIdx.x == 0) {
 //       cudaStream_t s;
@@ -32,15 +24,20 @@
 //       cudaStreamDestroy(s);
 //     }
 //   }
-//   __global__ void child(unsigned *out) { out[threadIdx.x] = threadIdx.x; }
+//   __global__ void leaf(unsigned *out) { out[threadIdx.x] = threadIdx.x; }
 //   __global__ void guarded(const unsigned *flag, unsigned *out) {
 //     if (flag[threadIdx.x] == 7)
-//       child<<<1, 32>>>(out);
+//       leaf<<<1, 32>>>(out);
 //   }
+//
+// A GPU runs both children before the parent's launch completes, and
+// counts their requests in the parent's counters (cuda-samples'
+// cdpSimplePrint on an H200: its 10 blocks' shared stores, the children's
+// included, in one launch; tests/data/measured/cs3).
 //
 //===----------------------------------------------------------------------===//
 #include "executed.h"
-#include "ptx_parser.h"
+#include "run_with_output.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -54,156 +51,8 @@ const char *const Module = R"PTX(
 .version 9.0
 .target sm_90
 .address_size 64
-.extern .func  (.param .b32 func_retval0) __cudaCDP2StreamCreateWithFlags
-(
-	.param .b64 __cudaCDP2StreamCreateWithFlags_param_0,
-	.param .b32 __cudaCDP2StreamCreateWithFlags_param_1
-)
-;
-.extern .func  (.param .b32 func_retval0) __cudaCDP2StreamDestroy
-(
-	.param .b64 __cudaCDP2StreamDestroy_param_0
-)
-;
-.extern .func  (.param .b64 func_retval0) __cudaCDP2GetParameterBufferV2
-(
-	.param .b64 __cudaCDP2GetParameterBufferV2_param_0,
-	.param .align 4 .b8 __cudaCDP2GetParameterBufferV2_param_1[12],
-	.param .align 4 .b8 __cudaCDP2GetParameterBufferV2_param_2[12],
-	.param .b32 __cudaCDP2GetParameterBufferV2_param_3
-)
-;
-.extern .func  (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2
-(
-	.param .b64 __cudaCDP2LaunchDeviceV2_param_0,
-	.param .b64 __cudaCDP2LaunchDeviceV2_param_1
-)
-;
-.visible .entry _Z5childPjj(
-	.param .u64 _Z5childPjj_param_0,
-	.param .u32 _Z5childPjj_param_1
-)
-{
-	.reg .b32 	%r<4>;
-	.reg .b64 	%rd<5>;
-	ld.param.u64 	%rd1, [_Z5childPjj_param_0];
-	ld.param.u32 	%r1, [_Z5childPjj_param_1];
-	cvta.to.global.u64 	%rd2, %rd1;
-	mov.u32 	%r2, %tid.x;
-	mad.lo.s32 	%r3, %r1, 100, %r2;
-	mul.wide.u32 	%rd3, %r2, 4;
-	add.s64 	%rd4, %rd2, %rd3;
-	st.global.u32 	[%rd4], %r3;
-	ret;
-}
-.visible .entry _Z6parentPj(
-	.param .u64 _Z6parentPj_param_0
-)
-{
-	.local .align 8 .b8 	__local_depot1[8];
-	.reg .b64 	%SP;
-	.reg .b64 	%SPL;
-	.reg .pred 	%p<3>;
-	.reg .b32 	%r<7>;
-	.reg .b64 	%rd<11>;
-	mov.u64 	%SPL, __local_depot1;
-	cvta.local.u64 	%SP, %SPL;
-	ld.param.u64 	%rd4, [_Z6parentPj_param_0];
-	add.u64 	%rd5, %SP, 0;
-	add.u64 	%rd1, %SPL, 0;
-	mov.u32 	%r1, %tid.x;
-	setp.gt.u32 	%p1, %r1, 1;
-	@%p1 bra 	$L__BB1_4;
-	{ // callseq 0, 0
-	.reg .b32 temp_param_reg;
-	.param .b64 param0;
-	st.param.b64 	[param0+0], %rd5;
-	.param .b32 param1;
-	st.param.b32 	[param1+0], 1;
-	.param .b32 retval0;
-	call.uni (retval0),
-	__cudaCDP2StreamCreateWithFlags,
-	(
-	param0,
-	param1
-	);
-	ld.param.b32 	%r2, [retval0+0];
-	} // callseq 0
-	ld.local.u64 	%rd2, [%rd1];
-	mov.u64 	%rd7, _Z5childPjj;
-	{ // callseq 1, 0
-	.reg .b32 temp_param_reg;
-	.param .b64 param0;
-	st.param.b64 	[param0+0], %rd7;
-	.param .align 4 .b8 param1[12];
-	st.param.b32 	[param1+0], 1;
-	st.param.b32 	[param1+4], 1;
-	st.param.b32 	[param1+8], 1;
-	.param .align 4 .b8 param2[12];
-	st.param.b32 	[param2+0], 32;
-	st.param.b32 	[param2+4], 1;
-	st.param.b32 	[param2+8], 1;
-	.param .b32 param3;
-	st.param.b32 	[param3+0], 0;
-	.param .b64 retval0;
-	call.uni (retval0),
-	__cudaCDP2GetParameterBufferV2,
-	(
-	param0,
-	param1,
-	param2,
-	param3
-	);
-	ld.param.b64 	%rd3, [retval0+0];
-	} // callseq 1
-	setp.eq.s64 	%p2, %rd3, 0;
-	@%p2 bra 	$L__BB1_3;
-	shl.b32 	%r3, %r1, 5;
-	mul.wide.u32 	%rd8, %r3, 4;
-	add.s64 	%rd9, %rd4, %rd8;
-	st.u64 	[%rd3], %rd9;
-	add.s32 	%r4, %r1, 1;
-	st.u32 	[%rd3+8], %r4;
-	{ // callseq 2, 0
-	.reg .b32 temp_param_reg;
-	.param .b64 param0;
-	st.param.b64 	[param0+0], %rd3;
-	.param .b64 param1;
-	st.param.b64 	[param1+0], %rd2;
-	.param .b32 retval0;
-	call.uni (retval0),
-	__cudaCDP2LaunchDeviceV2,
-	(
-	param0,
-	param1
-	);
-	ld.param.b32 	%r5, [retval0+0];
-	} // callseq 2
-$L__BB1_3:
-	ld.local.u64 	%rd10, [%rd1];
-	{ // callseq 3, 0
-	.reg .b32 temp_param_reg;
-	.param .b64 param0;
-	st.param.b64 	[param0+0], %rd10;
-	.param .b32 retval0;
-	call.uni (retval0),
-	__cudaCDP2StreamDestroy,
-	(
-	param0
-	);
-	ld.param.b32 	%r6, [retval0+0];
-	} // callseq 3
-$L__BB1_4:
-	ret;
-}
-)PTX";
 
-const char *const RuntimeModule = R"PTX(
-.version 9.0
-.target sm_90
-.address_size 64
-
-	// .globl	_Z6copierPKjPj
+	// .globl	_Z5childPjj
 .extern .func  (.param .b32 func_retval0) __cudaCDP2StreamCreateWithFlags
 (
 	.param .b64 __cudaCDP2StreamCreateWithFlags_param_0,
@@ -247,12 +96,141 @@ const char *const RuntimeModule = R"PTX(
 )
 ;
 
+.visible .entry _Z5childPjj(
+	.param .u64 _Z5childPjj_param_0,
+	.param .u32 _Z5childPjj_param_1
+)
+{
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<5>;
+
+
+	ld.param.u64 	%rd1, [_Z5childPjj_param_0];
+	ld.param.u32 	%r1, [_Z5childPjj_param_1];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r2, %tid.x;
+	mad.lo.s32 	%r3, %r1, 100, %r2;
+	mul.wide.u32 	%rd3, %r2, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	st.global.u32 	[%rd4], %r3;
+	ret;
+
+}
+	// .globl	_Z6parentPj
+.visible .entry _Z6parentPj(
+	.param .u64 _Z6parentPj_param_0
+)
+{
+	.local .align 8 .b8 	__local_depot1[8];
+	.reg .b64 	%SP;
+	.reg .b64 	%SPL;
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<7>;
+	.reg .b64 	%rd<11>;
+
+
+	mov.u64 	%SPL, __local_depot1;
+	cvta.local.u64 	%SP, %SPL;
+	ld.param.u64 	%rd4, [_Z6parentPj_param_0];
+	add.u64 	%rd5, %SP, 0;
+	add.u64 	%rd1, %SPL, 0;
+	mov.u32 	%r1, %tid.x;
+	setp.gt.u32 	%p1, %r1, 1;
+	@%p1 bra 	$L__BB1_4;
+
+	{ // callseq 0, 0
+	.reg .b32 temp_param_reg;
+	.param .b64 param0;
+	st.param.b64 	[param0+0], %rd5;
+	.param .b32 param1;
+	st.param.b32 	[param1+0], 1;
+	.param .b32 retval0;
+	call.uni (retval0), 
+	__cudaCDP2StreamCreateWithFlags, 
+	(
+	param0, 
+	param1
+	);
+	ld.param.b32 	%r2, [retval0+0];
+	} // callseq 0
+	ld.local.u64 	%rd2, [%rd1];
+	mov.u64 	%rd7, _Z5childPjj;
+	{ // callseq 1, 0
+	.reg .b32 temp_param_reg;
+	.param .b64 param0;
+	st.param.b64 	[param0+0], %rd7;
+	.param .align 4 .b8 param1[12];
+	st.param.b32 	[param1+0], 1;
+	st.param.b32 	[param1+4], 1;
+	st.param.b32 	[param1+8], 1;
+	.param .align 4 .b8 param2[12];
+	st.param.b32 	[param2+0], 32;
+	st.param.b32 	[param2+4], 1;
+	st.param.b32 	[param2+8], 1;
+	.param .b32 param3;
+	st.param.b32 	[param3+0], 0;
+	.param .b64 retval0;
+	call.uni (retval0), 
+	__cudaCDP2GetParameterBufferV2, 
+	(
+	param0, 
+	param1, 
+	param2, 
+	param3
+	);
+	ld.param.b64 	%rd3, [retval0+0];
+	} // callseq 1
+	setp.eq.s64 	%p2, %rd3, 0;
+	@%p2 bra 	$L__BB1_3;
+
+	shl.b32 	%r3, %r1, 5;
+	mul.wide.u32 	%rd8, %r3, 4;
+	add.s64 	%rd9, %rd4, %rd8;
+	st.u64 	[%rd3], %rd9;
+	add.s32 	%r4, %r1, 1;
+	st.u32 	[%rd3+8], %r4;
+	{ // callseq 2, 0
+	.reg .b32 temp_param_reg;
+	.param .b64 param0;
+	st.param.b64 	[param0+0], %rd3;
+	.param .b64 param1;
+	st.param.b64 	[param1+0], %rd2;
+	.param .b32 retval0;
+	call.uni (retval0), 
+	__cudaCDP2LaunchDeviceV2, 
+	(
+	param0, 
+	param1
+	);
+	ld.param.b32 	%r5, [retval0+0];
+	} // callseq 2
+
+$L__BB1_3:
+	ld.local.u64 	%rd10, [%rd1];
+	{ // callseq 3, 0
+	.reg .b32 temp_param_reg;
+	.param .b64 param0;
+	st.param.b64 	[param0+0], %rd10;
+	.param .b32 retval0;
+	call.uni (retval0), 
+	__cudaCDP2StreamDestroy, 
+	(
+	param0
+	);
+	ld.param.b32 	%r6, [retval0+0];
+	} // callseq 3
+
+$L__BB1_4:
+	ret;
+
+}
+	// .globl	_Z6copierPKjPj
 .visible .entry _Z6copierPKjPj(
 	.param .u64 _Z6copierPKjPj_param_0,
 	.param .u64 _Z6copierPKjPj_param_1
 )
 {
-	.local .align 8 .b8 	__local_depot0[8];
+	.local .align 8 .b8 	__local_depot2[8];
 	.reg .b64 	%SP;
 	.reg .b64 	%SPL;
 	.reg .pred 	%p<2>;
@@ -260,17 +238,17 @@ const char *const RuntimeModule = R"PTX(
 	.reg .b64 	%rd<9>;
 
 
-	mov.u64 	%SPL, __local_depot0;
+	mov.u64 	%SPL, __local_depot2;
 	cvta.local.u64 	%SP, %SPL;
 	ld.param.u64 	%rd1, [_Z6copierPKjPj_param_0];
 	ld.param.u64 	%rd2, [_Z6copierPKjPj_param_1];
 	mov.u32 	%r1, %tid.x;
 	setp.ne.s32 	%p1, %r1, 0;
-	@%p1 bra 	$L__BB0_2;
+	@%p1 bra 	$L__BB2_2;
 
 	add.u64 	%rd3, %SP, 0;
 	add.u64 	%rd4, %SPL, 0;
-	{ // callseq 0, 0
+	{ // callseq 4, 0
 	.reg .b32 temp_param_reg;
 	.param .b64 param0;
 	st.param.b64 	[param0+0], %rd3;
@@ -284,9 +262,9 @@ const char *const RuntimeModule = R"PTX(
 	param1
 	);
 	ld.param.b32 	%r2, [retval0+0];
-	} // callseq 0
+	} // callseq 4
 	ld.local.u64 	%rd5, [%rd4];
-	{ // callseq 1, 0
+	{ // callseq 5, 0
 	.reg .b32 temp_param_reg;
 	.param .b64 param0;
 	st.param.b64 	[param0+0], %rd2;
@@ -309,10 +287,10 @@ const char *const RuntimeModule = R"PTX(
 	param4
 	);
 	ld.param.b32 	%r3, [retval0+0];
-	} // callseq 1
+	} // callseq 5
 	add.s64 	%rd6, %rd2, 256;
 	ld.local.u64 	%rd7, [%rd4];
-	{ // callseq 2, 0
+	{ // callseq 6, 0
 	.reg .b32 temp_param_reg;
 	.param .b64 param0;
 	st.param.b64 	[param0+0], %rd6;
@@ -332,9 +310,9 @@ const char *const RuntimeModule = R"PTX(
 	param3
 	);
 	ld.param.b32 	%r4, [retval0+0];
-	} // callseq 2
+	} // callseq 6
 	ld.local.u64 	%rd8, [%rd4];
-	{ // callseq 3, 0
+	{ // callseq 7, 0
 	.reg .b32 temp_param_reg;
 	.param .b64 param0;
 	st.param.b64 	[param0+0], %rd8;
@@ -345,22 +323,22 @@ const char *const RuntimeModule = R"PTX(
 	param0
 	);
 	ld.param.b32 	%r5, [retval0+0];
-	} // callseq 3
+	} // callseq 7
 
-$L__BB0_2:
+$L__BB2_2:
 	ret;
 
 }
-	// .globl	_Z5childPj
-.visible .entry _Z5childPj(
-	.param .u64 _Z5childPj_param_0
+	// .globl	_Z4leafPj
+.visible .entry _Z4leafPj(
+	.param .u64 _Z4leafPj_param_0
 )
 {
 	.reg .b32 	%r<2>;
 	.reg .b64 	%rd<5>;
 
 
-	ld.param.u64 	%rd1, [_Z5childPj_param_0];
+	ld.param.u64 	%rd1, [_Z4leafPj_param_0];
 	cvta.to.global.u64 	%rd2, %rd1;
 	mov.u32 	%r1, %tid.x;
 	mul.wide.u32 	%rd3, %r1, 4;
@@ -388,10 +366,10 @@ $L__BB0_2:
 	add.s64 	%rd6, %rd4, %rd5;
 	ld.global.u32 	%r2, [%rd6];
 	setp.ne.s32 	%p1, %r2, 7;
-	@%p1 bra 	$L__BB2_3;
+	@%p1 bra 	$L__BB4_3;
 
-	mov.u64 	%rd7, _Z5childPj;
-	{ // callseq 4, 0
+	mov.u64 	%rd7, _Z4leafPj;
+	{ // callseq 8, 0
 	.reg .b32 temp_param_reg;
 	.param .b64 param0;
 	st.param.b64 	[param0+0], %rd7;
@@ -415,12 +393,12 @@ $L__BB0_2:
 	param3
 	);
 	ld.param.b64 	%rd1, [retval0+0];
-	} // callseq 4
+	} // callseq 8
 	setp.eq.s64 	%p2, %rd1, 0;
-	@%p2 bra 	$L__BB2_3;
+	@%p2 bra 	$L__BB4_3;
 
 	st.u64 	[%rd1], %rd2;
-	{ // callseq 5, 0
+	{ // callseq 9, 0
 	.reg .b32 temp_param_reg;
 	.param .b64 param0;
 	st.param.b64 	[param0+0], %rd1;
@@ -434,9 +412,9 @@ $L__BB0_2:
 	param1
 	);
 	ld.param.b32 	%r3, [retval0+0];
-	} // callseq 5
+	} // callseq 9
 
-$L__BB2_3:
+$L__BB4_3:
 	ret;
 
 }
@@ -446,25 +424,19 @@ $L__BB2_3:
 
 constexpr uint64_t InBase = 0x8000, OutBase = 0x10000;
 
-/// One module linked into Mem, and a launch of one warp of its kernel Name
+/// The module linked into Mem, and a launch of one warp of its kernel Name
 /// with pointer parameters Params.
 struct Fixture {
   GlobalMemory Mem;
   std::unique_ptr<Program> P;
   const XFunction *K = nullptr;
 
-  Fixture(const char *Ptx, const char *Name) {
-    auto M = ptx::parseModule(Ptx, "cdp.ptx");
-    EXPECT_TRUE(bool(M)) << M.error();
-    if (!M)
+  explicit Fixture(const char *Name) {
+    std::string Error;
+    P = test::linkAlone(Module, "cdp.ptx", Mem, Error);
+    EXPECT_NE(P, nullptr) << Error;
+    if (!P)
       return;
-    auto Mods = std::make_shared<std::vector<ptx::Module>>();
-    Mods->push_back(std::move(*M));
-    auto Linked = Program::link(Mods, Mem);
-    EXPECT_TRUE(bool(Linked)) << Linked.error();
-    if (!Linked)
-      return;
-    P = std::move(*Linked);
     K = P->kernel(Name);
     EXPECT_NE(K, nullptr) << Name;
   }
@@ -478,7 +450,7 @@ struct Fixture {
 };
 
 TEST(DeviceLaunch, ChildrenRunBeforeTheLaunchCompletesAndCountInIt) {
-  Fixture F(Module, "_Z6parentPj");
+  Fixture F("_Z6parentPj");
   ASSERT_NE(F.K, nullptr);
   Region &Out = F.Mem.addOwned(OutBase, 1024, "out", false);
   ExecutedKernel EK = executedKernel(*F.K);
@@ -510,7 +482,7 @@ TEST(DeviceLaunch, ChildrenRunBeforeTheLaunchCompletesAndCountInIt) {
 }
 
 TEST(DeviceLaunch, DeviceSideCopiesAndSetsMoveKnownBytes) {
-  Fixture F(RuntimeModule, "_Z6copierPKjPj");
+  Fixture F("_Z6copierPKjPj");
   ASSERT_NE(F.K, nullptr);
   Region &In = F.Mem.addOwned(InBase, 256, "in", false);
   for (unsigned T = 0; T < 64; ++T) {
@@ -543,7 +515,7 @@ TEST(DeviceLaunch, ALaunchOnAPathAnUnknownValueDecidedStopsNamed) {
   // flag holds 7s, none of them known: the lanes follow the values they
   // hold to the launch, but whether a GPU's threads get there is not
   // known, so the launch stops rather than run a child that may not run.
-  Fixture F(RuntimeModule, "_Z7guardedPKjPj");
+  Fixture F("_Z7guardedPKjPj");
   ASSERT_NE(F.K, nullptr);
   Region &Flag = F.Mem.addOwned(InBase, 128, "flag", false);
   for (unsigned T = 0; T < 32; ++T)

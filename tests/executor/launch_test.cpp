@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "executed.h"
-#include "ptx_parser.h"
+#include "run_with_output.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -540,13 +540,9 @@ struct Fixture {
   Region *Out = nullptr, *In = nullptr;
 
   explicit Fixture(bool InputKnown = true) {
-    auto M = ptx::parseModule(Kernels, "kernels.ptx");
-    EXPECT_TRUE(bool(M)) << (M ? "" : M.error());
-    auto Mods = std::make_shared<std::vector<ptx::Module>>();
-    Mods->push_back(std::move(*M));
-    auto P = Program::link(Mods, Mem);
-    EXPECT_TRUE(bool(P)) << (P ? "" : P.error());
-    Prog = std::move(*P);
+    std::string Error;
+    Prog = test::linkAlone(Kernels, "kernels.ptx", Mem, Error);
+    EXPECT_NE(Prog, nullptr) << Error;
     Out = &Mem.addOwned(OutBase, 8192, "out", true);
     In = &Mem.addOwned(InBase, 4096, "in", InputKnown);
     for (uint32_t I = 0; I < 1024; ++I) {

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "executed.h"
-#include "ptx_parser.h"
+#include "run_with_output.h"
 
 #include <cstring>
 #include <gtest/gtest.h>
@@ -133,13 +133,9 @@ struct Fixture {
   /// linear filtering, unnormalized, clamp (handle 7); a surface over the
   /// same array (handle 8).
   explicit Fixture(bool TexelsKnown = true) {
-    auto M = ptx::parseModule(Kernels, "texture.ptx");
-    EXPECT_TRUE(bool(M)) << (M ? "" : M.error());
-    auto Mods = std::make_shared<std::vector<ptx::Module>>();
-    Mods->push_back(std::move(*M));
-    auto P = Program::link(Mods, Mem);
-    EXPECT_TRUE(bool(P)) << (P ? "" : P.error());
-    Prog = std::move(*P);
+    std::string Error;
+    Prog = test::linkAlone(Kernels, "texture.ptx", Mem, Error);
+    EXPECT_NE(Prog, nullptr) << Error;
     Out = &Mem.addOwned(OutBase, 4096, "out", true);
     Texels = &Mem.addOwned(TexBase, 32, "array", TexelsKnown);
     Xy = &Mem.addOwned(XyBase, 256, "xy", true);

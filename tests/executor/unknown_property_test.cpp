@@ -14,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "../simulator/property_cases.h"
 #include "executed.h"
-#include "ptx_parser.h"
+#include "run_with_output.h"
 
 #include <cstring>
 #include <functional>
@@ -139,23 +139,15 @@ struct Outcome {
 Outcome runOnce(const std::string &Text, const std::vector<uint32_t> &Input,
                 bool Known) {
   Outcome R;
-  auto M = ptx::parseModule(Text, "random.ptx");
-  if (!M) {
-    R.Error = M.error();
-    return R;
-  }
-  auto Mods = std::make_shared<std::vector<ptx::Module>>();
-  Mods->push_back(std::move(*M));
   GlobalMemory Mem;
-  auto P = Program::link(Mods, Mem);
-  if (!P) {
-    R.Error = P.error();
+  std::unique_ptr<Program> P =
+      exec::test::linkAlone(Text, "random.ptx", Mem, R.Error);
+  if (!P)
     return R;
-  }
   Region &Out = Mem.addOwned(OutBase, 4 * 32 * Words, "out", false);
   Region &In = Mem.addOwned(InBase, 4 * Input.size(), "in", Known);
   std::memcpy(In.Data, Input.data(), 4 * Input.size());
-  const XFunction *K = (*P)->kernel("k");
+  const XFunction *K = P->kernel("k");
   LaunchConfig C;
   C.Block[0] = 32;
   C.Params.resize(16);
@@ -163,7 +155,7 @@ Outcome runOnce(const std::string &Text, const std::vector<uint32_t> &Input,
   std::memcpy(&C.Params[8], &OutBase, 8);
   ExecutedKernel EK = executedKernel(*K);
   ExecutedCounts Counts =
-      executeLaunch(**P, *K, EK, Mem, C, archOrDefault("sm_90"), 1);
+      executeLaunch(*P, *K, EK, Mem, C, archOrDefault("sm_90"), 1);
   if (!Counts.Out.Finished) {
     R.Error = Counts.Out.Error;
     return R;

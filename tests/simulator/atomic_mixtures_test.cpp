@@ -85,48 +85,48 @@ TEST(AtomicMixtures, TheBusiestAddressRuleHoldsButForSomeLaneOrders) {
     Exact += M[I].RedSectors == Rule;
   }
   EXPECT_EQ(Exact, 187u);
-  // Three of them with one lane left out in turn (96 layouts): never below
-  // the rule, at most 3 above it, and the rule only where #0 loses lane 9
-  // or 28, or #2 lane 1 (#2 without lane 0 costs one more than #2 itself).
+  // The layouts derived from three of them whose names have Mark: never
+  // below the rule, at most 3 above it, and as Check says; how many.
+  auto Derived = [&](const char *Mark, auto Check) {
+    unsigned N = 0;
+    for (size_t I = 0; I < Layouts.size(); ++I) {
+      const atomic_mixtures::Layout &L = Layouts[I];
+      const size_t At = L.Name.find(Mark);
+      if (At == std::string::npos)
+        continue;
+      SCOPED_TRACE(L.Name);
+      ++N;
+      const uint64_t Rule = ruleSectors(L);
+      EXPECT_EQ(M[I].RedSectors, M[I].AtomSectors);
+      EXPECT_GE(M[I].RedSectors, Rule);
+      EXPECT_LE(M[I].RedSectors, Rule + 3);
+      Check(L.Name, At, M[I].RedSectors - Rule);
+    }
+    return N;
+  };
+  // One lane left out in turn (96 layouts): the rule only where #0 loses
+  // lane 9 or 28, or #2 lane 1 (#2 without lane 0 costs one more than #2).
   const std::set<std::string> AsTheRule = {"random % 256 #0 without lane 9",
                                            "random % 256 #0 without lane 28",
                                            "random % 256 #2 without lane 1"};
-  unsigned Left = 0;
-  for (size_t I = 0; I < Layouts.size(); ++I) {
-    const atomic_mixtures::Layout &L = Layouts[I];
-    if (L.Name.find(" without lane ") == std::string::npos)
-      continue;
-    SCOPED_TRACE(L.Name);
-    ++Left;
-    const uint64_t Rule = ruleSectors(L);
-    EXPECT_EQ(M[I].RedSectors, M[I].AtomSectors);
-    EXPECT_GE(M[I].RedSectors, Rule);
-    EXPECT_LE(M[I].RedSectors, Rule + 3);
-    EXPECT_EQ(M[I].RedSectors == Rule, AsTheRule.count(L.Name) == 1);
-  }
-  EXPECT_EQ(Left, 96u);
-  // Cut to their first or last lanes (186 layouts): never below the rule,
-  // at most 3 above; #0's extra sector needs lane 28 and a lane before 8.
-  unsigned Cuts = 0;
-  for (size_t I = 0; I < Layouts.size(); ++I) {
-    const atomic_mixtures::Layout &L = Layouts[I];
-    const size_t At = L.Name.find(" lanes ");
-    if (At == std::string::npos)
-      continue;
-    SCOPED_TRACE(L.Name);
-    ++Cuts;
-    const uint64_t Rule = ruleSectors(L);
-    EXPECT_EQ(M[I].RedSectors, M[I].AtomSectors);
-    EXPECT_GE(M[I].RedSectors, Rule);
-    EXPECT_LE(M[I].RedSectors, Rule + 3);
-    if (L.Name.compare(0, At, "random % 256 #0") != 0)
-      continue;
-    unsigned From = 0, To = 0;
-    ASSERT_EQ(std::sscanf(L.Name.c_str() + At, " lanes %u to %u", &From, &To),
-              2);
-    EXPECT_EQ(M[I].RedSectors - Rule, From <= 7 && To >= 28 ? 1u : 0u);
-  }
-  EXPECT_EQ(Cuts, 186u);
+  EXPECT_EQ(Derived(" without lane ",
+                    [&](const std::string &Name, size_t, uint64_t Extra) {
+                      EXPECT_EQ(Extra == 0, AsTheRule.count(Name) == 1);
+                    }),
+            96u);
+  // Cut to their first or last lanes (186 layouts): #0's extra sector needs
+  // lane 28 and a lane before 8.
+  EXPECT_EQ(Derived(" lanes ",
+                    [](const std::string &Name, size_t At, uint64_t Extra) {
+                      if (Name.compare(0, At, "random % 256 #0") != 0)
+                        return;
+                      unsigned From = 0, To = 0;
+                      ASSERT_EQ(std::sscanf(Name.c_str() + At,
+                                            " lanes %u to %u", &From, &To),
+                                2);
+                      EXPECT_EQ(Extra, From <= 7 && To >= 28 ? 1u : 0u);
+                    }),
+            186u);
   // The same lanes in address order: the rule, for every random layout.
   for (size_t I = 0; I < Layouts.size(); ++I)
     if (Layouts[I].Name.find(" sorted") != std::string::npos) {
