@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontend.h"
 #include "install_paths.h"
+#include "launch_chevrons.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
@@ -376,9 +377,11 @@ parseCudaFile(const std::string &Path, const FrontendOptions &Opts,
                                       : clangArgs(Opts);
   if (Device)
     Args.push_back("-ferror-limit=0");
+  const std::string Joined = joinSplitChevrons((*Buffer)->getBuffer());
   std::unique_ptr<clang::ASTUnit> AST =
       clang::tooling::buildASTFromCodeWithArgs(
-          (*Buffer)->getBuffer(), Args, Path, "gmem-analyze",
+          Joined.empty() ? (*Buffer)->getBuffer() : llvm::StringRef(Joined),
+          Args, Path, "gmem-analyze",
           std::make_shared<clang::PCHContainerOperations>(),
           clang::tooling::getClangStripDependencyFileAdjuster(),
           clang::tooling::FileContentMappings(), &Printer);

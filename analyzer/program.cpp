@@ -133,9 +133,19 @@ public:
         "cudaThreadSynchronize",    "cudaThreadExit",
         "cudaThreadSetLimit",       "cudaThreadGetLimit",
         "cudaThreadGetCacheConfig", "cudaThreadSetCacheConfig"};
-    if (const auto *FD = dyn_cast<FunctionDecl>(E->getDecl()))
-      if (FD->getIdentifier() && Removed.count(FD->getName().str()))
-        Found.insert(FD->getName().str());
+    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+    if (!FD || !FD->getIdentifier())
+      return true;
+    if (Removed.count(FD->getName().str()))
+      Found.insert(FD->getName().str());
+    // CUDA 12's forms that took a device number, which CUDA 13's take as
+    // a cudaMemLocation: the header's overloads.
+    const SourceManager &SM = FD->getASTContext().getSourceManager();
+    if (llvm::sys::path::filename(SM.getFilename(
+            SM.getSpellingLoc(FD->getLocation()))) == "gmem_removed_apis.h" &&
+        FD->getName().starts_with("cudaMem"))
+      Found.insert(FD->getName().split("_ptsz").first.str() +
+                   " with a device number");
     return true;
   }
 };

@@ -1,6 +1,8 @@
 //===- frontend_test.cpp - Parsing .cu files as nvcc users write them -----===//
 #include "test_util.h"
 
+#include "launch_chevrons.h"
+
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "llvm/Support/FileSystem.h"
@@ -253,6 +255,40 @@ TEST_P(Frontend, UserHeadersBesideTheFile) {
   EXPECT_EQ(K.Accesses[0].Loc.Line, 3u);
   EXPECT_EQ(K.Loc.File, "prog.cu");
   EXPECT_EQ(K.Loc.Line, 2u);
+}
+
+// Chevrons a formatter spaced are joined where they open and close a
+// launch, every other character left on its column; `operator<< <T>`, a
+// template's `>> >`, comments and literals are left alone.
+TEST(LaunchChevrons, SplitLaunchChevronsAreJoinedInPlace) {
+  EXPECT_EQ(joinSplitChevrons("k << < g, b >> > (x);"),
+            "k <<<  g, b >>>  (x);");
+  EXPECT_EQ(joinSplitChevrons("k< <\t<g, f(a >> 1, b[2])> > >(x);"),
+            "k<<<  g, f(a >> 1, b[2])>>>  (x);");
+  // Only the split side changes; nothing split, nothing returned.
+  EXPECT_EQ(joinSplitChevrons("k<<<g, b>> >(x);"), "k<<<g, b>>> (x);");
+  EXPECT_EQ(joinSplitChevrons("k<<<g, b>>>(x);"), "");
+  EXPECT_EQ(
+      joinSplitChevrons("friend std::ostream &operator<< <>(std::ostream &, "
+                        "const V<T> &);\nstd::vector<std::vector<V<int>> > v;"),
+      "");
+  EXPECT_EQ(joinSplitChevrons("// k << < g, b >> > (x);\n"
+                              "const char *s = \"<< < >> >\";\n"
+                              "/* << < */ int i = 1'000 >> 2;"),
+            "");
+  // A split opening with no closing before the statement ends stays.
+  EXPECT_EQ(joinSplitChevrons("a << < b; c >> > d;"), "");
+}
+
+// A launch spaced so parses, and its kernel call is where nvcc reads it.
+TEST(LaunchChevrons, ASpacedLaunchParses) {
+  ParseResult R =
+      parseCode("__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+                "void run(int *p) { k << < 1, 32 >> > (p); }\n",
+                optionsFor(Headers::Stub));
+  ASSERT_TRUE(static_cast<bool>(R.AST))
+      << llvm::toString(R.AST.takeError()) << R.Stderr;
+  EXPECT_TRUE(hasFunction(**R.AST, "run"));
 }
 
 GMEM_BOTH_HEADERS(Frontend);

@@ -140,6 +140,74 @@ int main() {
   EXPECT_EQ(D["launches"][1]["grid"], json({8, 1, 1}));
 }
 
+// What Learn CUDA Programming's programs (docs/PUBLIC_PROGRAMS.md) need:
+// CUDA 12's cudaMemPrefetchAsync and cudaMemAdvise with a device number
+// (CUDA 13 takes a cudaMemLocation; nvcc rejects the old forms), a launch
+// whose chevrons a formatter spaced (`<< <`, `>> >`: Clang rejected the
+// host function), and two calls an H200 refuses while the program goes on:
+// a cudaMemcpy into a CUDA array's handle (the recording copied the image
+// over its own record and crashed) and the device runtime's sync depth.
+TEST(BuildEdges, OldFormsSpacedChevronsAndCallsTheGpuRefuses) {
+  std::string Src = writeTemp("old_forms.cu", R"(#include <cstdio>
+__global__ void add(int n, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] += 2 * x[i];
+}
+void run(int n, const float *x, float *y) {
+  add << < n / 256, 256 >> > (n, x, y);
+}
+int main() {
+  const int n = 1 << 16;
+  float *x, *y;
+  cudaMallocManaged(&x, n * sizeof(float));
+  cudaMallocManaged(&y, n * sizeof(float));
+  for (int i = 0; i < n; ++i) x[i] = 1, y[i] = 2;
+  cudaMemAdvise(x, n * sizeof(float), cudaMemAdviseSetReadMostly, 0);
+  cudaMemPrefetchAsync(x, n * sizeof(float), 0);
+  cudaMemPrefetchAsync(y, n * sizeof(float), 0, 0);
+  run(n, x, y);
+  cudaDeviceSynchronize();
+  cudaMemPrefetchAsync(y, n * sizeof(float), cudaCpuDeviceId);
+  if (y[n - 1] != 4) return 3;
+  cudaChannelFormatDesc f = cudaCreateChannelDesc<unsigned char>();
+  cudaArray_t a;
+  static unsigned char image[256 * 256];
+  cudaMallocArray(&a, &f, 256, 256);
+  if (cudaMemcpy(a, image, sizeof image, cudaMemcpyHostToDevice) == cudaSuccess)
+    return 4;
+  if (cudaDeviceSetLimit(cudaLimitDevRuntimeSyncDepth, 4) !=
+      cudaErrorUnsupportedLimit)
+    return 5;
+  cudaGetLastError();
+  add<<<n / 128, 128>>>(n, x, y);
+  cudaDeviceSynchronize();
+  printf("%g\n", y[0]);
+  return 0;
+}
+)");
+  json J = analyzed("old_forms", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["launches"], "recorded")
+      << J["compiler"].value("launches_why", "");
+  EXPECT_NE(notes(J).find("cudaMemPrefetchAsync with a device number"),
+            std::string::npos)
+      << notes(J);
+  EXPECT_NE(notes(J).find("cudaMemAdvise with a device number"),
+            std::string::npos);
+  // Both launches, the run to its end: the checks saw what a GPU gives.
+  ASSERT_EQ(J["launches"].size(), 2u) << J["warnings"].dump();
+  EXPECT_EQ(J["launches"][0]["grid"], json({256, 1, 1}));
+  EXPECT_EQ(J["launches"][1]["grid"], json({512, 1, 1}));
+  // The spaced launch is read where its chevrons open, as every launch
+  // is, and no host code is rejected.
+  EXPECT_EQ(J["launches"][0]["loc"],
+            json({{"file", Src}, {"line", 7}, {"col", 7}}));
+  EXPECT_EQ(J["launches"][1]["loc"].value("col", 0), 6);
+  EXPECT_EQ(J["warnings"].dump().find("Clang rejects"), std::string::npos)
+      << J["warnings"].dump();
+}
+
 TEST(BuildEdges, NvccFlagsGoToNvccAndClangIsToldWhatItUnderstands) {
   // A constexpr host function called from a kernel needs
   // --expt-relaxed-constexpr from nvcc; Clang needs nothing. -arch is

@@ -43,6 +43,28 @@ static inline cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config) {
   return cudaDeviceSetCacheConfig(config);
 }
 #endif
+#ifdef __cplusplus
+/* CUDA 13 takes a cudaMemLocation where CUDA 12 took a device number
+   (cudaCpuDeviceId for the host): the old forms, as overloads. */
+static inline cudaMemLocation gmemLocationOf(int device) {
+  cudaMemLocation L;
+  L.type = device == cudaCpuDeviceId ? cudaMemLocationTypeHost
+                                     : cudaMemLocationTypeDevice;
+  L.id = device == cudaCpuDeviceId ? 0 : device;
+  return L;
+}
+static inline cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
+                                               int dstDevice,
+                                               cudaStream_t stream = 0) {
+  return cudaMemPrefetchAsync(devPtr, count, gmemLocationOf(dstDevice), 0,
+                              stream);
+}
+static inline cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
+                                        enum cudaMemoryAdvise advice,
+                                        int device) {
+  return cudaMemAdvise(devPtr, count, advice, gmemLocationOf(device));
+}
+#endif
 #endif
 
 #endif /* GMEM_REMOVED_APIS_H */

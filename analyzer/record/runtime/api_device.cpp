@@ -54,7 +54,14 @@ cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache *C) {
   *C = cudaFuncCachePreferNone;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
+cudaError_t cudaDeviceSetLimit(cudaLimit L, size_t) {
+  // CUDA 12 removed device-side cudaDeviceSynchronize and the nesting depth
+  // it had: an H200 refuses this limit (docs/PUBLIC_PROGRAMS.md, Learn CUDA
+  // Programming's quicksort).
+  if (L == cudaLimitDevRuntimeSyncDepth)
+    return fail(cudaErrorUnsupportedLimit);
+  return cudaSuccess;
+}
 // Deprecated, still declared: every GPU CUDA 13 runs has 4-byte banks,
 // which the setting leaves as they are (Kobzol/hardware-effects-gpu's
 // bank-conflict demo asks, and prints what it gets).

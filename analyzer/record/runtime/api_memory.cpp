@@ -120,6 +120,11 @@ void logCopy(void *Dst, const void *Src, size_t Bytes, size_t Span,
 cudaError_t copy(void *Dst, const void *Src, size_t Bytes, const char *Api) {
   if (Bytes && (!Dst || !Src))
     return fail(cudaErrorInvalidValue);
+  // A cudaArray_t is a handle, not device memory (cudaMemcpy2DToArray
+  // copies into one): the GPU's runtime refuses it.
+  const auto &Arrays = recorder().Arrays;
+  if (Bytes && (Arrays.count(Dst) || Arrays.count(Src)))
+    return fail(cudaErrorInvalidValue);
   // The launches it waits for run first: one of them may fault.
   settle(Dst);
   settle(Src);

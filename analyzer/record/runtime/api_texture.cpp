@@ -55,6 +55,7 @@ cudaError_t makeArray(cudaArray_t *A, const cudaChannelFormatDesc *D,
   }
   New->Bytes.reset(new char[New->size()]());
   allocated(New->Bytes.get(), New->size(), "device");
+  recorder().Arrays.insert(New);
   *A = reinterpret_cast<cudaArray_t>(New);
   return cudaSuccess;
 }
@@ -159,8 +160,10 @@ cudaError_t cudaMalloc3DArray(cudaArray_t *A, const cudaChannelFormatDesc *D,
 }
 
 cudaError_t cudaFreeArray(cudaArray_t A) {
-  if (Array *Arr = arrayOf(A))
+  if (Array *Arr = arrayOf(A)) {
+    recorder().Arrays.erase(Arr);
     freed(Arr->Bytes.get(), [Arr] { delete Arr; });
+  }
   return cudaSuccess;
 }
 

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,8 @@ struct Recorder {
   /// Host shadow of each __device__/__constant__ variable -> its size.
   std::map<const void *, size_t> Symbols;
   std::map<uintptr_t, Allocation> Allocs; ///< By base address.
+  /// Live CUDA array handles: host records, not memory a copy may touch.
+  std::set<const void *> Arrays;
   uint64_t NextAlloc = 1, NextLaunch = 0, NextHandle = 1;
   struct Config {
     dim3 Grid, Block;
