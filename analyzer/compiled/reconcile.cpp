@@ -145,6 +145,15 @@ bool mergeAcrossIterations(ExecutedKernel &EK, const std::vector<int> &Ids,
                            unsigned W, unsigned SassCount) {
   uint64_t Bytes = 0;
   const std::vector<std::vector<int>> Runs = runsOf(EK, Ids);
+  // Two runs of one base in one block are copies nvcc unrolled with other
+  // lines' accesses between them (a 12-byte struct's .x read every 12
+  // bytes): no run continues into its next iteration's.
+  for (size_t I = 1; I < Runs.size(); ++I) {
+    const ExecutedKernel::Site &A = EK.Sites[size_t(Runs[I - 1].front())],
+                               &B = EK.Sites[size_t(Runs[I].front())];
+    if (A.Block == B.Block && A.Base == B.Base)
+      return false;
+  }
   for (const std::vector<int> &R : Runs) {
     const unsigned Size = EK.K.Accesses[size_t(R.front())].Size;
     const uint64_t Run = uint64_t(Size) * R.size();
@@ -796,54 +805,61 @@ bool mergeAcrossLines(ExecutedKernel &EK, const LineKey &K, const PtxLines &Ptx,
   Widths P;
   for (int Id : Home)
     ++P[EK.K.Accesses[size_t(Id)].Size];
-  for (const auto &[W, Count] : sassWidths(Sass, K)) {
-    if (P.count(W))
-      continue;
-    std::vector<std::vector<int>> Groups;
-    for (size_t I = 0; I < Pool.size();) {
-      const unsigned Size = EK.K.Accesses[size_t(Pool[I])].Size;
-      const ExecutedKernel::Site &First = EK.Sites[size_t(Pool[I])];
-      const size_t N = Size < W ? W / Size : 0;
-      bool Run =
-          N > 1 && First.Offset % int64_t(W) == 0 && I + N <= Pool.size();
-      bool Led = false;
-      for (size_t J = 0; Run && J < N; ++J) {
-        const ExecutedKernel::Site &T = EK.Sites[size_t(Pool[I + J])];
-        Run = EK.K.Accesses[size_t(Pool[I + J])].Size == Size &&
-              T.Block == First.Block && T.Base == First.Base &&
-              T.Offset == First.Offset + int64_t(J * Size);
-        Led |= Mine.count(Pool[I + J]) != 0;
-      }
-      if (!Run || !Led) {
-        ++I;
+  // Led by K's first; else each group led by its first access in program
+  // order, wherever its line is: a 12-byte struct's fields read along an
+  // unrolled loop make 16-byte windows that start on each field's line in
+  // turn (Learn CUDA Programming's n-body: .x, .y and .z, two LDS.128
+  // each).
+  for (const bool AnyLeader : {false, true})
+    for (const auto &[W, Count] : sassWidths(Sass, K)) {
+      if (P.count(W))
         continue;
+      std::vector<std::vector<int>> Groups;
+      for (size_t I = 0; I < Pool.size();) {
+        const unsigned Size = EK.K.Accesses[size_t(Pool[I])].Size;
+        const ExecutedKernel::Site &First = EK.Sites[size_t(Pool[I])];
+        const size_t N = Size < W ? W / Size : 0;
+        bool Run =
+            N > 1 && First.Offset % int64_t(W) == 0 && I + N <= Pool.size();
+        bool Led = false;
+        for (size_t J = 0; Run && J < N; ++J) {
+          const ExecutedKernel::Site &T = EK.Sites[size_t(Pool[I + J])];
+          Run = EK.K.Accesses[size_t(Pool[I + J])].Size == Size &&
+                T.Block == First.Block && T.Base == First.Base &&
+                T.Offset == First.Offset + int64_t(J * Size);
+          Led |= Mine.count(Pool[I + J]) != 0;
+        }
+        if (!Run || (!Led && !AnyLeader)) {
+          ++I;
+          continue;
+        }
+        std::vector<int> G(Pool.begin() + long(I), Pool.begin() + long(I + N));
+        std::sort(G.begin(), G.end());
+        if (!AnyLeader)
+          std::stable_partition(G.begin(), G.end(),
+                                [&](int Id) { return Mine.count(Id) != 0; });
+        Groups.push_back(std::move(G));
+        I += N;
       }
-      std::vector<int> G(Pool.begin() + long(I), Pool.begin() + long(I + N));
-      std::sort(G.begin(), G.end());
-      std::stable_partition(G.begin(), G.end(),
-                            [&](int Id) { return Mine.count(Id) != 0; });
-      Groups.push_back(std::move(G));
-      I += N;
+      if (Groups.empty())
+        continue;
+      std::map<int, CompiledForm> Before;
+      std::set<LineKey> Lines = {K};
+      for (const std::vector<int> &G : Groups)
+        for (int Id : G) {
+          Before[Id] = EK.K.Accesses[size_t(Id)].Compiled;
+          if (LineOf.count(Id))
+            Lines.insert(LineOf.at(Id));
+        }
+      for (const std::vector<int> &G : Groups)
+        markMerged(EK, G, W);
+      if (std::all_of(Lines.begin(), Lines.end(), [&](const LineKey &L) {
+            return sameWidths(madeWidths(EK, Ptx.at(L)), sassWidths(Sass, L));
+          }))
+        return true;
+      for (const auto &[Id, C] : Before)
+        EK.K.Accesses[size_t(Id)].Compiled = C;
     }
-    if (Groups.empty())
-      continue;
-    std::map<int, CompiledForm> Before;
-    std::set<LineKey> Lines = {K};
-    for (const std::vector<int> &G : Groups)
-      for (int Id : G) {
-        Before[Id] = EK.K.Accesses[size_t(Id)].Compiled;
-        if (LineOf.count(Id))
-          Lines.insert(LineOf.at(Id));
-      }
-    for (const std::vector<int> &G : Groups)
-      markMerged(EK, G, W);
-    if (std::all_of(Lines.begin(), Lines.end(), [&](const LineKey &L) {
-          return sameWidths(madeWidths(EK, Ptx.at(L)), sassWidths(Sass, L));
-        }))
-      return true;
-    for (const auto &[Id, C] : Before)
-      EK.K.Accesses[size_t(Id)].Compiled = C;
-  }
   return false;
 }
 

@@ -941,6 +941,32 @@ TEST(PredicatedOff, WarpsWithEveryLaneOffExecuteWhatPtxasPredicated) {
       << R.Out;
 }
 
+TEST(PtxasMerges, AStructsFieldsAlongALoopAreReadInWindowsAcrossLines) {
+  // tile[j].x, .y and .z of a 12-byte struct on three lines, the loop
+  // unrolled by 8: ptxas reads the 96 bytes in six LDS.128 whose windows
+  // start on each line in turn, two a line. 4 blocks of 4 warps, 4 tiles
+  // of 128 iterations: 16 * 4 * 128 / 8 * 2 = 2048 requests a line, each
+  // read by every lane at one address in 2 wavefronts, as an H200 measured
+  // (tests/data/measured/lcp/own_struct_tile.json). The executed PTX had
+  // counted 8192 a line: the reconciler took each field's loads for runs
+  // merged with their own next iterations, 12 bytes away.
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/lcp_own/struct_tile.cu";
+  json J = analyzed("struct_tile", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"]["program_exit"], 0);
+  ASSERT_EQ(J["launches"].size(), 1u) << J["warnings"].dump();
+  unsigned Fields = 0;
+  for (const json &A : J["launches"][0]["accesses"])
+    if (A["space"] == "shared" && A["op"] == "load") {
+      ++Fields;
+      EXPECT_EQ(A["requests"], 2048) << A.dump();
+      EXPECT_EQ(A["wavefronts"], 4096) << A.dump();
+    }
+  EXPECT_EQ(Fields, 3u);
+}
+
 TEST(PtxasMerges, ALoopUnrolledFurtherKeepsItsWideLoads) {
   // Thread 0 sums 8 warp totals: nvcc unrolls the loop by 4 (loads at +0,
   // +4, +8, +12) with a one-load remainder loop; ptxas unrolls it further
