@@ -776,9 +776,10 @@ bool sameWidths(const Widths &Now, const Widths &S) {
 /// (HeCBench's scan stores the last down-sweep step's two words, lines 135
 /// and 136, with one STS.64 on line 136, and the earlier steps' words one
 /// by one on each): aligned runs of K's accesses and other lines', one
-/// block, one base, consecutive offsets, each led by one of K's, at a
-/// width K's SASS has and its PTX lacks. Kept where every line involved is
-/// then made with its SASS's widths; else undone.
+/// block, one base, consecutive offsets, each led by one of K's (else by
+/// its first in program order), at a width K's SASS has and its PTX
+/// lacks. Kept where every line involved is then made with its SASS's
+/// widths; else undone.
 bool mergeAcrossLines(ExecutedKernel &EK, const LineKey &K, const PtxLines &Ptx,
                       const SassLines &Sass) {
   const std::vector<int> &Home = Ptx.at(K);
