@@ -77,14 +77,21 @@ static bool followedWhole(const Kernel &K) {
   return K.Warnings.empty() && K.Sass.Unclaimed.empty() && !unproved(K);
 }
 
-static bool pricedWithoutData(const Kernel &K) {
-  return followedWhole(K) &&
+/// Whether no address, guard or trip count of K depends on the bytes in
+/// memory, as far as the model follows all of it: its launches make the
+/// same requests over any bytes.
+static bool readsNoData(const Kernel &K) {
+  return !K.NoModel && K.Warnings.empty() &&
          std::none_of(K.Accesses.begin(), K.Accesses.end(),
                       [](const Access &A) {
                         return A.UnknownReason || A.DataDependent ||
                                hasUnknown(A.Address);
                       }) &&
          !hasUnknown(K.Body);
+}
+
+static bool pricedWithoutData(const Kernel &K) {
+  return followedWhole(K) && readsNoData(K);
 }
 
 static std::string where(const Launch &L, const std::string &File) {
@@ -973,12 +980,17 @@ llvm::Error simulateLaunches(const Module &M,
   std::vector<size_t> Order;
   for (const Launch &L : Launches) {
     nlohmann::json Key = toJson(L);
-    // Recorded launches: the same arguments over other bytes differ.
+    // Recorded launches: the same arguments over other bytes differ, but
+    // where no byte decides a request (a launch the recording had no
+    // budget left to run then takes the figures of one it ran: an n-body
+    // step's 100 launches over the positions the host moves).
     for (const std::vector<uint8_t> &B : L.ArgBytes)
       Key["bytes"].push_back(B);
+    const Kernel *LK = M.findKernel(L.Kernel);
     for (const ArgValue &A : L.Args) {
       auto I = L.Memory.find(A.Allocation);
-      if (A.Kind == ArgValue::Pointer && I != L.Memory.end())
+      if (A.Kind == ArgValue::Pointer && I != L.Memory.end() &&
+          !(LK && readsNoData(*LK)))
         Key["memory"][A.Allocation] = uintptr_t(I->second.Data.get());
     }
     // A functional recording ran each launch on the memory it had, tables

@@ -145,14 +145,22 @@ bool mergeAcrossIterations(ExecutedKernel &EK, const std::vector<int> &Ids,
                            unsigned W, unsigned SassCount) {
   uint64_t Bytes = 0;
   const std::vector<std::vector<int>> Runs = runsOf(EK, Ids);
-  // Two runs of one base in one block are copies nvcc unrolled with other
-  // lines' accesses between them (a 12-byte struct's .x read every 12
-  // bytes): no run continues into its next iteration's.
-  for (size_t I = 1; I < Runs.size(); ++I) {
-    const ExecutedKernel::Site &A = EK.Sites[size_t(Runs[I - 1].front())],
-                               &B = EK.Sites[size_t(Runs[I].front())];
-    if (A.Block == B.Block && A.Base == B.Base)
-      return false;
+  // Another line's access of the same base and block inside a run's
+  // window holds the bytes the run's next iterations would (a 12-byte
+  // struct's .y and .z beside its .x): the window is that line's too.
+  const std::set<int> Mine(Ids.begin(), Ids.end());
+  for (const std::vector<int> &R : Runs) {
+    const Access &A = EK.K.Accesses[size_t(R.front())];
+    const ExecutedKernel::Site &S = EK.Sites[size_t(R.front())];
+    const int64_t Window = floorDiv(S.Offset, int64_t(W));
+    for (size_t Id = 0; Id < EK.K.Accesses.size(); ++Id) {
+      const Access &B = EK.K.Accesses[Id];
+      const ExecutedKernel::Site &T = EK.Sites[Id];
+      if (!Mine.count(int(Id)) && B.Sp == A.Sp && B.Kind == A.Kind &&
+          T.Block == S.Block && T.Base == S.Base &&
+          floorDiv(T.Offset, int64_t(W)) == Window)
+        return false;
+    }
   }
   for (const std::vector<int> &R : Runs) {
     const unsigned Size = EK.K.Accesses[size_t(R.front())].Size;

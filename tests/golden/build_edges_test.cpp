@@ -208,6 +208,46 @@ int main() {
       << J["warnings"].dump();
 }
 
+// cudaMemcpy checks the side its kind calls the device's: a copy written
+// in the wrong direction fails (CUDA Programming's check1api exits there on
+// a GPU), as do a pageable buffer given as a device-to-device source and a
+// host-to-device copy into host memory; a __device__ variable and host
+// memory cudaHostRegister pinned are the device's. The program printed
+// these lines on an H200 (session 47).
+TEST(BuildEdges, CopiesInTheWrongDirectionFailAsOnTheGpu) {
+  std::string Src = writeTemp("copies.cu", R"(#include <cstdio>
+__device__ float table[4];
+int main() {
+  float h[4] = {1, 2, 3, 4}, back[4] = {};
+  float *d;
+  cudaMalloc(&d, sizeof h);
+  printf("wrong direction: %d\n", (int)cudaMemcpy(d, h, sizeof h, cudaMemcpyDeviceToHost));
+  cudaGetLastError();
+  float *t;
+  cudaGetSymbolAddress((void **)&t, table);
+  printf("symbol HtoD: %d\n", (int)cudaMemcpy(t, h, sizeof h, cudaMemcpyHostToDevice));
+  static float pinned[1024];
+  pinned[0] = 7;
+  printf("register: %d\n", (int)cudaHostRegister(pinned, sizeof pinned, 0));
+  printf("registered DtoH: %d\n", (int)cudaMemcpy(back, pinned, sizeof h, cudaMemcpyDeviceToHost));
+  printf("registered DtoD: %d\n", (int)cudaMemcpy(d, pinned, sizeof h, cudaMemcpyDeviceToDevice));
+  printf("pageable DtoD: %d\n", (int)cudaMemcpy(d, h, sizeof h, cudaMemcpyDeviceToDevice));
+  cudaGetLastError();
+  printf("HtoD into host: %d\n", (int)cudaMemcpy(back, h, sizeof h, cudaMemcpyHostToDevice));
+  cudaGetLastError();
+  printf("back %g\n", back[0]);
+  return 0;
+}
+)");
+  json J = analyzed("copies", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  EXPECT_EQ(J["compiler"].value("program_output", ""),
+            "wrong direction: 1\nsymbol HtoD: 0\nregister: 0\n"
+            "registered DtoH: 0\nregistered DtoD: 0\npageable DtoD: 1\n"
+            "HtoD into host: 1\nback 7\n");
+}
+
 TEST(BuildEdges, NvccFlagsGoToNvccAndClangIsToldWhatItUnderstands) {
   // A constexpr host function called from a kernel needs
   // --expt-relaxed-constexpr from nvcc; Clang needs nothing. -arch is

@@ -117,13 +117,39 @@ void logCopy(void *Dst, const void *Src, size_t Bytes, size_t Span,
   logWrite(Dst, Span, From ? &From->second : nullptr, Api);
 }
 
-cudaError_t copy(void *Dst, const void *Src, size_t Bytes, const char *Api) {
+/// Whether the device can reach P: an allocation, a __device__ variable or
+/// registered host memory.
+bool deviceReachable(const void *P) {
+  Recorder &R = recorder();
+  auto Within = [P](const auto &Map) {
+    auto It = Map.upper_bound(P);
+    if (It == Map.begin())
+      return false;
+    --It;
+    return uintptr_t(P) - uintptr_t(It->first) < It->second;
+  };
+  return allocationOf(P) || Within(R.Symbols) || Within(R.Registered);
+}
+
+cudaError_t copy(void *Dst, const void *Src, size_t Bytes, const char *Api,
+                 cudaMemcpyKind Kind) {
   if (Bytes && (!Dst || !Src))
     return fail(cudaErrorInvalidValue);
   // A cudaArray_t is a handle, not device memory (cudaMemcpy2DToArray
   // copies into one): the GPU's runtime refuses it.
   const auto &Arrays = recorder().Arrays;
   if (Bytes && (Arrays.count(Dst) || Arrays.count(Src)))
+    return fail(cudaErrorInvalidValue);
+  // The side the kind calls the device's must be memory the device
+  // reaches: a copy written in the wrong direction (a host buffer as its
+  // source) is refused, "invalid argument", as an H200 answered
+  // (tests/data/measured/bf/bf_check1api.out).
+  const bool FromDevice =
+      Kind == cudaMemcpyDeviceToHost || Kind == cudaMemcpyDeviceToDevice;
+  const bool ToDevice =
+      Kind == cudaMemcpyHostToDevice || Kind == cudaMemcpyDeviceToDevice;
+  if (Bytes && ((FromDevice && !deviceReachable(Src)) ||
+                (ToDevice && !deviceReachable(Dst))))
     return fail(cudaErrorInvalidValue);
   // The launches it waits for run first: one of them may fault.
   settle(Dst);
@@ -183,8 +209,14 @@ cudaError_t cudaFreeAsync(void *P, cudaStream_t S) {
 }
 cudaError_t cudaFreeHost(void *P) { return release(P); }
 
-cudaError_t cudaHostRegister(void *, size_t, unsigned) { return cudaSuccess; }
-cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
+cudaError_t cudaHostRegister(void *P, size_t Bytes, unsigned) {
+  recorder().Registered[P] = Bytes;
+  return cudaSuccess;
+}
+cudaError_t cudaHostUnregister(void *P) {
+  recorder().Registered.erase(P);
+  return cudaSuccess;
+}
 cudaError_t cudaHostGetDevicePointer(void **Device, void *Host, unsigned) {
   *Device = Host;
   return cudaSuccess;
@@ -203,14 +235,14 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *A, const void *P) {
 }
 
 cudaError_t cudaMemcpy(void *Dst, const void *Src, size_t Bytes,
-                       cudaMemcpyKind) {
-  return copy(Dst, Src, Bytes, "cudaMemcpy");
+                       cudaMemcpyKind Kind) {
+  return copy(Dst, Src, Bytes, "cudaMemcpy", Kind);
 }
 cudaError_t cudaMemcpyAsync(void *Dst, const void *Src, size_t Bytes,
                             cudaMemcpyKind Kind, cudaStream_t S) {
   if (captureCopy(S, Dst, Src, Bytes, Kind))
     return cudaSuccess;
-  return copy(Dst, Src, Bytes, "cudaMemcpyAsync");
+  return copy(Dst, Src, Bytes, "cudaMemcpyAsync", Kind);
 }
 cudaError_t cudaMemcpy2D(void *Dst, size_t DPitch, const void *Src,
                          size_t SPitch, size_t Width, size_t Height,

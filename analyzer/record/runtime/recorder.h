@@ -59,6 +59,9 @@ struct Recorder {
   std::map<uintptr_t, Allocation> Allocs; ///< By base address.
   /// Live CUDA array handles: host records, not memory a copy may touch.
   std::set<const void *> Arrays;
+  /// Host memory cudaHostRegister pinned (base -> bytes): the device can
+  /// reach it.
+  std::map<const void *, size_t> Registered;
   uint64_t NextAlloc = 1, NextLaunch = 0, NextHandle = 1;
   struct Config {
     dim3 Grid, Block;
