@@ -228,6 +228,25 @@ TEST(Compare, EfficiencyWithinPrintedPrecision) {
   EXPECT_EQ(metric(C, LdPct)->V, Verdict::Mismatch);
 }
 
+// A recorded launch's run goes with the measured launch it stands for even
+// where the recording kept no memory image for it (a kernel that reads
+// __device__ variables and takes no pointer: Learn CUDA Programming's radix
+// warp sort was compared with the model's bounds, not its executed run).
+TEST(Compare, ARecordedRunGoesWithItsLaunchWithoutAMemoryImage) {
+  Module M = copyModule();
+  ASSERT_TRUE(M.Launches[0].Memory.empty());
+  // Matching only carries the run (the executor is not linked here): any
+  // pointer stands for it.
+  auto Owner = std::make_shared<int>(0);
+  const std::shared_ptr<const ExecutedCounts> Run(
+      Owner, reinterpret_cast<const ExecutedCounts *>(Owner.get()));
+  M.Launches[0].Executed = Run;
+  Expected<LaunchMatching> Matching =
+      matchLaunches(M, copyMeasurement(), "measured.json");
+  ASSERT_TRUE(Matching) << Matching.error();
+  EXPECT_EQ(Matching->Launches.at(0).L.Executed, Run);
+}
+
 TEST(Compare, MeasuredArgumentsWinOverTheHostCode) {
   // The host code says n = 256; the GPU ran n = 200: warps 0-5 full, warp
   // 6 has lanes 192..199 (32 bytes, 1 sector), warp 7 none.

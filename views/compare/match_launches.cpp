@@ -218,9 +218,11 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
     if (ArgsFromHost)
       ML2.Notes.push_back("argument values from " + HostText);
     // A recorded launch of the same shape knows the bytes the host wrote:
-    // its pointers (allocation and offset) name them.
-    if (Host && !Host->Memory.empty() && L.Grid == Host->Grid &&
-        L.Block == Host->Block) {
+    // its pointers (allocation and offset) name them. One without pointer
+    // arguments (a kernel of __device__ variables) has no image to carry,
+    // but its run counted as well.
+    if (Host && (!Host->Memory.empty() || Host->Executed) &&
+        L.Grid == Host->Grid && L.Block == Host->Block) {
       for (size_t P = 0; P < K->Params.size() && P < Host->Args.size(); ++P)
         if (K->Params[P].Kind == ParamKind::Pointer &&
             Host->Args[P].Kind == ArgValue::Pointer)
