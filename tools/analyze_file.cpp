@@ -987,10 +987,10 @@ llvm::Error simulateLaunches(const Module &M,
     for (const std::vector<uint8_t> &B : L.ArgBytes)
       Key["bytes"].push_back(B);
     const Kernel *LK = M.findKernel(L.Kernel);
+    const bool AnyBytes = LK && readsNoData(*LK);
     for (const ArgValue &A : L.Args) {
       auto I = L.Memory.find(A.Allocation);
-      if (A.Kind == ArgValue::Pointer && I != L.Memory.end() &&
-          !(LK && readsNoData(*LK)))
+      if (A.Kind == ArgValue::Pointer && I != L.Memory.end() && !AnyBytes)
         Key["memory"][A.Allocation] = uintptr_t(I->second.Data.get());
     }
     // A functional recording ran each launch on the memory it had, tables
