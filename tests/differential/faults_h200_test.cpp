@@ -187,4 +187,36 @@ TEST(FaultsOnH200, LanesThatRunAwayFaultAsOnTheGpu) {
       << Said;
 }
 
+// shared_bounds.cu reads one byte past a block's dynamic shared memory.
+// On an H200 (shared_bounds.h200.txt, 234 cases) a read faulted exactly
+// when it lay past the block's shared memory rounded up to 128 bytes: 16
+// bytes past 7016 did not, the first byte past 5120 did. The recorded
+// program prints what the H200 printed for the same cases in one run
+// (shared_bounds.seq.out); the executor had faulted 16 bytes past the
+// last array and not at all up to 16 bytes beyond.
+TEST(FaultsOnH200, SharedMemoryEndsAtItsLast128ByteUnit) {
+  const nlohmann::json J = nlohmann::json::parse(
+      gmem::test::commandOutput(
+          "cd " + Src + "/programs/faults && " + GMEM_ANALYZE_EXE +
+          " --format json shared_bounds.cu --run-args "
+          "'16 7000 16 4096 7000 16 16 1024 16 4096 1024 0' 2>/dev/null"),
+      nullptr, /*allow_exceptions=*/false);
+  if (!J.contains("compiler") || !J["compiler"].contains("program_output"))
+    GTEST_SKIP() << "no toolkit to build and record with: " << J.dump();
+  std::vector<std::string> Want;
+  std::ifstream In(Src + "/measured/faults/shared_bounds.seq.out");
+  for (std::string L; std::getline(In, L);)
+    if (L.rfind("exit ", 0) != 0)
+      Want.push_back(L);
+  ASSERT_EQ(Want.size(), 4u);
+  EXPECT_EQ(linesOf(J["compiler"].value("program_output", "")), Want);
+  // Each case's line is the one the H200 gave when run alone.
+  std::ifstream All(Src + "/measured/faults/shared_bounds.h200.txt");
+  std::vector<std::string> Alone;
+  for (std::string L; std::getline(All, L);)
+    Alone.push_back(L);
+  for (const std::string &L : Want)
+    EXPECT_NE(std::find(Alone.begin(), Alone.end(), L), Alone.end()) << L;
+}
+
 } // namespace
