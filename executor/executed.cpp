@@ -860,7 +860,7 @@ namespace {
 class BlockFirstTouches : public RequestListener {
 public:
   uint64_t Misses = 0;
-  void priced(const RequestEvent &E, const RequestCost &) override {
+  void priced(const RequestEvent &E, const RequestCost &C) override {
     if (E.A->Sp != Space::Global || E.A->Kind != AccessKind::Load)
       return;
     const Dim3 B = E.Block;
@@ -868,7 +868,7 @@ public:
       flush();
     Any = true;
     Current = B;
-    Sectors.add(E);
+    Sectors.add(E, &C);
   }
   void flush() {
     Misses += Sectors.size();

@@ -243,7 +243,33 @@ template <class T, uint8_t Op> void plainH(Ctx &C, const XInstr &I) {
   C.setKnown(I.D[0], K);
 }
 
+/// fma.rn on a host with FMA instructions: std::fma is a call into libm
+/// per lane (its own check of the host included); compiled for the
+/// instruction, the loop fuses inline. Both round once: the same bits.
+template <class T>
+__attribute__((target("fma"))) void fusedH(Ctx &C, const XInstr &I) {
+  uint64_t *D = C.lanes(I.D[0]);
+  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]),
+                 *Cc = C.lanes(I.S[2]);
+  const uint32_t K = C.known(I.S[0]) & C.known(I.S[1]) & C.known(I.S[2]);
+  constexpr uint64_t NaN =
+      sizeof(T) == 4 ? 0x7fffffffull : 0x7fffffffffffffffull;
+  for (uint32_t M = C.Active; M; M &= M - 1) {
+    const unsigned L = unsigned(__builtin_ctz(M));
+    T R;
+    if constexpr (sizeof(T) == 4)
+      R = __builtin_fmaf(get<T>(A[L]), get<T>(B[L]), get<T>(Cc[L]));
+    else
+      R = __builtin_fma(get<T>(A[L]), get<T>(B[L]), get<T>(Cc[L]));
+    D[L] = R != R ? NaN : put<T>(R);
+  }
+  C.setKnown(I.D[0], K);
+}
+
 template <class T> Handler plain(uint8_t Op) {
+  static const bool HostFma = __builtin_cpu_supports("fma");
+  if (Op == FFma && HostFma)
+    return fusedH<T>;
   switch (Op) {
   case FAdd:
     return plainH<T, FAdd>;

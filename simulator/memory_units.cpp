@@ -53,6 +53,8 @@ static bool affineRequest(unsigned Shift, const uint64_t *Addr, uint32_t Mask,
   for (unsigned L = 2; L < 32; ++L)
     if (Addr[L] - Addr[L - 1] != D)
       return false;
+  C.Affine = true;
+  C.Stride = D;
   const uint64_t T = uint64_t(1) << Shift, A0 = Addr[0];
   auto Segments = [&](uint64_t Lo, uint64_t Bytes) {
     return ((Lo + Bytes - 1) >> Shift) - (Lo >> Shift) + 1;

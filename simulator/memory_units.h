@@ -32,6 +32,10 @@ struct RequestCost {
   /// The shared side of an async copy priced by its rule
   /// (async_copy_units.h), from both sides' addresses.
   bool AsyncRule = false;
+  /// A full warp whose lanes' addresses are equally spaced, Stride bytes
+  /// apart (0: a broadcast), as pricing found them.
+  bool Affine = false;
+  uint64_t Stride = 0;
 };
 
 /// Global: the distinct UnitBytes-sized segments the active lanes' bytes

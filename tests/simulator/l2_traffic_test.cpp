@@ -116,7 +116,8 @@ TEST(L2Traffic, ExecutedLaunchesCountEveryBlock) {
 
 // SectorSet (the executor's count of a block's distinct sectors) counts
 // what sorting every sector and dropping repeats counts, over requests of
-// random addresses, sizes and masks, across clears (a block's end).
+// random addresses, sizes and masks, of three accesses, priced or not,
+// equally spaced or not, across clears (a block's end).
 TEST(L2Traffic, SectorSetCountsWhatSortingCounts) {
   uint64_t Seed = 12345;
   auto Next = [&] {
@@ -124,7 +125,8 @@ TEST(L2Traffic, SectorSetCountsWhatSortingCounts) {
     return Seed >> 33;
   };
   SectorSet Set;
-  for (int Block = 0; Block < 50; ++Block) {
+  const Access Accesses[3];
+  for (int Block = 0; Block < 200; ++Block) {
     std::vector<uint64_t> All;
     const unsigned Requests = 1 + Next() % 400;
     const uint64_t Span = 64 << (Next() % 14); // Bytes the block reads in.
@@ -132,14 +134,28 @@ TEST(L2Traffic, SectorSetCountsWhatSortingCounts) {
       uint64_t Addr[32];
       for (uint64_t &A : Addr)
         A = 0x7f0000000000ull + Next() % Span;
-      if (Next() % 3 == 0) // A walk: lanes read what they read last, on.
+      const unsigned Shape = Next() % 6;
+      if (Shape == 0) // A walk: lanes read what they read last, on.
         for (unsigned L = 0; L < 32; ++L)
           Addr[L] = 0x7f0000000000ull + L * 4096 + R * 4;
+      if (Shape == 1) { // Equally spaced: broadcast, strided, a stretch.
+        static const uint64_t Strides[] = {0,  1,  2,  4,  8,  12,
+                                           16, 32, 36, 64, 96, 4096};
+        const uint64_t D = Strides[Next() % 12];
+        const uint64_t A0 = 0x7f0000000000ull + (Next() % Span) / 4 * 4;
+        for (unsigned L = 0; L < 32; ++L)
+          Addr[L] = A0 + L * D;
+      }
+      if (Shape == 2) // The same walk, one step on every second request.
+        for (unsigned L = 0; L < 32; ++L)
+          Addr[L] = 0x7f0000000000ull + L * 4096 + R / 2 * 4;
       RequestEvent E;
       E.Addr = Addr;
       E.Size = 1u << (Next() % 5);
       E.Mask = Next() % 4 ? ~0u : uint32_t(Next());
-      Set.add(E);
+      E.A = &Accesses[Next() % 3];
+      const RequestCost Cost = globalRequest(32, Addr, E.Mask, E.Size);
+      Set.add(E, Next() % 4 ? &Cost : nullptr);
       appendSectors(E, All);
     }
     EXPECT_EQ(Set.size(), distinctSectors(All)) << "block " << Block;
