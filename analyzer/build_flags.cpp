@@ -212,4 +212,22 @@ BuildFlags splitBuildFlags(const std::vector<std::string> &Args) {
   return F;
 }
 
+bool relocatableDeviceCode(const std::vector<std::string> &NvccFlags) {
+  for (size_t I = 0; I < NvccFlags.size(); ++I) {
+    const std::string &F = NvccFlags[I];
+    if (F == "-dc" || F == "--device-c")
+      return true;
+    for (const std::string Name : {"-rdc", "--relocatable-device-code"}) {
+      std::string Value;
+      if (F == Name && I + 1 < NvccFlags.size())
+        Value = NvccFlags[I + 1];
+      else if (F.rfind(Name + "=", 0) == 0)
+        Value = F.substr(Name.size() + 1);
+      if (Value == "true")
+        return true;
+    }
+  }
+  return false;
+}
+
 } // namespace gmem

@@ -41,6 +41,11 @@ std::string buildArch(const std::string &Arch, const BuildFlags &F);
 /// Splits the build's flags (Args: as given after "--").
 BuildFlags splitBuildFlags(const std::vector<std::string> &Args);
 
+/// Whether nvcc's flags ask for relocatable device code (-rdc=true, -rdc
+/// true, --relocatable-device-code=true, -dc): then nvlink, not ptxas,
+/// places each kernel's shared variables.
+bool relocatableDeviceCode(const std::vector<std::string> &NvccFlags);
+
 } // namespace gmem
 
 #endif // GMEM_ANALYZER_BUILD_FLAGS_H

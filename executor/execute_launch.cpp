@@ -398,6 +398,7 @@ Expected<LaunchResult> ExecutedProgram::execute(const Kernel &K,
   auto Prog = Program::link(Modules, Mem, nullptr, false);
   if (!Prog)
     return Failure{Prog.error()};
+  (*Prog)->LinkerPlacesShared = O.LinkerPlacesShared;
   const XFunction *X = (*Prog)->kernel(Entry);
   if (!X)
     return Failure{"the PTX has no kernel " + Entry};
@@ -557,7 +558,8 @@ ExecutedProgram::result(const ExecutedKernel &EK, const ExecutedCounts &Counts,
   if (Counts.Out.StrayLanes)
     R.Diagnostics.push_back(
         std::to_string(Counts.Out.StrayLanes) +
-        " lane accesses fall outside every allocation the program made (a GPU "
+        " lane accesses fall outside every allocation the program made, or "
+        "outside the shared variable they index where nvlink placed it (a GPU "
         "may fault, or read or overwrite whatever lies there): the first " +
         Counts.Out.FirstStray);
   if (Counts.Out.SharedRaces)

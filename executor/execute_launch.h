@@ -36,6 +36,9 @@ struct ExecOptions {
   /// Annotates the executed kernel with what ptxas made of its accesses
   /// (reconcile.h) before it runs; null: counted as the PTX has them.
   std::function<void(ExecutedKernel &)> Annotate;
+  /// The program was built with relocatable device code
+  /// (Program::LinkerPlacesShared).
+  bool LinkerPlacesShared = false;
 };
 
 class ExecutedProgram {

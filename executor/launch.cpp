@@ -69,16 +69,23 @@ void Launch::fail(const XInstr &I, const std::string &Why, DeviceFault F) {
 }
 
 void Launch::stray(const XInstr &I, const Warp &W, unsigned L, uint64_t A,
-                   bool Store) {
+                   bool Store, bool Shared) {
   if (Store)
     Out.UncertainWrites = true;
   if (Out.StrayLanes++)
     return;
   char Hex[32];
   std::snprintf(Hex, sizeof Hex, "0x%llx", (unsigned long long)A);
-  Out.FirstStray = std::string(Store ? "writes " : "reads ") + Hex +
-                   ", outside every allocation, at " + where(I, *W.Frames.back().Fn) +
-                   " (block " + std::to_string(W.B->Linear) + ", thread " +
+  Out.FirstStray = std::string(Store ? "writes " : "reads ") +
+                   (Shared ? "shared offset " : "") + Hex +
+                   (Shared ? ", outside the shared variable it indexes (built "
+                             "with -rdc=true: nvlink placed the block's "
+                             "shared variables, in an order gmem does not "
+                             "know; the GPU may read another one there, or "
+                             "fault)"
+                           : ", outside every allocation") +
+                   ", at " + where(I, *W.Frames.back().Fn) + " (block " +
+                   std::to_string(W.B->Linear) + ", thread " +
                    std::to_string(W.Id * 32 + L) + ")";
 }
 

@@ -196,11 +196,12 @@ public:
     if (Sink)
       Sink->predicatedOff(&F, Instrs.data(), Instrs.size());
   }
-  /// Lane L of W touched global address A outside every allocation: its
-  /// load gives an unknown value, its store is not made (and memory is no
-  /// longer certain).
-  void stray(const XInstr &I, const Warp &W, unsigned L, uint64_t A,
-             bool Store);
+  /// Lane L of W touched global address A outside every allocation (or,
+  /// Shared, shared offset A outside its variable where nvlink may have put
+  /// another): its load gives an unknown value, its store is not made (and
+  /// memory is no longer certain).
+  void stray(const XInstr &I, const Warp &W, unsigned L, uint64_t A, bool Store,
+             bool Shared = false);
   /// W's store at I wrote the shared word at Offset, which warp Reader had
   /// read unknown (at PTX line Line) with no barrier between.
   void sharedRace(const XInstr &I, const Warp &W, unsigned Reader,

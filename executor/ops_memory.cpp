@@ -148,6 +148,51 @@ uint64_t extend(uint64_t V, unsigned Width, bool Signed) {
   return uint64_t(int64_t(V << Shift) >> Shift);
 }
 
+/// Under relocatable device code (Program::LinkerPlacesShared), whether a
+/// shared access past the block's shared memory as gmem lays it out may lie
+/// inside it where nvlink put the variable I indexes (another variable's
+/// bytes then, or a fault: the GPU's layout decides). A dynamic array
+/// starts after every static one in any order: its overrun is a fault.
+static bool elsewhereUnderNvlink(Ctx &C, const XInstr &I, uint64_t A,
+                                 unsigned N) {
+  const Program &P = C.L->Prog;
+  const XFunction &F = *C.Fr->Fn;
+  if (!P.LinkerPlacesShared || I.Access < 0 ||
+      size_t(I.Access) >= F.AccessOrigin.size())
+    return false;
+  const int32_t O = F.AccessOrigin[size_t(I.Access)];
+  if (O < 0 || F.Origins[size_t(O)].rfind("shared:", 0) != 0)
+    return false;
+  // A variable of the function's body, or of its module (decode.cpp's
+  // keys).
+  const std::string Name = F.Origins[size_t(O)].substr(7),
+                    Module = std::to_string(F.ModuleIndex) + ":";
+  int V = P.sharedIndex(Module + F.Name + "/" + Name);
+  if (V < 0)
+    V = P.sharedIndex(Module + Name);
+  if (V < 0 || size_t(V) >= C.L->Layout.Offset.size() ||
+      P.shared()[size_t(V)].Dynamic)
+    return false;
+  // Its offset from the variable's start, and where the variable may lie.
+  const int64_t Off = int64_t(A - C.L->Layout.Offset[size_t(V)]);
+  const int64_t Window = int64_t(C.B->Shared.size()),
+                Bytes = int64_t(P.shared()[size_t(V)].Bytes);
+  return Off >= -(Window - Bytes) && Off + int64_t(N) <= Window;
+}
+
+/// Lane L's access of N bytes at shared offset A, outside the block's
+/// shared memory, is a stray under relocatable device code (its store is
+/// not made and the block's shared bytes are no longer known).
+static bool sharedStray(Ctx &C, const XInstr &I, unsigned L, uint64_t A,
+                        unsigned N, bool Store) {
+  if (!elsewhereUnderNvlink(C, I, A, N))
+    return false;
+  C.L->stray(I, *C.W, L, A, Store, /*Shared=*/true);
+  if (Store)
+    C.B->SharedKnown.reset(C.B->Shared.size(), false);
+  return true;
+}
+
 void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L, uint64_t A) {
   if (P.Fault == FarFault && !C.L->Stop)
     C.L->Out.Runaway = true;
@@ -164,6 +209,11 @@ void faultAt(Ctx &C, const XInstr &I, const Place &P, unsigned L, uint64_t A) {
 bool reach(Ctx &C, const XInstr &I, MemSpace S, uint64_t A, unsigned N,
            unsigned L, bool AddrKnown, bool Reads, bool Writes, Place &P) {
   P = resolve(C, S, A, N, L);
+  if (P.Fault && P.Space == MemSpace::Shared && AddrKnown &&
+      !(C.Taint >> L & 1) && sharedStray(C, I, L, P.EventAddr, N, Writes)) {
+    P.Fault = nullptr;
+    return true;
+  }
   // A lane on a path an unknown value chose (the other side of a fork) may
   // not run this on a GPU: its bad address is unknown, not a fault.
   if (P.Fault && AddrKnown && !(C.Taint >> L & 1)) {
@@ -299,7 +349,8 @@ template <bool Shared, unsigned W> void loadScalar(Ctx &C, const XInstr &I) {
             Known |= 1u << L;
           else if (AddrKnown && !(C.Taint >> L & 1))
             readUnknownShared(C, I, A, W);
-        } else if (AddrKnown && !(C.Taint >> L & 1)) {
+        } else if (AddrKnown && !(C.Taint >> L & 1) &&
+                   !sharedStray(C, I, L, A, W, false)) {
           Place P;
           P.Fault = "a shared address beyond the block's shared memory";
           return faultAt(C, I, P, L, A);

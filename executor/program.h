@@ -317,6 +317,13 @@ public:
   /// those an indirect call may reach. Decodes them.
   std::vector<const XFunction *> addressTaken();
 
+  /// Built with relocatable device code (-rdc=true): nvlink, not ptxas,
+  /// placed each kernel's shared variables, in an order gmem does not know
+  /// (a probe of 1 to 10 equal arrays: neither declared nor named), so an
+  /// access past its variable may read another one on the GPU
+  /// (ops_memory.cpp).
+  bool LinkerPlacesShared = false;
+
   // Used by decode.cpp.
   int sharedIndex(const std::string &Name) const;
   const ptx::Function *definition(const std::string &Name,

@@ -682,6 +682,10 @@ struct Module {
   std::vector<std::pair<std::string, std::string>> DevicePtx;
   /// The same units' SASS (nvdisasm -c -gi). Not in the JSON.
   std::vector<std::pair<std::string, std::string>> DeviceSass;
+  /// Built with relocatable device code (-rdc=true): nvlink placed the
+  /// kernels' shared variables (exec::Program::LinkerPlacesShared). Not in
+  /// the JSON.
+  bool RelocatableDeviceCode = false;
 
   const Kernel *findKernel(const std::string &Name) const;
 };

@@ -428,6 +428,7 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Given,
     auto R = recordRequest(O, Arch, buildAdditions(*Prog, O, BF, BuildNotes));
     if (R) {
       R->Arch = buildArch(R->Arch, BF);
+      R->RelocatableDeviceCode = relocatableDeviceCode(R->Flags);
       Request = std::move(*R);
       for (const std::vector<std::string> &In : UnitInputs)
         Request->KeyInputs.insert(Request->KeyInputs.end(), In.begin(),
@@ -524,6 +525,9 @@ llvm::Error loadModule(const Options &O, const std::vector<std::string> &Given,
   if (!CompiledNotes)
     return CompiledNotes.takeError();
   M.Compiler.BuildNotes = std::move(BuildNotes);
+  std::vector<std::string> Nvcc = BF.NvccOnly;
+  Nvcc.insert(Nvcc.end(), O.NvccFlags.begin(), O.NvccFlags.end());
+  M.RelocatableDeviceCode = relocatableDeviceCode(Nvcc);
   // The program's own build has every unit's PTX, those without kernels
   // too (their functions are called across units with -rdc=true).
   if (Built && !Built->Ptx.empty()) {
@@ -732,6 +736,7 @@ executedPath(const Module &M, const Kernel &K, const Launch &L,
                 std::to_string(O.MaxWarps) + " to run one by one");
   ExecOptions EO;
   EO.MaxWarpInstructions = uint64_t(4) << 30;
+  EO.LinkerPlacesShared = M.RelocatableDeviceCode;
   std::vector<std::string> Notes;
   EO.Annotate = annotateFromSass(M.DeviceSass, &Notes);
   auto R = L.Executed ? Exec->fromRecording(K, L, Arch, EO)

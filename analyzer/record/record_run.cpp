@@ -383,6 +383,8 @@ llvm::Expected<RecordedRun> runRecorded(const RecordRequest &R,
     }
     Env.push_back("GMEM_RECORD_PTX=" + List);
     Env.push_back("GMEM_RECORD_ARCH=" + R.Arch);
+    if (R.RelocatableDeviceCode)
+      Env.push_back("GMEM_RECORD_RDC=1");
     Env.push_back("GMEM_RECORD_EXEC_SECONDS=" + std::to_string(R.ExecSeconds));
     std::string Defer;
     for (const std::string &K : R.Deferrable)

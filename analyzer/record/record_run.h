@@ -32,6 +32,9 @@ struct RecordRequest {
   /// .cu, .cpp and .c files, then the build's linker inputs (libfoo.a).
   std::vector<std::string> Files;
   std::vector<std::string> Flags; ///< nvcc flags (includes, macros...).
+  /// Flags ask for relocatable device code (-rdc=true): the executor is
+  /// told nvlink placed the kernels' shared variables.
+  bool RelocatableDeviceCode = false;
   std::vector<std::string> KeyInputs; ///< Files whose content keys the cache.
   std::string Arch = "sm_90";
   std::string Board; ///< The GPU cudaGetDeviceProperties describes.

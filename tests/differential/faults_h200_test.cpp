@@ -219,4 +219,52 @@ TEST(FaultsOnH200, SharedMemoryEndsAtItsLast128ByteUnit) {
     EXPECT_NE(std::find(Alone.begin(), Alone.end(), L), Alone.end()) << L;
 }
 
+/// The lines a program printed on the H200 (measured/faults/NAME.out, the
+/// script's exit line left out).
+std::vector<std::string> printedOnH200(const std::string &Name) {
+  std::vector<std::string> Lines;
+  std::ifstream In(Src + "/measured/faults/" + Name + ".out");
+  for (std::string L; std::getline(In, L);)
+    if (L.rfind("exit ", 0) != 0)
+      Lines.push_back(L);
+  return Lines;
+}
+
+// rdc_overrun.cu reads a 32-element shared array to element 63, as the
+// GPU MODE lectures' flash attention reads its S. Built as it is, ptxas
+// puts the array last and the H200 faulted (plain_overrun.out); built with
+// -rdc=true, nvlink put it first, the read landed in the other array and
+// the program ran to its end (rdc_overrun.out, rdc_overrun.json). gmem
+// faults the first as the H200 does; the second it runs to its end, the
+// read's values unknown, where it used to fault.
+TEST(FaultsOnH200, AReadPastAnArrayFaultsWherePtxasPlacesItNotWhereNvlinkMay) {
+  auto Record = [](const std::string &Flags) {
+    return nlohmann::json::parse(
+        gmem::test::commandOutput(
+            "cd " + Src + "/programs/faults && " + GMEM_ANALYZE_EXE +
+            " --format json rdc_overrun.cu " + Flags + " 2>/dev/null"),
+        nullptr, /*allow_exceptions=*/false);
+  };
+  const nlohmann::json Plain = Record("");
+  if (!Plain.contains("compiler") ||
+      !Plain["compiler"].contains("program_output"))
+    GTEST_SKIP() << "no toolkit to build and record with: " << Plain.dump();
+  EXPECT_EQ(linesOf(Plain["compiler"].value("program_output", "")),
+            printedOnH200("plain_overrun"));
+  const nlohmann::json Rdc = Record("-- -rdc=true");
+  EXPECT_EQ(linesOf(Rdc["compiler"].value("program_output", "")),
+            printedOnH200("rdc_overrun"));
+  ASSERT_EQ(Rdc["launches"].size(), 1u);
+  EXPECT_NE(Rdc["launches"][0]["diagnostics"].dump().find(
+                "32 lane accesses fall outside every allocation the program "
+                "made, or outside the shared variable they index where nvlink "
+                "placed it"),
+            std::string::npos)
+      << Rdc["launches"][0]["diagnostics"].dump();
+  const nlohmann::json Compared =
+      Record("--compare ../../measured/faults/rdc_overrun.json -- -rdc=true");
+  EXPECT_EQ(Compared.value("verdict", ""), "match")
+      << Compared["summary"].dump();
+}
+
 } // namespace

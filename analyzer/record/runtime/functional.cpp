@@ -29,6 +29,8 @@ struct State {
   exec::GlobalMemory Mem;
   std::unique_ptr<exec::Program> Prog;
   std::shared_ptr<std::vector<ptx::Module>> Modules;
+  /// Built with relocatable device code (GMEM_RECORD_RDC).
+  bool LinkerPlacesShared = false;
   /// Per allocation (by base): which of its bytes are known.
   std::map<uintptr_t, std::unique_ptr<exec::KnownBits>> Known;
   std::map<uintptr_t, std::string> Kinds;
@@ -102,6 +104,7 @@ State &state() {
     New->Arch = findArch(Arch ? Arch : "sm_90");
     if (!New->Arch)
       New->Arch = findArch("sm_90");
+    New->LinkerPlacesShared = std::getenv("GMEM_RECORD_RDC") != nullptr;
     if (const char *B = std::getenv("GMEM_RECORD_EXEC_SECONDS"))
       New->Budget = std::atof(B);
     if (const char *D = std::getenv("GMEM_RECORD_DEFER")) {
@@ -152,6 +155,7 @@ bool link() {
     return false;
   }
   S.Prog = std::move(*P);
+  S.Prog->LinkerPlacesShared = S.LinkerPlacesShared;
   // Pointers among the initial bytes (`__device__ int *p = table;`), now
   // that every variable has its address.
   for (const ptx::Module &M : *S.Modules)
