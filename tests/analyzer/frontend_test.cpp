@@ -1,6 +1,7 @@
 //===- frontend_test.cpp - Parsing .cu files as nvcc users write them -----===//
 #include "test_util.h"
 
+#include "build_flags.h"
 #include "launch_chevrons.h"
 
 #include "clang/AST/Decl.h"
@@ -260,6 +261,24 @@ TEST_P(Frontend, UserHeadersBesideTheFile) {
 // Chevrons a formatter spaced are joined where they open and close a
 // launch, every other character left on its column; `operator<< <T>`, a
 // template's `>> >`, comments and literals are left alone.
+// Relocatable device code, as nvcc's options ask for it (nvcc --help:
+// --relocatable-device-code=true|false, -rdc; --device-c, -dc, which
+// implies it): then nvlink lays out the shared arrays (Program's
+// LinkerPlacesShared).
+TEST(BuildFlags, RelocatableDeviceCodeAsNvccReadsIt) {
+  using V = std::vector<std::string>;
+  EXPECT_TRUE(gmem::relocatableDeviceCode(V{"-O3", "-rdc=true"}));
+  EXPECT_TRUE(gmem::relocatableDeviceCode(V{"-rdc", "true", "-lineinfo"}));
+  EXPECT_TRUE(gmem::relocatableDeviceCode(V{"--relocatable-device-code=true"}));
+  EXPECT_TRUE(gmem::relocatableDeviceCode(V{"-dc"}));
+  EXPECT_TRUE(gmem::relocatableDeviceCode(V{"--device-c"}));
+  EXPECT_FALSE(gmem::relocatableDeviceCode(V{"-rdc=false"}));
+  EXPECT_FALSE(gmem::relocatableDeviceCode(V{"-rdc", "false"}));
+  EXPECT_FALSE(gmem::relocatableDeviceCode(V{"-rdc"}));
+  EXPECT_FALSE(gmem::relocatableDeviceCode(V{"-O3", "-lineinfo"}));
+  EXPECT_FALSE(gmem::relocatableDeviceCode(V{}));
+}
+
 TEST(LaunchChevrons, SplitLaunchChevronsAreJoinedInPlace) {
   EXPECT_EQ(joinSplitChevrons("k << < g, b >> > (x);"),
             "k <<<  g, b >>>  (x);");
