@@ -203,11 +203,7 @@ TEST(FaultsOnH200, SharedMemoryEndsAtItsLast128ByteUnit) {
       nullptr, /*allow_exceptions=*/false);
   if (!J.contains("compiler") || !J["compiler"].contains("program_output"))
     GTEST_SKIP() << "no toolkit to build and record with: " << J.dump();
-  std::vector<std::string> Want;
-  std::ifstream In(Src + "/measured/faults/shared_bounds.seq.out");
-  for (std::string L; std::getline(In, L);)
-    if (L.rfind("exit ", 0) != 0)
-      Want.push_back(L);
+  const std::vector<std::string> Want = measured("shared_bounds.seq").Out;
   ASSERT_EQ(Want.size(), 4u);
   EXPECT_EQ(linesOf(J["compiler"].value("program_output", "")), Want);
   // Each case's line is the one the H200 gave when run alone.
@@ -217,17 +213,6 @@ TEST(FaultsOnH200, SharedMemoryEndsAtItsLast128ByteUnit) {
     Alone.push_back(L);
   for (const std::string &L : Want)
     EXPECT_NE(std::find(Alone.begin(), Alone.end(), L), Alone.end()) << L;
-}
-
-/// The lines a program printed on the H200 (measured/faults/NAME.out, the
-/// script's exit line left out).
-std::vector<std::string> printedOnH200(const std::string &Name) {
-  std::vector<std::string> Lines;
-  std::ifstream In(Src + "/measured/faults/" + Name + ".out");
-  for (std::string L; std::getline(In, L);)
-    if (L.rfind("exit ", 0) != 0)
-      Lines.push_back(L);
-  return Lines;
 }
 
 // rdc_overrun.cu reads a 32-element shared array to element 63, as the
@@ -250,10 +235,10 @@ TEST(FaultsOnH200, AReadPastAnArrayFaultsWherePtxasPlacesItNotWhereNvlinkMay) {
       !Plain["compiler"].contains("program_output"))
     GTEST_SKIP() << "no toolkit to build and record with: " << Plain.dump();
   EXPECT_EQ(linesOf(Plain["compiler"].value("program_output", "")),
-            printedOnH200("plain_overrun"));
+            measured("plain_overrun").Out);
   const nlohmann::json Rdc = Record("-- -rdc=true");
   EXPECT_EQ(linesOf(Rdc["compiler"].value("program_output", "")),
-            printedOnH200("rdc_overrun"));
+            measured("rdc_overrun").Out);
   ASSERT_EQ(Rdc["launches"].size(), 1u);
   EXPECT_NE(Rdc["launches"][0]["diagnostics"].dump().find(
                 "32 lane accesses fall outside every allocation the program "
