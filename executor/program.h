@@ -319,7 +319,7 @@ public:
 
   /// Built with relocatable device code (-rdc=true): nvlink, not ptxas,
   /// placed each kernel's shared variables, in an order gmem does not know
-  /// (a probe of 1 to 10 equal arrays: neither declared nor named), so an
+  /// (scripts/probe_shared_layout.py: neither declared nor named), so an
   /// access past its variable may read another one on the GPU
   /// (ops_memory.cpp).
   bool LinkerPlacesShared = false;
