@@ -289,7 +289,10 @@ public:
       }
     }
   }
-  ~PricingSink() override { flushAll(); }
+  ~PricingSink() override {
+    release(ReleaseExact);
+    flushAll();
+  }
 
   /// Set: every request is priced and marked unknown for this reason (a
   /// child whose data racing atomics placed).
@@ -367,6 +370,8 @@ public:
   }
 
   void request(const MemRequest &R) override {
+    if ((R.Op == MemOp::Atomic || R.Op == MemOp::Reduction) && !Releasing)
+      atomicBy(R.Block * WarpsPerBlock + R.Warp);
     if (R.Fn != LastFn) {
       auto It = EK.Ids.find(R.Fn);
       LastIds = It == EK.Ids.end() ? nullptr : &It->second;
@@ -380,15 +385,18 @@ public:
     const Access &Acc = EK.K.Accesses[size_t(Id)];
     if (Acc.Compiled.State == CompiledForm::Reused)
       return; // ptxas made no instruction of it.
+    const int32_t At = R.Fn->Code[R.Instr].Access;
+    bool Raced = Racing && At >= 0 && size_t(At) < R.Fn->AccessRaced.size() &&
+                 R.Fn->AccessRaced[size_t(At)];
+    if (Raced && Releasing == ReleaseExact)
+      Raced = false;
+    else if (Raced && !AtomicsRace && !Releasing && holdable(R))
+      return hold(R);
     if (!SunkBy.empty())
       releaseSunk(Id, R);
     if (R.Part == 0 && R.Space == MemSpace::Global &&
         R.Fn->Code[R.Instr].Space == MemSpace::Generic)
       Stats[size_t(Id)].GenericGlobalBytes += distinctBytes(R);
-    const int32_t At = R.Fn->Code[R.Instr].Access;
-    const bool Raced = Racing && At >= 0 &&
-                       size_t(At) < R.Fn->AccessRaced.size() &&
-                       R.Fn->AccessRaced[size_t(At)];
     // The executor runs each warp alone: a retry loop's fewest requests.
     const bool Retried = Racing && At >= 0 &&
                          size_t(At) < R.Fn->AccessRetried.size() &&
@@ -478,6 +486,59 @@ public:
   }
 
 private:
+  /// The order racing atomics run in decides the addresses of an access
+  /// computed from their results only where atomics of several warps meet.
+  /// While one warp alone has made atomics, such requests wait here
+  /// (copied); priced exactly at the launch's end if no other warp made
+  /// one, unknown once another does. Global loads are not held: L1's
+  /// distinct sectors are counted block by block, in order.
+  struct HeldRequest {
+    MemRequest R;
+    uint64_t Addr[32];
+  };
+  enum ReleaseT : uint8_t { NotReleasing, ReleaseExact, ReleaseRaced };
+  static constexpr size_t MaxHeld = 1 << 16;
+
+  static bool holdable(const MemRequest &R) {
+    return !(R.Space == MemSpace::Global && R.Op == MemOp::Load) && !R.Spin &&
+           !R.Poll && !R.Lookback && !R.Partner;
+  }
+  void hold(const MemRequest &R) {
+    if (HeldRaced.size() == MaxHeld) {
+      // Too many to keep: unknown, as though another warp raced them.
+      AtomicsRace = true;
+      release(ReleaseRaced);
+      request(R);
+      return;
+    }
+    HeldRaced.emplace_back();
+    HeldRequest &H = HeldRaced.back();
+    H.R = R;
+    for (uint32_t M = R.Mask; M; M &= M - 1)
+      H.Addr[ctz(M)] = R.Addr[ctz(M)];
+  }
+  void release(ReleaseT How) {
+    Releasing = How;
+    for (HeldRequest &H : HeldRaced) {
+      H.R.Addr = H.Addr;
+      request(H.R);
+    }
+    HeldRaced.clear();
+    Releasing = NotReleasing;
+  }
+  void atomicBy(uint64_t Warp) {
+    if (AtomicWarp == ~uint64_t(0))
+      AtomicWarp = Warp;
+    else if (Warp != AtomicWarp && !AtomicsRace) {
+      AtomicsRace = true;
+      release(ReleaseRaced);
+    }
+  }
+  std::vector<HeldRequest> HeldRaced;
+  uint64_t AtomicWarp = ~uint64_t(0);
+  bool AtomicsRace = false;
+  ReleaseT Releasing = NotReleasing;
+
   /// A request with lanes in device-heap blocks: its sectors depend on
   /// where the allocator put each block, known to its alignment only. Each
   /// block's lanes are priced at every placement in a 128-byte line; the

@@ -1133,31 +1133,39 @@ TEST(RacingAtomics, AddressesFromARacingAtomicAreCountedNotPriced) {
   // iteration's run of kept elements after the ones before (worked out
   // here from the input); with 128 warps racing for the counter, which
   // warp gets which slots is the GPU's timing: the requests are counted,
-  // the sectors are bounds, and the report says why.
+  // the sectors are bounds, and the report says why. A launch of 32 warps
+  // of which only the first has elements (and so makes atomics) is as
+  // fixed as the one-warp launch: priced (PMPP's frontier BFS on its
+  // small graph, measured on an H200, matched so: docs/PUBLIC_PROGRAMS.md).
   json J =
       analyzed("compact_atomics",
                sourceDir() + "/tests/data/programs/idioms/compact_atomics.cu");
   if (!canRecord(J))
     GTEST_SKIP() << J["compiler"].dump();
-  ASSERT_EQ(J["launches"].size(), 2u) << J["warnings"].dump();
-  uint64_t Requests = 0, Sectors = 0, Base = 0;
-  for (int I = 0; I < (1 << 14); I += 32) {
-    uint64_t Kept = 0;
-    for (int L = I; L < I + 32; ++L)
-      Kept += (L * 7919) % 13 < 5;
-    if (!Kept)
-      continue;
-    ++Requests;
-    Sectors += (4 * (Base + Kept) - 1) / 32 - 4 * Base / 32 + 1;
-    Base += Kept;
-  }
+  ASSERT_EQ(J["launches"].size(), 3u) << J["warnings"].dump();
+  const auto Expected = [](int N) {
+    uint64_t Requests = 0, Sectors = 0, Base = 0;
+    for (int I = 0; I < N; I += 32) {
+      uint64_t Kept = 0;
+      for (int L = I; L < I + 32; ++L)
+        Kept += (L * 7919) % 13 < 5;
+      if (!Kept)
+        continue;
+      ++Requests;
+      Sectors += (4 * (Base + Kept) - 1) / 32 - 4 * Base / 32 + 1;
+      Base += Kept;
+    }
+    return std::make_pair(Requests, Sectors);
+  };
+  const auto [Requests, Sectors] = Expected(1 << 14);
   const auto Store = [](const json &L) {
     for (const json &A : L["accesses"])
       if (A["op"] == "store")
         return A;
     return json();
   };
-  const json One = Store(J["launches"][0]), Many = Store(J["launches"][1]);
+  const json One = Store(J["launches"][0]), Many = Store(J["launches"][1]),
+             FirstOnly = Store(J["launches"][2]);
   EXPECT_EQ(One["requests"], Requests);
   EXPECT_EQ(One["sectors"], Sectors) << One.dump();
   EXPECT_EQ(Many["requests"], Requests);
@@ -1165,6 +1173,10 @@ TEST(RacingAtomics, AddressesFromARacingAtomicAreCountedNotPriced) {
   EXPECT_NE(Many.value("unknown_reason", "").find("racing atomics"),
             std::string::npos)
       << Many.dump();
+  const auto [FirstRequests, FirstSectors] = Expected(32);
+  EXPECT_EQ(FirstRequests, 1u);
+  EXPECT_EQ(FirstOnly["requests"], FirstRequests);
+  EXPECT_EQ(FirstOnly["sectors"], FirstSectors) << FirstOnly.dump();
 }
 
 TEST(RetryLoops, TimingDecidesHowOftenAtomicsAreRetried) {
