@@ -117,6 +117,41 @@ void computeReconvergence(XFunction &X) {
     if (plainCode(X, I + 1, In.Target))
       In.IfConverted = uint8_t(In.Target - I - 1);
   }
+  // Diamonds: both sides of a guarded branch short plain code (no memory,
+  // no guard) ending in guarded branches to the same two places.
+  auto Hop = [&](uint32_t Pc) {
+    return Pc < N && X.Code[Pc].Ctl == XInstr::Branch && X.Code[Pc].Guard < 0
+               ? X.Code[Pc].Target
+               : Pc;
+  };
+  auto Side = [&](uint32_t Pc, XFunction::DiamondSides &D, unsigned K) {
+    Pc = Hop(Pc);
+    uint32_t C = Pc;
+    while (C < N && C - Pc <= 16 && X.Code[C].Ctl == XInstr::None &&
+           X.Code[C].Guard < 0 && X.Code[C].Access < 0 &&
+           X.Code[C].Mem == MemOp::None && plainCode(X, C, C + 1))
+      ++C;
+    if (C >= N || C - Pc > 16 || X.Code[C].Ctl != XInstr::Branch ||
+        X.Code[C].Guard < 0)
+      return false;
+    D.Body[K] = Pc;
+    D.Branch[K] = C;
+    D.To[K] = X.Code[C].Target;
+    D.Else[K] = Hop(C + 1);
+    return D.To[K] != D.Else[K];
+  };
+  for (uint32_t I = 0; I < N; ++I) {
+    XInstr &In = X.Code[I];
+    if (In.Ctl != XInstr::Branch || In.Guard < 0 || In.Target >= N)
+      continue;
+    XFunction::DiamondSides D;
+    if (Side(In.Target, D, 0) && Side(I + 1, D, 1) &&
+        D.Branch[0] != D.Branch[1] &&
+        std::minmax(D.To[0], D.Else[0]) == std::minmax(D.To[1], D.Else[1])) {
+      In.Diamond = int32_t(X.Diamonds.size());
+      X.Diamonds.push_back(D);
+    }
+  }
   const uint32_t NB = uint32_t(Start.size()), Exit = NB;
   BlockOf[N] = Exit;
   std::vector<std::vector<uint32_t>> Succ(NB), Pred(NB + 1);

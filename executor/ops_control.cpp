@@ -20,6 +20,53 @@ uint32_t guardLanes(const Ctx &C, const XInstr &I, uint32_t Mask) {
   return Mask & (I.GuardNot ? ~P : P);
 }
 
+/// A diamond's branch (XFunction::Diamonds) whose lanes split: ptxas
+/// predicates both sides, so the warp splits only where they lead. Each
+/// side runs here on its lanes, and its lanes go on with the other side's
+/// that go the same way; a side whose own guard is unknown for some lane
+/// goes on from its branch as any path does.
+void diamondH(Ctx &C, const XInstr &I, uint32_t Taken, uint32_t Not) {
+  const XFunction &F = *C.Fr->Fn;
+  const XFunction::DiamondSides &D = F.Diamonds[size_t(I.Diamond)];
+  Outcome &Out = C.L->Out;
+  StackEntry &E = C.Fr->Stack.back();
+  const uint32_t Taint = E.Taint, Fork = E.Fork;
+  std::vector<StackEntry> Next;
+  uint32_t ToLanes = 0, ElseLanes = 0;
+  const uint32_t Lanes[2] = {Taken, Not};
+  for (unsigned K = 0; K < 2; ++K) {
+    C.Active = Lanes[K];
+    for (uint32_t Pc = D.Body[K]; Pc <= D.Branch[K]; ++Pc) {
+      const XInstr &In = F.Code[Pc];
+      if (Pc == D.Branch[K] && (Lanes[K] & ~C.PK[In.Guard])) {
+        Next.push_back({Pc, Lanes[K], I.Reconv, Taint, Fork});
+        break;
+      }
+      if (Pc < D.Branch[K])
+        In.Fn(C, In);
+      ++C.W->Executed;
+      ++Out.WarpInstructions;
+      Out.ThreadInstructions += popc(Lanes[K]);
+      Out.IssuedInLoops += In.InLoop;
+      if (Pc == D.Branch[K]) {
+        const uint32_t Go = guardLanes(C, In, Lanes[K]);
+        // Side K's target is D.To[K]: the first place's or the other's.
+        const bool First = D.To[K] == D.To[0];
+        (First ? ToLanes : ElseLanes) |= Go;
+        (First ? ElseLanes : ToLanes) |= Lanes[K] & ~Go;
+      }
+    }
+  }
+  C.Active = Taken | Not;
+  E.PC = I.Reconv;
+  std::vector<StackEntry> &S = C.Fr->Stack;
+  S.insert(S.end(), Next.begin(), Next.end());
+  if (ElseLanes)
+    S.push_back({D.Else[0], ElseLanes, I.Reconv, Taint, Fork});
+  if (ToLanes)
+    S.push_back({D.To[0], ToLanes, I.Reconv, Taint, Fork});
+}
+
 /// A branch: the active lanes split by the guard; both paths run, the
 /// taken one first, and meet at the reconvergence point. A guard that is
 /// unknown for some lane makes everything up to that point uncertain; where
@@ -43,6 +90,8 @@ void braH(Ctx &C, const XInstr &I) {
     if (!Taken)
       return;
   }
+  if (!Unknown && I.Diamond >= 0 && !(E.Taint & Mask))
+    return diamondH(C, I, Taken, Not);
   if (Unknown && I.Fork >= 0 && !(E.Taint & Mask) &&
       C.Fr->Forks.size() < MaxForkDepth)
     return C.L->fork(C, I, Mask & ~C.PK[I.Guard], Taken);

@@ -13,6 +13,9 @@
 
 #include <cfenv>
 #include <cmath>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace gmem::exec {
 
@@ -243,6 +246,7 @@ template <class T, uint8_t Op> void plainH(Ctx &C, const XInstr &I) {
   C.setKnown(I.D[0], K);
 }
 
+#if defined(__x86_64__)
 /// fma.rn on a host with FMA instructions: std::fma is a call into libm
 /// per lane (its own check of the host included); compiled for the
 /// instruction, the loop fuses inline. Both round once: the same bits.
@@ -266,19 +270,84 @@ __attribute__((target("fma"))) void fusedH(Ctx &C, const XInstr &I) {
   C.setKnown(I.D[0], K);
 }
 
+/// A converged warp's f32 or f64 add, sub, mul or fma rounded to nearest
+/// with AVX2 and FMA, four lanes a step (std::fma is a call into libm a
+/// lane, and the compiler keeps the scalar loop under -frounding-math).
+/// The same single rounding as the scalar path; NaNs made canonical.
+template <class T, uint8_t Op>
+__attribute__((target("avx2,fma"))) void wideH(Ctx &C, const XInstr &I) {
+  if (C.Active != ~0u)
+    return Op == FFma ? fusedH<T>(C, I) : plainH<T, Op>(C, I);
+  uint64_t *D = C.lanes(I.D[0]);
+  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]);
+  const uint64_t *Cc = Op == FFma ? C.lanes(I.S[2]) : A;
+  uint32_t K = C.known(I.S[0]) & C.known(I.S[1]);
+  if (Op == FFma)
+    K &= C.known(I.S[2]);
+  for (unsigned L = 0; L < 32; L += 4) {
+    const __m256i VA = _mm256_loadu_si256((const __m256i *)(A + L)),
+                  VB = _mm256_loadu_si256((const __m256i *)(B + L)),
+                  VC = _mm256_loadu_si256((const __m256i *)(Cc + L));
+    __m256i Out;
+    if constexpr (sizeof(T) == 4) {
+      // Each lane's float is the low half of its 64 bits.
+      const __m256i Low = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+      const __m128 X = _mm256_castps256_ps128(_mm256_castsi256_ps(
+                       _mm256_permutevar8x32_epi32(VA, Low))),
+                   Y = _mm256_castps256_ps128(_mm256_castsi256_ps(
+                       _mm256_permutevar8x32_epi32(VB, Low))),
+                   Z = _mm256_castps256_ps128(_mm256_castsi256_ps(
+                       _mm256_permutevar8x32_epi32(VC, Low)));
+      __m128 R = Op == FAdd   ? _mm_add_ps(X, Y)
+                 : Op == FSub ? _mm_sub_ps(X, Y)
+                 : Op == FMul ? _mm_mul_ps(X, Y)
+                              : _mm_fmadd_ps(X, Y, Z);
+      R = _mm_blendv_ps(R, _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)),
+                        _mm_cmpunord_ps(R, R));
+      Out = _mm256_cvtepu32_epi64(_mm_castps_si128(R));
+    } else {
+      const __m256d X = _mm256_castsi256_pd(VA), Y = _mm256_castsi256_pd(VB),
+                    Z = _mm256_castsi256_pd(VC);
+      __m256d R = Op == FAdd   ? _mm256_add_pd(X, Y)
+                  : Op == FSub ? _mm256_sub_pd(X, Y)
+                  : Op == FMul ? _mm256_mul_pd(X, Y)
+                               : _mm256_fmadd_pd(X, Y, Z);
+      R = _mm256_blendv_pd(
+          R, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffll)),
+          _mm256_cmp_pd(R, R, _CMP_UNORD_Q));
+      Out = _mm256_castpd_si256(R);
+    }
+    _mm256_storeu_si256((__m256i *)(D + L), Out);
+  }
+  C.setKnown(I.D[0], K);
+}
+
+bool wideHost() {
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#else
+template <class T, uint8_t Op> void wideH(Ctx &C, const XInstr &I) {
+  plainH<T, Op>(C, I);
+}
+bool wideHost() { return false; }
+#endif
+
 template <class T> Handler plain(uint8_t Op) {
+  static const bool Wide = wideHost();
+#if defined(__x86_64__)
   static const bool HostFma = __builtin_cpu_supports("fma");
-  if (Op == FFma && HostFma)
+  if (!Wide && Op == FFma && HostFma)
     return fusedH<T>;
+#endif
   switch (Op) {
   case FAdd:
-    return plainH<T, FAdd>;
+    return Wide ? wideH<T, FAdd> : plainH<T, FAdd>;
   case FSub:
-    return plainH<T, FSub>;
+    return Wide ? wideH<T, FSub> : plainH<T, FSub>;
   case FMul:
-    return plainH<T, FMul>;
+    return Wide ? wideH<T, FMul> : plainH<T, FMul>;
   case FFma:
-    return plainH<T, FFma>;
+    return Wide ? wideH<T, FFma> : plainH<T, FFma>;
   default:
     return nullptr;
   }

@@ -155,6 +155,9 @@ struct XInstr {
   /// Branches whose sides may both run for a lane with an unknown guard:
   /// index in XFunction::ForkRegions, or -1 (cfg.cpp, fork_join.cpp).
   int32_t Fork = -1;
+  /// Branches whose sides ptxas predicates into one path: index in
+  /// XFunction::Diamonds, or -1 (cfg.cpp, ops_control.cpp).
+  int32_t Diamond = -1;
   const ptx::Instr *Src = nullptr;
 };
 
@@ -212,6 +215,15 @@ struct XFunction {
     std::vector<uint32_t> Regs, Preds;
   };
   std::vector<ForkRegion> ForkRegions;
+  /// A branch both of whose sides are a few plain instructions (no memory,
+  /// no guard) ending in a conditional branch to the same two places, as
+  /// nvcc writes `(up && a > b) || (!up && a < b)`: per side (taken, not
+  /// taken) where its body starts and its branch lies; the branch's target
+  /// and where it goes otherwise (past unconditional jumps).
+  struct DiamondSides {
+    uint32_t Body[2], Branch[2], To[2], Else[2];
+  };
+  std::vector<DiamondSides> Diamonds;
   /// The arrays memory instructions index (provenance.cpp): "param:N" (the
   /// kernel's N-th parameter), "shared:NAME", "global:NAME"; and each
   /// access's (parallel to Accesses), or -1 when not known.

@@ -11,6 +11,7 @@
 #include "executed.h"
 #include "run_with_output.h"
 
+#include <cmath>
 #include <cstring>
 #include <gtest/gtest.h>
 
@@ -528,6 +529,76 @@ $L_publish:
   st.relaxed.gpu.u32 [%rd4], %r3;
   ret;
 }
+.visible .entry farith(.param .u64 out, .param .u64 in)
+{
+  .reg .b32 %r<2>;
+  .reg .f32 %f<8>;
+  .reg .f64 %fd<5>;
+  .reg .b64 %rd<11>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  ld.global.f32 %f1, [%rd6];
+  ld.global.f32 %f2, [%rd6+256];
+  ld.global.f32 %f3, [%rd6+512];
+  add.f32 %f4, %f1, %f2;
+  sub.f32 %f5, %f1, %f2;
+  mul.f32 %f6, %f1, %f2;
+  fma.rn.f32 %f7, %f1, %f2, %f3;
+  add.s64 %rd7, %rd3, %rd5;
+  st.global.f32 [%rd7], %f4;
+  st.global.f32 [%rd7+256], %f5;
+  st.global.f32 [%rd7+512], %f6;
+  st.global.f32 [%rd7+768], %f7;
+  mul.wide.u32 %rd8, %r1, 8;
+  add.s64 %rd9, %rd4, %rd8;
+  ld.global.f64 %fd1, [%rd9+1024];
+  ld.global.f64 %fd2, [%rd9+1536];
+  ld.global.f64 %fd3, [%rd9+2048];
+  fma.rn.f64 %fd4, %fd1, %fd2, %fd3;
+  add.s64 %rd10, %rd3, %rd8;
+  st.global.f64 [%rd10+1024], %fd4;
+  ret;
+}
+.visible .entry diamond(.param .u64 out, .param .u64 in)
+{
+  .reg .pred %p<5>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mov.u32 %r1, %tid.x;
+  xor.b32 %r2, %r1, 1;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  mul.wide.u32 %rd7, %r2, 4;
+  add.s64 %rd8, %rd4, %rd7;
+  ld.global.u32 %r3, [%rd6];
+  ld.global.u32 %r4, [%rd8];
+  add.s64 %rd9, %rd3, %rd5;
+  and.b32 %r5, %r1, 2;
+  setp.eq.s32 %p1, %r5, 0;
+  @%p1 bra $L_up;
+  bra.uni $L_down;
+$L_up:
+  setp.le.u32 %p2, %r3, %r4;
+  @%p2 bra $L_keep;
+  bra.uni $L_swap;
+$L_down:
+  setp.lt.u32 %p3, %r3, %r4;
+  @%p3 bra $L_swap;
+  bra.uni $L_keep;
+$L_swap:
+  st.global.u32 [%rd9], %r4;
+$L_keep:
+  ret;
+}
 )PTX";
 
 constexpr uint64_t OutBase = uint64_t(1) << 40, InBase = uint64_t(2) << 40;
@@ -1013,6 +1084,101 @@ TEST(Launch, ProgrammaticDependentLaunchWaitsForNothingHere) {
   ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
   for (unsigned T = 0; T < 32; ++T)
     EXPECT_EQ(F.out(T), T);
+}
+
+// f32 add, sub, mul and fma and f64 fma rounded to nearest, on a whole warp
+// (the host's vector instructions where it has them) and on 8 lanes of a
+// second warp (lane by lane): IEEE 754's single rounding either way, and a
+// GPU's canonical NaN (0x7fffffff, and its f64 form) for every NaN result.
+TEST(Launch, FloatArithmeticRoundsOnceOnWholeAndPartialWarps) {
+  for (unsigned Threads : {64u, 40u}) {
+    Fixture F;
+    uint32_t Bits[192];
+    uint64_t Wide[192];
+    uint64_t Seed = 88172645463325252ull;
+    auto Next = [&Seed] {
+      Seed ^= Seed << 13, Seed ^= Seed >> 7, Seed ^= Seed << 17;
+      return Seed;
+    };
+    for (unsigned I = 0; I < 192; ++I) {
+      // Random bit patterns (some NaNs, infinities and subnormals among
+      // them) and, on half the lanes, values near 1 whose products round.
+      const uint64_t R = Next();
+      Bits[I] = I % 2 ? uint32_t(R) : 0x3f800000u + uint32_t(R % 4096);
+      Wide[I] = I % 2 ? R : 0x3ff0000000000000ull + R % (1ull << 40);
+    }
+    // A NaN with a payload, inf + -inf, fma's single rounding ((1 + 2^-23)
+    // (1 - 2^-23) - 1 is -2^-46, not the 0 of a rounded product), and
+    // subnormals kept (no .ftz).
+    Bits[0] = 0x7fc01234u;
+    Bits[1] = 0x7f800000u, Bits[65] = 0xff800000u;
+    Bits[2] = 0x3f800001u, Bits[66] = 0x3f7ffffeu, Bits[130] = 0xbf800000u;
+    Bits[35] = 0x00000003u, Bits[99] = 0x00000005u;
+    Wide[3] = 0x3ff0000000000001ull, Wide[67] = 0x3feffffffffffffeull,
+    Wide[131] = 0xbff0000000000000ull;
+    std::memcpy(F.In->Data, Bits, sizeof Bits);
+    std::memcpy(F.In->Data + 1024, Wide, sizeof Wide);
+    ExecutedCounts C = F.run("farith", Threads, {OutBase, InBase});
+    ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+    auto F32 = [](float V) {
+      uint32_t B;
+      std::memcpy(&B, &V, 4);
+      return V != V ? 0x7fffffffu : B;
+    };
+    auto AsF = [&Bits](unsigned I) {
+      float V;
+      std::memcpy(&V, &Bits[I], 4);
+      return V;
+    };
+    for (unsigned T = 0; T < Threads; ++T) {
+      const float A = AsF(T), B = AsF(T + 64), Cv = AsF(T + 128);
+      EXPECT_EQ(F.out(T), F32(A + B)) << T;
+      EXPECT_EQ(F.out(64 + T), F32(A - B)) << T;
+      EXPECT_EQ(F.out(128 + T), F32(A * B)) << T;
+      EXPECT_EQ(F.out(192 + T), F32(std::fma(A, B, Cv))) << T;
+      double X, Y, Z;
+      std::memcpy(&X, &Wide[T], 8);
+      std::memcpy(&Y, &Wide[T + 64], 8);
+      std::memcpy(&Z, &Wide[T + 128], 8);
+      const double R = std::fma(X, Y, Z);
+      uint64_t Want, Got;
+      std::memcpy(&Want, &R, 8);
+      if (R != R)
+        Want = 0x7fffffffffffffffull;
+      std::memcpy(&Got, F.Out->Data + 1024 + 8 * T, 8);
+      EXPECT_EQ(Got, Want) << T;
+    }
+    EXPECT_EQ(F.out(0), 0x7fffffffu);
+    EXPECT_EQ(F.out(1), 0x7fffffffu);
+    EXPECT_EQ(F.out(192 + 2), 0xa8800000u); // -2^-46.
+    EXPECT_EQ(F.out(35), 8u);               // 3 + 5 subnormal units.
+  }
+}
+
+// `if ((up && a > b) || (!up && a < b)) out[t] = b;` as nvcc writes it: a
+// branch on `up` whose sides each compare and branch to the store or past
+// it. ptxas predicates both sides (PMPP's bitonic sort, measured on an
+// H200: docs/PUBLIC_PROGRAMS.md), so a warp whose lanes go both ways on
+// `up` stores once, with the lanes of both sides.
+TEST(Launch, LanesOfBothSidesOfAPredicatedDiamondStoreTogether) {
+  Fixture F;
+  // in[t] = 1000 + t (the fixture) except words 4k+1, lowered: lanes with
+  // t & 2 == 0 (up) swap where in[t] > in[t ^ 1] (t = 4k + 0), the others
+  // where in[t] < in[t ^ 1] (t = 4k + 2).
+  for (uint32_t T = 1; T < 64; T += 4) {
+    const uint32_t V = 10;
+    std::memcpy(F.In->Data + 4 * T, &V, 4);
+  }
+  ExecutedCounts C = F.run("diamond", 64, {OutBase, InBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 64; ++T)
+    EXPECT_EQ(F.out(T), T % 4 == 0 ? 10u : T % 4 == 2 ? 1000 + T + 1 : 0) << T;
+  // The two loads, then the store: one request a warp, its 16 lanes'
+  // words 8 bytes apart in 4 sectors.
+  ASSERT_EQ(C.Stats.size(), 3u);
+  EXPECT_EQ(C.Stats[2].Requests, 2u);
+  EXPECT_EQ(C.Stats[2].ActiveLanes, 32u);
+  EXPECT_EQ(C.Stats[2].Units, 8u);
 }
 
 TEST(Launch, AnUnimplementedInstructionStopsTheLaunchNamingIt) {
