@@ -1197,15 +1197,21 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
     }
   }
 
-  // Loads of exclusive branches compiled into one load of a selected
-  // address: the instruction is left over, or on one of their lines with
-  // the others' lines empty. Done before the other forms are looked for,
-  // as it changes the model.
+  // Loads (stores) of exclusive branches compiled into one load (store) of
+  // a selected address (and value): the instruction is left over, or on
+  // one of their lines with the others' lines empty. Done before the other
+  // forms are looked for, as it changes the model.
   {
     std::vector<int> Candidates;
     std::map<int, Key> Holder; // Holds its line's one instruction alone.
     for (const auto &[Kx, Ids] : Accesses) {
-      if (std::get<3>(Kx) != int(AccessKind::Load))
+      // Of stores, shared ones only: both sides' global stores made one STG
+      // (pick_source.cu) still count where the line table puts the STG, as
+      // the executed path does.
+      const bool SharedStore = std::get<3>(Kx) == int(AccessKind::Store) &&
+                               !Ids.empty() &&
+                               K.Accesses[Ids[0]].Sp == Space::Shared;
+      if (std::get<3>(Kx) != int(AccessKind::Load) && !SharedStore)
         continue;
       auto It = Instrs.find(Kx);
       size_t N = It == Instrs.end() ? 0 : It->second.size();
@@ -1245,7 +1251,9 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
             Orphan = O;
           }
       }
-      if (!I || G.size() == Holders.size())
+      const bool Store = First.Kind == AccessKind::Store;
+      // A guarded store may be one branch's own: not established.
+      if (!I || G.size() == Holders.size() || (Store && I->Predicated))
         continue;
       // The group's accesses are spoken for by the one instruction.
       auto Claim = [&] {
@@ -1271,10 +1279,10 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
       // (nvcc does both in one kernel). A guarded instruction serves only
       // some lanes: the earlier load may be one the model does not pair
       // (an unrolled loop's).
-      if (I->Predicated ||
-          std::any_of(G.begin(), G.end(), [&](int M) {
-            return repeatedLoad(K, K.Accesses[M], KernelDefs) != nullptr;
-          })) {
+      if (!Store &&
+          (I->Predicated || std::any_of(G.begin(), G.end(), [&](int M) {
+             return repeatedLoad(K, K.Accesses[M], KernelDefs) != nullptr;
+           }))) {
         Claim();
         for (int M : G) {
           Access &A = K.Accesses[M];
@@ -1308,13 +1316,17 @@ matchCompiled(Kernel &K, const std::vector<SassFunction> &Functions) {
         if (!N.Compiled.File.empty() || I->Where[0].Line != N.Loc.Line)
           N.Compiled.Line = I->Where[0].Line;
       }
-      N.Compiled.Note = "one " + I->Opcode + " (on " + Where + ") for the " +
-                        std::to_string(G.size()) +
-                        " loads of exclusive branches: each lane loads the "
-                        "address of its branch";
+      N.Compiled.Note =
+          "one " + I->Opcode + " (on " + Where + ") for the " +
+          std::to_string(G.size()) +
+          (Store ? " stores of exclusive branches: each lane stores its "
+                   "branch's value at its branch's address"
+                 : " loads of exclusive branches: each lane loads the "
+                   "address of its branch");
       for (int M : G)
-        K.Accesses[M].Compiled.Note = "loaded by the one " + I->Opcode +
-                                      " of " + N.Text + " (" + Where + ")";
+        K.Accesses[M].Compiled.Note = std::string(Store ? "stored" : "loaded") +
+                                      " by the one " + I->Opcode + " of " +
+                                      N.Text + " (" + Where + ")";
     }
   }
 

@@ -202,7 +202,9 @@ std::optional<int> mergeSelected(Kernel &K, const std::vector<int> &Group) {
   std::vector<Stmt> *L = listOf(K.Body, RootIf);
   if (!L)
     return std::nullopt;
-  L->insert(L->begin() + (RootIf - L->data()), std::move(Guard));
+  // A load's value is used in the branches; a store's is what they chose.
+  const bool Store = First.Kind == AccessKind::Store;
+  L->insert(L->begin() + (RootIf - L->data()) + Store, std::move(Guard));
   for (int Id : Group) {
     K.Accesses[Id].Compiled.State = CompiledForm::Selected;
     K.Accesses[Id].Compiled.Leader = N.Id;

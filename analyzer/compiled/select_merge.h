@@ -6,6 +6,8 @@
 // follows it by adding an access that stands for that instruction, before
 // the branches, under the union of their conditions, whose address is the
 // branch's address on each lane; the loads in the branches issue nothing.
+// Stores are merged alike (`if (in) s[t] = a[i]; else s[t] = 0;` is one
+// STS of a selected value), the access standing for them after the If.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GMEM_ANALYZER_COMPILED_SELECT_MERGE_H

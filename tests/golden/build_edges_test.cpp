@@ -687,6 +687,73 @@ int main() {
   EXPECT_EQ((*Totals)["wavefronts"], 8);
 }
 
+TEST(PtxasMerges, StoresOfBothSidesOfABoundsCheckAreOneStore) {
+  // The book's boundary-checked tiled product (Programming Massively
+  // Parallel Processors, Fig. 5.13): `if (in) Ms[ty][tx] = M[...]; else
+  // Ms[ty][tx] = 0;`. ptxas selects the value and stores once: one STS per
+  // warp and phase, on the loop's line, whichever side its lanes took (the
+  // H200 counted 4194304 STS for 4096 blocks x 8 warps x 64 phases x 2
+  // tiles of the book's program: tests/data/measured/pmpp/
+  // tiled_matmul_bc.json). Here 3 x 3 blocks of 8 warps, 3 phases of a
+  // 40-wide matrix, so that warps of the last phase and column of blocks
+  // have lanes on both sides: 216 STS of one wavefront per tile (a warp's
+  // two 64-byte rows), which the model prices alone.
+  const std::string Src = writeTemp("bounded_tiles.cu", R"(#define T 16
+__global__ void tiled(const float *M, const float *N, float *P, int W) {
+  __shared__ float Ms[T][T], Ns[T][T];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int Row = blockIdx.y * T + ty, Col = blockIdx.x * T + tx;
+  float v = 0.0f;
+  for (int ph = 0; ph < (W + T - 1) / T; ++ph) {
+    if (Row < W && ph * T + tx < W)
+      Ms[ty][tx] = M[Row * W + ph * T + tx];
+    else
+      Ms[ty][tx] = 0.0f;
+    if (ph * T + ty < W && Col < W)
+      Ns[ty][tx] = N[(ph * T + ty) * W + Col];
+    else
+      Ns[ty][tx] = 0.0f;
+    __syncthreads();
+    for (int k = 0; k < T; ++k)
+      v += Ms[ty][k] * Ns[k][tx];
+    __syncthreads();
+  }
+  if (Row < W && Col < W)
+    P[Row * W + Col] = v;
+}
+int main() {
+  const int W = 40;
+  float *M, *N, *P;
+  cudaMalloc(&M, W * W * sizeof(float));
+  cudaMalloc(&N, W * W * sizeof(float));
+  cudaMalloc(&P, W * W * sizeof(float));
+  cudaMemset(M, 0, W * W * sizeof(float));
+  cudaMemset(N, 0, W * W * sizeof(float));
+  tiled<<<dim3(3, 3), dim3(T, T)>>>(M, N, P, W);
+  return cudaDeviceSynchronize() != cudaSuccess;
+}
+)");
+  json J = analyzed("bounded_tiles", Src);
+  if (!canRecord(J))
+    GTEST_SKIP() << J["compiler"].dump();
+  ASSERT_EQ(J["launches"].size(), 1u) << J["warnings"].dump();
+  const json &L = J["launches"][0];
+  EXPECT_EQ(L["path"], "model") << L["path_why"].dump();
+  EXPECT_EQ(L["metrics"]["smsp__sass_inst_executed_op_shared_st.sum"], 432);
+  EXPECT_EQ(
+      L["metrics"]["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"],
+      432);
+  unsigned Merged = 0;
+  for (const json &A : L["accesses"])
+    if (A["space"] == "shared" && A["op"] == "store" &&
+        A["compiled"].value("branches", 0) == 2) {
+      ++Merged;
+      EXPECT_EQ(A["requests"], 216);
+      EXPECT_EQ(A["compiled"]["instruction"], "STS");
+    }
+  EXPECT_EQ(Merged, 2u) << L["accesses"].dump();
+}
+
 TEST(PtxasMerges, WidthsFollowWhereTheVariableLies) {
   // Two CUB warp-reduction storages of 24 bytes, a at 0 and b at 24 of the
   // block's shared memory: thread 0 reads words 2 to 4 of each. ptxas
