@@ -219,15 +219,30 @@ template <class Fmt, bool Packed> void floatH(Ctx &C, const XInstr &I) {
   C.setKnown(I.D[0], K);
 }
 
+/// The lanes of a two- or three-operand instruction (fma's third operand,
+/// else A again) and which of its result lanes are known.
+struct Operands {
+  uint64_t *D;
+  const uint64_t *A, *B, *Cc;
+  uint32_t K;
+};
+template <uint8_t Op> Operands operandsOf(Ctx &C, const XInstr &I) {
+  Operands O{C.lanes(I.D[0]), C.lanes(I.S[0]), C.lanes(I.S[1]), nullptr,
+             C.known(I.S[0]) & C.known(I.S[1])};
+  O.Cc = Op == FFma ? C.lanes(I.S[2]) : O.A;
+  if (Op == FFma)
+    O.K &= C.known(I.S[2]);
+  return O;
+}
+
 /// f32 and f64 add, sub, mul and fma rounded to nearest with no modifier:
 /// the host's own instructions, lane by lane (the common case).
 template <class T, uint8_t Op> void plainH(Ctx &C, const XInstr &I) {
-  uint64_t *D = C.lanes(I.D[0]);
-  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]);
-  const uint64_t *Cc = Op == FFma ? C.lanes(I.S[2]) : A;
-  uint32_t K = C.known(I.S[0]) & C.known(I.S[1]);
-  if (Op == FFma)
-    K &= C.known(I.S[2]);
+  // Plain pointers, not structured bindings: lambdas capture them (C++17).
+  const Operands O = operandsOf<Op>(C, I);
+  uint64_t *const D = O.D;
+  const uint64_t *const A = O.A, *const B = O.B, *const Cc = O.Cc;
+  const uint32_t K = O.K;
   forLanes(C.Active, [&](unsigned L) {
     const T X = get<T>(A[L]), Y = get<T>(B[L]);
     T R;
@@ -278,12 +293,11 @@ template <class T, uint8_t Op>
 __attribute__((target("avx2,fma"))) void wideH(Ctx &C, const XInstr &I) {
   if (C.Active != ~0u)
     return Op == FFma ? fusedH<T>(C, I) : plainH<T, Op>(C, I);
-  uint64_t *D = C.lanes(I.D[0]);
-  const uint64_t *A = C.lanes(I.S[0]), *B = C.lanes(I.S[1]);
-  const uint64_t *Cc = Op == FFma ? C.lanes(I.S[2]) : A;
-  uint32_t K = C.known(I.S[0]) & C.known(I.S[1]);
-  if (Op == FFma)
-    K &= C.known(I.S[2]);
+  // Plain pointers, not structured bindings: lambdas capture them (C++17).
+  const Operands O = operandsOf<Op>(C, I);
+  uint64_t *const D = O.D;
+  const uint64_t *const A = O.A, *const B = O.B, *const Cc = O.Cc;
+  const uint32_t K = O.K;
   for (unsigned L = 0; L < 32; L += 4) {
     const __m256i VA = _mm256_loadu_si256((const __m256i *)(A + L)),
                   VB = _mm256_loadu_si256((const __m256i *)(B + L)),
