@@ -127,9 +127,9 @@ void computeReconvergence(XFunction &X) {
   auto Side = [&](uint32_t Pc, XFunction::DiamondSides &D, unsigned K) {
     Pc = Hop(Pc);
     uint32_t C = Pc;
-    while (C < N && C - Pc <= 16 && X.Code[C].Ctl == XInstr::None &&
-           X.Code[C].Guard < 0 && X.Code[C].Access < 0 &&
-           X.Code[C].Mem == MemOp::None && plainCode(X, C, C + 1))
+    while (C < N && C - Pc <= 16 && X.Code[C].Guard < 0 &&
+           X.Code[C].Access < 0 && X.Code[C].Mem == MemOp::None &&
+           plainCode(X, C, C + 1))
       ++C;
     if (C >= N || C - Pc > 16 || X.Code[C].Ctl != XInstr::Branch ||
         X.Code[C].Guard < 0)
