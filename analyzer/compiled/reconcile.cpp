@@ -1156,6 +1156,18 @@ std::vector<std::string> reconcileWithSass(ExecutedKernel &EK,
       if (Alike.size() != 1)
         continue; // Placed on another line by the line table: as written.
       SIt = Alike.front();
+      // ptxas starts no new row where only the file changes: an atomicAdd
+      // called on line 112 stays on the caller's row, not the header's
+      // line 112, and a GPU counts it there (PMPP's histogram, H200).
+      const std::string &File = std::get<0>(SIt->first);
+      for (int Id : Ids) {
+        const auto &[Fn, Instr] = EK.Where[size_t(Id)];
+        for (const SourceLoc &L : sourceChain(*Fn, Instr))
+          if (L.File == File && L.Line == std::get<1>(K)) {
+            EK.Sites[size_t(Id)].SassFile = File;
+            EK.Sites[size_t(Id)].SassLine = L.Line;
+          }
+      }
     }
     const std::vector<const SassInstr *> &S = SIt->second;
     // Atomics: RED where the result is unused, one lane where nvcc

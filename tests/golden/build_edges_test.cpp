@@ -1121,6 +1121,27 @@ TEST(CompiledLines, ALoadNvccGaveNoLineIsCountedWhereTheSassHasIt) {
       << J["launches"][0]["accesses"].dump();
 }
 
+TEST(CompiledLines, AnAtomicCalledOnItsHeadersLineNumberKeepsTheCallersRow) {
+  // atomicAdd is line 112 of CUDA 13's device_atomic_functions.hpp; called
+  // on line 112 of the program, its REDG gets no row of its own in ptxas's
+  // line table (the line number does not change), and the H200 counted
+  // its 2048 requests on the program's line 112, none on the header's
+  // (tests/data/measured/atomics_own/letter_bins.json; PMPP's histogram
+  // likewise). The shared kernel's atomics keep the header's line.
+  const std::string Src =
+      sourceDir() + "/tests/data/programs/atomics_own/letter_bins.cu";
+  const ToolRun R =
+      runTool("--cache-dir " + ::testing::TempDir() +
+              "/gmem-cache-letter-bins " + Src + " --compare " + sourceDir() +
+              "/tests/data/measured/atomics_own/letter_bins.json");
+  if (R.Err.find("no recording runtime") != std::string::npos ||
+      R.Err.find("recording needs nvcc") != std::string::npos)
+    GTEST_SKIP() << R.Err;
+  EXPECT_EQ(R.Exit, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("2 launches: 2 match, 0 differ"), std::string::npos)
+      << R.Out;
+}
+
 TEST(CompiledLines, CallSitesBalancedKeepTheLineOfTheirInstruction) {
   // Two calls of one inlined __ldg helper: nvcc's line table gives both
   // LDG.128 to the first call, the matcher gives each call its own, and
