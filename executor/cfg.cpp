@@ -152,6 +152,38 @@ void computeReconvergence(XFunction &X) {
       X.Diamonds.push_back(D);
     }
   }
+  // Short-circuit joins: a guarded branch forward to J over at most 16
+  // instructions without barriers, calls, atomics or guards that end in a
+  // guarded forward branch, whose lanes go to J either way it goes (by its
+  // target, or by falling into J or onto an unconditional jump to J).
+  for (uint32_t I = 0; I < N; ++I) {
+    XInstr &In = X.Code[I];
+    if (In.Ctl != XInstr::Branch || In.Guard < 0 || In.Target <= I + 1 ||
+        In.Target >= N || In.Diamond >= 0)
+      continue;
+    const uint32_t J = In.Target;
+    uint32_t B = I + 1;
+    while (B < N && B - I <= 16 && X.Code[B].Ctl == XInstr::None &&
+           X.Code[B].Guard < 0 && X.Code[B].Mem != MemOp::Atomic &&
+           X.Code[B].Mem != MemOp::Reduction && plainCode(X, B, B + 1))
+      ++B;
+    if (B >= N || B - I > 16 || B == I + 1)
+      continue;
+    const XInstr &Br = X.Code[B];
+    if (Br.Ctl != XInstr::Branch || Br.Guard < 0 || Br.Target <= B ||
+        Br.Target > N)
+      continue;
+    const uint32_t Fall = Hop(B + 1);
+    XFunction::ShortJoinSides SJ{I + 1, B, J, 0};
+    if (Br.Target == J && Fall != J)
+      SJ.Other = Fall;
+    else if (Br.Target != J && Fall == J)
+      SJ.Other = Br.Target;
+    else
+      continue;
+    In.ShortJoin = int32_t(X.ShortJoins.size());
+    X.ShortJoins.push_back(SJ);
+  }
   const uint32_t NB = uint32_t(Start.size()), Exit = NB;
   BlockOf[N] = Exit;
   std::vector<std::vector<uint32_t>> Succ(NB), Pred(NB + 1);

@@ -67,6 +67,46 @@ void diamondH(Ctx &C, const XInstr &I, uint32_t Taken, uint32_t Not) {
     S.push_back({D.To[0], ToLanes, I.Reconv, Taint, Fork});
 }
 
+/// A short-circuit join's first branch (XFunction::ShortJoins) whose lanes
+/// split: the lanes that go on run the second test here, and those of them
+/// bound for the join meet the taken lanes there, as ptxas's barrier makes
+/// them; a second guard unknown for some lane goes on from its branch as
+/// any path does.
+void shortJoinH(Ctx &C, const XInstr &I, uint32_t Taken, uint32_t Not) {
+  const XFunction &F = *C.Fr->Fn;
+  const XFunction::ShortJoinSides &SJ = F.ShortJoins[size_t(I.ShortJoin)];
+  Outcome &Out = C.L->Out;
+  StackEntry &E = C.Fr->Stack.back();
+  const uint32_t Taint = E.Taint, Fork = E.Fork;
+  std::vector<StackEntry> &S = C.Fr->Stack;
+  C.Active = Not;
+  for (uint32_t Pc = SJ.Body; Pc < SJ.Branch; ++Pc) {
+    const XInstr &In = F.Code[Pc];
+    In.Fn(C, In);
+    ++C.W->Executed;
+    ++Out.WarpInstructions;
+    Out.ThreadInstructions += popc(Not);
+    Out.IssuedInLoops += In.InLoop;
+  }
+  C.Active = Taken | Not;
+  E.PC = I.Reconv;
+  const XInstr &Br = F.Code[SJ.Branch];
+  if (Not & ~C.PK[Br.Guard]) {
+    S.push_back({SJ.Branch, Not, I.Reconv, Taint, Fork});
+    S.push_back({SJ.Join, Taken, I.Reconv, Taint, Fork});
+    return;
+  }
+  ++C.W->Executed;
+  ++Out.WarpInstructions;
+  Out.ThreadInstructions += popc(Not);
+  Out.IssuedInLoops += Br.InLoop;
+  const uint32_t Go = guardLanes(C, Br, Not);
+  const uint32_t ToJoin = Br.Target == SJ.Join ? Go : Not & ~Go;
+  if (Not & ~ToJoin)
+    S.push_back({SJ.Other, Not & ~ToJoin, I.Reconv, Taint, Fork});
+  S.push_back({SJ.Join, Taken | ToJoin, I.Reconv, Taint, Fork});
+}
+
 /// A branch: the active lanes split by the guard; both paths run, the
 /// taken one first, and meet at the reconvergence point. A guard that is
 /// unknown for some lane makes everything up to that point uncertain; where
@@ -92,6 +132,8 @@ void braH(Ctx &C, const XInstr &I) {
   }
   if (!Unknown && I.Diamond >= 0 && !(E.Taint & Mask))
     return diamondH(C, I, Taken, Not);
+  if (!Unknown && I.ShortJoin >= 0 && !(E.Taint & Mask))
+    return shortJoinH(C, I, Taken, Not);
   if (Unknown && I.Fork >= 0 && !(E.Taint & Mask) &&
       C.Fr->Forks.size() < MaxForkDepth)
     return C.L->fork(C, I, Mask & ~C.PK[I.Guard], Taken);

@@ -158,6 +158,10 @@ struct XInstr {
   /// Branches whose sides ptxas predicates into one path: index in
   /// XFunction::Diamonds, or -1 (cfg.cpp, ops_control.cpp).
   int32_t Diamond = -1;
+  /// Branches to the else block of `if (a && b)` whose second test ptxas
+  /// runs before the lanes meet there: index in XFunction::ShortJoins, or
+  /// -1 (cfg.cpp, ops_control.cpp).
+  int32_t ShortJoin = -1;
   const ptx::Instr *Src = nullptr;
 };
 
@@ -224,6 +228,16 @@ struct XFunction {
     uint32_t Body[2], Branch[2], To[2], Else[2];
   };
   std::vector<DiamondSides> Diamonds;
+  /// `if (a && b) X; else Y;` as nvcc writes it: a guarded branch to Y
+  /// (Join) when a fails, then b's test, loads included, up to a guarded
+  /// branch (Branch) whose lanes go to X (Other) or to Y. ptxas makes the
+  /// lanes that failed a wait at Y for those that failed b (BSSY/BSYNC
+  /// before Y: PMPP's co-rank search, one LDS issue where a stack that
+  /// meets at the post-dominator makes two).
+  struct ShortJoinSides {
+    uint32_t Body, Branch, Join, Other;
+  };
+  std::vector<ShortJoinSides> ShortJoins;
   /// The arrays memory instructions index (provenance.cpp): "param:N" (the
   /// kernel's N-th parameter), "shared:NAME", "global:NAME"; and each
   /// access's (parallel to Accesses), or -1 when not known.

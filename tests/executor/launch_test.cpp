@@ -599,6 +599,36 @@ $L_swap:
 $L_keep:
   ret;
 }
+.visible .entry shortjoin(.param .u64 out, .param .u64 in)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd4, %rd5;
+  add.s64 %rd7, %rd3, %rd5;
+  and.b32 %r2, %r1, 1;
+  setp.ne.s32 %p1, %r2, 0;
+  @%p1 bra $L_else;
+  ld.global.u32 %r3, [%rd6];
+  setp.gt.u32 %p2, %r3, 1500;
+  @%p2 bra $L_then;
+  bra.uni $L_else;
+$L_then:
+  mov.u32 %r4, 1;
+  st.global.u32 [%rd7], %r4;
+  bra.uni $L_end;
+$L_else:
+  ld.global.u32 %r5, [%rd6+128];
+  st.global.u32 [%rd7], %r5;
+$L_end:
+  ret;
+}
 )PTX";
 
 constexpr uint64_t OutBase = uint64_t(1) << 40, InBase = uint64_t(2) << 40;
@@ -1179,6 +1209,32 @@ TEST(Launch, LanesOfBothSidesOfAPredicatedDiamondStoreTogether) {
   EXPECT_EQ(C.Stats[2].Requests, 2u);
   EXPECT_EQ(C.Stats[2].ActiveLanes, 32u);
   EXPECT_EQ(C.Stats[2].Units, 8u);
+}
+
+TEST(Launch, LanesThatFailEitherTestOfAnAndMeetBeforeTheElse) {
+  Fixture F;
+  // `if (t % 2 == 0 && in[t] > 1500) out[t] = 1; else out[t] = in[t + 32];`
+  // as nvcc writes it, with in[t] = 2000 where t % 4 == 0: per warp, 16 odd
+  // lanes fail the first test and 8 lanes the second; ptxas makes them
+  // meet before the else, whose load is one request of 24 lanes a warp,
+  // not two (PMPP's co-rank search, measured on an H200).
+  for (uint32_t T = 0; T < 64; T += 4) {
+    const uint32_t V = 2000;
+    std::memcpy(F.In->Data + 4 * T, &V, 4);
+  }
+  ExecutedCounts C = F.run("shortjoin", 64, {OutBase, InBase});
+  ASSERT_TRUE(C.Out.Finished) << C.Out.Error;
+  for (unsigned T = 0; T < 64; ++T)
+    EXPECT_EQ(F.out(T), T % 4 == 0 ? 1u : 1032 + T) << T;
+  // The test's load (even lanes), the then side's store, the else side's
+  // load and store.
+  ASSERT_EQ(C.Stats.size(), 4u);
+  EXPECT_EQ(C.Stats[0].Requests, 2u);
+  EXPECT_EQ(C.Stats[0].ActiveLanes, 32u);
+  for (const size_t Else : {2, 3}) {
+    EXPECT_EQ(C.Stats[Else].Requests, 2u) << Else;
+    EXPECT_EQ(C.Stats[Else].ActiveLanes, 48u) << Else;
+  }
 }
 
 TEST(Launch, AnUnimplementedInstructionStopsTheLaunchNamingIt) {
