@@ -247,6 +247,30 @@ TEST(Compare, ARecordedRunGoesWithItsLaunchWithoutAMemoryImage) {
   EXPECT_EQ(Matching->Launches.at(0).L.Executed, Run);
 }
 
+// gmem-verify --launch-count 1 measures the first launch of each
+// configuration: the second measured launch of copy is the recording's
+// first of its own grid, not its second launch (PMPP's merge sort: 8 of
+// 2048 two-block merges measured, then 8 four-block ones, which had been
+// given two-block launches' memory and priced without it).
+TEST(Compare, AMeasuredLaunchGoesWithTheRecordedLaunchOfItsShape) {
+  Module M = copyModule();
+  const Launch Small = M.Launches[0];
+  Launch Large = Small;
+  Large.Grid = {8, 1, 1};
+  M.Launches = {Small, Small, Small, Large, Large};
+  Measurement Ms = copyMeasurement();
+  MeasuredLaunch Second = Ms.Launches[0];
+  Second.Index = 3;
+  Second.Grid = {8, 1, 1};
+  Ms.Launches.push_back(Second);
+  Expected<LaunchMatching> Matching = matchLaunches(M, Ms, "measured.json");
+  ASSERT_TRUE(Matching) << Matching.error();
+  ASSERT_EQ(Matching->Launches.size(), 2u);
+  EXPECT_EQ(Matching->Launches[0].HostLaunch, 0);
+  EXPECT_EQ(Matching->Launches[1].HostLaunch, 3);
+  EXPECT_EQ(Matching->Launches[1].L.Grid, (Dim3{8, 1, 1}));
+}
+
 TEST(Compare, MeasuredArgumentsWinOverTheHostCode) {
   // The host code says n = 256; the GPU ran n = 200: warps 0-5 full, warp
   // 6 has lanes 192..199 (32 bytes, 1 sector), warp 7 none.

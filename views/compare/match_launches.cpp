@@ -152,6 +152,24 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
                      "); compare the measurement of this program"};
     size_t Occurrence = Seen[K->Name]++;
     const std::vector<size_t> &Hosts = HostOf[K->Name];
+    // gmem-verify --launch-count measures the first N launches of each
+    // configuration: where the next recorded launch of the kernel has
+    // another, the measured one is the next recorded launch that has its
+    // (PMPP's merge sort: 8 of 2048 two-block merges, then 8 of 1024
+    // four-block ones).
+    const auto SameShape = [&](size_t H) {
+      const Launch &R = M.Launches[H];
+      return R.Grid == toDim3(ML.Grid) && R.Block == toDim3(ML.Block) &&
+             (!HasSmem || R.DynamicSmem == ML.DynamicSmem);
+    };
+    if (known(ML.Grid) && known(ML.Block) && Occurrence < Hosts.size() &&
+        !SameShape(Hosts[Occurrence]))
+      for (size_t H = Occurrence + 1; H < Hosts.size(); ++H)
+        if (!Used[Hosts[H]] && SameShape(Hosts[H])) {
+          Occurrence = H;
+          Seen[K->Name] = H + 1;
+          break;
+        }
     const Launch *Host = nullptr;
     MatchedLaunch ML2;
     ML2.Measured = I;
