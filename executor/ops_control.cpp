@@ -20,6 +20,14 @@ uint32_t guardLanes(const Ctx &C, const XInstr &I, uint32_t Mask) {
   return Mask & (I.GuardNot ? ~P : P);
 }
 
+/// Counts an instruction run here, outside the warp's step, on Lanes.
+void countIssued(Ctx &C, const XInstr &In, uint32_t Lanes) {
+  ++C.W->Executed;
+  ++C.L->Out.WarpInstructions;
+  C.L->Out.ThreadInstructions += popc(Lanes);
+  C.L->Out.IssuedInLoops += In.InLoop;
+}
+
 /// A diamond's branch (XFunction::Diamonds) whose lanes split: ptxas
 /// predicates both sides, so the warp splits only where they lead. Each
 /// side runs here on its lanes, and its lanes go on with the other side's
@@ -28,7 +36,6 @@ uint32_t guardLanes(const Ctx &C, const XInstr &I, uint32_t Mask) {
 void diamondH(Ctx &C, const XInstr &I, uint32_t Taken, uint32_t Not) {
   const XFunction &F = *C.Fr->Fn;
   const XFunction::DiamondSides &D = F.Diamonds[size_t(I.Diamond)];
-  Outcome &Out = C.L->Out;
   StackEntry &E = C.Fr->Stack.back();
   const uint32_t Taint = E.Taint, Fork = E.Fork;
   std::vector<StackEntry> Next;
@@ -44,10 +51,7 @@ void diamondH(Ctx &C, const XInstr &I, uint32_t Taken, uint32_t Not) {
       }
       if (Pc < D.Branch[K])
         In.Fn(C, In);
-      ++C.W->Executed;
-      ++Out.WarpInstructions;
-      Out.ThreadInstructions += popc(Lanes[K]);
-      Out.IssuedInLoops += In.InLoop;
+      countIssued(C, In, Lanes[K]);
       if (Pc == D.Branch[K]) {
         const uint32_t Go = guardLanes(C, In, Lanes[K]);
         // Side K's target is D.To[K]: the first place's or the other's.
@@ -75,7 +79,6 @@ void diamondH(Ctx &C, const XInstr &I, uint32_t Taken, uint32_t Not) {
 void shortJoinH(Ctx &C, const XInstr &I, uint32_t Taken, uint32_t Not) {
   const XFunction &F = *C.Fr->Fn;
   const XFunction::ShortJoinSides &SJ = F.ShortJoins[size_t(I.ShortJoin)];
-  Outcome &Out = C.L->Out;
   StackEntry &E = C.Fr->Stack.back();
   const uint32_t Taint = E.Taint, Fork = E.Fork;
   std::vector<StackEntry> &S = C.Fr->Stack;
@@ -83,10 +86,7 @@ void shortJoinH(Ctx &C, const XInstr &I, uint32_t Taken, uint32_t Not) {
   for (uint32_t Pc = SJ.Body; Pc < SJ.Branch; ++Pc) {
     const XInstr &In = F.Code[Pc];
     In.Fn(C, In);
-    ++C.W->Executed;
-    ++Out.WarpInstructions;
-    Out.ThreadInstructions += popc(Not);
-    Out.IssuedInLoops += In.InLoop;
+    countIssued(C, In, Not);
   }
   C.Active = Taken | Not;
   E.PC = I.Reconv;
@@ -96,10 +96,7 @@ void shortJoinH(Ctx &C, const XInstr &I, uint32_t Taken, uint32_t Not) {
     S.push_back({SJ.Join, Taken, I.Reconv, Taint, Fork});
     return;
   }
-  ++C.W->Executed;
-  ++Out.WarpInstructions;
-  Out.ThreadInstructions += popc(Not);
-  Out.IssuedInLoops += Br.InLoop;
+  countIssued(C, Br, Not);
   const uint32_t Go = guardLanes(C, Br, Not);
   const uint32_t ToJoin = Br.Target == SJ.Join ? Go : Not & ~Go;
   if (Not & ~ToJoin)
