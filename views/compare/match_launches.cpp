@@ -152,6 +152,7 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
                      "); compare the measurement of this program"};
     size_t Occurrence = Seen[K->Name]++;
     const std::vector<size_t> &Hosts = HostOf[K->Name];
+    const bool DimsKnown = known(ML.Grid) && known(ML.Block);
     // gmem-verify --launch-count measures the first N launches of each
     // configuration: where the next recorded launch of the kernel has
     // another, the measured one is the next recorded launch that has its
@@ -162,8 +163,7 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
       return R.Grid == toDim3(ML.Grid) && R.Block == toDim3(ML.Block) &&
              (!HasSmem || R.DynamicSmem == ML.DynamicSmem);
     };
-    if (known(ML.Grid) && known(ML.Block) && Occurrence < Hosts.size() &&
-        !SameShape(Hosts[Occurrence]))
+    if (DimsKnown && Occurrence < Hosts.size() && !SameShape(Hosts[Occurrence]))
       for (size_t H = Occurrence + 1; H < Hosts.size(); ++H)
         if (!Used[Hosts[H]] && SameShape(Hosts[H])) {
           Occurrence = H;
@@ -182,7 +182,6 @@ Expected<LaunchMatching> matchLaunches(const Module &M, const Measurement &Ms,
     std::string HostText = Host ? "the host launch at " + locText(Host->Loc)
                                 : std::string("no host launch");
 
-    bool DimsKnown = known(ML.Grid) && known(ML.Block);
     bool NeedArgs = ML.Args.empty() && !K->Params.empty();
     bool UsesDynamicSmem = false;
     for (const SharedArray &S : K->Shared)
